@@ -1,0 +1,99 @@
+/**
+ * Maps domain errors to HTTP (spec section 7): status, body shape and headers. The last-resort
+ * handler turns anything else into a generic 500 with a request id, never a stack trace.
+ */
+import type { ErrorRequestHandler, Request, Response } from 'express';
+import {
+  FileTooLargeError,
+  NotFoundError,
+  QuotaExceededError,
+  TitlecardError,
+  UnauthorizedError,
+  ValidationError,
+} from '../domain/errors.js';
+
+/** `{success: false, error: {code, message, details?}}` (spec 7.2, endpoint errors). */
+export function endpointError(code: string, message: string, details?: Record<string, unknown>) {
+  return { success: false as const, error: details ? { code, message, details } : { code, message } };
+}
+
+/** Status, headers and body for a domain error; undefined for anything else. */
+export function httpErrorOf(
+  err: unknown,
+): { status: number; headers?: Record<string, string>; body: unknown } | undefined {
+  if (err instanceof ValidationError)
+    return {
+      status: 400,
+      body: endpointError(err.code, err.message, { field: err.field, constraint: err.constraint }),
+    };
+  if (err instanceof FileTooLargeError) return { status: 413, body: endpointError(err.code, err.message) };
+  if (err instanceof UnauthorizedError)
+    return {
+      status: 401,
+      // RFC 6750 section 3: the challenge, with error="invalid_token" when a token was sent.
+      headers: {
+        'WWW-Authenticate':
+          err.reason === 'missing'
+            ? 'Bearer realm="titlecard"'
+            : 'Bearer realm="titlecard", error="invalid_token"',
+      },
+      body: { error: 'Unauthorized', message: err.message },
+    };
+  if (err instanceof QuotaExceededError)
+    return {
+      status: 429,
+      headers: { 'Retry-After': String(err.retryAfterSeconds) },
+      body: { error: 'Rate limit exceeded', message: err.message, retryAfter: err.retryAfterSeconds },
+    };
+  if (err instanceof NotFoundError) return { status: 404, body: endpointError(err.code, err.message) };
+  if (err instanceof TitlecardError) return { status: 400, body: endpointError(err.code, err.message) };
+  return undefined;
+}
+
+/** Errors raised by express.json() (body-parser), mapped to VALIDATION_ERROR on field `body`. */
+function bodyParserError(err: unknown): ValidationError | undefined {
+  const type = (err as { type?: string } | null)?.type;
+  if (type === 'entity.parse.failed')
+    return new ValidationError('body', 'format', 'Expected a JSON body but it could not be parsed');
+  if (type === 'entity.too.large')
+    return new ValidationError('body', 'maxLength', 'Expected a JSON body of at most 16 KB');
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported')
+    return new ValidationError('body', 'format', 'Expected a UTF-8 JSON body');
+  return undefined;
+}
+
+/**
+ * When we answer before the request body was read (413 as soon as the limit is crossed, 401 or 429
+ * before an upload), the client is still sending. Closing at once makes it see ECONNRESET instead of
+ * our answer, so we say `Connection: close`, keep reading and discarding the rest, and cut the
+ * connection only if it goes on for more than 10 s after the answer.
+ */
+export function drainAfterResponse(req: Request, res: Response): void {
+  if (req.complete || req.readableEnded) return;
+  res.setHeader('Connection', 'close');
+  req.resume();
+  res.once('finish', () => {
+    if (req.readableEnded) return;
+    const timer = setTimeout(() => req.destroy(), 10_000);
+    timer.unref();
+    req.once('end', () => clearTimeout(timer));
+  });
+}
+
+export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
+  if (res.headersSent) {
+    next(err);
+    return;
+  }
+  const mapped = httpErrorOf(bodyParserError(err) ?? err);
+  drainAfterResponse(req, res);
+  if (mapped) {
+    if (mapped.headers) res.set(mapped.headers);
+    res.status(mapped.status).json(mapped.body);
+    return;
+  }
+  req.log.error({ err }, 'unhandled error');
+  res
+    .status(500)
+    .json(endpointError('INTERNAL_ERROR', `Internal server error (request id ${String(req.id)})`));
+};

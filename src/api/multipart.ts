@@ -1,0 +1,121 @@
+/**
+ * Receives the `multipart/form-data` body of `POST /generate` with busboy. The image is streamed to a
+ * temporary file, never held in memory; the moment it crosses 10 MB the promise rejects with
+ * FileTooLargeError, so the 413 goes out while the client is still sending (see drainAfterResponse).
+ */
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import busboy from 'busboy';
+import type { Request } from 'express';
+import { FileTooLargeError, ValidationError } from '../domain/errors.js';
+import { LIMITS } from '../domain/schemas.js';
+
+export interface ReceivedForm {
+  /** Text fields by name (each sent at most once). */
+  fields: Record<string, string>;
+  /** The uploaded `image`, on disk, or undefined when none was sent. */
+  image: { path: string; bytes: number } | undefined;
+  /** Deletes the temporary file. Always call it. */
+  cleanup(): Promise<void>;
+}
+
+/** Limits on the form's parts (our choice): 16 KB per text field, 32 fields, one file. */
+const FIELD_BYTES = 16 * 1024;
+
+export function receiveForm(req: Request): Promise<ReceivedForm> {
+  const type = req.headers['content-type'] ?? '';
+  if (!/^multipart\/form-data/i.test(type))
+    return Promise.reject(
+      new ValidationError(
+        'body',
+        'format',
+        `Expected a multipart/form-data body but received ${type ? JSON.stringify(type) : 'no Content-Type'}`,
+      ),
+    );
+  const tmpPath = path.join(os.tmpdir(), `titlecard-upload-${randomBytes(12).toString('hex')}`);
+  const fields: Record<string, string> = {};
+  let image: ReceivedForm['image'];
+  let written: Promise<void> | undefined;
+  const cleanup = () => rm(tmpPath, { force: true });
+
+  return new Promise<ReceivedForm>((resolve, reject) => {
+    let settled = false;
+    let bb: busboy.Busboy;
+    const fail = (err: Error) => {
+      if (settled) return;
+      settled = true;
+      req.unpipe(bb);
+      void cleanup();
+      reject(err);
+    };
+    try {
+      bb = busboy({
+        headers: req.headers,
+        limits: { fileSize: LIMITS.imageBytes, files: 1, fields: 32, parts: 33, fieldSize: FIELD_BYTES },
+      });
+    } catch {
+      reject(new ValidationError('body', 'format', 'Expected a multipart/form-data body with a boundary'));
+      return;
+    }
+    bb.on('file', (name, stream) => {
+      if (name !== 'image') {
+        stream.resume();
+        fail(new ValidationError(name, 'type', `Expected a text value for ${name} but received a file`));
+        return;
+      }
+      let bytes = 0;
+      stream.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      stream.on('limit', () => fail(new FileTooLargeError(LIMITS.imageBytes)));
+      written = pipeline(stream, createWriteStream(tmpPath)).then(() => {
+        image = { path: tmpPath, bytes };
+      });
+      written.catch(() => undefined);
+    });
+    bb.on('field', (name, value, info) => {
+      if (info.valueTruncated) {
+        fail(new ValidationError(name, 'maxLength', `Expected at most ${FIELD_BYTES} bytes for ${name}`));
+        return;
+      }
+      if (name === 'image') {
+        fail(new ValidationError('image', 'type', 'Expected a file for image but received a text value'));
+        return;
+      }
+      if (Object.hasOwn(fields, name)) {
+        fail(new ValidationError(name, 'type', `Expected a single value for ${name} but received several`));
+        return;
+      }
+      fields[name] = value;
+    });
+    bb.on('filesLimit', () =>
+      fail(new ValidationError('image', 'type', 'Expected a single file for image but received several')),
+    );
+    bb.on('fieldsLimit', () =>
+      fail(new ValidationError('body', 'maxLength', 'Expected at most 32 form fields')),
+    );
+    bb.on('partsLimit', () =>
+      fail(new ValidationError('body', 'maxLength', 'Expected at most 33 form parts')),
+    );
+    bb.on('error', () =>
+      fail(new ValidationError('body', 'format', 'Expected a well-formed multipart/form-data body')),
+    );
+    bb.on('close', () => {
+      void (async () => {
+        try {
+          await written;
+        } catch (err) {
+          fail(err instanceof Error ? err : new Error(String(err)));
+          return;
+        }
+        if (settled) return;
+        settled = true;
+        resolve({ fields, image, cleanup });
+      })();
+    });
+    req.on('aborted', () => fail(new ValidationError('body', 'format', 'The request body was cut short')));
+    req.pipe(bb);
+  });
+}

@@ -1,0 +1,143 @@
+/**
+ * Accounts: users, API tokens (spec 2.2, 4.4–4.6, section 5) and bearer-token authentication.
+ * Token secrets are shown once, at creation; only their SHA-256 hash is stored. A revoked token fails
+ * on the very next request in every process, because every request looks the hash up in the store.
+ */
+import { z } from 'zod';
+import { NotFoundError, UnauthorizedError, ValidationError } from './errors.js';
+import { hashToken, newId, newTokenSecret, TOKEN_PATTERN } from './ids.js';
+import { TIERS, type ApiToken, type Tier, type User } from './model.js';
+import type { Clock, RecordStore } from './ports.js';
+import {
+  createTokenBodySchema,
+  LIMITS,
+  type createdTokenSchema,
+  type tokenListEntrySchema,
+} from './schemas.js';
+import { parseOrThrow } from './validate.js';
+
+export type CreatedToken = z.infer<typeof createdTokenSchema>;
+export type TokenListEntry = z.infer<typeof tokenListEntrySchema>;
+
+/** Who is calling: the user and the token that authenticated the request. */
+export interface Principal {
+  user: User;
+  tokenId: string;
+}
+
+/** Spec 2.3: the user profile. */
+export function profileOf(user: User) {
+  return { id: user.id, email: user.email, displayName: user.displayName, tier: user.tier };
+}
+
+const newUserSchema = z.object({
+  email: z.email().max(254),
+  displayName: z.string().trim().min(1).max(100),
+  tier: z.enum(TIERS),
+});
+
+export function createAccounts(store: RecordStore, clock: Clock) {
+  async function issueToken(user: User, name: string): Promise<CreatedToken> {
+    const secret = newTokenSecret();
+    const token: ApiToken = {
+      id: newId('tok'),
+      userId: user.id,
+      name,
+      tokenHash: hashToken(secret),
+      createdAt: clock.now(),
+      lastUsedAt: null,
+      revokedAt: null,
+    };
+    await store.tokens.create(token);
+    return { id: token.id, name, token: secret, createdAt: token.createdAt.toISOString() };
+  }
+
+  return {
+    /**
+     * Creates an account and its first token (named "default"). Throws ValidationError on `email`
+     * (format, or already registered: constraint `format`), `displayName` (1–100 characters) or `tier`.
+     */
+    async createUser(input: {
+      email: string;
+      displayName: string;
+      tier: string;
+    }): Promise<{ user: User; token: CreatedToken }> {
+      const parsed = parseOrThrow(newUserSchema, input);
+      if (await store.users.findByEmail(parsed.email))
+        throw new ValidationError(
+          'email',
+          'format',
+          `Expected a new email address but ${parsed.email} is already registered`,
+        );
+      const user: User = { id: newId('usr'), ...parsed, createdAt: clock.now() };
+      await store.users.create(user);
+      return { user, token: await issueToken(user, 'default') };
+    },
+
+    /** Changes a user's tier. Throws NotFoundError for an unknown email, ValidationError for a bad tier. */
+    async setTier(email: string, tier: string): Promise<User> {
+      const parsedTier = parseOrThrow(z.enum(TIERS), tier, ['tier']) as Tier;
+      const user = await store.users.findByEmail(email);
+      if (!user) throw new NotFoundError(`No user with email ${email}`);
+      await store.users.setTier(user.id, parsedTier);
+      return { ...user, tier: parsedTier };
+    },
+
+    async findUserByEmail(email: string): Promise<User> {
+      const user = await store.users.findByEmail(email);
+      if (!user) throw new NotFoundError(`No user with email ${email}`);
+      return user;
+    },
+
+    /**
+     * Spec 4.4: creates a token; `body` is `{name}`. Name rules (our choice): 1 to 100 characters after
+     * trimming, no control characters, need not be unique. At most 100 active tokens per account.
+     */
+    async createToken(user: User, body: unknown): Promise<CreatedToken> {
+      const { name } = parseOrThrow(createTokenBodySchema, body ?? {});
+      const active = await store.tokens.countActive(user.id);
+      if (active >= LIMITS.activeTokensMax)
+        throw new ValidationError(
+          'name',
+          'max',
+          `Expected at most ${LIMITS.activeTokensMax} active tokens per account but this account has ${active}; revoke one first`,
+        );
+      return issueToken(user, name);
+    },
+
+    /** Spec 4.5: the user's active tokens, newest first, without secrets. */
+    async listTokens(user: User): Promise<TokenListEntry[]> {
+      return (await store.tokens.listActive(user.id)).map((t) => ({
+        id: t.id,
+        name: t.name,
+        lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
+        createdAt: t.createdAt.toISOString(),
+      }));
+    },
+
+    /** Spec 4.6: revokes at once. Unknown, already revoked, or another user's token: NotFoundError. */
+    async revokeToken(user: User, id: string): Promise<void> {
+      if (!(await store.tokens.revoke(user.id, id, clock.now())))
+        throw new NotFoundError(`No active token with id ${id} on this account`);
+    },
+
+    /**
+     * Section 5: resolves an `Authorization` header value to the caller. Throws UnauthorizedError
+     * `missing` without a header, `invalid` for anything but a known, active bearer token.
+     * Records the token's `lastUsedAt`.
+     */
+    async authenticate(authorization: string | undefined): Promise<Principal> {
+      if (authorization === undefined || authorization.trim() === '') throw new UnauthorizedError('missing');
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+      const secret = match?.[1];
+      if (!secret || !TOKEN_PATTERN.test(secret)) throw new UnauthorizedError('invalid');
+      const token = await store.tokens.findActiveByHash(hashToken(secret));
+      if (!token) throw new UnauthorizedError('invalid');
+      const user = await store.users.findById(token.userId);
+      if (!user) throw new UnauthorizedError('invalid');
+      await store.tokens.touch(token.id, clock.now());
+      return { user, tokenId: token.id };
+    },
+  };
+}
+export type Accounts = ReturnType<typeof createAccounts>;

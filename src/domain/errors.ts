@@ -1,0 +1,91 @@
+/**
+ * The one error hierarchy of Titlecard. Every error the domain throws on purpose is a
+ * {@link TitlecardError} with a stable `code`; each edge maps codes to its own wire shape
+ * (`src/api/errors.ts` to HTTP status + body from spec section 7, `src/mcp` to `isError` results).
+ * The domain never throws an HTTP error.
+ */
+
+/** Stable error codes. VALIDATION_ERROR and FILE_TOO_LARGE are named by spec section 7.2; the others are ours. */
+export type ErrorCode =
+  'VALIDATION_ERROR' | 'FILE_TOO_LARGE' | 'QUOTA_EXCEEDED' | 'NOT_FOUND' | 'UNAUTHORIZED';
+
+/**
+ * The documented set of `details.constraint` values of a VALIDATION_ERROR (spec 7.2 names `required`;
+ * the rest are ours and listed in the README and the OpenAPI document).
+ */
+export const CONSTRAINTS = [
+  'required',
+  'minLength',
+  'maxLength',
+  'min',
+  'max',
+  'enum',
+  'type',
+  'format',
+] as const;
+export type Constraint = (typeof CONSTRAINTS)[number];
+
+/** Base class: an error the caller can act on, with a stable code. */
+export class TitlecardError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** An invalid or missing parameter (spec 7.2): `field` names it, `constraint` says which rule failed. */
+export class ValidationError extends TitlecardError {
+  constructor(
+    readonly field: string,
+    readonly constraint: Constraint,
+    message: string,
+  ) {
+    super('VALIDATION_ERROR', message);
+  }
+}
+
+/** The background image is larger than the 10 MB limit (spec 4.1, 8). */
+export class FileTooLargeError extends TitlecardError {
+  constructor(readonly limitBytes: number) {
+    super('FILE_TOO_LARGE', `Expected an image of at most ${limitBytes} bytes (10 MB) for image`);
+  }
+}
+
+/** The monthly quota of the caller's tier is used up (spec 8, rule 1). */
+export class QuotaExceededError extends TitlecardError {
+  constructor(
+    readonly quota: number,
+    readonly tier: string,
+    /** First instant of the next UTC month, when the quota resets. */
+    readonly resetAt: Date,
+    /** Whole seconds from now until `resetAt`, at least 1. */
+    readonly retryAfterSeconds: number,
+  ) {
+    super(
+      'QUOTA_EXCEEDED',
+      `Monthly quota exceeded: the ${tier} tier allows ${quota} images a month; it resets at ${resetAt.toISOString()}`,
+    );
+  }
+}
+
+/** A resource that does not exist, or that belongs to another user (we do not say which). */
+export class NotFoundError extends TitlecardError {
+  constructor(message: string) {
+    super('NOT_FOUND', message);
+  }
+}
+
+/** Authentication failed (spec section 5): `missing` header, or an `invalid` (unknown or revoked) token. */
+export class UnauthorizedError extends TitlecardError {
+  constructor(readonly reason: 'missing' | 'invalid') {
+    super(
+      'UNAUTHORIZED',
+      reason === 'missing'
+        ? 'The Authorization header is required: send Authorization: Bearer <API_TOKEN>'
+        : 'The API token is invalid or expired (it may have been revoked)',
+    );
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Identifiers and secrets. All come from `crypto.randomBytes`, so none can be guessed or enumerated.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** `length` characters of base62, uniformly random (rejection sampling keeps every symbol equally likely). */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
+
+/** A record id: `prefix_` + 22 base62 characters (131 bits). */
+export function newId(prefix: 'usr' | 'tok' | 'img'): string {
+  return `${prefix}_${randomBase62(22)}`;
+}
+
+/** An unguessable blob file stem: 22 base62 characters (131 bits); the public URL of an image is built on it. */
+export function newBlobStem(): string {
+  return randomBase62(22);
+}
+
+/**
+ * API token secrets look like `tc_` + 40 base62 characters (238 bits). The fixed prefix lets secret
+ * scanners recognise a leaked Titlecard token; base62 keeps it one word for double-click selection.
+ */
+export const TOKEN_PATTERN = /^tc_[0-9A-Za-z]{40}$/;
+
+export function newTokenSecret(): string {
+  return `tc_${randomBase62(40)}`;
+}
+
+/**
+ * Hex SHA-256 of a token secret. A fast hash is right here: the secret has 238 bits of entropy, so
+ * unlike a password it cannot be brute-forced from its hash; only the hash is stored.
+ */
+export function hashToken(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}

@@ -1,0 +1,86 @@
+/**
+ * Storage ports: the small interfaces the domain needs from its adapters. The embedded default
+ * implements them with SQLite and local disk (`src/storage`); other adapters (MongoDB, S3) plug in
+ * behind the same interfaces and must pass the same contract test suites (`test/contract`).
+ * All methods are async so that networked adapters fit.
+ */
+import type { ApiToken, ImagePageQuery, ImageRecord, Tier, User } from './model.js';
+
+export interface UserRepository {
+  /** Inserts a user. Throws {@link import('./errors.js').ValidationError} (field `email`) if the email is taken. */
+  create(user: User): Promise<void>;
+  findById(id: string): Promise<User | undefined>;
+  /** Case-insensitive match. */
+  findByEmail(email: string): Promise<User | undefined>;
+  /** Returns false when no user has that id. */
+  setTier(id: string, tier: Tier): Promise<boolean>;
+}
+
+export interface TokenRepository {
+  create(token: ApiToken): Promise<void>;
+  /** The active (not revoked) token with this hash, if any. */
+  findActiveByHash(tokenHash: string): Promise<ApiToken | undefined>;
+  /** A user's active tokens, newest first. */
+  listActive(userId: string): Promise<ApiToken[]>;
+  countActive(userId: string): Promise<number>;
+  /** Revokes the user's active token `id`. Returns false when there is none (unknown, revoked, or another user's). */
+  revoke(userId: string, id: string, at: Date): Promise<boolean>;
+  /** Records that the token authenticated a request at `at`. */
+  touch(id: string, at: Date): Promise<void>;
+}
+
+export interface ImageRepository {
+  insert(image: ImageRecord): Promise<void>;
+  /** One page of a user's images and the total count. Ties are broken by id, so pages never overlap. */
+  list(userId: string, query: ImagePageQuery): Promise<{ items: ImageRecord[]; total: number }>;
+  /** Every blob key some record points to (image and thumbnail), for the orphan sweep. */
+  allBlobKeys(): AsyncIterable<string>;
+}
+
+export interface UsageRepository {
+  /** Generations charged to `userId` in `month` (`YYYY-MM`, UTC). */
+  get(userId: string, month: string): Promise<number>;
+  /**
+   * Atomically charges one generation if fewer than `limit` are charged in `month`.
+   * Returns true when charged. Must be exact under concurrency, across processes sharing the store.
+   */
+  tryCharge(userId: string, month: string, limit: number): Promise<boolean>;
+  /** Gives back one generation charged in `month` (never below zero). */
+  refund(userId: string, month: string): Promise<void>;
+}
+
+/** The record stores, opened and closed together. */
+export interface RecordStore {
+  users: UserRepository;
+  tokens: TokenRepository;
+  images: ImageRepository;
+  usage: UsageRepository;
+  close(): Promise<void>;
+}
+
+/** A stored file's bytes and Content-Type. */
+export interface Blob {
+  body: Buffer;
+  contentType: string;
+}
+
+/** Where image files live. Keys are flat names such as `Ab3…_thumb.png` (no slashes). */
+export interface BlobStore {
+  /** Writes the whole file or nothing (a reader never sees a partial file). */
+  put(key: string, body: Buffer, contentType: string): Promise<void>;
+  get(key: string): Promise<Blob | undefined>;
+  /** Deleting a missing key is not an error. */
+  delete(key: string): Promise<void>;
+  /** Every key in the store. */
+  keys(): AsyncIterable<string>;
+  /** Public URL of a key when the store serves files itself (a public bucket or CDN), else undefined. */
+  publicUrl(key: string): string | undefined;
+  close(): Promise<void>;
+}
+
+/** The time source, injectable so tests can cross a month boundary. */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };

@@ -1,0 +1,80 @@
+/**
+ * The monthly quota (spec section 8): successful generations per user per UTC calendar month,
+ * against the tier's limit. Charging is one atomic conditional update in the store, so with k units
+ * left exactly k of any number of concurrent requests succeed, across processes.
+ */
+import type { z } from 'zod';
+import { profileOf } from './accounts.js';
+import { QuotaExceededError } from './errors.js';
+import { TIER_QUOTAS, type User } from './model.js';
+import { monthOf, monthStart, nextMonthStart, secondsUntilReset } from './period.js';
+import type { Clock, RecordStore } from './ports.js';
+import type { tokenValidationSchema, usageSchema } from './schemas.js';
+
+export type UsageView = z.infer<typeof usageSchema>;
+export type TokenValidation = z.infer<typeof tokenValidationSchema>;
+
+/** A unit of quota held by one generation, to be given back if the generation fails. */
+export interface Charge {
+  userId: string;
+  month: string;
+}
+
+export function createQuota(store: RecordStore, clock: Clock) {
+  const exceeded = (user: User, now: Date) =>
+    new QuotaExceededError(TIER_QUOTAS[user.tier], user.tier, nextMonthStart(now), secondsUntilReset(now));
+
+  async function counts(user: User) {
+    const now = clock.now();
+    const month = monthOf(now);
+    const limit = TIER_QUOTAS[user.tier];
+    const generated = await store.usage.get(user.id, month);
+    return { now, month, limit, generated, remaining: Math.max(0, limit - generated) };
+  }
+
+  return {
+    /** Throws QuotaExceededError when nothing is left this month (a cheap check before reading an upload). */
+    async assertAvailable(user: User): Promise<void> {
+      const c = await counts(user);
+      if (c.remaining <= 0) throw exceeded(user, c.now);
+    },
+
+    /** Charges one generation atomically, or throws QuotaExceededError. */
+    async charge(user: User): Promise<Charge> {
+      const now = clock.now();
+      const month = monthOf(now);
+      if (!(await store.usage.tryCharge(user.id, month, TIER_QUOTAS[user.tier]))) throw exceeded(user, now);
+      return { userId: user.id, month };
+    },
+
+    /** Gives a charge back (the generation failed after it was charged). */
+    async refund(charge: Charge): Promise<void> {
+      await store.usage.refund(charge.userId, charge.month);
+    },
+
+    /** Spec 4.3. `period.end` is the first instant of the next month; `percentUsed` has two decimals. */
+    async usage(user: User): Promise<UsageView> {
+      const c = await counts(user);
+      return {
+        period: { start: monthStart(c.now).toISOString(), end: nextMonthStart(c.now).toISOString() },
+        usage: {
+          generated: c.generated,
+          limit: c.limit,
+          remaining: c.remaining,
+          percentUsed: Math.round((c.generated / c.limit) * 10_000) / 100,
+        },
+        tier: user.tier,
+      };
+    },
+
+    /** Spec 4.7: the caller's profile and this month's usage. */
+    async validation(user: User): Promise<TokenValidation> {
+      const c = await counts(user);
+      return {
+        user: profileOf(user),
+        usage: { month: c.month, quota: c.limit, count: c.generated, remaining: c.remaining },
+      };
+    },
+  };
+}
+export type Quota = ReturnType<typeof createQuota>;

@@ -1,0 +1,108 @@
+/**
+ * Decoding the background: the bytes decide the format (magic numbers), never the Content-Type or the
+ * file name; only JPEG, PNG and WebP pass (spec 4.1). The header is read before any decoding, so a
+ * decompression bomb is refused without being decoded. Then the photo is turned upright by its EXIF
+ * orientation, converted to sRGB, cover-cropped to the canvas, and leaves here as raw pixels: no
+ * metadata (GPS position, camera data) can reach a published image.
+ */
+import { open } from 'node:fs/promises';
+import sharp, { type Metadata } from 'sharp';
+import { ValidationError } from '../errors.js';
+
+export type ImageInput = Buffer | { path: string };
+
+/** Largest accepted input, in pixels (64 megapixels: an 8000 × 8000 photo). Our choice; protects memory. */
+export const MAX_INPUT_PIXELS = 64_000_000;
+
+export type SniffedFormat = 'jpeg' | 'png' | 'webp';
+
+/** Format from the first bytes (JPEG FF D8 FF, PNG signature, RIFF…WEBP), or a name for the message. */
+export function sniff(head: Buffer): { format: SniffedFormat } | { other: string } {
+  const ascii = (from: number, to: number) => head.subarray(from, to).toString('latin1');
+  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return { format: 'jpeg' };
+  if (
+    head.length >= 8 &&
+    head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+  )
+    return { format: 'png' };
+  if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return { format: 'webp' };
+  if (ascii(0, 4) === 'GIF8') return { other: 'a GIF image' };
+  if (ascii(0, 4) === 'II*\u0000' || ascii(0, 4) === 'MM\u0000*') return { other: 'a TIFF image' };
+  if (ascii(4, 8) === 'ftyp')
+    return { other: `an ISO media file (${ascii(8, 12).trim()}, e.g. HEIC or AVIF)` };
+  if (/^\s*(<\?xml|<svg|<!DOCTYPE svg)/i.test(ascii(0, 64))) return { other: 'an SVG document' };
+  if (head.length === 0) return { other: 'an empty file' };
+  return { other: 'data of an unknown format' };
+}
+
+async function readHead(input: ImageInput): Promise<Buffer> {
+  if (Buffer.isBuffer(input)) return input.subarray(0, 64);
+  const file = await open(input.path, 'r');
+  try {
+    const head = Buffer.alloc(64);
+    const { bytesRead } = await file.read(head, 0, 64, 0);
+    return head.subarray(0, bytesRead);
+  } finally {
+    await file.close();
+  }
+}
+
+const source = (input: ImageInput) => (Buffer.isBuffer(input) ? input : input.path);
+
+export interface DecodedCanvas {
+  /** 8-bit sRGB, row-major, `channels` per pixel. */
+  pixels: Buffer;
+  width: number;
+  height: number;
+  /** 4 when the input has an alpha channel (kept for PNG and WebP output), else 3. */
+  channels: 3 | 4;
+}
+
+/**
+ * Checks the input and returns it cover-cropped to `width × height`.
+ * Throws {@link ValidationError} on field `image`: `format` for anything but a decodable JPEG, PNG or
+ * WebP (wrong type, corrupt, truncated), `max` for more than {@link MAX_INPUT_PIXELS} pixels.
+ */
+export async function decodeCover(input: ImageInput, width: number, height: number): Promise<DecodedCanvas> {
+  const sniffed = sniff(await readHead(input));
+  if ('other' in sniffed)
+    throw new ValidationError(
+      'image',
+      'format',
+      `Expected a JPEG, PNG or WebP image for image but received ${sniffed.other}`,
+    );
+  let meta: Metadata;
+  try {
+    meta = await sharp(source(input), { limitInputPixels: false }).metadata();
+  } catch {
+    throw new ValidationError(
+      'image',
+      'format',
+      `Expected a decodable ${sniffed.format.toUpperCase()} image for image but its header is corrupt`,
+    );
+  }
+  const w = meta.width ?? 0;
+  const h = meta.height ?? 0;
+  if (w * h > MAX_INPUT_PIXELS)
+    throw new ValidationError(
+      'image',
+      'max',
+      `Expected an image of at most ${MAX_INPUT_PIXELS / 1e6} megapixels for image but received ${w}×${h}`,
+    );
+  try {
+    const { data, info } = await sharp(source(input), { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS })
+      .rotate()
+      .resize(width, height, { fit: 'cover', position: 'centre' })
+      .toColourspace('srgb')
+      .raw({ depth: 'uchar' })
+      .toBuffer({ resolveWithObject: true });
+    if (info.channels !== 3 && info.channels !== 4) throw new Error(`unexpected ${info.channels} channels`);
+    return { pixels: data, width: info.width, height: info.height, channels: info.channels };
+  } catch (err) {
+    throw new ValidationError(
+      'image',
+      'format',
+      `Expected a decodable ${sniffed.format.toUpperCase()} image for image but it is corrupt or truncated (${(err as Error).message.split('\n')[0]})`,
+    );
+  }
+}

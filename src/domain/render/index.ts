@@ -1,0 +1,155 @@
+/**
+ * The renderer: a pure function of its input and the font set loaded at start-up. Its stages, each
+ * in its own file:
+ *   decode → cover crop (decode.ts) → lay out text (layout.ts, shaping.ts) → analyse tones
+ *   (tones.ts) → build and rasterise the overlay (overlay.ts) → composite → encode (here).
+ * Shaping and tone analysis run on the main thread and take milliseconds; decoding, rasterising,
+ * compositing and encoding run on libuv / libvips threads.
+ */
+import { performance } from 'node:perf_hooks';
+import sharp, { type Sharp } from 'sharp';
+import type { FileFormat } from '../model.js';
+import { ASPECTS, type GenerateOptions } from '../schemas.js';
+import { decodeCover, type ImageInput } from './decode.js';
+import type { FontLibrary } from './fonts.js';
+import { layoutText, type Placement, type TextLayout } from './layout.js';
+import { buildOverlaySvg, rasterise } from './overlay.js';
+import { chooseTones, sampleBehind, type ToneChoice } from './tones.js';
+
+/** Quality of jpeg and webp output (spec 4.1 rule 5, section 8). */
+export const LOSSY_QUALITY = 85;
+/** Thumbnail width in px; the height follows the aspect (og 400×210, square 400×400, portrait 400×500). */
+export const THUMBNAIL_WIDTH = 400;
+
+export const CONTENT_TYPES: Record<FileFormat, string> = {
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+};
+export const EXTENSIONS: Record<FileFormat, string> = { png: 'png', jpeg: 'jpg', webp: 'webp' };
+
+/** Milliseconds spent in each stage of one render. */
+export interface RenderTimings {
+  decode: number;
+  layout: number;
+  tones: number;
+  overlay: number;
+  composite: number;
+  encode: number;
+  thumbnail: number;
+}
+
+export interface RenderResult {
+  image: Buffer;
+  thumbnail: Buffer;
+  width: number;
+  height: number;
+  thumbnailWidth: number;
+  thumbnailHeight: number;
+  format: FileFormat;
+  contentType: string;
+  layout: TextLayout;
+  tones: ToneChoice;
+  timings: RenderTimings;
+}
+
+export interface Renderer {
+  /**
+   * Renders a titled image. Throws ValidationError (field `image`) for an input that is not a
+   * decodable JPEG, PNG or WebP within the pixel limit; any other error is a fault of ours.
+   */
+  render(input: ImageInput, options: GenerateOptions): Promise<RenderResult>;
+}
+
+/** Template wins over position; with neither, the default template bottom-left (spec 4.1 rule 1). */
+export function placementOf(options: GenerateOptions): Placement {
+  if (options.template) return { template: options.template };
+  if (options.position !== undefined) return { position: options.position };
+  return { template: 'bottom-left' };
+}
+
+function encoder(pipeline: Sharp, format: FileFormat): Sharp {
+  switch (format) {
+    case 'png':
+      return pipeline.png({ compressionLevel: 6 });
+    case 'jpeg':
+      // JPEG has no alpha: transparent areas become white.
+      return pipeline.flatten({ background: '#ffffff' }).jpeg({ quality: LOSSY_QUALITY });
+    case 'webp':
+      return pipeline.webp({ quality: LOSSY_QUALITY });
+  }
+}
+
+export function createRenderer(fonts: FontLibrary): Renderer {
+  return {
+    async render(input, options) {
+      const t: Partial<RenderTimings> = {};
+      let mark = performance.now();
+      const lap = (stage: keyof RenderTimings) => {
+        const now = performance.now();
+        t[stage] = now - mark;
+        mark = now;
+      };
+      const { width, height } = ASPECTS[options.aspect];
+      const canvas = await decodeCover(input, width, height);
+      lap('decode');
+
+      const layout = layoutText(fonts, {
+        aspect: options.aspect,
+        placement: placementOf(options),
+        title: options.title,
+        subtitle: options.subtitle,
+        font: options.font,
+        fontSize: options.fontSize,
+      });
+      lap('layout');
+
+      // The pixels behind the glyphs: each line's box from cap height to baseline.
+      const rects = layout.blocks.flatMap((b) =>
+        b.lines.map((l) => ({
+          x: l.x,
+          y: l.baseline - l.size * 0.72,
+          width: l.width,
+          height: l.size * 0.72,
+        })),
+      );
+      const samples = sampleBehind(canvas.pixels, width, height, canvas.channels, rects, layout.gradient);
+      const tones = chooseTones(samples, options);
+      lap('tones');
+
+      const overlay = await rasterise(buildOverlaySvg(layout, tones, options.textShadow));
+      lap('overlay');
+
+      const raw = { width, height, channels: canvas.channels };
+      let composed = sharp(canvas.pixels, { raw }).composite([
+        { input: overlay, raw: { width, height, channels: 4, premultiplied: true } },
+      ]);
+      if (canvas.channels === 3) composed = composed.removeAlpha();
+      const pixels = await composed.raw().toBuffer();
+      lap('composite');
+
+      const [image] = await Promise.all([encoder(sharp(pixels, { raw }), options.fileFormat).toBuffer()]);
+      lap('encode');
+      const thumbnailHeight = Math.round((THUMBNAIL_WIDTH * height) / width);
+      const thumbnail = await encoder(
+        sharp(pixels, { raw }).resize(THUMBNAIL_WIDTH, thumbnailHeight),
+        options.fileFormat,
+      ).toBuffer();
+      lap('thumbnail');
+
+      return {
+        image: image as Buffer,
+        thumbnail,
+        width,
+        height,
+        thumbnailWidth: THUMBNAIL_WIDTH,
+        thumbnailHeight,
+        format: options.fileFormat,
+        contentType: CONTENT_TYPES[options.fileFormat],
+        layout,
+        tones,
+        timings: t as RenderTimings,
+      };
+    },
+  };
+}

@@ -1,0 +1,553 @@
+/**
+ * Text layout: where the title and subtitle go on the canvas, at what size, broken into which lines.
+ *
+ * Geometry (spec 4.1): the safe zone keeps 5% of each dimension free on every edge; with `og` the
+ * bottom 28% is reserved for the mobile-card overlay of social networks, so no text goes below 72% of
+ * the height. Templates place a text box inside the safe zone:
+ *   bottom-left: left-aligned, anchored to the bottom of the safe zone, 80% of its width;
+ *   left / right: the left or right 45% of the canvas, vertically centred, right-aligned for `right`;
+ *   split: title in the left 30%, subtitle in the right 30% (right-aligned), both blocks top-aligned
+ *          to each other and centred together;
+ *   position top | center | bottom: centred text, 80% of the safe width, at the top, middle or bottom;
+ *   position {x, y}: centred text, 60% of the safe width, block centred at (x·width, y·height) and
+ *          moved inside the safe zone where needed.
+ *
+ * Sizing: without `fontSize`, the title gets the largest size from 120 down to 24 px at which it fits
+ * its box in at most {@link TITLE_MAX_LINES} lines with no word split and the subtitle fits in at most
+ * {@link SUBTITLE_MAX_LINES}; the subtitle is 45% of the title size (at least 18 px). Lines are broken at
+ * UAX #14 opportunities and balanced; a word is split only when it alone is wider than the box. Text
+ * that still does not fit is cut with an ellipsis: nothing is ever drawn outside the box.
+ */
+import LineBreaker from 'linebreak';
+import type { Aspect, FontName, Template } from '../schemas.js';
+import { ASPECTS, LIMITS } from '../schemas.js';
+import type { FontLibrary, LoadedFont } from './fonts.js';
+import { shape, type ShapedText } from './shaping.js';
+
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export type Align = 'left' | 'center' | 'right';
+
+/** Most title lines before the size goes down (auto size). */
+export const TITLE_MAX_LINES = 4;
+/** Most subtitle lines before the size goes down (auto size). */
+export const SUBTITLE_MAX_LINES = 3;
+/** Line height as a multiple of the font size. */
+export const TITLE_LINE_HEIGHT = 1.15;
+export const SUBTITLE_LINE_HEIGHT = 1.3;
+/** Space between title and subtitle, as a multiple of the title size. */
+const BLOCK_GAP = 0.4;
+/** Subtitle size as a fraction of the title size, and its floor in px. */
+const SUBTITLE_RATIO = 0.45;
+const SUBTITLE_MIN_PX = 18;
+
+/** The reserved bottom band of `og` (spec 4.1 rule 3). */
+export const OG_RESERVED_BOTTOM = 0.28;
+/** The margin of every edge, as a fraction of that dimension (spec 4.1 rule 3). */
+export const SAFE_MARGIN = 0.05;
+
+export type Placement =
+  { template: Template } | { position: 'top' | 'center' | 'bottom' | { x: number; y: number } };
+
+export interface PlacedGlyph {
+  font: LoadedFont;
+  glyphId: number;
+  /** Pen position of the glyph origin, px. */
+  x: number;
+  /** Baseline, px from the top. */
+  y: number;
+  /** Font size, px. */
+  size: number;
+}
+
+export interface LaidLine {
+  text: string;
+  /** Left edge of the line, px. */
+  x: number;
+  baseline: number;
+  width: number;
+  size: number;
+  /** Ascender and descender of the primary font at this size, px. */
+  ascent: number;
+  descent: number;
+  glyphs: PlacedGlyph[];
+}
+
+export interface TextBlock {
+  role: 'title' | 'subtitle';
+  size: number;
+  align: Align;
+  box: Rect;
+  lines: LaidLine[];
+}
+
+/** Where the gradient overlay goes: linear bands from an edge, or a radial glow behind the text. */
+export type GradientGeometry =
+  | {
+      kind: 'linear';
+      /** Each band: full strength at `from`, 85% at `textAt` (0..1 along the band), zero at `to`. */
+      bands: { from: [number, number]; to: [number, number]; textAt: number }[];
+    }
+  | { kind: 'radial'; cx: number; cy: number; rx: number; ry: number };
+
+export interface TextLayout {
+  width: number;
+  height: number;
+  safeZone: Rect;
+  blocks: TextBlock[];
+  /** Union of the line boxes (ascent to descent), px. */
+  bounds: Rect;
+  gradient: GradientGeometry;
+  titleSize: number;
+  /** True when text was cut with an ellipsis. */
+  truncated: boolean;
+}
+
+export interface LayoutRequest {
+  aspect: Aspect;
+  placement: Placement;
+  title: string;
+  subtitle?: string | undefined;
+  font: FontName;
+  /** Title size in px; automatic when undefined. */
+  fontSize?: number | undefined;
+}
+
+interface Column {
+  roles: ('title' | 'subtitle')[];
+  box: Rect;
+  align: Align;
+  valign: 'top' | 'center' | 'bottom';
+}
+
+/** The safe zone of an aspect (spec 4.1 rule 3), px. */
+export function safeZoneOf(aspect: Aspect): Rect {
+  const { width, height } = ASPECTS[aspect];
+  const mx = width * SAFE_MARGIN;
+  const my = height * SAFE_MARGIN;
+  const bottom = aspect === 'og' ? height * (1 - OG_RESERVED_BOTTOM) : height - my;
+  return { x: mx, y: my, width: width - 2 * mx, height: bottom - my };
+}
+
+function columnsFor(aspect: Aspect, placement: Placement, hasSubtitle: boolean): Column[] {
+  const { width } = ASPECTS[aspect];
+  const safe = safeZoneOf(aspect);
+  const right = safe.x + safe.width;
+  const both: ('title' | 'subtitle')[] = hasSubtitle ? ['title', 'subtitle'] : ['title'];
+  const full = (x0: number, x1: number): Rect => ({ x: x0, y: safe.y, width: x1 - x0, height: safe.height });
+  if ('template' in placement) {
+    switch (placement.template) {
+      case 'bottom-left':
+        return [
+          { roles: both, box: full(safe.x, safe.x + safe.width * 0.8), align: 'left', valign: 'bottom' },
+        ];
+      case 'left':
+        return [{ roles: both, box: full(safe.x, width * 0.45), align: 'left', valign: 'center' }];
+      case 'right':
+        return [{ roles: both, box: full(width * 0.55, right), align: 'right', valign: 'center' }];
+      case 'split': {
+        const cols: Column[] = [
+          { roles: ['title'], box: full(safe.x, width * 0.3), align: 'left', valign: 'center' },
+        ];
+        if (hasSubtitle)
+          cols.push({ roles: ['subtitle'], box: full(width * 0.7, right), align: 'right', valign: 'center' });
+        return cols;
+      }
+    }
+  }
+  const position = placement.position;
+  if (typeof position === 'string') {
+    const inset = safe.width * 0.1;
+    return [
+      {
+        roles: both,
+        box: full(safe.x + inset, right - inset),
+        align: 'center',
+        valign: position === 'center' ? 'center' : position,
+      },
+    ];
+  }
+  const boxWidth = safe.width * 0.6;
+  const x0 = Math.min(Math.max(position.x * width - boxWidth / 2, safe.x), right - boxWidth);
+  return [{ roles: both, box: full(x0, x0 + boxWidth), align: 'center', valign: 'center' }];
+}
+
+/** A piece of text between two break opportunities, measured in em. */
+interface Segment {
+  start: number;
+  end: number;
+  /** Advance without trailing white space, em. */
+  width: number;
+  /** Advance of the trailing white space, em. */
+  trailing: number;
+  /** A line must end after this segment (line feed). */
+  required: boolean;
+}
+
+interface Paragraph {
+  text: string;
+  chain: LoadedFont[];
+  segments: Segment[];
+}
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+function measure(text: string, chain: LoadedFont[]): { width: number; trailing: number } {
+  const trimmed = text.trimEnd();
+  const shaped = shape(text, chain);
+  let width = 0;
+  let trailing = 0;
+  for (const g of shaped.glyphs) {
+    if (g.cluster < trimmed.length) width += g.xAdvance;
+    else trailing += g.xAdvance;
+  }
+  // A line feed is not drawn and takes no room.
+  if (/\n/.test(text.slice(trimmed.length))) trailing = 0;
+  return { width, trailing };
+}
+
+function paragraph(text: string, chain: LoadedFont[]): Paragraph {
+  const segments: Segment[] = [];
+  const breaker = new LineBreaker(text);
+  let start = 0;
+  for (let bk = breaker.nextBreak(); bk; bk = breaker.nextBreak()) {
+    if (bk.position === start) continue;
+    const piece = text.slice(start, bk.position);
+    segments.push({ start, end: bk.position, ...measure(piece, chain), required: bk.required });
+    start = bk.position;
+  }
+  return { text, chain, segments };
+}
+
+/** Splits every segment wider than `maxWidth` em into grapheme pieces (last resort: the word alone does not fit). */
+function splitOverwide(p: Paragraph, maxWidth: number): Paragraph {
+  if (!p.segments.some((s) => s.width > maxWidth)) return p;
+  const segments: Segment[] = [];
+  for (const s of p.segments) {
+    if (s.width <= maxWidth) {
+      segments.push(s);
+      continue;
+    }
+    const pieces = [...graphemes.segment(p.text.slice(s.start, s.end))];
+    pieces.forEach(({ segment, index }, i) => {
+      const start = s.start + index;
+      const last = i === pieces.length - 1;
+      segments.push({
+        start,
+        end: start + segment.length,
+        ...measure(segment, p.chain),
+        required: last && s.required,
+      });
+    });
+  }
+  return { ...p, segments };
+}
+
+/** Greedy line filling at `maxWidth` em: returns [first, end) segment ranges. */
+function greedy(segments: Segment[], maxWidth: number): [number, number][] {
+  const lines: [number, number][] = [];
+  let first = 0;
+  let used = 0; // em, including trailing space of segments placed so far
+  segments.forEach((s, i) => {
+    if (i > first && used + s.width > maxWidth + 1e-9) {
+      lines.push([first, i]);
+      first = i;
+      used = 0;
+    }
+    used += s.width + s.trailing;
+    if (s.required) {
+      lines.push([first, i + 1]);
+      first = i + 1;
+      used = 0;
+    }
+  });
+  if (first < segments.length) lines.push([first, segments.length]);
+  return lines;
+}
+
+function widestSegment(p: Paragraph): number {
+  return p.segments.reduce((m, s) => Math.max(m, s.width), 0);
+}
+
+/** The narrowest width (em) that keeps the same number of lines: balanced lines, no lone last word. */
+function balanced(segments: Segment[], maxWidth: number): [number, number][] {
+  const lines = greedy(segments, maxWidth);
+  if (lines.length < 2) return lines;
+  let lo = segments.reduce((m, s) => Math.max(m, s.width), 0);
+  let hi = maxWidth;
+  for (let i = 0; i < 24 && hi - lo > 1e-4; i++) {
+    const mid = (lo + hi) / 2;
+    if (greedy(segments, mid).length <= lines.length) hi = mid;
+    else lo = mid;
+  }
+  return greedy(segments, hi);
+}
+
+interface BlockPlan {
+  role: 'title' | 'subtitle';
+  paragraph: Paragraph;
+  size: number;
+  lineHeight: number;
+  lines: [number, number][];
+  ellipsisAfter: number | undefined;
+}
+
+function primary(p: Paragraph): LoadedFont {
+  return p.chain[0] as LoadedFont;
+}
+
+function blockHeight(
+  plan: { paragraph: Paragraph; size: number; lineHeight: number },
+  lineCount: number,
+): number {
+  const f = primary(plan.paragraph);
+  return (lineCount - 1) * plan.lineHeight + ((f.ascender + f.descender) / f.upem) * plan.size;
+}
+
+function columnHeight(plans: BlockPlan[], titleSize: number): number {
+  let h = 0;
+  plans.forEach((p, i) => {
+    if (i > 0) h += BLOCK_GAP * titleSize;
+    h += blockHeight(p, p.lines.length);
+  });
+  return h;
+}
+
+/** Lays out title and subtitle; see the module comment for the rules. Pure: no I/O. */
+export function layoutText(fonts: FontLibrary, req: LayoutRequest): TextLayout {
+  const { width, height } = ASPECTS[req.aspect];
+  const hasSubtitle = req.subtitle !== undefined && req.subtitle.length > 0;
+  const columns = columnsFor(req.aspect, req.placement, hasSubtitle);
+  const paragraphs = {
+    title: paragraph(req.title, fonts.chain(req.font, 'bold')),
+    subtitle: hasSubtitle ? paragraph(req.subtitle as string, fonts.chain(req.font, 'regular')) : undefined,
+  };
+  const subtitleSize = (t: number) => Math.max(SUBTITLE_MIN_PX, Math.round(t * SUBTITLE_RATIO));
+
+  const planColumn = (col: Column, titleSize: number, strict: boolean): BlockPlan[] | undefined => {
+    const plans: BlockPlan[] = [];
+    for (const role of col.roles) {
+      const size = role === 'title' ? titleSize : subtitleSize(titleSize);
+      const maxEm = col.box.width / size;
+      let p = paragraphs[role] as Paragraph;
+      if (strict && widestSegment(p) > maxEm) return undefined;
+      p = splitOverwide(p, maxEm);
+      const lines = balanced(p.segments, maxEm);
+      const maxLines = role === 'title' ? TITLE_MAX_LINES : SUBTITLE_MAX_LINES;
+      if (strict && lines.length > maxLines) return undefined;
+      plans.push({
+        role,
+        paragraph: p,
+        size,
+        lineHeight: size * (role === 'title' ? TITLE_LINE_HEIGHT : SUBTITLE_LINE_HEIGHT),
+        lines,
+        ellipsisAfter: undefined,
+      });
+    }
+    if (strict && columnHeight(plans, titleSize) > col.box.height) return undefined;
+    return plans;
+  };
+
+  let titleSize: number = req.fontSize ?? LIMITS.fontSizeMin;
+  let plans: BlockPlan[][] | undefined;
+  if (req.fontSize === undefined) {
+    for (let s = LIMITS.fontSizeMax; s >= LIMITS.fontSizeMin; s--) {
+      const attempt = columns.map((c) => planColumn(c, s, true));
+      if (attempt.every((a) => a !== undefined)) {
+        plans = attempt as BlockPlan[][];
+        titleSize = s;
+        break;
+      }
+    }
+  }
+  let truncated = false;
+  if (!plans) {
+    // Explicit size, or nothing fits even at 24 px: keep the size, cut what overflows with an ellipsis.
+    plans = columns.map((c) => planColumn(c, titleSize, false) as BlockPlan[]);
+    plans.forEach((colPlans, ci) => {
+      const box = (columns[ci] as Column).box;
+      const limitLines = req.fontSize === undefined;
+      for (const plan of colPlans) {
+        const maxLines = limitLines
+          ? plan.role === 'title'
+            ? TITLE_MAX_LINES
+            : SUBTITLE_MAX_LINES
+          : Infinity;
+        if (plan.lines.length > maxLines) {
+          plan.lines = plan.lines.slice(0, maxLines);
+          plan.ellipsisAfter = plan.lines.length - 1;
+          truncated = true;
+        }
+      }
+      // Drop lines from the end (subtitle first) until the column fits its box height.
+      while (columnHeight(colPlans, titleSize) > box.height) {
+        const last = colPlans.at(-1) as BlockPlan;
+        if (last.lines.length > 1) {
+          last.lines = last.lines.slice(0, -1);
+          last.ellipsisAfter = last.lines.length - 1;
+        } else if (colPlans.length > 1) colPlans.pop();
+        else break;
+        truncated = true;
+      }
+    });
+  }
+
+  const blocks: TextBlock[] = [];
+  // Split columns share one top edge: the tallest block is centred and the other aligns to it.
+  const heights = plans.map((p) => columnHeight(p, titleSize));
+  const sharedHeight = Math.max(...heights);
+  plans.forEach((colPlans, ci) => {
+    const col = columns[ci] as Column;
+    const h = columns.length > 1 ? sharedHeight : (heights[ci] as number);
+    let top: number;
+    if (col.valign === 'top') top = col.box.y;
+    else if (col.valign === 'bottom') top = col.box.y + col.box.height - h;
+    else top = col.box.y + (col.box.height - h) / 2;
+    if (!('template' in req.placement) && typeof req.placement.position === 'object') {
+      top = req.placement.position.y * height - h / 2;
+      top = Math.min(Math.max(top, col.box.y), col.box.y + col.box.height - h);
+    }
+    let y = top;
+    colPlans.forEach((plan, bi) => {
+      if (bi > 0) y += BLOCK_GAP * titleSize;
+      blocks.push(placeBlock(plan, col, y));
+      y += blockHeight(plan, plan.lines.length);
+    });
+  });
+
+  const lines = blocks.flatMap((b) => b.lines);
+  const left = Math.min(...lines.map((l) => l.x));
+  const top = Math.min(...lines.map((l) => l.baseline - l.ascent));
+  const right = Math.max(...lines.map((l) => l.x + l.width));
+  const bottom = Math.max(...lines.map((l) => l.baseline + l.descent));
+  const bounds = { x: left, y: top, width: right - left, height: bottom - top };
+  return {
+    width,
+    height,
+    safeZone: safeZoneOf(req.aspect),
+    blocks,
+    bounds,
+    gradient: gradientFor(req.placement, width, height, bounds, blocks),
+    titleSize,
+    truncated,
+  };
+}
+
+const ELLIPSIS = '\u2026';
+
+function placeBlock(plan: BlockPlan, col: Column, top: number): TextBlock {
+  const p = plan.paragraph;
+  const f = primary(p);
+  const ascent = (f.ascender / f.upem) * plan.size;
+  const descent = (f.descender / f.upem) * plan.size;
+  const maxWidth = col.box.width;
+  const lines: LaidLine[] = plan.lines.map(([a, b], i) => {
+    const start = (p.segments[a] as Segment).start;
+    const end = (p.segments[b - 1] as Segment).end;
+    let text = p.text.slice(start, end).trimEnd();
+    let shaped: ShapedText = shape(text, p.chain);
+    if (plan.ellipsisAfter === i) {
+      // Remove whole graphemes from the end until the text and the ellipsis fit.
+      const parts = [...graphemes.segment(text)].map((s) => s.segment);
+      for (;;) {
+        text = parts.join('').trimEnd() + ELLIPSIS;
+        shaped = shape(text, p.chain);
+        if (shaped.width * plan.size <= maxWidth || parts.length === 0) break;
+        parts.pop();
+      }
+    }
+    const width = shaped.width * plan.size;
+    const x =
+      col.align === 'left'
+        ? col.box.x
+        : col.align === 'right'
+          ? col.box.x + col.box.width - width
+          : col.box.x + (col.box.width - width) / 2;
+    const baseline = top + ascent + i * plan.lineHeight;
+    let pen = x;
+    const glyphs: PlacedGlyph[] = shaped.glyphs.map((g) => {
+      const placed = {
+        font: g.font,
+        glyphId: g.glyphId,
+        x: pen + g.xOffset * plan.size,
+        y: baseline - g.yOffset * plan.size,
+        size: plan.size,
+      };
+      pen += g.xAdvance * plan.size;
+      return placed;
+    });
+    return { text, x, baseline, width, size: plan.size, ascent, descent, glyphs };
+  });
+  return { role: plan.role, size: plan.size, align: col.align, box: col.box, lines };
+}
+
+function gradientFor(
+  placement: Placement,
+  width: number,
+  height: number,
+  bounds: Rect,
+  blocks: TextBlock[],
+): GradientGeometry {
+  const vertical = (fromTop: boolean): GradientGeometry => {
+    if (fromTop) {
+      const textEnd = bounds.y + bounds.height;
+      const to = Math.min(height, textEnd + 0.3 * height);
+      return { kind: 'linear', bands: [{ from: [0, 0], to: [0, to], textAt: textEnd / to }] };
+    }
+    const to = Math.max(0, bounds.y - 0.3 * height);
+    return {
+      kind: 'linear',
+      bands: [{ from: [0, height], to: [0, to], textAt: (height - bounds.y) / (height - to) }],
+    };
+  };
+  const fromLeft = (textEnd: number) => {
+    const to = Math.min(width, textEnd + 0.2 * width);
+    return { from: [0, 0] as [number, number], to: [to, 0] as [number, number], textAt: textEnd / to };
+  };
+  const fromRight = (textStart: number) => {
+    const to = Math.max(0, textStart - 0.2 * width);
+    return {
+      from: [width, 0] as [number, number],
+      to: [to, 0] as [number, number],
+      textAt: (width - textStart) / (width - to),
+    };
+  };
+  const extent = (role: 'title' | 'subtitle') => {
+    const ls = blocks.filter((b) => b.role === role).flatMap((b) => b.lines);
+    return {
+      left: Math.min(...ls.map((l) => l.x)),
+      right: Math.max(...ls.map((l) => l.x + l.width)),
+    };
+  };
+  if ('template' in placement) {
+    switch (placement.template) {
+      case 'bottom-left':
+        return vertical(false);
+      case 'left':
+        return { kind: 'linear', bands: [fromLeft(bounds.x + bounds.width)] };
+      case 'right':
+        return { kind: 'linear', bands: [fromRight(bounds.x)] };
+      case 'split': {
+        const title = extent('title');
+        const hasSubtitle = blocks.some((b) => b.role === 'subtitle');
+        const subtitleLeft = hasSubtitle ? extent('subtitle').left : width * 0.7;
+        return { kind: 'linear', bands: [fromLeft(title.right), fromRight(subtitleLeft)] };
+      }
+    }
+  }
+  if (placement.position === 'top') return vertical(true);
+  if (placement.position === 'bottom') return vertical(false);
+  // Centre or a point: an elliptical glow whose 75% contour circumscribes the text (√2 × half-sides).
+  return {
+    kind: 'radial',
+    cx: bounds.x + bounds.width / 2,
+    cy: bounds.y + bounds.height / 2,
+    rx: (Math.SQRT2 * bounds.width) / 2 / 0.75,
+    ry: (Math.SQRT2 * bounds.height) / 2 / 0.75,
+  };
+}

@@ -1,0 +1,297 @@
+/**
+ * Tone analysis: reads the pixels behind the text and chooses the text colour, the gradient's colour
+ * and the gradient's strength.
+ *
+ * - Contrast is the WCAG 2 contrast ratio (L1 + 0.05) / (L2 + 0.05) of relative luminances
+ *   (WCAG 2.2, "contrast ratio" and "relative luminance" definitions), computed per pixel behind the
+ *   text's lines after the gradient is composited over the photo. The figure we hold to 4.5:1 (WCAG
+ *   1.4.3, AA for normal text) is the 10th percentile over those pixels, so a few stray highlights do
+ *   not decide the colour but nine pixels in ten clear the bar.
+ * - The gradient's colour is a deep (or, behind dark text, pale) shade of the dominant hue under the
+ *   text, not flat black. Its strength starts at {@link GRADIENT_MIN_STRENGTH} and rises in steps of
+ *   0.05 until the text reaches 4.5:1 or the gradient is opaque.
+ * - `colorMode` auto picks whichever of white and black needs the weaker gradient (white on a tie);
+ *   with `gradient` off, the one with the higher contrast.
+ */
+import type { GradientGeometry, Rect } from './layout.js';
+
+export type Rgb = [number, number, number];
+
+/** WCAG 1.4.3 (AA) minimum contrast ratio for normal text. */
+export const TARGET_CONTRAST = 4.5;
+/** The gradient is always at least this strong when on: a visible, designed overlay. */
+export const GRADIENT_MIN_STRENGTH = 0.35;
+const CONTRAST_PERCENTILE = 0.1;
+
+const LINEAR = Array.from({ length: 256 }, (_, v) => {
+  const c = v / 255;
+  return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+});
+
+/** Relative luminance of an 8-bit sRGB colour (WCAG 2.2 definition), 0..1. */
+export function relativeLuminance([r, g, b]: Rgb): number {
+  const lin = (v: number) => {
+    const c = Math.min(255, Math.max(0, v)) / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+}
+
+/** WCAG contrast ratio of two relative luminances, 1..21. */
+export function contrastRatio(l1: number, l2: number): number {
+  return (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05);
+}
+
+/** `#RGB` or `#RRGGBB` to an RGB triple. */
+export function parseHex(hex: string): Rgb {
+  const h = hex.slice(1);
+  const full = h.length === 3 ? [...h].map((c) => c + c).join('') : h;
+  return [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16)) as Rgb;
+}
+
+export function toHex([r, g, b]: Rgb): string {
+  return `#${[r, g, b].map((v) => Math.round(v).toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** Opacity (0..1 before strength) of the gradient at a canvas point, exactly as the overlay draws it. */
+export function gradientAlpha(geometry: GradientGeometry, x: number, y: number): number {
+  const ramp = (t: number, textAt: number, mid: number) => {
+    if (t <= 0) return 1;
+    if (t >= 1) return 0;
+    if (t <= textAt) return 1 - (1 - mid) * (t / textAt);
+    return mid * (1 - (t - textAt) / (1 - textAt));
+  };
+  if (geometry.kind === 'radial') {
+    const d = Math.hypot((x - geometry.cx) / geometry.rx, (y - geometry.cy) / geometry.ry);
+    return ramp(d, RADIAL_TEXT_AT, 0.9);
+  }
+  let clear = 1;
+  for (const band of geometry.bands) {
+    const [x0, y0] = band.from;
+    const [x1, y1] = band.to;
+    const dx = x1 - x0;
+    const dy = y1 - y0;
+    const len2 = dx * dx + dy * dy || 1;
+    const t = ((x - x0) * dx + (y - y0) * dy) / len2;
+    clear *= 1 - ramp(t, Math.min(Math.max(band.textAt, 0.01), 0.99), BAND_TEXT_ALPHA);
+  }
+  return 1 - clear;
+}
+
+/** Relative opacity of a linear band where the text ends. */
+export const BAND_TEXT_ALPHA = 0.85;
+/** Where the radial glow's 90% stop sits. */
+export const RADIAL_TEXT_AT = 0.75;
+
+/** Pixels sampled behind the text: sRGB values and the gradient opacity at each. */
+export interface Samples {
+  rgb: Uint8Array;
+  alpha: Float32Array;
+  count: number;
+}
+
+/** Most pixels sampled behind the text; a grid this dense measures contrast to within a pixel row. */
+const MAX_SAMPLES = 12_000;
+
+/**
+ * Samples the canvas behind the text on an even grid (at most {@link MAX_SAMPLES} samples).
+ * `pixels` is 8-bit sRGB, `channels` 3 or 4, row-major `width` wide.
+ */
+export function sampleBehind(
+  pixels: Buffer,
+  width: number,
+  height: number,
+  channels: number,
+  rects: Rect[],
+  geometry: GradientGeometry,
+): Samples {
+  const area = rects.reduce((a, r) => a + r.width * r.height, 0);
+  const step = Math.max(1, Math.ceil(Math.sqrt(area / MAX_SAMPLES)));
+  const capacity = rects.reduce(
+    (a, r) => a + (Math.ceil(r.width / step) + 1) * (Math.ceil(r.height / step) + 1),
+    0,
+  );
+  const rgb = new Uint8Array(capacity * 3);
+  const alpha = new Float32Array(capacity);
+  let count = 0;
+  for (const r of rects) {
+    const x0 = Math.max(0, Math.floor(r.x));
+    const x1 = Math.min(width, Math.ceil(r.x + r.width));
+    const y0 = Math.max(0, Math.floor(r.y));
+    const y1 = Math.min(height, Math.ceil(r.y + r.height));
+    for (let y = y0; y < y1; y += step) {
+      for (let x = x0; x < x1; x += step) {
+        const i = (y * width + x) * channels;
+        rgb[count * 3] = pixels[i] as number;
+        rgb[count * 3 + 1] = pixels[i + 1] as number;
+        rgb[count * 3 + 2] = pixels[i + 2] as number;
+        alpha[count] = gradientAlpha(geometry, x, y);
+        count++;
+      }
+    }
+  }
+  return { rgb, alpha, count };
+}
+
+/** The dominant colour of the samples: the mean colour of the most weighted of 12 hue sectors. */
+export function dominantColour(s: Samples): Rgb {
+  const sums = Array.from({ length: 13 }, () => [0, 0, 0, 0]); // 12 hue sectors + greys
+  for (let i = 0; i < s.count; i++) {
+    const r = s.rgb[i * 3] as number;
+    const g = s.rgb[i * 3 + 1] as number;
+    const b = s.rgb[i * 3 + 2] as number;
+    const max = Math.max(r, g, b);
+    const min = Math.min(r, g, b);
+    const chroma = max - min;
+    let sector = 12;
+    if (chroma > 24) {
+      let h: number;
+      if (max === r) h = ((g - b) / chroma + 6) % 6;
+      else if (max === g) h = (b - r) / chroma + 2;
+      else h = (r - g) / chroma + 4;
+      sector = Math.floor(h * 2) % 12;
+    }
+    const w = sector === 12 ? 1 : 1 + chroma / 64;
+    const acc = sums[sector] as number[];
+    acc[0] = (acc[0] as number) + r * w;
+    acc[1] = (acc[1] as number) + g * w;
+    acc[2] = (acc[2] as number) + b * w;
+    acc[3] = (acc[3] as number) + w;
+  }
+  const best = sums.reduce((a, b) => ((b[3] as number) > (a[3] as number) ? b : a));
+  const w = (best[3] as number) || 1;
+  return [(best[0] as number) / w, (best[1] as number) / w, (best[2] as number) / w];
+}
+
+/** A shade of `colour` with HSL lightness `lightness` and saturation capped at `maxSaturation`. */
+export function shade(colour: Rgb, lightness: number, maxSaturation: number): Rgb {
+  const [r, g, b] = colour.map((v) => v / 255) as Rgb;
+  const max = Math.max(r, g, b);
+  const min = Math.min(r, g, b);
+  const l0 = (max + min) / 2;
+  const d = max - min;
+  let h = 0;
+  if (d > 0) {
+    if (max === r) h = ((g - b) / d + 6) % 6;
+    else if (max === g) h = (b - r) / d + 2;
+    else h = (r - g) / d + 4;
+  }
+  const s0 = d === 0 ? 0 : d / (1 - Math.abs(2 * l0 - 1));
+  const s = Math.min(s0, maxSaturation);
+  const c = (1 - Math.abs(2 * lightness - 1)) * s;
+  const x = c * (1 - Math.abs((h % 2) - 1));
+  const m = lightness - c / 2;
+  const sector = Math.floor(h);
+  const [r1, g1, b1] = [
+    [c, x, 0],
+    [x, c, 0],
+    [0, c, x],
+    [0, x, c],
+    [x, 0, c],
+    [c, 0, x],
+  ][sector % 6] as Rgb;
+  return [(r1 + m) * 255, (g1 + m) * 255, (b1 + m) * 255];
+}
+
+/** The `q` quantile of the per-sample contrast of `text` over the samples with the gradient at `strength`. */
+export function contrastQuantile(
+  s: Samples,
+  text: Rgb,
+  gradient: Rgb,
+  strength: number,
+  q = CONTRAST_PERCENTILE,
+): number {
+  const lt = relativeLuminance(text);
+  if (s.count === 0) return 21;
+  const values = new Float64Array(s.count);
+  for (let i = 0; i < s.count; i++) {
+    const a = (s.alpha[i] as number) * strength;
+    const r = Math.round((s.rgb[i * 3] as number) * (1 - a) + gradient[0] * a);
+    const g = Math.round((s.rgb[i * 3 + 1] as number) * (1 - a) + gradient[1] * a);
+    const b = Math.round((s.rgb[i * 3 + 2] as number) * (1 - a) + gradient[2] * a);
+    const lb =
+      0.2126 * (LINEAR[r] as number) + 0.7152 * (LINEAR[g] as number) + 0.0722 * (LINEAR[b] as number);
+    values[i] = contrastRatio(lt, lb);
+  }
+  values.sort();
+  return values[Math.min(s.count - 1, Math.floor(q * s.count))] as number;
+}
+
+export interface ToneChoice {
+  text: Rgb;
+  /** Colour of the text shadow. */
+  shadow: Rgb;
+  gradient: { colour: Rgb; strength: number } | undefined;
+  /** The achieved 10th-percentile contrast ratio. */
+  contrast: number;
+}
+
+const WHITE: Rgb = [255, 255, 255];
+const BLACK: Rgb = [0, 0, 0];
+
+/** Chooses text colour, gradient colour and strength (see the module comment). */
+export function chooseTones(
+  s: Samples,
+  options: {
+    colorMode: 'auto' | 'white' | 'black' | 'custom';
+    colorHex?: string | undefined;
+    gradient: boolean;
+  },
+): ToneChoice {
+  const dominant = dominantColour(s);
+  const candidates: Rgb[] =
+    options.colorMode === 'auto'
+      ? [WHITE, BLACK]
+      : options.colorMode === 'white'
+        ? [WHITE]
+        : options.colorMode === 'black'
+          ? [BLACK]
+          : [parseHex(options.colorHex ?? '#ffffff')];
+  let best: ToneChoice | undefined;
+  for (const text of candidates) {
+    const lightText = relativeLuminance(text) > 0.18;
+    const gradientColour = lightText ? shade(dominant, 0.1, 0.55) : shade(dominant, 0.94, 0.35);
+    const shadow = lightText ? BLACK : WHITE;
+    let choice: ToneChoice;
+    if (!options.gradient) {
+      choice = { text, shadow, gradient: undefined, contrast: contrastQuantile(s, text, gradientColour, 0) };
+    } else {
+      // The weakest strength, on a 0.05 grid from the minimum to 1, that reaches the target. Contrast
+      // rises with strength (the gradient's shade contrasts with the text more than any photo pixel
+      // it covers can), so a binary search over the grid finds it in at most four steps.
+      const grid = Array.from({ length: Math.round((1 - GRADIENT_MIN_STRENGTH) / 0.05) + 1 }, (_, i) =>
+        Math.min(1, GRADIENT_MIN_STRENGTH + i * 0.05),
+      );
+      const at = (i: number) => contrastQuantile(s, text, gradientColour, grid[i] as number);
+      let lo = 0;
+      let hi = grid.length - 1;
+      let loContrast = at(lo);
+      if (loContrast >= TARGET_CONTRAST) hi = lo;
+      else {
+        while (hi - lo > 1) {
+          const mid = (lo + hi) >> 1;
+          if (at(mid) >= TARGET_CONTRAST) hi = mid;
+          else lo = mid;
+        }
+      }
+      loContrast = at(hi);
+      choice = {
+        text,
+        shadow,
+        gradient: { colour: gradientColour, strength: grid[hi] as number },
+        contrast: loContrast,
+      };
+    }
+    if (!best || better(choice, best)) best = choice;
+  }
+  return best as ToneChoice;
+}
+
+function better(a: ToneChoice, b: ToneChoice): boolean {
+  const aOk = a.contrast >= TARGET_CONTRAST;
+  const bOk = b.contrast >= TARGET_CONTRAST;
+  if (aOk !== bOk) return aOk;
+  if (aOk && a.gradient && b.gradient && a.gradient.strength !== b.gradient.strength)
+    return a.gradient.strength < b.gradient.strength;
+  return a.contrast > b.contrast + 1e-9;
+}

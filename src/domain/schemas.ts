@@ -1,0 +1,268 @@
+/**
+ * Request and response schemas, defined once with zod and reused at every edge: the REST layer
+ * validates with them, the MCP tools use them as `inputSchema`/`outputSchema`, and the OpenAPI
+ * document is generated from them. Every rule cites spec section 4 or 8 unless marked as our choice.
+ */
+import { z } from 'zod';
+import { FILE_FORMATS, IMAGE_SORTS, SORT_ORDERS, TIERS } from './model.js';
+
+/** Output canvas sizes in px per `aspect` (spec 4.1, "Aspect ratios"). */
+export const ASPECTS = {
+  og: { width: 1200, height: 630 },
+  square: { width: 1080, height: 1080 },
+  portrait: { width: 1080, height: 1350 },
+} as const;
+export type Aspect = keyof typeof ASPECTS;
+export const ASPECT_NAMES = Object.keys(ASPECTS) as [Aspect, ...Aspect[]];
+
+/** Layout templates (spec 4.1, "Templates"). */
+export const TEMPLATES = ['bottom-left', 'left', 'right', 'split'] as const;
+export type Template = (typeof TEMPLATES)[number];
+
+/** Named text positions, used only when no `template` is given (spec 4.1 rule 1). */
+export const POSITION_NAMES = ['top', 'center', 'bottom'] as const;
+
+export const COLOR_MODES = ['auto', 'white', 'black', 'custom'] as const;
+export type ColorMode = (typeof COLOR_MODES)[number];
+
+/** The nine font names of spec 4.1. `arial` is set in Arimo, which is metric-compatible with Arial. */
+export const FONT_NAMES = [
+  'arial',
+  'inter',
+  'montserrat',
+  'playfair-display',
+  'oswald',
+  'lora',
+  'raleway',
+  'roboto',
+  'source-sans-pro',
+] as const;
+export type FontName = (typeof FONT_NAMES)[number];
+
+/** Limits of spec section 8. */
+export const LIMITS = {
+  /** Background image size in bytes: 10 MB = 10 × 1024 × 1024. */
+  imageBytes: 10 * 1024 * 1024,
+  /** Title and subtitle length in characters (extended grapheme clusters, UAX #29). */
+  textMaxLength: 200,
+  fontSizeMin: 24,
+  fontSizeMax: 120,
+  pageSizeMax: 100,
+  pageSizeDefault: 20,
+  /** Our choice: at most 100 characters in a token name. */
+  tokenNameMaxLength: 100,
+  /** Our choice: at most 100 active tokens per account (spec 8 rule 3 leaves it open). */
+  activeTokensMax: 100,
+} as const;
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** Length in user-perceived characters (extended grapheme clusters, UAX #29): an emoji counts once. */
+export function graphemeLength(text: string): number {
+  let n = 0;
+  for (const _ of graphemes.segment(text)) n++;
+  return n;
+}
+
+// C0/C1 control characters other than line feed (a line feed is a forced line break).
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+
+/** A trimmed text of 1 to `max` characters, with no control characters but line feeds. */
+function text(max: number) {
+  return z
+    .string()
+    .trim()
+    .superRefine((value, ctx) => {
+      const n = graphemeLength(value);
+      if (n < 1)
+        ctx.addIssue({ code: 'too_small', origin: 'string', minimum: 1, inclusive: true, input: value });
+      else if (n > max)
+        ctx.addIssue({ code: 'too_big', origin: 'string', maximum: max, inclusive: true, input: value });
+      else if (CONTROL_CHARS.test(value))
+        ctx.addIssue({
+          code: 'invalid_format',
+          format: 'text without control characters',
+          input: value,
+          message: 'control characters other than line feed are not allowed',
+        });
+    })
+    .meta({ minLength: 1, maxLength: max });
+}
+
+const fontNameSchema = z.enum(FONT_NAMES);
+
+/**
+ * Options of `POST /generate` (spec 4.1), typed. The REST edge decodes form text into these types
+ * first (`src/api/form.ts`); MCP clients send them typed.
+ */
+export const generateOptionsSchema = z
+  .object({
+    title: text(LIMITS.textMaxLength).describe(
+      'Title, 1 to 200 characters. A line feed forces a line break.',
+    ),
+    subtitle: text(LIMITS.textMaxLength).optional().describe('Subtitle, 1 to 200 characters.'),
+    position: z
+      .union([
+        z.enum(POSITION_NAMES),
+        z
+          .object({
+            x: z
+              .number()
+              .min(0)
+              .max(1)
+              .describe('Horizontal centre of the text block, 0 (left) to 1 (right).'),
+            y: z.number().min(0).max(1).describe('Vertical centre of the text block, 0 (top) to 1 (bottom).'),
+          })
+          .strict(),
+      ])
+      .optional()
+      .describe(
+        'Where the text goes when no template is given: top, center, bottom, or {x, y} as fractions 0 to 1 of the canvas (the centre of the text block, kept inside the safe zone). Ignored when template is set.',
+      ),
+    template: z
+      .enum(TEMPLATES)
+      .optional()
+      .describe('Layout template; bottom-left when neither template nor position is given.'),
+    colorMode: z
+      .enum(COLOR_MODES)
+      .default('auto')
+      .describe('Text colour: auto picks white or black by WCAG contrast.'),
+    colorHex: z
+      .string()
+      .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/)
+      .optional()
+      .describe('Text colour as #RGB or #RRGGBB; required when colorMode is custom, ignored otherwise.'),
+    gradient: z
+      .boolean()
+      .default(true)
+      .describe('Gradient overlay behind the text, coloured from the photo.'),
+    textShadow: z.boolean().default(true).describe('Soft shadow under the text.'),
+    fontSize: z
+      .number()
+      .min(LIMITS.fontSizeMin)
+      .max(LIMITS.fontSizeMax)
+      .optional()
+      .describe('Title size in px, 24 to 120; chosen automatically when unset.'),
+    font: z
+      .union([fontNameSchema, z.object({ system: fontNameSchema }).strict()])
+      .default('arial')
+      .transform((f) => (typeof f === 'string' ? f : f.system))
+      .describe('Font: {"system": name} or a bare name.'),
+    aspect: z.enum(ASPECT_NAMES).default('og').describe('og 1200×630, square 1080×1080, portrait 1080×1350.'),
+    fileFormat: z.enum(FILE_FORMATS).default('png').describe('png (lossless), jpeg or webp (quality 85).'),
+  })
+  .superRefine((o, ctx) => {
+    if (o.colorMode === 'custom' && o.colorHex === undefined)
+      ctx.addIssue({
+        code: 'invalid_type',
+        expected: 'string',
+        path: ['colorHex'],
+        input: undefined,
+        message: 'colorHex is required when colorMode is custom',
+      });
+  });
+export type GenerateOptionsInput = z.input<typeof generateOptionsSchema>;
+export type GenerateOptions = z.output<typeof generateOptionsSchema>;
+
+/** Query of `GET /images` (spec 4.2). */
+export const listImagesQuerySchema = z.object({
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(LIMITS.pageSizeMax)
+    .default(LIMITS.pageSizeDefault)
+    .describe('Results per page, 1 to 100.'),
+  offset: z.number().int().min(0).default(0).describe('Number of results skipped.'),
+  sort: z.enum(IMAGE_SORTS).default('createdAt').describe('Sort key.'),
+  order: z.enum(SORT_ORDERS).default('desc').describe('Sort order.'),
+});
+export type ListImagesQuery = z.output<typeof listImagesQuerySchema>;
+
+/** Body of `POST /tokens` (spec 4.4). Name rules are our choice: 1 to 100 characters, need not be unique. */
+export const createTokenBodySchema = z.object({
+  name: text(LIMITS.tokenNameMaxLength).describe(
+    'Descriptive name, 1 to 100 characters; need not be unique.',
+  ),
+});
+
+const isoTimestamp = z.iso.datetime().describe('ISO 8601 UTC timestamp');
+
+/** Spec 2.1: the creation response record. */
+export const imageRecordSchema = z.object({
+  id: z.string(),
+  url: z.url(),
+  thumbnailUrl: z.url(),
+  width: z.number().int(),
+  height: z.number().int(),
+  createdAt: isoTimestamp,
+});
+
+/** Spec 2.1 / 4.2: an entry of the image list. */
+export const imageListEntrySchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  url: z.url(),
+  thumbnailUrl: z.url(),
+  createdAt: isoTimestamp,
+});
+
+export const imagePageSchema = z.object({
+  images: z.array(imageListEntrySchema),
+  pagination: z.object({
+    total: z.number().int(),
+    limit: z.number().int(),
+    offset: z.number().int(),
+    hasMore: z.boolean(),
+  }),
+});
+
+const tierSchema = z.enum(TIERS).describe('Subscription tier: free, pro or agency');
+
+/** Spec 4.3. `period.end` is the first instant of the next month (exclusive). */
+export const usageSchema = z.object({
+  period: z.object({ start: isoTimestamp, end: isoTimestamp }),
+  usage: z.object({
+    generated: z.number().int(),
+    limit: z.number().int(),
+    remaining: z.number().int(),
+    percentUsed: z.number().describe('0 to 100, two decimals'),
+  }),
+  tier: tierSchema,
+});
+
+/** Spec 2.3. */
+export const userProfileSchema = z.object({
+  id: z.string(),
+  email: z.email(),
+  displayName: z.string(),
+  tier: tierSchema,
+});
+
+/** Spec 4.7. */
+export const tokenValidationSchema = z.object({
+  user: userProfileSchema,
+  usage: z.object({
+    month: z.string().regex(/^\d{4}-\d{2}$/),
+    quota: z.number().int(),
+    count: z.number().int(),
+    remaining: z.number().int(),
+  }),
+});
+
+/** Spec 4.4: the only response that carries the secret. */
+export const createdTokenSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  token: z.string().regex(/^tc_[0-9A-Za-z]{40}$/),
+  createdAt: isoTimestamp,
+});
+
+/** Spec 4.5 entries. `lastUsedAt` is null until first use. */
+export const tokenListEntrySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  lastUsedAt: isoTimestamp.nullable(),
+  createdAt: isoTimestamp,
+});

@@ -1,0 +1,110 @@
+/**
+ * Turns zod issues into one {@link ValidationError} whose message names the field, what was expected
+ * and what arrived ("Expected a number between 24 and 120 for fontSize but received 300"), in the
+ * manner of sharp's `invalidParameterError`.
+ */
+import type { z } from 'zod';
+import { ValidationError, type Constraint } from './errors.js';
+
+type Issue = z.core.$ZodIssue;
+
+/** Short, safe rendering of a received value for a message (never more than 60 characters). */
+function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (typeof value === 'string') {
+    const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
+    return `"${shown}"`;
+  }
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return 'an array';
+  return `an ${typeof value}`;
+}
+
+function firstLeaf(issue: Issue): Issue {
+  if (issue.code !== 'invalid_union') return issue;
+  // Pick the branch whose type matches what arrived: a string meets the enum branch, an object the object branch.
+  const input = issue.input;
+  const branches = issue.errors;
+  const matching =
+    branches.find((b) => b.every((i) => !(i.code === 'invalid_type' && i.path.length === 0))) ?? branches[0];
+  const leaf = matching?.[0];
+  if (!leaf) return issue;
+  return firstLeaf({ ...leaf, path: [...issue.path, ...leaf.path], input: leaf.input ?? input } as Issue);
+}
+
+function fromIssue(raw: Issue, prefix: string[]): ValidationError {
+  const issue = firstLeaf(raw);
+  const path = [...prefix, ...issue.path.map(String)];
+  const field = path.length ? path.join('.') : 'body';
+  const got = describe(issue.input);
+  let constraint: Constraint;
+  let expected: string;
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.input === undefined) {
+        constraint = 'required';
+        return new ValidationError(
+          field,
+          constraint,
+          issue.message.includes('required when')
+            ? `Expected ${field} to be set (${issue.message})`
+            : `Expected a value for ${field} but received nothing: ${field} is required`,
+        );
+      }
+      constraint = 'type';
+      expected = issue.expected === 'int' ? 'an integer' : `a ${issue.expected}`;
+      break;
+    case 'too_small':
+      constraint = issue.origin === 'string' ? 'minLength' : 'min';
+      expected =
+        issue.origin === 'string'
+          ? `at least ${String(issue.minimum)} character${Number(issue.minimum) === 1 ? '' : 's'}`
+          : `a number of at least ${String(issue.minimum)}`;
+      break;
+    case 'too_big':
+      constraint = issue.origin === 'string' ? 'maxLength' : 'max';
+      expected =
+        issue.origin === 'string'
+          ? `at most ${String(issue.maximum)} characters`
+          : `a number of at most ${String(issue.maximum)}`;
+      break;
+    case 'invalid_value':
+      constraint = 'enum';
+      expected = `one of ${issue.values.map((v) => String(v)).join(', ')}`;
+      break;
+    case 'invalid_format':
+      constraint = 'format';
+      expected =
+        issue.format === 'regex' && field.endsWith('colorHex')
+          ? 'a hex colour #RGB or #RRGGBB'
+          : issue.format;
+      break;
+    case 'unrecognized_keys':
+      return new ValidationError(
+        field,
+        'enum',
+        `Expected only known keys in ${field} but received ${issue.keys.join(', ')}`,
+      );
+    default:
+      constraint = 'format';
+      expected = 'a valid value';
+  }
+  return new ValidationError(field, constraint, `Expected ${expected} for ${field} but received ${got}`);
+}
+
+/**
+ * Parses `input` with `schema`; returns the typed result or throws the {@link ValidationError} of the
+ * first issue. `fieldPrefix` is prepended to paths (for nested bodies).
+ */
+export function parseOrThrow<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  fieldPrefix: string[] = [],
+): z.output<S> {
+  const result = schema.safeParse(input, { reportInput: true });
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  if (!issue) throw new ValidationError('body', 'format', 'Expected a valid request');
+  throw fromIssue(issue, fieldPrefix);
+}

@@ -1,0 +1,19 @@
+/**
+ * The structured logger (pino). Logs always go to stderr: stdout belongs to command output
+ * (`--json`) and, in stdio MCP mode, to the protocol. Bearer tokens and cookies are redacted, so a
+ * secret never reaches a log line.
+ */
+import { pino, type Logger } from 'pino';
+
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+];
+
+export function createLogger(level: string = 'info'): Logger {
+  return pino(
+    { level, base: { service: 'titlecard' }, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
+    pino.destination(2),
+  );
+}

@@ -1,0 +1,52 @@
+/**
+ * Composition root: builds storage, fonts, renderer and services from the configuration, and serves
+ * the Express app. Fonts are loaded once here, never per request.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { createApp } from './api/app.js';
+import type { Config } from './config.js';
+import { loadFontLibrary } from './domain/render/fonts.js';
+import { createRenderer } from './domain/render/index.js';
+import { createServices, type Services } from './domain/services.js';
+import { openStorage } from './storage/index.js';
+
+/** Builds the services of the configured storage. The caller closes them. */
+export async function createRuntime(config: Config, logger: Logger): Promise<Services> {
+  const { store, blobs } = await openStorage(config);
+  const renderer = createRenderer(loadFontLibrary());
+  return createServices({ store, blobs, renderer, logger, publicUrl: config.publicUrl });
+}
+
+export interface RunningServer {
+  server: Server;
+  /** e.g. `http://127.0.0.1:3000`. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Starts the HTTP server; resolves once it listens. */
+export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
+  const services = await createRuntime(config, logger);
+  const app = createApp(services, { logger });
+  const server = app.listen(config.port, config.host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  // Uploads are small; slow clients must not hold connections for ever.
+  server.requestTimeout = 120_000;
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  logger.info({ url, publicUrl: config.publicUrl, dataDir: config.dataDir }, 'titlecard listening');
+  return {
+    server,
+    url,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await services.close();
+    },
+  };
+}

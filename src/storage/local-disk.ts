@@ -1,0 +1,76 @@
+/**
+ * The embedded blob store: image files on local disk in one flat directory. A file is written to a
+ * temporary name and renamed into place, so a reader never sees half a file. Keys are checked against
+ * a strict pattern, so no key can reach outside the directory.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { BlobStore } from '../domain/ports.js';
+
+/** Keys are `<stem>.<ext>` or `<stem>_thumb.<ext>`: base62 stems, png/jpg/webp. */
+export const BLOB_KEY_PATTERN = /^[0-9A-Za-z]{22}(?:_thumb)?\.(?:png|jpg|webp)$/;
+
+export const CONTENT_TYPE_BY_EXT: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  webp: 'image/webp',
+};
+
+export function contentTypeOfKey(key: string): string {
+  return CONTENT_TYPE_BY_EXT[key.slice(key.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
+}
+
+function checkKey(key: string): void {
+  if (!BLOB_KEY_PATTERN.test(key)) throw new Error(`invalid blob key ${JSON.stringify(key)}`);
+}
+
+export interface LocalDiskBlobStore extends BlobStore {
+  /** Modification time of a file, for the orphan sweep's grace period. */
+  modifiedAt(key: string): Promise<Date | undefined>;
+}
+
+/** Stores files in `dir` (created if missing). */
+export async function openLocalDiskBlobStore(dir: string): Promise<LocalDiskBlobStore> {
+  await mkdir(dir, { recursive: true });
+  return {
+    async put(key, body) {
+      checkKey(key);
+      const tmp = path.join(dir, `.tmp-${randomBytes(8).toString('hex')}`);
+      try {
+        await writeFile(tmp, body);
+        await rename(tmp, path.join(dir, key));
+      } catch (err) {
+        await rm(tmp, { force: true });
+        throw err;
+      }
+    },
+    async get(key) {
+      if (!BLOB_KEY_PATTERN.test(key)) return undefined;
+      try {
+        return { body: await readFile(path.join(dir, key)), contentType: contentTypeOfKey(key) };
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw err;
+      }
+    },
+    async delete(key) {
+      checkKey(key);
+      await rm(path.join(dir, key), { force: true });
+    },
+    async *keys() {
+      for (const name of await readdir(dir)) if (BLOB_KEY_PATTERN.test(name)) yield name;
+    },
+    publicUrl() {
+      return undefined;
+    },
+    async modifiedAt(key) {
+      try {
+        return (await stat(path.join(dir, key))).mtime;
+      } catch {
+        return undefined;
+      }
+    },
+    async close() {},
+  };
+}

@@ -1,0 +1,273 @@
+/**
+ * The embedded record store: SQLite through better-sqlite3, in WAL mode so readers never wait for the
+ * writer, with a 5 s busy timeout so that several processes can share one database file. Schema
+ * migrations are applied at open, under an immediate transaction, so concurrent starts are safe.
+ */
+import Database from 'better-sqlite3';
+import { ValidationError } from '../domain/errors.js';
+import type { ApiToken, ImagePageQuery, ImageRecord, Tier, User } from '../domain/model.js';
+import type { RecordStore } from '../domain/ports.js';
+
+/** Ordered schema migrations; `PRAGMA user_version` holds how many have been applied. */
+const MIGRATIONS = [
+  `CREATE TABLE users (
+     id TEXT PRIMARY KEY,
+     email TEXT NOT NULL UNIQUE COLLATE NOCASE,
+     display_name TEXT NOT NULL,
+     tier TEXT NOT NULL,
+     created_at TEXT NOT NULL
+   );
+   CREATE TABLE tokens (
+     id TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL REFERENCES users(id),
+     name TEXT NOT NULL,
+     token_hash TEXT NOT NULL UNIQUE,
+     created_at TEXT NOT NULL,
+     last_used_at TEXT,
+     revoked_at TEXT
+   );
+   CREATE INDEX tokens_by_user ON tokens(user_id, created_at);
+   CREATE TABLE images (
+     id TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL REFERENCES users(id),
+     title TEXT NOT NULL,
+     subtitle TEXT,
+     width INTEGER NOT NULL,
+     height INTEGER NOT NULL,
+     format TEXT NOT NULL,
+     image_key TEXT NOT NULL,
+     thumbnail_key TEXT NOT NULL,
+     created_at TEXT NOT NULL
+   );
+   CREATE INDEX images_by_user_created ON images(user_id, created_at, id);
+   CREATE INDEX images_by_user_title ON images(user_id, title COLLATE NOCASE, id);
+   CREATE TABLE usage (
+     user_id TEXT NOT NULL,
+     month TEXT NOT NULL,
+     count INTEGER NOT NULL,
+     PRIMARY KEY (user_id, month)
+   );`,
+];
+
+interface UserRow {
+  id: string;
+  email: string;
+  display_name: string;
+  tier: Tier;
+  created_at: string;
+}
+interface TokenRow {
+  id: string;
+  user_id: string;
+  name: string;
+  token_hash: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+interface ImageRow {
+  id: string;
+  user_id: string;
+  title: string;
+  subtitle: string | null;
+  width: number;
+  height: number;
+  format: ImageRecord['format'];
+  image_key: string;
+  thumbnail_key: string;
+  created_at: string;
+}
+
+const toUser = (r: UserRow): User => ({
+  id: r.id,
+  email: r.email,
+  displayName: r.display_name,
+  tier: r.tier,
+  createdAt: new Date(r.created_at),
+});
+const toToken = (r: TokenRow): ApiToken => ({
+  id: r.id,
+  userId: r.user_id,
+  name: r.name,
+  tokenHash: r.token_hash,
+  createdAt: new Date(r.created_at),
+  lastUsedAt: r.last_used_at ? new Date(r.last_used_at) : null,
+  revokedAt: r.revoked_at ? new Date(r.revoked_at) : null,
+});
+const toImage = (r: ImageRow): ImageRecord => ({
+  id: r.id,
+  userId: r.user_id,
+  title: r.title,
+  subtitle: r.subtitle,
+  width: r.width,
+  height: r.height,
+  format: r.format,
+  imageKey: r.image_key,
+  thumbnailKey: r.thumbnail_key,
+  createdAt: new Date(r.created_at),
+});
+
+function migrate(db: Database.Database): void {
+  db.transaction(() => {
+    const applied = db.pragma('user_version', { simple: true }) as number;
+    for (let i = applied; i < MIGRATIONS.length; i++) db.exec(MIGRATIONS[i] as string);
+    if (applied < MIGRATIONS.length) db.pragma(`user_version = ${MIGRATIONS.length}`);
+  }).immediate();
+}
+
+/**
+ * Opens (creating if needed) the database at `file` (`:memory:` for a private in-memory one) and
+ * applies pending migrations.
+ */
+export function openSqliteStore(file: string): RecordStore {
+  const db = new Database(file);
+  db.pragma('busy_timeout = 5000');
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  migrate(db);
+
+  const q = {
+    insertUser: db.prepare(
+      'INSERT INTO users (id, email, display_name, tier, created_at) VALUES (@id, @email, @displayName, @tier, @createdAt)',
+    ),
+    userById: db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?'),
+    userByEmail: db.prepare<[string], UserRow>('SELECT * FROM users WHERE email = ?'),
+    setTier: db.prepare('UPDATE users SET tier = ? WHERE id = ?'),
+    insertToken: db.prepare(
+      `INSERT INTO tokens (id, user_id, name, token_hash, created_at, last_used_at, revoked_at)
+       VALUES (@id, @userId, @name, @tokenHash, @createdAt, NULL, NULL)`,
+    ),
+    tokenByHash: db.prepare<[string], TokenRow>(
+      'SELECT * FROM tokens WHERE token_hash = ? AND revoked_at IS NULL',
+    ),
+    activeTokens: db.prepare<[string], TokenRow>(
+      'SELECT * FROM tokens WHERE user_id = ? AND revoked_at IS NULL ORDER BY created_at DESC, id DESC',
+    ),
+    countActive: db.prepare<[string], { n: number }>(
+      'SELECT count(*) AS n FROM tokens WHERE user_id = ? AND revoked_at IS NULL',
+    ),
+    revoke: db.prepare(
+      'UPDATE tokens SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL',
+    ),
+    touch: db.prepare('UPDATE tokens SET last_used_at = ? WHERE id = ?'),
+    insertImage: db.prepare(
+      `INSERT INTO images (id, user_id, title, subtitle, width, height, format, image_key, thumbnail_key, created_at)
+       VALUES (@id, @userId, @title, @subtitle, @width, @height, @format, @imageKey, @thumbnailKey, @createdAt)`,
+    ),
+    countImages: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM images WHERE user_id = ?'),
+    blobKeys: db.prepare<[], { image_key: string; thumbnail_key: string }>(
+      'SELECT image_key, thumbnail_key FROM images',
+    ),
+    usage: db.prepare<[string, string], { count: number }>(
+      'SELECT count FROM usage WHERE user_id = ? AND month = ?',
+    ),
+    // One statement, so one atomic step even across processes: insert the first unit of the month,
+    // or add one unless the limit is reached. `changes` is 0 exactly when the quota is used up.
+    charge: db.prepare(
+      `INSERT INTO usage (user_id, month, count) VALUES (@userId, @month, 1)
+       ON CONFLICT (user_id, month) DO UPDATE SET count = count + 1 WHERE count < @limit`,
+    ),
+    refund: db.prepare('UPDATE usage SET count = count - 1 WHERE user_id = ? AND month = ? AND count > 0'),
+  };
+  const pages = {
+    'createdAt:asc': 'created_at ASC, id ASC',
+    'createdAt:desc': 'created_at DESC, id DESC',
+    'title:asc': 'title COLLATE NOCASE ASC, id ASC',
+    'title:desc': 'title COLLATE NOCASE DESC, id DESC',
+  } as const;
+  const listImages = Object.fromEntries(
+    Object.entries(pages).map(([k, order]) => [
+      k,
+      db.prepare<[string, number, number], ImageRow>(
+        `SELECT * FROM images WHERE user_id = ? ORDER BY ${order} LIMIT ? OFFSET ?`,
+      ),
+    ]),
+  ) as Record<keyof typeof pages, Database.Statement<[string, number, number], ImageRow>>;
+
+  return {
+    users: {
+      async create(user) {
+        try {
+          q.insertUser.run({ ...user, createdAt: user.createdAt.toISOString() });
+        } catch (err) {
+          if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE')
+            throw new ValidationError(
+              'email',
+              'format',
+              `Expected a new email address but ${user.email} is already registered`,
+            );
+          throw err;
+        }
+      },
+      async findById(id) {
+        const r = q.userById.get(id);
+        return r && toUser(r);
+      },
+      async findByEmail(email) {
+        const r = q.userByEmail.get(email);
+        return r && toUser(r);
+      },
+      async setTier(id, tier) {
+        return q.setTier.run(tier, id).changes === 1;
+      },
+    },
+    tokens: {
+      async create(t) {
+        q.insertToken.run({
+          id: t.id,
+          userId: t.userId,
+          name: t.name,
+          tokenHash: t.tokenHash,
+          createdAt: t.createdAt.toISOString(),
+        });
+      },
+      async findActiveByHash(hash) {
+        const r = q.tokenByHash.get(hash);
+        return r && toToken(r);
+      },
+      async listActive(userId) {
+        return q.activeTokens.all(userId).map(toToken);
+      },
+      async countActive(userId) {
+        return q.countActive.get(userId)?.n ?? 0;
+      },
+      async revoke(userId, id, at) {
+        return q.revoke.run(at.toISOString(), id, userId).changes === 1;
+      },
+      async touch(id, at) {
+        q.touch.run(at.toISOString(), id);
+      },
+    },
+    images: {
+      async insert(r) {
+        q.insertImage.run({ ...r, createdAt: r.createdAt.toISOString() });
+      },
+      async list(userId, query: ImagePageQuery) {
+        const stmt = listImages[`${query.sort}:${query.order}`];
+        const items = stmt.all(userId, query.limit, query.offset).map(toImage);
+        return { items, total: q.countImages.get(userId)?.n ?? 0 };
+      },
+      async *allBlobKeys() {
+        for (const r of q.blobKeys.iterate()) {
+          yield r.image_key;
+          yield r.thumbnail_key;
+        }
+      },
+    },
+    usage: {
+      async get(userId, month) {
+        return q.usage.get(userId, month)?.count ?? 0;
+      },
+      async tryCharge(userId, month, limit) {
+        return q.charge.run({ userId, month, limit }).changes === 1;
+      },
+      async refund(userId, month) {
+        q.refund.run(userId, month);
+      },
+    },
+    async close() {
+      db.close();
+    },
+  };
+}
