@@ -55,7 +55,8 @@ export function receiveForm(req: Request): Promise<ReceivedForm> {
     try {
       bb = busboy({
         headers: req.headers,
-        limits: { fileSize: LIMITS.imageBytes, files: 1, fields: 32, parts: 33, fieldSize: FIELD_BYTES },
+        // One byte over the limit, so that a file of exactly 10 MB passes and the next byte trips it.
+        limits: { fileSize: LIMITS.imageBytes + 1, files: 1, fields: 32, parts: 33, fieldSize: FIELD_BYTES },
       });
     } catch {
       reject(new ValidationError('body', 'format', 'Expected a multipart/form-data body with a boundary'));
@@ -68,8 +69,10 @@ export function receiveForm(req: Request): Promise<ReceivedForm> {
         return;
       }
       let bytes = 0;
-      stream.on('data', (chunk: Buffer) => (bytes += chunk.length));
-      stream.on('limit', () => fail(new FileTooLargeError(LIMITS.imageBytes)));
+      stream.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        if (bytes > LIMITS.imageBytes) fail(new FileTooLargeError(LIMITS.imageBytes));
+      });
       written = pipeline(stream, createWriteStream(tmpPath)).then(() => {
         image = { path: tmpPath, bytes };
       });

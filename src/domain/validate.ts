@@ -23,14 +23,21 @@ function describe(value: unknown): string {
 
 function firstLeaf(issue: Issue): Issue {
   if (issue.code !== 'invalid_union') return issue;
-  // Pick the branch whose type matches what arrived: a string meets the enum branch, an object the object branch.
+  // Pick the branch the input was meant for: first one whose issues all lie below the root (its type
+  // matched and a nested value failed), then one that did not fail on the type itself.
   const input = issue.input;
   const branches = issue.errors;
   const matching =
-    branches.find((b) => b.every((i) => !(i.code === 'invalid_type' && i.path.length === 0))) ?? branches[0];
+    branches.find((b) => b.length > 0 && b.every((i) => i.path.length > 0)) ??
+    branches.find((b) => b.every((i) => !(i.code === 'invalid_type' && i.path.length === 0))) ??
+    branches[0];
   const leaf = matching?.[0];
   if (!leaf) return issue;
-  return firstLeaf({ ...leaf, path: [...issue.path, ...leaf.path], input: leaf.input ?? input } as Issue);
+  return firstLeaf({
+    ...leaf,
+    path: [...issue.path, ...leaf.path],
+    input: leaf.path.length > 0 ? leaf.input : (leaf.input ?? input),
+  } as Issue);
 }
 
 function fromIssue(raw: Issue, prefix: string[]): ValidationError {

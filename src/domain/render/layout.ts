@@ -420,6 +420,12 @@ export function layoutText(fonts: FontLibrary, req: LayoutRequest): TextLayout {
     });
   });
 
+  const point =
+    'position' in req.placement && typeof req.placement.position === 'object'
+      ? req.placement.position
+      : undefined;
+  if (point) centreOn(blocks, point.x * width, safeZoneOf(req.aspect));
+
   const lines = blocks.flatMap((b) => b.lines);
   const left = Math.min(...lines.map((l) => l.x));
   const top = Math.min(...lines.map((l) => l.baseline - l.ascent));
@@ -436,6 +442,21 @@ export function layoutText(fonts: FontLibrary, req: LayoutRequest): TextLayout {
     titleSize,
     truncated,
   };
+}
+
+/**
+ * Moves the text horizontally so that its lines are centred on `cx`, as far as the safe zone allows
+ * (position {x, y}: the block, not its wrapping box, is what the caller points at).
+ */
+function centreOn(blocks: TextBlock[], cx: number, safe: Rect): void {
+  const lines = blocks.flatMap((b) => b.lines);
+  const left = Math.min(...lines.map((l) => l.x));
+  const right = Math.max(...lines.map((l) => l.x + l.width));
+  const shift = Math.min(Math.max(cx - (left + right) / 2, safe.x - left), safe.x + safe.width - right);
+  for (const line of lines) {
+    line.x += shift;
+    for (const g of line.glyphs) g.x += shift;
+  }
 }
 
 const ELLIPSIS = '\u2026';

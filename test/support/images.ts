@@ -1,0 +1,134 @@
+/**
+ * Test images: the real photographs of ../shared/fixtures/photos, synthetic backgrounds made with
+ * sharp, and probes that measure where the text's ink is in an output.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+
+export const PHOTOS_DIR = fileURLToPath(new URL('../../../shared/fixtures/photos/', import.meta.url));
+
+export const PHOTO_FILES = [
+  'Kleiber_by_Lukas_Baubkus.jpg',
+  'seeding_by_Clements_Engelhardt.jpg',
+  'Dragonfly_by_Bolly.jpg',
+  'friends_by_Aitzol_Berasategi.jpg',
+  'plasma_Path_2560x1600.jpg',
+  'plasma_Canopee_3840x2160.png',
+  'mate_RainDrops.jpg',
+] as const;
+
+const cache = new Map<string, Buffer>();
+export function photo(name: (typeof PHOTO_FILES)[number]): Buffer {
+  let data = cache.get(name);
+  if (!data) {
+    data = readFileSync(PHOTOS_DIR + name);
+    cache.set(name, data);
+  }
+  return data;
+}
+
+/** A plain background of one colour. */
+export async function solid(
+  rgb: [number, number, number],
+  format: 'png' | 'jpeg' | 'webp' = 'png',
+  width = 1600,
+  height = 1000,
+): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: { r: rgb[0], g: rgb[1], b: rgb[2] } } })
+    .toFormat(format)
+    .toBuffer();
+}
+
+export interface Decoded {
+  data: Buffer;
+  width: number;
+  height: number;
+  channels: number;
+  format: string | undefined;
+  hasAlpha: boolean;
+}
+
+export async function decode(image: Buffer): Promise<Decoded> {
+  const meta = await sharp(image).metadata();
+  const { data, info } = await sharp(image).raw().toBuffer({ resolveWithObject: true });
+  return {
+    data,
+    width: info.width,
+    height: info.height,
+    channels: info.channels,
+    format: meta.format,
+    hasAlpha: meta.hasAlpha ?? false,
+  };
+}
+
+export interface Box {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+  /** Pixels counted. */
+  count: number;
+}
+
+/**
+ * Bounding box of the pixels that differ from `background` by more than `threshold` (max channel
+ * difference), inside an optional region. Undefined when there are none.
+ */
+export function inkBox(
+  img: Decoded,
+  background: [number, number, number],
+  threshold = 60,
+  region?: { x0: number; x1: number; y0?: number; y1?: number },
+): Box | undefined {
+  const x0 = region?.x0 ?? 0;
+  const x1 = region?.x1 ?? img.width;
+  const y0 = region?.y0 ?? 0;
+  const y1 = region?.y1 ?? img.height;
+  let box: Box | undefined;
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      const i = (y * img.width + x) * img.channels;
+      const d = Math.max(
+        Math.abs((img.data[i] as number) - background[0]),
+        Math.abs((img.data[i + 1] as number) - background[1]),
+        Math.abs((img.data[i + 2] as number) - background[2]),
+      );
+      if (d > threshold) {
+        if (!box) box = { left: x, top: y, right: x, bottom: y, count: 0 };
+        box.left = Math.min(box.left, x);
+        box.right = Math.max(box.right, x);
+        box.top = Math.min(box.top, y);
+        box.bottom = Math.max(box.bottom, y);
+        box.count++;
+      }
+    }
+  }
+  return box;
+}
+
+export function pixel(img: Decoded, x: number, y: number): number[] {
+  const i = (y * img.width + x) * img.channels;
+  return [...img.data.subarray(i, i + img.channels)];
+}
+
+/** Mean colour of the pixels of `img` where the ink mask (differs from `background`) is set. */
+export function meanInkColour(img: Decoded, background: [number, number, number], threshold = 100): number[] {
+  const sum = [0, 0, 0];
+  let n = 0;
+  for (let i = 0; i < img.width * img.height; i++) {
+    const p = i * img.channels;
+    const d = Math.max(
+      Math.abs((img.data[p] as number) - background[0]),
+      Math.abs((img.data[p + 1] as number) - background[1]),
+      Math.abs((img.data[p + 2] as number) - background[2]),
+    );
+    if (d > threshold) {
+      sum[0] = (sum[0] as number) + (img.data[p] as number);
+      sum[1] = (sum[1] as number) + (img.data[p + 1] as number);
+      sum[2] = (sum[2] as number) + (img.data[p + 2] as number);
+      n++;
+    }
+  }
+  return sum.map((s) => s / Math.max(1, n));
+}
