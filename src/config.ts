@@ -42,8 +42,8 @@ const schema = z.object({
 export interface Config {
   port: number;
   host: string;
-  /** Without trailing slash. */
-  publicUrl: string;
+  /** Without trailing slash; undefined means http://localhost:<the port actually bound>. */
+  publicUrl: string | undefined;
   /** Absolute path. */
   dataDir: string;
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
@@ -65,7 +65,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: c.PORT,
     host: c.HOST,
-    publicUrl: c.PUBLIC_URL ?? `http://localhost:${c.PORT}`,
+    publicUrl: c.PUBLIC_URL,
     dataDir: path.resolve(c.DATA_DIR),
     logLevel: c.LOG_LEVEL,
   };

@@ -2,7 +2,7 @@
  * Composition root: builds storage, fonts, renderer and services from the configuration, and serves
  * the Express app. Fonts are loaded once here, never per request.
  */
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './api/app.js';
@@ -13,10 +13,16 @@ import { createServices, type Services } from './domain/services.js';
 import { openStorage } from './storage/index.js';
 
 /** Builds the services of the configured storage. The caller closes them. */
-export async function createRuntime(config: Config, logger: Logger): Promise<Services> {
+export async function createRuntime(config: Config, logger: Logger, publicUrl?: string): Promise<Services> {
   const { store, blobs } = await openStorage(config);
   const renderer = createRenderer(loadFontLibrary());
-  return createServices({ store, blobs, renderer, logger, publicUrl: config.publicUrl });
+  return createServices({
+    store,
+    blobs,
+    renderer,
+    logger,
+    publicUrl: publicUrl ?? config.publicUrl ?? `http://localhost:${config.port}`,
+  });
 }
 
 export interface RunningServer {
@@ -28,24 +34,32 @@ export interface RunningServer {
 
 /** Starts the HTTP server; resolves once it listens. */
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
-  const services = await createRuntime(config, logger);
-  const app = createApp(services, { logger });
-  const server = app.listen(config.port, config.host);
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
+  const server = createServer();
   // Uploads are small; slow clients must not hold connections for ever.
   server.requestTimeout = 120_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
   const { port } = server.address() as AddressInfo;
+  const publicUrl = config.publicUrl ?? `http://localhost:${port}`;
+  let services: Services;
+  try {
+    services = await createRuntime(config, logger, publicUrl);
+  } catch (err) {
+    server.close();
+    throw err;
+  }
+  server.on('request', createApp(services, { logger }));
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  logger.info({ url, publicUrl: config.publicUrl, dataDir: config.dataDir }, 'titlecard listening');
+  logger.info({ url, publicUrl, dataDir: config.dataDir }, 'titlecard listening');
   return {
     server,
     url,
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await closed;
       await services.close();
     },
   };

@@ -13,8 +13,8 @@
  *          moved inside the safe zone where needed.
  *
  * Sizing: without `fontSize`, the title gets the largest size from 120 down to 24 px at which it fits
- * its box in at most {@link TITLE_MAX_LINES} lines with no word split and the subtitle fits in at most
- * {@link SUBTITLE_MAX_LINES}; the subtitle is 45% of the title size (at least 18 px). Lines are broken at
+ * its box in at most {@link maxLinesFor} lines with no word split, and the subtitle fits too; the
+ * subtitle is 45% of the title size (at least 18 px). Lines are broken at
  * UAX #14 opportunities and balanced; a word is split only when it alone is wider than the box. Text
  * that still does not fit is cut with an ellipsis: nothing is ever drawn outside the box.
  */
@@ -33,10 +33,17 @@ export interface Rect {
 
 export type Align = 'left' | 'center' | 'right';
 
-/** Most title lines before the size goes down (auto size). */
-export const TITLE_MAX_LINES = 4;
-/** Most subtitle lines before the size goes down (auto size). */
-export const SUBTITLE_MAX_LINES = 3;
+/**
+ * Most lines before the automatic size goes down, by the column's width as a fraction of the canvas:
+ * wide boxes (bottom-left, positions) 4 title / 3 subtitle lines; half-width columns (left, right)
+ * 6 / 4; the narrow columns of split 10 / 8. Narrow columns hold fewer words a line, so they need more
+ * lines for the same title at a readable size.
+ */
+export function maxLinesFor(role: 'title' | 'subtitle', boxWidthFraction: number): number {
+  if (boxWidthFraction >= 0.55) return role === 'title' ? 4 : 3;
+  if (boxWidthFraction >= 0.35) return role === 'title' ? 6 : 4;
+  return role === 'title' ? 10 : 8;
+}
 /** Line height as a multiple of the font size. */
 export const TITLE_LINE_HEIGHT = 1.15;
 export const SUBTITLE_LINE_HEIGHT = 1.3;
@@ -338,7 +345,7 @@ export function layoutText(fonts: FontLibrary, req: LayoutRequest): TextLayout {
       if (strict && widestSegment(p) > maxEm) return undefined;
       p = splitOverwide(p, maxEm);
       const lines = balanced(p.segments, maxEm);
-      const maxLines = role === 'title' ? TITLE_MAX_LINES : SUBTITLE_MAX_LINES;
+      const maxLines = maxLinesFor(role, col.box.width / width);
       if (strict && lines.length > maxLines) return undefined;
       plans.push({
         role,
@@ -373,11 +380,7 @@ export function layoutText(fonts: FontLibrary, req: LayoutRequest): TextLayout {
       const box = (columns[ci] as Column).box;
       const limitLines = req.fontSize === undefined;
       for (const plan of colPlans) {
-        const maxLines = limitLines
-          ? plan.role === 'title'
-            ? TITLE_MAX_LINES
-            : SUBTITLE_MAX_LINES
-          : Infinity;
+        const maxLines = limitLines ? maxLinesFor(plan.role, box.width / width) : Infinity;
         if (plan.lines.length > maxLines) {
           plan.lines = plan.lines.slice(0, maxLines);
           plan.ellipsisAfter = plan.lines.length - 1;

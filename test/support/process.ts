@@ -1,0 +1,67 @@
+/**
+ * Titlecard as separate OS processes (`titlecard serve` and other CLI commands), run from source
+ * with tsx, exactly as a user runs the built CLI.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CLI = ['--import', 'tsx', 'src/cli.ts'];
+
+export interface ServerProcess {
+  url: string;
+  base: string;
+  proc: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts `titlecard serve` on a free port of 127.0.0.1 and waits until it listens. */
+export function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
+  const proc = spawn(process.execPath, [...CLI, 'serve'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let stderr = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${stderr}`)), 30_000);
+    proc.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const line = stderr.split('\n').find((l) => l.includes('titlecard listening'));
+      if (!line) return;
+      clearTimeout(timer);
+      const url = (JSON.parse(line) as { url: string }).url;
+      resolve({
+        url,
+        base: `${url}/api`,
+        proc,
+        stop: () =>
+          new Promise<void>((done) => {
+            if (proc.exitCode !== null) return done();
+            proc.once('exit', () => done());
+            proc.kill('SIGTERM');
+          }),
+      });
+    });
+    proc.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${stderr}`)));
+  });
+}
+
+/** Runs a CLI command to completion; returns exit code, stdout and stderr. */
+export function runCli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const proc = spawn(process.execPath, [...CLI, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  proc.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  proc.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  return new Promise((resolve) =>
+    proc.once('close', (code) => resolve({ code: code ?? -1, stdout, stderr })),
+  );
+}
