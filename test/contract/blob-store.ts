@@ -1,0 +1,49 @@
+/**
+ * The contract of the BlobStore port (src/domain/ports.ts), run against every adapter.
+ */
+import { describe, expect, it } from 'vitest';
+import { newBlobStem } from '../../src/domain/ids.js';
+import type { BlobStore } from '../../src/domain/ports.js';
+
+export function blobStoreContract(name: string, open: () => Promise<BlobStore>): void {
+  describe(`BlobStore contract: ${name}`, () => {
+    it('stores, reads back with the Content-Type of its extension, lists and deletes', async () => {
+      const store = await open();
+      const png = `${newBlobStem()}.png`;
+      const thumb = `${newBlobStem()}_thumb.webp`;
+      const jpg = `${newBlobStem()}.jpg`;
+      const body = Buffer.from(Array.from({ length: 4096 }, (_, i) => i % 251));
+      await store.put(png, body, 'image/png');
+      await store.put(thumb, Buffer.from('webp'), 'image/webp');
+      await store.put(jpg, Buffer.from('jpeg'), 'image/jpeg');
+      expect(await store.get(png)).toEqual({ body, contentType: 'image/png' });
+      expect((await store.get(thumb))?.contentType).toBe('image/webp');
+      expect((await store.get(jpg))?.contentType).toBe('image/jpeg');
+      const keys: string[] = [];
+      for await (const k of store.keys()) keys.push(k);
+      expect(keys).toEqual(expect.arrayContaining([png, thumb, jpg]));
+      await store.delete(png);
+      expect(await store.get(png)).toBeUndefined();
+      await store.delete(png); // deleting a missing key is not an error
+      await store.close();
+    });
+
+    it('answers undefined for unknown keys and for keys that try to leave the store', async () => {
+      const store = await open();
+      expect(await store.get(`${newBlobStem()}.png`)).toBeUndefined();
+      expect(await store.get('../package.json')).toBeUndefined();
+      expect(await store.get('')).toBeUndefined();
+      await expect(store.put('../evil.png', Buffer.from('x'), 'image/png')).rejects.toThrow();
+      await store.close();
+    });
+
+    it('overwriting a key replaces the whole file', async () => {
+      const store = await open();
+      const key = `${newBlobStem()}.png`;
+      await store.put(key, Buffer.alloc(1000, 1), 'image/png');
+      await store.put(key, Buffer.alloc(10, 2), 'image/png');
+      expect((await store.get(key))?.body).toEqual(Buffer.alloc(10, 2));
+      await store.close();
+    });
+  });
+}
