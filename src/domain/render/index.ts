@@ -13,7 +13,7 @@ import { ASPECTS, type GenerateOptions } from '../schemas.js';
 import { decodeCover, type ImageInput } from './decode.js';
 import type { FontLibrary } from './fonts.js';
 import { layoutText, type Placement, type TextLayout } from './layout.js';
-import { buildOverlaySvg, rasterise } from './overlay.js';
+import { buildOverlaySvgs, LAYER_SCALE, rasterise, type RasterLayer } from './overlay.js';
 import { chooseTones, sampleBehind, type ToneChoice } from './tones.js';
 
 /** Quality of jpeg and webp output (spec 4.1 rule 5, section 8). */
@@ -117,12 +117,30 @@ export function createRenderer(fonts: FontLibrary): Renderer {
       const tones = chooseTones(samples, options);
       lap('tones');
 
-      const overlay = await rasterise(buildOverlaySvg(layout, tones, options.textShadow));
+      const svgs = buildOverlaySvgs(layout, tones, options.textShadow);
+      const [gradient, shadow, text] = await Promise.all([
+        svgs.gradient === undefined ? undefined : rasterise(svgs.gradient, LAYER_SCALE.gradient),
+        svgs.shadow === undefined ? undefined : rasterise(svgs.shadow, LAYER_SCALE.shadow),
+        rasterise(svgs.text),
+      ]);
+      // Stretch the small layers to the canvas (resampled in premultiplied space, so edges keep their colour).
+      const stretch = async (layer: RasterLayer | undefined) =>
+        layer &&
+        sharp(layer.pixels, {
+          raw: { width: layer.width, height: layer.height, channels: 4, premultiplied: true },
+        })
+          .resize(width, height, { fit: 'fill', kernel: 'linear' })
+          .raw()
+          .toBuffer();
+      const [gradientPixels, shadowPixels] = await Promise.all([stretch(gradient), stretch(shadow)]);
       lap('overlay');
 
       const raw = { width, height, channels: canvas.channels };
+      const layer = { width, height, channels: 4 as const };
       let composed = sharp(canvas.pixels, { raw }).composite([
-        { input: overlay, raw: { width, height, channels: 4, premultiplied: true } },
+        ...(gradientPixels ? [{ input: gradientPixels, raw: layer }] : []),
+        ...(shadowPixels ? [{ input: shadowPixels, raw: layer }] : []),
+        { input: text.pixels, raw: { ...layer, premultiplied: true } },
       ]);
       if (canvas.channels === 3) composed = composed.removeAlpha();
       const pixels = await composed.raw().toBuffer();
