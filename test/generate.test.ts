@@ -70,8 +70,15 @@ describe('aspects and formats', () => {
     expect(jpeg.format).toBe('jpeg');
     expect(jpeg.channels).toBe(3);
     expect(jpeg.hasAlpha).toBe(false);
-    const webp = await render({ title: 'Alpha', fileFormat: 'webp' }, await solid([30, 60, 90], 'jpeg'));
+    const webp = await render(
+      { title: 'Alpha', template: 'left', fileFormat: 'webp', gradient: 'false' },
+      transparent,
+    );
     expect(webp.format).toBe('webp');
+    expect(webp.hasAlpha).toBe(true);
+    expect(pixel(webp, 1150, 40)[3]).toBe(0);
+    const opaque = await render({ title: 'Opaque', fileFormat: 'webp' }, await solid([30, 60, 90], 'jpeg'));
+    expect(opaque.format).toBe('webp');
   });
 
   it('for a real photograph, jpeg and webp at quality 85 are far smaller than png', async () => {
@@ -373,6 +380,22 @@ describe('the photo is prepared before drawing', () => {
     expect(lr).toBeLessThan(80);
     expect(rr).toBeGreaterThan(150);
     expect(rb).toBeLessThan(80);
+  });
+
+  it('it is converted to sRGB: a CMYK JPEG keeps its colours', async () => {
+    const cmyk = await sharp(await solid([200, 30, 30], 'png', 800, 500))
+      .toColourspace('cmyk')
+      .jpeg()
+      .toBuffer();
+    expect((await sharp(cmyk).metadata()).space).toBe('cmyk');
+    const out = await render(
+      { title: 'CMYK', gradient: 'false', textShadow: 'false', template: 'split' },
+      cmyk,
+    );
+    const [r, g, b] = pixel(out, 600, 20) as [number, number, number];
+    expect(r).toBeGreaterThan(150);
+    expect(g).toBeLessThan(90);
+    expect(b).toBeLessThan(90);
   });
 
   it('no metadata (camera, GPS) reaches the published image', async () => {

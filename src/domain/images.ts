@@ -5,7 +5,7 @@
  *   validate options → render (a bad image is a 400 here, before any charge) → charge the quota
  *   atomically (429 if the last unit went to a concurrent request) → write the files → write the
  *   record last. If a write fails, the files are deleted and the charge is refunded; a crash between
- *   the files and the record leaves only unreferenced files, which `titlecard sweep` removes.
+ *   the files and the record leaves only files no record points to, never a record without its file.
  */
 import type { Logger } from 'pino';
 import type { z } from 'zod';
@@ -104,23 +104,6 @@ export function createImages({ store, blobs, renderer, quota, clock, publicUrl, 
         })),
         pagination: { total, limit: q.limit, offset: q.offset, hasMore: q.offset + items.length < total },
       };
-    },
-
-    /**
-     * Deletes files that no record points to and that are older than `graceMs` (files of a generation
-     * still in flight are young). Returns the deleted keys. Used by `titlecard sweep`.
-     */
-    async sweepOrphans(isOldEnough: (key: string) => Promise<boolean>): Promise<string[]> {
-      const referenced = new Set<string>();
-      for await (const key of store.images.allBlobKeys()) referenced.add(key);
-      const deleted: string[] = [];
-      for await (const key of blobs.keys()) {
-        if (!referenced.has(key) && (await isOldEnough(key))) {
-          await blobs.delete(key);
-          deleted.push(key);
-        }
-      }
-      return deleted;
     },
   };
 }
