@@ -9,6 +9,7 @@ import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.js';
 import { TitlecardError } from './domain/errors.js';
 import { profileOf } from './domain/accounts.js';
 import { createLogger } from './logger.js';
+import { runStdio } from './mcp/stdio.js';
 import { createRuntime, startServer } from './server.js';
 
 const HELP = `titlecard: titled images for link previews, over REST and MCP
@@ -19,6 +20,7 @@ Usage:
                                                         Create an account; prints its first API token, once
   titlecard users set-tier --email E --tier free|pro|agency
   titlecard tokens create --email E --name N [--json]   Create another API token for an account
+  titlecard mcp                                         MCP connector over stdio (TITLECARD_TOKEN required)
   titlecard --help
 
 Environment:
@@ -48,6 +50,11 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
+
+  if (group === 'mcp') {
+    await runStdio(config, logger);
+    return -1; // runs until stdin closes
+  }
 
   if (group === 'serve') {
     const running = await startServer(config, logger);

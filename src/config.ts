@@ -26,7 +26,34 @@ export const CONFIG_VARIABLES: [name: string, description: string][] = [
     'LOG_LEVEL',
     'fatal, error, warn, info, debug, trace or silent. Default info. Logs go to stderr as JSON lines.',
   ],
+  [
+    'MCP_ALLOWED_HOSTS',
+    'Comma-separated extra Host names accepted at /mcp (DNS rebinding protection). The host of PUBLIC_URL and localhost always are.',
+  ],
+  [
+    'MCP_ALLOWED_ORIGINS',
+    'Comma-separated extra browser Origins accepted at /mcp. The origin of PUBLIC_URL always is.',
+  ],
+  [
+    'FETCH_ALLOW_ADDRESSES',
+    'Comma-separated IPs or CIDR ranges that imageUrl may reach although private (an intranet image host). Default none.',
+  ],
+  ['TITLECARD_TOKEN', 'titlecard mcp only: the API token the MCP tools act with.'],
+  [
+    'TITLECARD_API_URL',
+    'titlecard mcp only: a remote Titlecard {base_url} (https://host/api); unset, the local store under DATA_DIR is used.',
+  ],
 ];
+
+const list = z
+  .string()
+  .optional()
+  .transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -37,6 +64,9 @@ const schema = z.object({
     .transform((u) => u?.replace(/\/+$/, '')),
   DATA_DIR: z.string().min(1).default('./data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  MCP_ALLOWED_HOSTS: list,
+  MCP_ALLOWED_ORIGINS: list,
+  FETCH_ALLOW_ADDRESSES: list,
 });
 
 export interface Config {
@@ -47,6 +77,10 @@ export interface Config {
   /** Absolute path. */
   dataDir: string;
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
+  mcpAllowedHosts: string[];
+  mcpAllowedOrigins: string[];
+  /** Private addresses imageUrl may reach anyway (IPs or CIDR ranges). */
+  fetchAllowAddresses: string[];
 }
 
 /** Reads the configuration from `env`. Throws ConfigError naming the first bad variable. */
@@ -68,5 +102,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: c.PUBLIC_URL,
     dataDir: path.resolve(c.DATA_DIR),
     logLevel: c.LOG_LEVEL,
+    mcpAllowedHosts: c.MCP_ALLOWED_HOSTS,
+    mcpAllowedOrigins: c.MCP_ALLOWED_ORIGINS,
+    fetchAllowAddresses: c.FETCH_ALLOW_ADDRESSES,
   };
 }

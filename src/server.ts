@@ -10,6 +10,8 @@ import type { Config } from './config.js';
 import { loadFontLibrary } from './domain/render/fonts.js';
 import { createRenderer } from './domain/render/index.js';
 import { createServices, type Services } from './domain/services.js';
+import { createImageFetcher } from './mcp/fetch-image.js';
+import { mountMcp } from './mcp/http.js';
 import { openStorage } from './storage/index.js';
 
 /** Builds the services of the configured storage. The caller closes them. */
@@ -50,7 +52,22 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     server.close();
     throw err;
   }
-  server.on('request', createApp(services, { logger }));
+  const fetchImage = createImageFetcher({ allowAddresses: config.fetchAllowAddresses });
+  server.on(
+    'request',
+    createApp(services, {
+      logger,
+      mount: (app) =>
+        mountMcp(app, {
+          services,
+          fetchImage,
+          logger,
+          publicUrl,
+          allowedHosts: config.mcpAllowedHosts,
+          allowedOrigins: config.mcpAllowedOrigins,
+        }),
+    }),
+  );
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   logger.info({ url, publicUrl, dataDir: config.dataDir }, 'titlecard listening');
   return {

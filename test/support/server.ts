@@ -14,6 +14,8 @@ import type { Clock } from '../../src/domain/ports.js';
 import { loadFontLibrary, type FontLibrary } from '../../src/domain/render/fonts.js';
 import { createRenderer } from '../../src/domain/render/index.js';
 import { createServices, type Services } from '../../src/domain/services.js';
+import { createImageFetcher, type ImageFetcherOptions } from '../../src/mcp/fetch-image.js';
+import { mountMcp } from '../../src/mcp/http.js';
 import { openStorage } from '../../src/storage/index.js';
 
 let fonts: FontLibrary | undefined;
@@ -39,9 +41,14 @@ export interface TestServer {
 
 let userCounter = 0;
 
-export async function startTestServer(
-  options: { clock?: Clock; dataDir?: string } = {},
-): Promise<TestServer> {
+export interface TestServerOptions {
+  clock?: Clock;
+  dataDir?: string;
+  /** Options of the MCP imageUrl fetcher (tests allow 127.0.0.2 and inject DNS answers). */
+  fetcher?: ImageFetcherOptions;
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'titlecard-test-')));
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -55,7 +62,14 @@ export async function startTestServer(
     publicUrl: url,
     ...(options.clock ? { clock: options.clock } : {}),
   });
-  server.on('request', createApp(services, { logger: silentLogger }));
+  const fetchImage = createImageFetcher(options.fetcher ?? {});
+  server.on(
+    'request',
+    createApp(services, {
+      logger: silentLogger,
+      mount: (app) => mountMcp(app, { services, fetchImage, logger: silentLogger, publicUrl: url }),
+    }),
+  );
   return {
     url,
     base: `${url}/api`,

@@ -1,0 +1,49 @@
+/**
+ * `titlecard mcp`: the connector over stdio, for Claude Desktop and other local clients.
+ * The API token comes from TITLECARD_TOKEN. With TITLECARD_API_URL set (a remote Titlecard's
+ * `{base_url}`, e.g. https://cards.example.com/api) the tools call that server's REST API; otherwise
+ * they work on the local embedded store under DATA_DIR. stdout carries nothing but the protocol;
+ * logs go to stderr.
+ */
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import { ConfigError } from '../config.js';
+import { createRuntime } from '../server.js';
+import { localBackend, remoteBackend, type TitlecardBackend } from './backend.js';
+import { createImageFetcher } from './fetch-image.js';
+import { buildMcpServer } from './tools.js';
+
+export async function runStdio(
+  config: Config,
+  logger: Logger,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
+  const token = env.TITLECARD_TOKEN?.trim();
+  if (!token) throw new ConfigError('TITLECARD_TOKEN is required: the API token the MCP tools act with');
+  let backend: TitlecardBackend;
+  let close = async () => {};
+  const apiUrl = env.TITLECARD_API_URL?.trim();
+  if (apiUrl) {
+    if (!/^https?:\/\//.test(apiUrl))
+      throw new ConfigError(
+        `Invalid TITLECARD_API_URL=${JSON.stringify(apiUrl)}: expected an http or https URL`,
+      );
+    backend = remoteBackend(apiUrl, token);
+    logger.info({ apiUrl }, 'MCP over stdio, remote Titlecard');
+  } else {
+    const services = await createRuntime(config, logger);
+    backend = localBackend(services, () => services.accounts.authenticate(`Bearer ${token}`));
+    close = () => services.close();
+    logger.info({ dataDir: config.dataDir }, 'MCP over stdio, local store');
+  }
+  const server = buildMcpServer({
+    backend,
+    fetchImage: createImageFetcher({ allowAddresses: config.fetchAllowAddresses }),
+    mode: 'stdio',
+    logger,
+  });
+  const transport = new StdioServerTransport();
+  transport.onclose = () => void close();
+  await server.connect(transport);
+}
