@@ -21,6 +21,8 @@ Usage:
   titlecard users set-tier --email E --tier free|pro|agency
   titlecard tokens create --email E --name N [--json]   Create another API token for an account
   titlecard mcp                                         MCP connector over stdio (TITLECARD_TOKEN required)
+  titlecard sweep [--grace-minutes 60] [--dry-run] [--json]
+                                                        Delete image files no record points to
   titlecard --help
 
 Environment:
@@ -40,6 +42,8 @@ async function main(argv: string[]): Promise<number> {
       name: { type: 'string' },
       tier: { type: 'string' },
       json: { type: 'boolean', default: false },
+      'grace-minutes': { type: 'string', default: '60' },
+      'dry-run': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -100,6 +104,21 @@ async function main(argv: string[]): Promise<number> {
       else
         out(
           `API token "${token.name}" for ${user.email} (shown once, keep it secret):\n\n  ${token.token}\n`,
+        );
+      return 0;
+    }
+    if (group === 'sweep') {
+      const grace = Number(values['grace-minutes']);
+      if (!Number.isFinite(grace) || grace < 0)
+        throw new UsageError('--grace-minutes must be a number of minutes, 0 or more');
+      const deleted = await services.images.sweepOrphans({
+        olderThan: new Date(Date.now() - grace * 60_000),
+        dryRun: values['dry-run'],
+      });
+      if (values.json) out(JSON.stringify({ deleted, dryRun: values['dry-run'] }));
+      else
+        out(
+          `${values['dry-run'] ? 'Would delete' : 'Deleted'} ${deleted.length} file(s) no record points to.`,
         );
       return 0;
     }

@@ -38,6 +38,23 @@ export const CONFIG_VARIABLES: [name: string, description: string][] = [
     'FETCH_ALLOW_ADDRESSES',
     'Comma-separated IPs or CIDR ranges that imageUrl may reach although private (an intranet image host). Default none.',
   ],
+  [
+    'MONGODB_URI',
+    'Selects MongoDB for records (users, tokens, images, usage) instead of SQLite, e.g. mongodb://db:27017.',
+  ],
+  ['MONGODB_DB', 'MongoDB database name. Default titlecard.'],
+  ['S3_BUCKET', 'Selects an S3 bucket for image files instead of DATA_DIR/files.'],
+  ['S3_ENDPOINT', 'S3 endpoint of an S3-compatible server, e.g. http://minio:9000. Default AWS.'],
+  ['S3_REGION', 'S3 region. Default us-east-1.'],
+  ['S3_FORCE_PATH_STYLE', 'true for path-style URLs (most S3-compatible servers). Default false.'],
+  [
+    'S3_PUBLIC_URL',
+    'Public base URL of the bucket or a CDN in front of it; image URLs become S3_PUBLIC_URL/<key>. Unset: Titlecard serves the files at PUBLIC_URL/files/<key>.',
+  ],
+  [
+    'AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY',
+    'S3 credentials (or any other source of the AWS SDK credential chain).',
+  ],
   ['TITLECARD_TOKEN', 'titlecard mcp only: the API token the MCP tools act with.'],
   [
     'TITLECARD_API_URL',
@@ -67,6 +84,19 @@ const schema = z.object({
   MCP_ALLOWED_HOSTS: list,
   MCP_ALLOWED_ORIGINS: list,
   FETCH_ALLOW_ADDRESSES: list,
+  MONGODB_URI: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, 'expected a mongodb:// or mongodb+srv:// URI')
+    .optional(),
+  MONGODB_DB: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,63}$/)
+    .default('titlecard'),
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false'),
+  S3_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
 });
 
 export interface Config {
@@ -81,6 +111,18 @@ export interface Config {
   mcpAllowedOrigins: string[];
   /** Private addresses imageUrl may reach anyway (IPs or CIDR ranges). */
   fetchAllowAddresses: string[];
+  /** Set: records in MongoDB. */
+  mongo: { uri: string; dbName: string } | undefined;
+  /** Set: image files in S3. */
+  s3:
+    | {
+        bucket: string;
+        endpoint: string | undefined;
+        region: string;
+        forcePathStyle: boolean;
+        publicUrl: string | undefined;
+      }
+    | undefined;
 }
 
 /** Reads the configuration from `env`. Throws ConfigError naming the first bad variable. */
@@ -105,5 +147,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mcpAllowedHosts: c.MCP_ALLOWED_HOSTS,
     mcpAllowedOrigins: c.MCP_ALLOWED_ORIGINS,
     fetchAllowAddresses: c.FETCH_ALLOW_ADDRESSES,
+    mongo: c.MONGODB_URI ? { uri: c.MONGODB_URI, dbName: c.MONGODB_DB } : undefined,
+    s3: c.S3_BUCKET
+      ? {
+          bucket: c.S3_BUCKET,
+          endpoint: c.S3_ENDPOINT,
+          region: c.S3_REGION,
+          forcePathStyle: c.S3_FORCE_PATH_STYLE === 'true',
+          publicUrl: c.S3_PUBLIC_URL?.replace(/\/+$/, ''),
+        }
+      : undefined,
   };
 }

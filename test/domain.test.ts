@@ -57,7 +57,7 @@ describe('quota period', () => {
       tier: 'free',
     });
     clock.set('2026-12-01T00:00:00.000Z');
-    await expect(s.quota.charge(user)).resolves.toEqual({ userId: user.id, month: '2026-12' });
+    await expect(s.quota.charge(user)).resolves.toMatchObject({ userId: user.id, month: '2026-12' });
     expect((await s.quota.validation(user)).usage).toEqual({
       month: '2026-12',
       quota: 10,
@@ -102,7 +102,7 @@ describe('nothing lost, nothing charged wrongly', () => {
     expect((await s.quota.usage(user)).usage.generated).toBe(0);
     expect((await s.images.list(principal, {})).pagination.total).toBe(0);
     const left: string[] = [];
-    for await (const k of blobs.keys()) left.push(k);
+    for await (const { key } of blobs.list()) left.push(key);
     expect(left).toEqual([]);
   });
 

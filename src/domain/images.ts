@@ -5,7 +5,8 @@
  *   validate options → render (a bad image is a 400 here, before any charge) → charge the quota
  *   atomically (429 if the last unit went to a concurrent request) → write the files → write the
  *   record last. If a write fails, the files are deleted and the charge is refunded; a crash between
- *   the files and the record leaves only files no record points to, never a record without its file.
+ *   the files and the record leaves only files no record points to, never a record without its file;
+ *   {@link sweepOrphans} (`titlecard sweep`) removes those.
  */
 import type { Logger } from 'pino';
 import type { z } from 'zod';
@@ -104,6 +105,30 @@ export function createImages({ store, blobs, renderer, quota, clock, publicUrl, 
         })),
         pagination: { total, limit: q.limit, offset: q.offset, hasMore: q.offset + items.length < total },
       };
+    },
+
+    /**
+     * Deletes files that no record points to and that were written before `olderThan` (younger
+     * files may belong to a generation still in flight: files are written before their record).
+     * Holds the set of referenced keys in memory: about 100 bytes per image. Returns the keys
+     * deleted, or that would be with `dryRun`.
+     */
+    async sweepOrphans({
+      olderThan,
+      dryRun = false,
+    }: {
+      olderThan: Date;
+      dryRun?: boolean;
+    }): Promise<string[]> {
+      const referenced = new Set<string>();
+      for await (const key of store.images.allBlobKeys()) referenced.add(key);
+      const orphans: string[] = [];
+      for await (const { key, modifiedAt } of blobs.list()) {
+        if (referenced.has(key) || modifiedAt >= olderThan) continue;
+        if (!dryRun) await blobs.delete(key);
+        orphans.push(key);
+      }
+      return orphans;
     },
   };
 }

@@ -41,12 +41,13 @@ export interface UsageRepository {
   /** Generations charged to `userId` in `month` (`YYYY-MM`, UTC). */
   get(userId: string, month: string): Promise<number>;
   /**
-   * Atomically charges one generation if fewer than `limit` are charged in `month`.
-   * Returns true when charged. Must be exact under concurrency, across processes sharing the store.
+   * Atomically charges one generation if fewer than `limit` are charged in `month`. Returns a
+   * receipt for {@link refund} when charged, undefined when the quota is used up. Must be exact
+   * under concurrency, across processes sharing the store.
    */
-  tryCharge(userId: string, month: string, limit: number): Promise<boolean>;
-  /** Gives back one generation charged in `month` (never below zero). */
-  refund(userId: string, month: string): Promise<void>;
+  tryCharge(userId: string, month: string, limit: number): Promise<string | undefined>;
+  /** Gives back the generation charged with `receipt` in `month` (never below zero; a second refund is a no-op where the store can tell). */
+  refund(userId: string, month: string, receipt: string): Promise<void>;
 }
 
 /** The record stores, opened and closed together. */
@@ -71,8 +72,8 @@ export interface BlobStore {
   get(key: string): Promise<Blob | undefined>;
   /** Deleting a missing key is not an error. */
   delete(key: string): Promise<void>;
-  /** Every key in the store. */
-  keys(): AsyncIterable<string>;
+  /** Every file in the store, with when it was last written (for the orphan sweep's grace period). */
+  list(): AsyncIterable<{ key: string; modifiedAt: Date }>;
   /** Public URL of a key when the store serves files itself (a public bucket or CDN), else undefined. */
   publicUrl(key: string): string | undefined;
   close(): Promise<void>;

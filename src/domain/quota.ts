@@ -18,6 +18,8 @@ export type TokenValidation = z.infer<typeof tokenValidationSchema>;
 export interface Charge {
   userId: string;
   month: string;
+  /** The store's receipt, to refund exactly this unit. */
+  receipt: string;
 }
 
 export function createQuota(store: RecordStore, clock: Clock) {
@@ -43,13 +45,14 @@ export function createQuota(store: RecordStore, clock: Clock) {
     async charge(user: User): Promise<Charge> {
       const now = clock.now();
       const month = monthOf(now);
-      if (!(await store.usage.tryCharge(user.id, month, TIER_QUOTAS[user.tier]))) throw exceeded(user, now);
-      return { userId: user.id, month };
+      const receipt = await store.usage.tryCharge(user.id, month, TIER_QUOTAS[user.tier]);
+      if (receipt === undefined) throw exceeded(user, now);
+      return { userId: user.id, month, receipt };
     },
 
     /** Gives a charge back (the generation failed after it was charged). */
     async refund(charge: Charge): Promise<void> {
-      await store.usage.refund(charge.userId, charge.month);
+      await store.usage.refund(charge.userId, charge.month, charge.receipt);
     },
 
     /** Spec 4.3. `period.end` is the first instant of the next month; `percentUsed` has two decimals. */

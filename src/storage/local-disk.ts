@@ -25,13 +25,8 @@ function checkKey(key: string): void {
   if (!BLOB_KEY_PATTERN.test(key)) throw new Error(`invalid blob key ${JSON.stringify(key)}`);
 }
 
-export interface LocalDiskBlobStore extends BlobStore {
-  /** Modification time of a file, for the orphan sweep's grace period. */
-  modifiedAt(key: string): Promise<Date | undefined>;
-}
-
 /** Stores files in `dir` (created if missing). */
-export async function openLocalDiskBlobStore(dir: string): Promise<LocalDiskBlobStore> {
+export async function openLocalDiskBlobStore(dir: string): Promise<BlobStore> {
   await mkdir(dir, { recursive: true });
   return {
     async put(key, body) {
@@ -58,18 +53,15 @@ export async function openLocalDiskBlobStore(dir: string): Promise<LocalDiskBlob
       checkKey(key);
       await rm(path.join(dir, key), { force: true });
     },
-    async *keys() {
-      for (const name of await readdir(dir)) if (BLOB_KEY_PATTERN.test(name)) yield name;
+    async *list() {
+      for (const name of await readdir(dir)) {
+        if (!BLOB_KEY_PATTERN.test(name)) continue;
+        const info = await stat(path.join(dir, name)).catch(() => undefined);
+        if (info) yield { key: name, modifiedAt: info.mtime };
+      }
     },
     publicUrl() {
       return undefined;
-    },
-    async modifiedAt(key) {
-      try {
-        return (await stat(path.join(dir, key))).mtime;
-      } catch {
-        return undefined;
-      }
     },
     async close() {},
   };

@@ -5,21 +5,21 @@ import type { BlobStore } from '../domain/ports.js';
 import { BLOB_KEY_PATTERN, contentTypeOfKey } from './local-disk.js';
 
 export function createMemoryBlobStore(): BlobStore {
-  const files = new Map<string, Buffer>();
+  const files = new Map<string, { body: Buffer; modifiedAt: Date }>();
   return {
     async put(key, body) {
       if (!BLOB_KEY_PATTERN.test(key)) throw new Error(`invalid blob key ${JSON.stringify(key)}`);
-      files.set(key, Buffer.from(body));
+      files.set(key, { body: Buffer.from(body), modifiedAt: new Date() });
     },
     async get(key) {
-      const body = files.get(key);
-      return body && { body, contentType: contentTypeOfKey(key) };
+      const file = files.get(key);
+      return file && { body: file.body, contentType: contentTypeOfKey(key) };
     },
     async delete(key) {
       files.delete(key);
     },
-    async *keys() {
-      yield* [...files.keys()];
+    async *list() {
+      for (const [key, { modifiedAt }] of [...files]) yield { key, modifiedAt };
     },
     publicUrl() {
       return undefined;

@@ -260,7 +260,8 @@ export function openSqliteStore(file: string): RecordStore {
         return q.usage.get(userId, month)?.count ?? 0;
       },
       async tryCharge(userId, month, limit) {
-        return q.charge.run({ userId, month, limit }).changes === 1;
+        // The counter is the whole state here: any receipt refunds one unit.
+        return q.charge.run({ userId, month, limit }).changes === 1 ? `${userId}:${month}` : undefined;
       },
       async refund(userId, month) {
         q.refund.run(userId, month);

@@ -19,9 +19,12 @@ export function blobStoreContract(name: string, open: () => Promise<BlobStore>):
       expect(await store.get(png)).toEqual({ body, contentType: 'image/png' });
       expect((await store.get(thumb))?.contentType).toBe('image/webp');
       expect((await store.get(jpg))?.contentType).toBe('image/jpeg');
-      const keys: string[] = [];
-      for await (const k of store.keys()) keys.push(k);
-      expect(keys).toEqual(expect.arrayContaining([png, thumb, jpg]));
+      const listed: { key: string; modifiedAt: Date }[] = [];
+      for await (const entry of store.list()) listed.push(entry);
+      expect(listed.map((e) => e.key)).toEqual(expect.arrayContaining([png, thumb, jpg]));
+      for (const e of listed.filter((x) => [png, thumb, jpg].includes(x.key))) {
+        expect(Math.abs(e.modifiedAt.getTime() - Date.now())).toBeLessThan(5 * 60_000);
+      }
       await store.delete(png);
       expect(await store.get(png)).toBeUndefined();
       await store.delete(png); // deleting a missing key is not an error

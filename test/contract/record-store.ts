@@ -126,17 +126,28 @@ export function recordStoreContract(name: string, open: () => Promise<RecordStor
     it('charges the quota atomically: with k units left, exactly k of many concurrent charges succeed', async () => {
       const store = await open();
       const userId = newId('usr');
-      for (let i = 0; i < 3; i++) expect(await store.usage.tryCharge(userId, '2026-07', 5)).toBe(true);
+      for (let i = 0; i < 3; i++)
+        expect(await store.usage.tryCharge(userId, '2026-07', 5)).toBeTypeOf('string');
       const results = await Promise.all(
         Array.from({ length: 20 }, () => store.usage.tryCharge(userId, '2026-07', 5)),
       );
-      expect(results.filter(Boolean)).toHaveLength(2);
+      expect(results.filter((r) => r !== undefined)).toHaveLength(2);
       expect(await store.usage.get(userId, '2026-07')).toBe(5);
       expect(await store.usage.get(userId, '2026-08')).toBe(0);
-      await store.usage.refund(userId, '2026-07');
-      expect(await store.usage.get(userId, '2026-07')).toBe(4);
-      await store.usage.refund(userId, '2026-06');
-      expect(await store.usage.get(userId, '2026-06')).toBe(0);
+      await store.close();
+    });
+
+    it('a refund gives back one unit, which can be charged again', async () => {
+      const store = await open();
+      const userId = newId('usr');
+      const receipts = [];
+      for (let i = 0; i < 3; i++) receipts.push(await store.usage.tryCharge(userId, '2026-07', 3));
+      expect(await store.usage.tryCharge(userId, '2026-07', 3)).toBeUndefined();
+      await store.usage.refund(userId, '2026-07', receipts[1] as string);
+      expect(await store.usage.get(userId, '2026-07')).toBe(2);
+      expect(await store.usage.tryCharge(userId, '2026-07', 3)).toBeTypeOf('string');
+      expect(await store.usage.tryCharge(userId, '2026-07', 3)).toBeUndefined();
+      expect(await store.usage.get(userId, '2026-07')).toBe(3);
       await store.close();
     });
   });

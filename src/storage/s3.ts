@@ -1,0 +1,92 @@
+/**
+ * The scale-out blob store: any S3-compatible object store. Objects carry their Content-Type and a
+ * long immutable Cache-Control (a file never changes), so a public bucket or a CDN in front of it can
+ * serve them directly (S3_PUBLIC_URL); otherwise Titlecard serves them at /files/<key>.
+ *
+ * The SDK's default request checksums (CRC32 in aws-chunked trailers, since @aws-sdk/client-s3
+ * 3.729) corrupt uploads on servers that do not understand them, so checksums are computed and
+ * validated only when the operation requires them.
+ */
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { BlobStore } from '../domain/ports.js';
+import { BLOB_KEY_PATTERN, contentTypeOfKey } from './local-disk.js';
+
+export interface S3StoreOptions {
+  bucket: string;
+  /** e.g. https://s3.eu-west-1.amazonaws.com or http://127.0.0.1:9000; default: AWS for the region. */
+  endpoint?: string | undefined;
+  /** Default us-east-1. */
+  region?: string | undefined;
+  /** Path-style URLs (endpoint/bucket/key), needed by most S3-compatible servers. */
+  forcePathStyle?: boolean | undefined;
+  /** Public base URL of the bucket or of a CDN in front of it; file URLs become `${publicUrl}/${key}`. */
+  publicUrl?: string | undefined;
+  /** Credentials; default the SDK's chain (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, profiles, roles). */
+  credentials?: { accessKeyId: string; secretAccessKey: string } | undefined;
+}
+
+const CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
+/** Opens the store and checks the bucket answers (HeadBucket). Throws if it cannot be reached. */
+export async function openS3BlobStore(options: S3StoreOptions): Promise<BlobStore> {
+  const s3 = await import('@aws-sdk/client-s3');
+  const client: S3Client = new s3.S3Client({
+    region: options.region ?? 'us-east-1',
+    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+    forcePathStyle: options.forcePathStyle ?? false,
+    ...(options.credentials ? { credentials: options.credentials } : {}),
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: 3,
+  });
+  const Bucket = options.bucket;
+  await client.send(new s3.HeadBucketCommand({ Bucket }));
+  const base = options.publicUrl?.replace(/\/+$/, '');
+  return {
+    async put(key, body, contentType) {
+      if (!BLOB_KEY_PATTERN.test(key)) throw new Error(`invalid blob key ${JSON.stringify(key)}`);
+      await client.send(
+        new s3.PutObjectCommand({
+          Bucket,
+          Key: key,
+          Body: body,
+          ContentType: contentType,
+          CacheControl: CACHE_CONTROL,
+        }),
+      );
+    },
+    async get(key) {
+      if (!BLOB_KEY_PATTERN.test(key)) return undefined;
+      try {
+        const res = await client.send(new s3.GetObjectCommand({ Bucket, Key: key }));
+        const body = Buffer.from(
+          await (res.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray(),
+        );
+        return { body, contentType: res.ContentType ?? contentTypeOfKey(key) };
+      } catch (err) {
+        if (err instanceof s3.NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') return undefined;
+        throw err;
+      }
+    },
+    async delete(key) {
+      if (!BLOB_KEY_PATTERN.test(key)) throw new Error(`invalid blob key ${JSON.stringify(key)}`);
+      await client.send(new s3.DeleteObjectCommand({ Bucket, Key: key }));
+    },
+    async *list() {
+      let ContinuationToken: string | undefined;
+      do {
+        const page = await client.send(new s3.ListObjectsV2Command({ Bucket, ContinuationToken }));
+        for (const o of page.Contents ?? [])
+          if (o.Key && BLOB_KEY_PATTERN.test(o.Key))
+            yield { key: o.Key, modifiedAt: o.LastModified ?? new Date(0) };
+        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (ContinuationToken);
+    },
+    publicUrl(key) {
+      return base ? `${base}/${key}` : undefined;
+    },
+    async close() {
+      client.destroy();
+    },
+  };
+}

@@ -1,0 +1,281 @@
+/**
+ * Scale-out: the port contracts on MongoDB (FerretDB) and S3 (versitygw), started by the global
+ * setup on 127.0.0.1; two API processes over one MongoDB and one S3; start-up failures that name the
+ * store; and the orphan sweep. Skipped, saying why, when the servers are not installed.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { MongoClient } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ConfigError } from '../src/config.js';
+import { newBlobStem } from '../src/domain/ids.js';
+import { createRenderer } from '../src/domain/render/index.js';
+import { createServices } from '../src/domain/services.js';
+import { openStorage } from '../src/storage/index.js';
+import { openMongoStore } from '../src/storage/mongo.js';
+import { openS3BlobStore } from '../src/storage/s3.js';
+import { blobStoreContract } from './contract/blob-store.js';
+import { recordStoreContract } from './contract/record-store.js';
+import { solid } from './support/images.js';
+import { runCli, spawnServer, type ServerProcess } from './support/process.js';
+import { call, download, generate, silentLogger, testFonts } from './support/server.js';
+
+const mongoUri = inject('mongoUri');
+const s3 = inject('s3');
+const runId = randomBytes(4).toString('hex');
+const s3Options = (publicUrl?: string) =>
+  s3 && {
+    bucket: s3.bucket,
+    endpoint: s3.endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    publicUrl,
+    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+  };
+const s3Env = (): Record<string, string> =>
+  s3
+    ? {
+        S3_BUCKET: s3.bucket,
+        S3_ENDPOINT: s3.endpoint,
+        S3_FORCE_PATH_STYLE: 'true',
+        AWS_ACCESS_KEY_ID: s3.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
+        AWS_REGION: 'us-east-1',
+      }
+    : {};
+
+const NO_MONGO =
+  'skipped: no MongoDB server (install ferretdb, as .ci/run does, or set TITLECARD_TEST_MONGODB_URI)';
+const NO_S3 = 'skipped: no S3 server (install versitygw, as .ci/run does, or set TITLECARD_TEST_S3_ENDPOINT)';
+
+let db = 0;
+if (mongoUri)
+  recordStoreContract('MongoDB', () =>
+    openMongoStore({ uri: mongoUri, dbName: `contract_${runId}_${++db}` }),
+  );
+else
+  describe.skip(`RecordStore contract: MongoDB (${NO_MONGO})`, () => it('needs a server', () => undefined));
+
+if (s3)
+  blobStoreContract('S3', () => openS3BlobStore(s3Options() as NonNullable<ReturnType<typeof s3Options>>));
+else describe.skip(`BlobStore contract: S3 (${NO_S3})`, () => it('needs a server', () => undefined));
+
+describe.skipIf(!mongoUri)(`MongoDB specifics${mongoUri ? '' : ` (${NO_MONGO})`}`, () => {
+  it('creates the indexes listing, sorting, counting and uniqueness rely on', async () => {
+    const dbName = `indexes_${runId}`;
+    const store = await openMongoStore({ uri: mongoUri as string, dbName });
+    await store.close();
+    const client = await MongoClient.connect(mongoUri as string);
+    const names = async (c: string) =>
+      (await client.db(dbName).collection(c).listIndexes().toArray()).map((i) => i.name as string);
+    expect(await names('users')).toContain('email_unique');
+    expect(await names('tokens')).toEqual(expect.arrayContaining(['token_hash_unique', 'tokens_by_user']));
+    expect(await names('images')).toEqual(
+      expect.arrayContaining(['images_by_user_created', 'images_by_user_title']),
+    );
+    await client.close();
+  });
+});
+
+describe.skipIf(!s3)(`S3 specifics${s3 ? '' : ` (${NO_S3})`}`, () => {
+  it('stores objects with their Content-Type and an immutable Cache-Control, and builds public URLs on S3_PUBLIC_URL', async () => {
+    const store = await openS3BlobStore(
+      s3Options('https://cdn.example.com/cards/') as NonNullable<ReturnType<typeof s3Options>>,
+    );
+    const key = `${newBlobStem()}.webp`;
+    const body = randomBytes(300_000); // larger than one chunk: checksums must not corrupt it
+    await store.put(key, body, 'image/webp');
+    expect((await store.get(key))?.body.equals(body)).toBe(true);
+    const client = new S3Client({
+      endpoint: s3?.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: s3?.accessKeyId ?? '', secretAccessKey: s3?.secretAccessKey ?? '' },
+    });
+    const head = await client.send(new HeadObjectCommand({ Bucket: s3?.bucket, Key: key }));
+    expect(head.ContentType).toBe('image/webp');
+    expect(head.CacheControl).toBe('public, max-age=31536000, immutable');
+    expect(head.ContentLength).toBe(body.length);
+    expect(store.publicUrl(key)).toBe(`https://cdn.example.com/cards/${key}`);
+    client.destroy();
+    await store.close();
+  });
+});
+
+describe('a store that cannot be used stops start-up with a message naming it', () => {
+  it('unreachable MongoDB', async () => {
+    const err = await openStorage({
+      dataDir: os.tmpdir(),
+      mongo: { uri: 'mongodb://user:hunter2@127.0.0.1:1/', dbName: 'x' },
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as Error).message).toMatch(
+      /MongoDB at mongodb:\/\/user:\*\*\*@127\.0\.0\.1:1\/ \(MONGODB_URI\)/,
+    );
+    expect((err as Error).message).not.toContain('hunter2');
+  }, 20_000);
+
+  it('unreachable or missing S3 bucket', async () => {
+    const err = await openStorage({
+      dataDir: os.tmpdir(),
+      s3: {
+        bucket: 'nope',
+        endpoint: 'http://127.0.0.1:1',
+        region: 'us-east-1',
+        forcePathStyle: true,
+        publicUrl: undefined,
+      },
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as Error).message).toMatch(/S3 bucket nope at http:\/\/127\.0\.0\.1:1 \(S3_BUCKET\)/);
+    if (s3) {
+      const missing = await openStorage({
+        dataDir: os.tmpdir(),
+        s3: { ...(s3Options() as NonNullable<ReturnType<typeof s3Options>>), bucket: `missing-${runId}` },
+      }).catch((e: unknown) => e);
+      expect((missing as Error).message).toMatch(new RegExp(`S3 bucket missing-${runId}`));
+    }
+  }, 30_000);
+});
+
+describe.skipIf(!mongoUri || !s3)(
+  `two API processes over one MongoDB and one S3${mongoUri && s3 ? '' : ` (${!mongoUri ? NO_MONGO : NO_S3})`}`,
+  () => {
+    let a: ServerProcess;
+    let b: ServerProcess;
+    let local: ReturnType<typeof createServices>;
+    let dataDir: string;
+    const dbName = `twoproc_${runId}`;
+    let small: Buffer;
+
+    beforeAll(async () => {
+      dataDir = await mkdtemp(path.join(os.tmpdir(), 'titlecard-scale-'));
+      const env = { MONGODB_URI: mongoUri as string, MONGODB_DB: dbName, ...s3Env(), DATA_DIR: dataDir };
+      const storage = await openStorage({
+        dataDir,
+        mongo: { uri: mongoUri as string, dbName },
+        s3: s3Options() as NonNullable<ReturnType<typeof s3Options>>,
+      });
+      local = createServices({
+        ...storage,
+        renderer: createRenderer(testFonts()),
+        logger: silentLogger,
+        publicUrl: 'http://unused',
+      });
+      [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
+      small = await solid([90, 40, 120], 'jpeg', 480, 300);
+    });
+    afterAll(async () => {
+      await Promise.all([a?.stop(), b?.stop()]);
+      await local?.close();
+      await rm(dataDir, { recursive: true, force: true });
+    });
+
+    it('the quota is exact under concurrent requests split across both', async () => {
+      const { user, token } = await local.accounts.createUser({
+        email: `race-${runId}@example.com`,
+        displayName: 'Race',
+        tier: 'free',
+      });
+      for (let i = 0; i < 5; i++) await local.quota.charge(user);
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          generate((i % 2 ? a : b).base, token.token, { title: `Split ${i}` }, { data: small }),
+        ),
+      );
+      expect(results.filter((r) => r.status === 201)).toHaveLength(5);
+      expect(results.filter((r) => r.status === 429)).toHaveLength(7);
+      expect((await local.quota.usage(user)).usage.generated).toBe(10);
+    });
+
+    it('a token revoked through one is refused by the other on the next request', async () => {
+      const { token } = await local.accounts.createUser({
+        email: `revoke-${runId}@example.com`,
+        displayName: 'Rev',
+        tier: 'pro',
+      });
+      const second = await call(a.base, 'POST', '/tokens', { token: token.token, json: { name: 'second' } });
+      const secret = second.body.data.token as string;
+      expect((await call(b.base, 'GET', '/usage', { token: secret })).status).toBe(200);
+      expect(
+        (await call(a.base, 'DELETE', `/tokens/${second.body.data.id as string}`, { token: token.token }))
+          .status,
+      ).toBe(200);
+      expect((await call(b.base, 'GET', '/usage', { token: secret })).status).toBe(401);
+    });
+
+    it('an image generated through one is listed and served through the other, bytes intact', async () => {
+      const { token } = await local.accounts.createUser({
+        email: `share-${runId}@example.com`,
+        displayName: 'Share',
+        tier: 'pro',
+      });
+      const made = await generate(
+        a.base,
+        token.token,
+        { title: 'Made on A', fileFormat: 'jpeg' },
+        { data: small },
+      );
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const listed = await call(b.base, 'GET', '/images', { token: token.token });
+      expect(listed.body.data.images[0].id).toBe(made.body.data.id);
+      const fromA = await download(made.body.data.url as string);
+      const fromB = await download(`${b.url}${new URL(made.body.data.url as string).pathname}`);
+      expect(fromB.status).toBe(200);
+      expect(fromB.headers.get('content-type')).toBe('image/jpeg');
+      expect(fromB.data.equals(fromA.data)).toBe(true);
+    });
+
+    it('titlecard sweep removes files no record points to, and only those', async () => {
+      const orphan = `${newBlobStem()}.png`;
+      await local.blobs.put(orphan, Buffer.from('orphan'), 'image/png');
+      const { token } = await local.accounts.createUser({
+        email: `sweep-${runId}@example.com`,
+        displayName: 'Sweep',
+        tier: 'pro',
+      });
+      const kept = await generate(a.base, token.token, { title: 'Kept' }, { data: small });
+      const env = { MONGODB_URI: mongoUri as string, MONGODB_DB: dbName, ...s3Env(), DATA_DIR: dataDir };
+      const dry = await runCli(['sweep', '--grace-minutes', '0', '--dry-run', '--json'], env);
+      expect(dry.code, dry.stderr).toBe(0);
+      expect((JSON.parse(dry.stdout) as { deleted: string[] }).deleted).toContain(orphan);
+      expect(await local.blobs.get(orphan)).toBeDefined();
+      const real = await runCli(['sweep', '--grace-minutes', '0', '--json'], env);
+      expect((JSON.parse(real.stdout) as { deleted: string[] }).deleted).toContain(orphan);
+      expect(await local.blobs.get(orphan)).toBeUndefined();
+      expect((await download(kept.body.data.url as string)).status).toBe(200);
+    });
+  },
+);
+
+describe('titlecard sweep on the embedded default', () => {
+  it('keeps young files (a generation may be in flight) and referenced ones', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'titlecard-sweep-'));
+    const storage = await openStorage({ dataDir });
+    const services = createServices({
+      ...storage,
+      renderer: createRenderer(testFonts()),
+      logger: silentLogger,
+      publicUrl: 'http://x',
+    });
+    const { token } = await services.accounts.createUser({
+      email: 'sweep@example.com',
+      displayName: 'S',
+      tier: 'pro',
+    });
+    const principal = await services.accounts.authenticate(`Bearer ${token.token}`);
+    const image = await services.images.generate(principal, await solid([1, 2, 3], 'png', 300, 200), {
+      title: 'Kept',
+    });
+    const orphan = `${newBlobStem()}_thumb.png`;
+    await services.blobs.put(orphan, Buffer.from('x'), 'image/png');
+    expect(await services.images.sweepOrphans({ olderThan: new Date(Date.now() - 60_000) })).toEqual([]);
+    expect(await services.images.sweepOrphans({ olderThan: new Date(Date.now() + 1000) })).toEqual([orphan]);
+    expect(await services.blobs.get(new URL(image.url).pathname.split('/').pop() as string)).toBeDefined();
+    await services.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+});
