@@ -1,0 +1,26 @@
+# Titlecard: one stateless API process. Records and files live in MongoDB and S3 when MONGODB_URI
+# and S3_BUCKET are set (see docker-compose.yml), otherwise under DATA_DIR (/data).
+FROM node:20-bookworm-slim AS build
+# better-sqlite3 is a native addon: node-gyp needs a compiler and Python.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY fonts ./fonts
+# `npm ci` runs the `prepare` script, which builds dist/; then drop the dev dependencies.
+RUN npm ci --no-audit --no-fund && npm prune --omit=dev --no-audit --no-fund
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/fonts ./fonts
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME /data
+EXPOSE 3000
+HEALTHCHECK --interval=15s --timeout=3s --start-period=10s \
+  CMD node -e "fetch('http://127.0.0.1:3000/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+CMD ["node", "dist/cli.js", "serve"]
