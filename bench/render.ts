@@ -5,7 +5,7 @@
  *
  * Usage: npm run bench [-- --runs 5]
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { loadFontLibrary } from '../src/domain/render/fonts.js';
@@ -15,15 +15,9 @@ import { generateOptionsSchema } from '../src/domain/schemas.js';
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
 const RUNS = Number(values.runs);
 const PHOTOS = new URL('../../shared/fixtures/photos/', import.meta.url);
-const FILES = [
-  'Kleiber_by_Lukas_Baubkus.jpg',
-  'seeding_by_Clements_Engelhardt.jpg',
-  'Dragonfly_by_Bolly.jpg',
-  'friends_by_Aitzol_Berasategi.jpg',
-  'plasma_Path_2560x1600.jpg',
-  'plasma_Canopee_3840x2160.png',
-  'mate_RainDrops.jpg',
-];
+const FILES = readdirSync(PHOTOS)
+  .filter((f) => /\.(jpe?g|png|webp)$/i.test(f))
+  .sort();
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);

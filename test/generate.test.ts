@@ -5,6 +5,7 @@
 import { deflateSync, crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FONT_NAMES } from '../src/domain/schemas.js';
 import { assertMatchesOpenApi } from './support/openapi.js';
 import { call, download, generate, startTestServer, type TestServer } from './support/server.js';
 import { decode, inkBox, meanInkColour, photo, pixel, solid, type Decoded } from './support/images.js';
@@ -306,17 +307,7 @@ describe('text colour, gradient, shadow, size and font', () => {
   });
 
   it('each of the nine fonts draws differently', async () => {
-    const fonts = [
-      'arial',
-      'inter',
-      'montserrat',
-      'playfair-display',
-      'oswald',
-      'lora',
-      'raleway',
-      'roboto',
-      'source-sans-pro',
-    ];
+    const fonts = FONT_NAMES;
     const signatures = new Set<string>();
     for (const font of fonts) {
       const out = await render({

@@ -3,25 +3,11 @@
  * across two processes sharing one DATA_DIR; the 429 body and Retry-After; revocation and listing
  * across processes.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServices } from '../src/domain/services.js';
-import { openStorage } from '../src/storage/index.js';
 import { assertMatchesOpenApi } from './support/openapi.js';
-import { spawnServer, type ServerProcess } from './support/process.js';
-import {
-  call,
-  download,
-  generate,
-  silentLogger,
-  startTestServer,
-  testFonts,
-  type TestServer,
-} from './support/server.js';
+import { twoProcessChecks } from './support/two-processes.js';
+import { call, generate, startTestServer, type TestServer } from './support/server.js';
 import { solid } from './support/images.js';
-import { createRenderer } from '../src/domain/render/index.js';
 
 let small: Buffer;
 beforeAll(async () => {
@@ -80,74 +66,5 @@ describe('quota in one process', () => {
 });
 
 describe('two server processes sharing one DATA_DIR', () => {
-  let dataDir: string;
-  let a: ServerProcess;
-  let b: ServerProcess;
-  let local: ReturnType<typeof createServices>;
-
-  beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'titlecard-2proc-'));
-    const storage = await openStorage({ dataDir });
-    local = createServices({
-      ...storage,
-      renderer: createRenderer(testFonts()),
-      logger: silentLogger,
-      publicUrl: 'http://unused',
-    });
-    [a, b] = await Promise.all([spawnServer({ DATA_DIR: dataDir }), spawnServer({ DATA_DIR: dataDir })]);
-  });
-  afterAll(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
-    await local?.close();
-    await rm(dataDir, { recursive: true, force: true });
-  });
-
-  it('the quota is exact under concurrent requests split across both', async () => {
-    const { user, token } = await local.accounts.createUser({
-      email: 'race@example.com',
-      displayName: 'Race',
-      tier: 'free',
-    });
-    for (let i = 0; i < 6; i++) await local.quota.charge(user);
-    const results = await Promise.all(
-      Array.from({ length: 12 }, (_, i) =>
-        generate((i % 2 ? a : b).base, token.token, { title: `Split ${i}` }, { data: small }),
-      ),
-    );
-    expect(results.filter((r) => r.status === 201)).toHaveLength(4);
-    expect(results.filter((r) => r.status === 429)).toHaveLength(8);
-    expect((await local.quota.usage(user)).usage.generated).toBe(10);
-  });
-
-  it('a token revoked through one process is refused by the other on the next request', async () => {
-    const { token } = await local.accounts.createUser({
-      email: 'revoke@example.com',
-      displayName: 'Rev',
-      tier: 'pro',
-    });
-    const second = await call(a.base, 'POST', '/tokens', { token: token.token, json: { name: 'second' } });
-    const secret = second.body.data.token as string;
-    expect((await call(b.base, 'GET', '/usage', { token: secret })).status).toBe(200);
-    expect(
-      (await call(a.base, 'DELETE', `/tokens/${second.body.data.id as string}`, { token: token.token }))
-        .status,
-    ).toBe(200);
-    expect((await call(b.base, 'GET', '/usage', { token: secret })).status).toBe(401);
-  });
-
-  it('an image generated through one is listed and served through the other', async () => {
-    const { token } = await local.accounts.createUser({
-      email: 'share@example.com',
-      displayName: 'Share',
-      tier: 'pro',
-    });
-    const made = await generate(a.base, token.token, { title: 'Made on A' }, { data: small });
-    expect(made.status).toBe(201);
-    const listed = await call(b.base, 'GET', '/images', { token: token.token });
-    expect(listed.body.data.images[0].id).toBe(made.body.data.id);
-    const key = new URL(made.body.data.url as string).pathname;
-    const file = await download(`${b.url}${key}`);
-    expect(file.status).toBe(200);
-    expect(file.headers.get('content-type')).toBe('image/png');
-  });
+  twoProcessChecks(() => ({ config: {}, env: {} }));
 });

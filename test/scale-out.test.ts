@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { MongoClient } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { ConfigError } from '../src/config.js';
 import { newBlobStem } from '../src/domain/ids.js';
 import { createRenderer } from '../src/domain/render/index.js';
@@ -20,8 +20,9 @@ import { openS3BlobStore } from '../src/storage/s3.js';
 import { blobStoreContract } from './contract/blob-store.js';
 import { recordStoreContract } from './contract/record-store.js';
 import { solid } from './support/images.js';
-import { runCli, spawnServer, type ServerProcess } from './support/process.js';
-import { call, download, generate, silentLogger, testFonts } from './support/server.js';
+import { runCli } from './support/process.js';
+import { twoProcessChecks } from './support/two-processes.js';
+import { download, generate, silentLogger, testFonts } from './support/server.js';
 
 const mongoUri = inject('mongoUri');
 const s3 = inject('s3');
@@ -144,92 +145,17 @@ describe('a store that cannot be used stops start-up with a message naming it', 
 describe.skipIf(!mongoUri || !s3)(
   `two API processes over one MongoDB and one S3${mongoUri && s3 ? '' : ` (${!mongoUri ? NO_MONGO : NO_S3})`}`,
   () => {
-    let a: ServerProcess;
-    let b: ServerProcess;
-    let local: ReturnType<typeof createServices>;
-    let dataDir: string;
     const dbName = `twoproc_${runId}`;
-    let small: Buffer;
-
-    beforeAll(async () => {
-      dataDir = await mkdtemp(path.join(os.tmpdir(), 'titlecard-scale-'));
-      const env = { MONGODB_URI: mongoUri as string, MONGODB_DB: dbName, ...s3Env(), DATA_DIR: dataDir };
-      const storage = await openStorage({
-        dataDir,
+    const running = twoProcessChecks(() => ({
+      config: {
         mongo: { uri: mongoUri as string, dbName },
         s3: s3Options() as NonNullable<ReturnType<typeof s3Options>>,
-      });
-      local = createServices({
-        ...storage,
-        renderer: createRenderer(testFonts()),
-        logger: silentLogger,
-        publicUrl: 'http://unused',
-      });
-      [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
-      small = await solid([90, 40, 120], 'jpeg', 480, 300);
-    });
-    afterAll(async () => {
-      await Promise.all([a?.stop(), b?.stop()]);
-      await local?.close();
-      await rm(dataDir, { recursive: true, force: true });
-    });
-
-    it('the quota is exact under concurrent requests split across both', async () => {
-      const { user, token } = await local.accounts.createUser({
-        email: `race-${runId}@example.com`,
-        displayName: 'Race',
-        tier: 'free',
-      });
-      for (let i = 0; i < 5; i++) await local.quota.charge(user);
-      const results = await Promise.all(
-        Array.from({ length: 12 }, (_, i) =>
-          generate((i % 2 ? a : b).base, token.token, { title: `Split ${i}` }, { data: small }),
-        ),
-      );
-      expect(results.filter((r) => r.status === 201)).toHaveLength(5);
-      expect(results.filter((r) => r.status === 429)).toHaveLength(7);
-      expect((await local.quota.usage(user)).usage.generated).toBe(10);
-    });
-
-    it('a token revoked through one is refused by the other on the next request', async () => {
-      const { token } = await local.accounts.createUser({
-        email: `revoke-${runId}@example.com`,
-        displayName: 'Rev',
-        tier: 'pro',
-      });
-      const second = await call(a.base, 'POST', '/tokens', { token: token.token, json: { name: 'second' } });
-      const secret = second.body.data.token as string;
-      expect((await call(b.base, 'GET', '/usage', { token: secret })).status).toBe(200);
-      expect(
-        (await call(a.base, 'DELETE', `/tokens/${second.body.data.id as string}`, { token: token.token }))
-          .status,
-      ).toBe(200);
-      expect((await call(b.base, 'GET', '/usage', { token: secret })).status).toBe(401);
-    });
-
-    it('an image generated through one is listed and served through the other, bytes intact', async () => {
-      const { token } = await local.accounts.createUser({
-        email: `share-${runId}@example.com`,
-        displayName: 'Share',
-        tier: 'pro',
-      });
-      const made = await generate(
-        a.base,
-        token.token,
-        { title: 'Made on A', fileFormat: 'jpeg' },
-        { data: small },
-      );
-      expect(made.status, JSON.stringify(made.body)).toBe(201);
-      const listed = await call(b.base, 'GET', '/images', { token: token.token });
-      expect(listed.body.data.images[0].id).toBe(made.body.data.id);
-      const fromA = await download(made.body.data.url as string);
-      const fromB = await download(`${b.url}${new URL(made.body.data.url as string).pathname}`);
-      expect(fromB.status).toBe(200);
-      expect(fromB.headers.get('content-type')).toBe('image/jpeg');
-      expect(fromB.data.equals(fromA.data)).toBe(true);
-    });
+      },
+      env: { MONGODB_URI: mongoUri as string, MONGODB_DB: dbName, ...s3Env() },
+    }));
 
     it('titlecard sweep removes files no record points to, and only those', async () => {
+      const { a, local, env } = running();
       const orphan = `${newBlobStem()}.png`;
       await local.blobs.put(orphan, Buffer.from('orphan'), 'image/png');
       const { token } = await local.accounts.createUser({
@@ -237,8 +163,12 @@ describe.skipIf(!mongoUri || !s3)(
         displayName: 'Sweep',
         tier: 'pro',
       });
-      const kept = await generate(a.base, token.token, { title: 'Kept' }, { data: small });
-      const env = { MONGODB_URI: mongoUri as string, MONGODB_DB: dbName, ...s3Env(), DATA_DIR: dataDir };
+      const kept = await generate(
+        a.base,
+        token.token,
+        { title: 'Kept' },
+        { data: await solid([90, 40, 120], 'jpeg', 480, 300) },
+      );
       const dry = await runCli(['sweep', '--grace-minutes', '0', '--dry-run', '--json'], env);
       expect(dry.code, dry.stderr).toBe(0);
       expect((JSON.parse(dry.stdout) as { deleted: string[] }).deleted).toContain(orphan);

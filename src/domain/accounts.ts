@@ -4,7 +4,7 @@
  * on the very next request in every process, because every request looks the hash up in the store.
  */
 import { z } from 'zod';
-import { NotFoundError, UnauthorizedError, ValidationError } from './errors.js';
+import { emailTakenError, NotFoundError, UnauthorizedError, ValidationError } from './errors.js';
 import { hashToken, newId, newTokenSecret, TOKEN_PATTERN } from './ids.js';
 import { TIERS, type ApiToken, type Tier, type User } from './model.js';
 import type { Clock, RecordStore } from './ports.js';
@@ -63,12 +63,7 @@ export function createAccounts(store: RecordStore, clock: Clock) {
       tier: string;
     }): Promise<{ user: User; token: CreatedToken }> {
       const parsed = parseOrThrow(newUserSchema, input);
-      if (await store.users.findByEmail(parsed.email))
-        throw new ValidationError(
-          'email',
-          'format',
-          `Expected a new email address but ${parsed.email} is already registered`,
-        );
+      if (await store.users.findByEmail(parsed.email)) throw emailTakenError(parsed.email);
       const user: User = { id: newId('usr'), ...parsed, createdAt: clock.now() };
       await store.users.create(user);
       return { user, token: await issueToken(user, 'default') };

@@ -47,6 +47,15 @@ export class ValidationError extends TitlecardError {
   }
 }
 
+/** An email address that already has an account (field `email`). */
+export function emailTakenError(email: string): ValidationError {
+  return new ValidationError(
+    'email',
+    'format',
+    `Expected a new email address but ${email} is already registered`,
+  );
+}
+
 /** The background image is larger than the 10 MB limit (spec 4.1, 8). */
 export class FileTooLargeError extends TitlecardError {
   constructor(readonly limitBytes: number) {

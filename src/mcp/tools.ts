@@ -17,6 +17,7 @@ import {
   imageListEntrySchema,
   imageRecordSchema,
   LIMITS,
+  listImagesQuerySchema,
   tokenValidationSchema,
   usageSchema,
   type GenerateOptions,
@@ -188,16 +189,8 @@ export function buildMcpServer({ backend, fetchImage, mode, logger }: McpOptions
     }),
   );
 
-  const listInput = z.object({
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(LIMITS.pageSizeMax)
-      .default(LIMITS.pageSizeDefault)
-      .describe('Images per page, 1 to 100.'),
-    sort: z.enum(IMAGE_SORTS).default('createdAt').describe('Sort key.'),
-    order: z.enum(SORT_ORDERS).default('desc').describe('Sort order.'),
+  // The REST list query, with an opaque cursor in place of the offset.
+  const listInput = listImagesQuerySchema.omit({ offset: true }).extend({
     cursor: z
       .string()
       .optional()

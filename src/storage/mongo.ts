@@ -15,7 +15,7 @@
  * MongoDB-compatible server supports.
  */
 import type { Collection, Db, MongoClient, MongoServerError, Sort, SortDirection } from 'mongodb';
-import { ValidationError } from '../domain/errors.js';
+import { emailTakenError } from '../domain/errors.js';
 import type { ApiToken, ImageRecord, User } from '../domain/model.js';
 import type { RecordStore } from '../domain/ports.js';
 
@@ -86,12 +86,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Record
         try {
           await users.insertOne({ _id: id, ...rest, emailLower: user.email.toLowerCase() });
         } catch (err) {
-          if (isDuplicateKey(err))
-            throw new ValidationError(
-              'email',
-              'format',
-              `Expected a new email address but ${user.email} is already registered`,
-            );
+          if (isDuplicateKey(err)) throw emailTakenError(user.email);
           throw err;
         }
       },

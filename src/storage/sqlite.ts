@@ -4,7 +4,7 @@
  * migrations are applied at open, under an immediate transaction, so concurrent starts are safe.
  */
 import Database from 'better-sqlite3';
-import { ValidationError } from '../domain/errors.js';
+import { emailTakenError } from '../domain/errors.js';
 import type { ApiToken, ImagePageQuery, ImageRecord, Tier, User } from '../domain/model.js';
 import type { RecordStore } from '../domain/ports.js';
 
@@ -192,11 +192,7 @@ export function openSqliteStore(file: string): RecordStore {
           q.insertUser.run({ ...user, createdAt: user.createdAt.toISOString() });
         } catch (err) {
           if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE')
-            throw new ValidationError(
-              'email',
-              'format',
-              `Expected a new email address but ${user.email} is already registered`,
-            );
+            throw emailTakenError(user.email);
           throw err;
         }
       },

@@ -1,0 +1,120 @@
+/**
+ * The checks every multi-process set-up must pass, whatever its storage: two `titlecard serve`
+ * processes over the same stores (one SQLite DATA_DIR, or one MongoDB and one S3).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createRenderer } from '../../src/domain/render/index.js';
+import { createServices, type Services } from '../../src/domain/services.js';
+import { openStorage, type StorageConfig } from '../../src/storage/index.js';
+import { solid } from './images.js';
+import { spawnServer, type ServerProcess } from './process.js';
+import { call, download, generate, silentLogger, testFonts } from './server.js';
+
+export interface TwoProcesses {
+  a: ServerProcess;
+  b: ServerProcess;
+  /** The same stores, opened in the test process. */
+  local: Services;
+  /** Environment of the two servers (for CLI commands on the same stores). */
+  env: Record<string, string>;
+}
+
+/**
+ * Registers, in the current describe block, the two-process checks: exact quota under concurrent
+ * requests split across both, revocation seen by the other process, an image made by one listed and
+ * served by the other. Returns a getter for the running processes, for further tests.
+ */
+export function twoProcessChecks(
+  storage: (dataDir: string) => { config: Omit<StorageConfig, 'dataDir'>; env: Record<string, string> },
+): () => TwoProcesses {
+  let ctx: TwoProcesses;
+  let dataDir: string;
+  let small: Buffer;
+  const run = randomBytes(3).toString('hex');
+  const email = (what: string) => `${what}-${run}@example.com`;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'titlecard-2proc-'));
+    const { config, env } = storage(dataDir);
+    const stores = await openStorage({ dataDir, ...config });
+    const local = createServices({
+      ...stores,
+      renderer: createRenderer(testFonts()),
+      logger: silentLogger,
+      publicUrl: 'http://unused',
+    });
+    const fullEnv = { ...env, DATA_DIR: dataDir };
+    const [a, b] = await Promise.all([spawnServer(fullEnv), spawnServer(fullEnv)]);
+    ctx = { a, b, local, env: fullEnv };
+    small = await solid([200, 120, 40], 'jpeg', 480, 300);
+  });
+  afterAll(async () => {
+    await Promise.all([ctx?.a.stop(), ctx?.b.stop()]);
+    await ctx?.local.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('the quota is exact under concurrent requests split across both processes', async () => {
+    const { a, b, local } = ctx;
+    const { user, token } = await local.accounts.createUser({
+      email: email('race'),
+      displayName: 'Race',
+      tier: 'free',
+    });
+    for (let i = 0; i < 6; i++) await local.quota.charge(user);
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        generate((i % 2 ? a : b).base, token.token, { title: `Split ${i}` }, { data: small }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(4);
+    expect(results.filter((r) => r.status === 429)).toHaveLength(8);
+    expect((await local.quota.usage(user)).usage.generated).toBe(10);
+  });
+
+  it('a token revoked through one process is refused by the other on the next request', async () => {
+    const { a, b, local } = ctx;
+    const { token } = await local.accounts.createUser({
+      email: email('revoke'),
+      displayName: 'Rev',
+      tier: 'pro',
+    });
+    const second = await call(a.base, 'POST', '/tokens', { token: token.token, json: { name: 'second' } });
+    const secret = second.body.data.token as string;
+    expect((await call(b.base, 'GET', '/usage', { token: secret })).status).toBe(200);
+    expect(
+      (await call(a.base, 'DELETE', `/tokens/${second.body.data.id as string}`, { token: token.token }))
+        .status,
+    ).toBe(200);
+    expect((await call(b.base, 'GET', '/usage', { token: secret })).status).toBe(401);
+  });
+
+  it('an image generated through one is listed and served through the other, bytes intact', async () => {
+    const { a, b, local } = ctx;
+    const { token } = await local.accounts.createUser({
+      email: email('share'),
+      displayName: 'Share',
+      tier: 'pro',
+    });
+    const made = await generate(
+      a.base,
+      token.token,
+      { title: 'Made on A', fileFormat: 'jpeg' },
+      { data: small },
+    );
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const listed = await call(b.base, 'GET', '/images', { token: token.token });
+    expect(listed.body.data.images[0].id).toBe(made.body.data.id);
+    const fromA = await download(made.body.data.url as string);
+    const fromB = await download(`${b.url}${new URL(made.body.data.url as string).pathname}`);
+    expect(fromB.status).toBe(200);
+    expect(fromB.headers.get('content-type')).toBe('image/jpeg');
+    expect(fromB.data.equals(fromA.data)).toBe(true);
+  });
+
+  return () => ctx;
+}
