@@ -1,13 +1,19 @@
 /**
  * The font set: the nine families of spec 4.1 as TrueType files in `fonts/`, loaded once per process
- * into HarfBuzz. Each family has Regular (400, subtitles) and Bold (700, titles). A fallback chain
- * follows the chosen font for characters it does not cover (per-glyph fallback).
+ * into HarfBuzz. Each family has Regular (400, subtitles) and Bold (700, titles). A chain of Noto
+ * fallback fonts follows the chosen font for characters it does not cover (per-glyph fallback):
+ * Arimo, then Noto Sans Hebrew, Arabic, Devanagari and Thai (small: loaded at start-up), then Noto
+ * Sans SC, JP or KR and Noto Color Emoji (5 to 25 MB each: loaded once per process, on the first
+ * title that needs them). The Noto fonts come from the npm packages `@expo-google-fonts/noto-*`,
+ * each with its license (SIL OFL 1.1).
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as hb from 'harfbuzzjs';
 import type { FontName } from '../schemas.js';
+import { colorGlyphSvg } from './colr.js';
 
 /** Where the bundled fonts are: `<package root>/fonts`. */
 export const DEFAULT_FONTS_DIR = fileURLToPath(new URL('../../../fonts', import.meta.url));
@@ -35,8 +41,11 @@ export class LoadedFont {
   readonly ascender: number;
   /** hhea descender, font units, positive down. */
   readonly descender: number;
+  /** A COLRv1 colour font (emoji): glyphs are painted with {@link colorSvg}, not filled. */
+  readonly isColor: boolean;
   private readonly coverage: Set<number>;
   private readonly paths = new Map<number, string>();
+  private readonly colorSvgs = new Map<number, string>();
 
   constructor(
     readonly name: string,
@@ -49,6 +58,17 @@ export class LoadedFont {
     this.ascender = extents.ascender;
     this.descender = -extents.descender;
     this.coverage = new Set(face.collectUnicodes());
+    this.isColor = face.hasColorPaint();
+  }
+
+  /** The colour glyph as an SVG fragment in font units, y up (cached); ids are unique per font and glyph. */
+  colorSvg(glyphId: number): string {
+    let svg = this.colorSvgs.get(glyphId);
+    if (svg === undefined) {
+      svg = colorGlyphSvg(this.font, glyphId, `${this.name.replace(/\W/g, '')}${glyphId}_`);
+      this.colorSvgs.set(glyphId, svg);
+    }
+    return svg;
   }
 
   /** Whether the font has a glyph for the code point. */
@@ -72,24 +92,89 @@ export interface FontFamily {
   bold: LoadedFont;
 }
 
+type Fallback = 'hebrew' | 'arabic' | 'devanagari' | 'thai' | 'sc' | 'jp' | 'kr' | 'emoji';
+
+/** npm package and file stem of each fallback; `eager` ones load at start-up. */
+const FALLBACKS: Record<Fallback, { pkg: string; stem: string; eager: boolean; boldless?: boolean }> = {
+  hebrew: { pkg: '@expo-google-fonts/noto-sans-hebrew', stem: 'NotoSansHebrew', eager: true },
+  arabic: { pkg: '@expo-google-fonts/noto-sans-arabic', stem: 'NotoSansArabic', eager: true },
+  devanagari: { pkg: '@expo-google-fonts/noto-sans-devanagari', stem: 'NotoSansDevanagari', eager: true },
+  thai: { pkg: '@expo-google-fonts/noto-sans-thai', stem: 'NotoSansThai', eager: true },
+  sc: { pkg: '@expo-google-fonts/noto-sans-sc', stem: 'NotoSansSC', eager: false },
+  jp: { pkg: '@expo-google-fonts/noto-sans-jp', stem: 'NotoSansJP', eager: false },
+  kr: { pkg: '@expo-google-fonts/noto-sans-kr', stem: 'NotoSansKR', eager: false },
+  emoji: { pkg: '@expo-google-fonts/noto-color-emoji', stem: 'NotoColorEmoji', eager: false, boldless: true },
+};
+const EAGER: Fallback[] = ['hebrew', 'arabic', 'devanagari', 'thai'];
+
+const HAN_KANA_HANGUL =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}]/u;
+const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const HANGUL = /\p{Script=Hangul}/u;
+/** A grapheme that is an emoji (RGI_Emoji: includes ZWJ sequences, skin tones, flags, keycaps). */
+export const EMOJI = /^\p{RGI_Emoji}$/v;
+const ANY_EMOJI = /\p{RGI_Emoji}/v;
+
+/**
+ * The CJK font for a text: Korean when it has Hangul, Japanese when it has kana, otherwise
+ * Simplified Chinese. Han characters alone cannot tell the language; these fonts differ in the
+ * preferred shapes of some Han glyphs, not in coverage.
+ */
+function cjkFor(text: string): Fallback {
+  if (HANGUL.test(text)) return 'kr';
+  if (KANA.test(text)) return 'jp';
+  return 'sc';
+}
+
+const require = createRequire(import.meta.url);
+
+function loadFallback(which: Fallback, weight: Weight): LoadedFont {
+  const spec = FALLBACKS[which];
+  const dir = path.dirname(require.resolve(`${spec.pkg}/package.json`));
+  const [folder, suffix] =
+    weight === 'bold' && !spec.boldless ? ['700Bold', '700Bold'] : ['400Regular', '400Regular'];
+  return loadFile(path.join(dir, folder, `${spec.stem}_${suffix}.ttf`));
+}
+
 /** All fonts of the process. Build it once at start-up with {@link loadFontLibrary}. */
 export class FontLibrary {
+  private readonly fallbacks = new Map<string, LoadedFont>();
+  /** Milliseconds spent loading each lazy fallback, for `npm run bench`. */
+  readonly loadTimes = new Map<string, number>();
+
   constructor(
     private readonly families: Map<FontName, FontFamily>,
-    private readonly fallbackFamilies: FontFamily[],
-  ) {}
+    private readonly arimo: FontFamily,
+  ) {
+    for (const which of EAGER)
+      for (const weight of ['regular', 'bold'] as const) this.fallback(which, weight);
+  }
+
+  private fallback(which: Fallback, weight: Weight): LoadedFont {
+    const key = FALLBACKS[which].boldless ? which : `${which}-${weight}`;
+    let font = this.fallbacks.get(key);
+    if (!font) {
+      const started = performance.now();
+      font = loadFallback(which, weight);
+      this.fallbacks.set(key, font);
+      this.loadTimes.set(key, performance.now() - started);
+    }
+    return font;
+  }
 
   /**
-   * The fonts to try, in order, for a character: the chosen family's face, then the fallback fonts.
-   * The chosen font keeps every glyph it has.
+   * The fonts to try, in order, for the characters of `text`: the chosen family's face, Arimo, the
+   * small Noto fallbacks, and the CJK and emoji fonts when `text` needs them (loaded on first use).
+   * The chosen font keeps every glyph it has; emoji prefer the emoji font (see shaping.ts).
    */
-  chain(name: FontName, weight: Weight): LoadedFont[] {
+  chain(name: FontName, weight: Weight, text = ''): LoadedFont[] {
     const family = this.families.get(name);
     if (!family) throw new Error(`font ${name} is not loaded`);
     const chain = [family[weight]];
-    for (const fallback of this.fallbackFamilies) {
-      if (fallback[weight] !== family[weight]) chain.push(fallback[weight]);
-    }
+    if (this.arimo[weight] !== family[weight]) chain.push(this.arimo[weight]);
+    for (const which of EAGER) chain.push(this.fallback(which, weight));
+    if (HAN_KANA_HANGUL.test(text)) chain.push(this.fallback(cjkFor(text), weight));
+    if (ANY_EMOJI.test(text)) chain.push(this.fallback('emoji', weight));
     return chain;
   }
 }
@@ -99,8 +184,8 @@ function loadFile(file: string): LoadedFont {
 }
 
 /**
- * Reads the nine families (18 files, about 4 MB) from `fontsDir`. Throws if a file is missing.
- * Fallback chain today: Arimo (Latin, Cyrillic, Greek, Hebrew).
+ * Reads the nine families (18 files, about 4 MB) from `fontsDir` and the small Noto fallbacks
+ * (Hebrew, Arabic, Devanagari, Thai: 1 MB). Throws if a file is missing.
  */
 export function loadFontLibrary(fontsDir: string = DEFAULT_FONTS_DIR): FontLibrary {
   const families = new Map<FontName, FontFamily>();
@@ -110,6 +195,5 @@ export function loadFontLibrary(fontsDir: string = DEFAULT_FONTS_DIR): FontLibra
       bold: loadFile(path.join(fontsDir, dir, `${stem}_700Bold.ttf`)),
     });
   }
-  const arimo = families.get('arial');
-  return new FontLibrary(families, arimo ? [arimo] : []);
+  return new FontLibrary(families, families.get('arial') as FontFamily);
 }

@@ -22,7 +22,7 @@ import LineBreaker from 'linebreak';
 import type { Aspect, FontName, Template } from '../schemas.js';
 import { ASPECTS, LIMITS } from '../schemas.js';
 import type { FontLibrary, LoadedFont } from './fonts.js';
-import { shape, type ShapedText } from './shaping.js';
+import { isRtlParagraph, shape, shapeLine, type ShapedText } from './shaping.js';
 
 export interface Rect {
   x: number;
@@ -200,6 +200,32 @@ interface Paragraph {
   text: string;
   chain: LoadedFont[];
   segments: Segment[];
+  /** Base direction right to left (UAX #9): lines align to the right edge of the box. */
+  rtl: boolean;
+}
+
+/** Scripts written without spaces between words, which UAX #14 leaves to a dictionary (class SA). */
+const DICTIONARY_SCRIPT = /[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const words = new Intl.Segmenter(undefined, { granularity: 'word' });
+
+/**
+ * Break opportunities (UTF-16 indices where a line may start), with `required` for forced breaks:
+ * UAX #14 from the linebreak package, plus word boundaries from ICU's dictionaries (Intl.Segmenter)
+ * inside Thai, Lao, Khmer and Myanmar text, where UAX #14 finds none.
+ */
+function breakOpportunities(text: string): Map<number, boolean> {
+  const breaks = new Map<number, boolean>();
+  const breaker = new LineBreaker(text);
+  for (let bk = breaker.nextBreak(); bk; bk = breaker.nextBreak()) breaks.set(bk.position, bk.required);
+  if (DICTIONARY_SCRIPT.test(text)) {
+    for (const { index } of words.segment(text)) {
+      if (index === 0 || breaks.has(index)) continue;
+      const before = text[index - 1] ?? '';
+      const after = text[index] ?? '';
+      if (DICTIONARY_SCRIPT.test(before) && DICTIONARY_SCRIPT.test(after)) breaks.set(index, false);
+    }
+  }
+  return new Map([...breaks].sort((a, b) => a[0] - b[0]));
 }
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
@@ -220,16 +246,23 @@ function measure(text: string, chain: LoadedFont[]): { width: number; trailing: 
 
 function paragraph(text: string, chain: LoadedFont[]): Paragraph {
   const segments: Segment[] = [];
-  const breaker = new LineBreaker(text);
   let start = 0;
-  for (let bk = breaker.nextBreak(); bk; bk = breaker.nextBreak()) {
-    if (bk.position === start) continue;
-    const piece = text.slice(start, bk.position);
-    segments.push({ start, end: bk.position, ...measure(piece, chain), required: bk.required });
-    start = bk.position;
+  for (const [position, required] of breakOpportunities(text)) {
+    if (position === start) continue;
+    const piece = text.slice(start, position);
+    segments.push({ start, end: position, ...measure(piece, chain), required });
+    start = position;
   }
-  return { text, chain, segments };
+  return { text, chain, segments, rtl: isRtlParagraph(text) };
 }
+
+/**
+ * Characters that must not start a line (UAX #14 classes CL, CP, EX, IS, NS: closing brackets and
+ * quotes, ideographic comma and full stop, small kana, iteration marks): when a segment has to be
+ * split, they stay with the character before them.
+ */
+const NO_LINE_START =
+  /^[\p{Pe}\p{Pf}、。，．！？：；!?,.:;…‥ーゝゞ々〻ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰ-ㇿ]/u;
 
 /** Splits every segment wider than `maxWidth` em into grapheme pieces (last resort: the word alone does not fit). */
 function splitOverwide(p: Paragraph, maxWidth: number): Paragraph {
@@ -240,7 +273,12 @@ function splitOverwide(p: Paragraph, maxWidth: number): Paragraph {
       segments.push(s);
       continue;
     }
-    const pieces = [...graphemes.segment(p.text.slice(s.start, s.end))];
+    const pieces: { segment: string; index: number }[] = [];
+    for (const g of graphemes.segment(p.text.slice(s.start, s.end))) {
+      const prev = pieces.at(-1);
+      if (prev && NO_LINE_START.test(g.segment)) prev.segment += g.segment;
+      else pieces.push({ segment: g.segment, index: g.index });
+    }
     pieces.forEach(({ segment, index }, i) => {
       const start = s.start + index;
       const last = i === pieces.length - 1;
@@ -331,8 +369,10 @@ export function layoutText(fonts: FontLibrary, req: LayoutRequest): TextLayout {
   const hasSubtitle = req.subtitle !== undefined && req.subtitle.length > 0;
   const columns = columnsFor(req.aspect, req.placement, hasSubtitle);
   const paragraphs = {
-    title: paragraph(req.title, fonts.chain(req.font, 'bold')),
-    subtitle: hasSubtitle ? paragraph(req.subtitle as string, fonts.chain(req.font, 'regular')) : undefined,
+    title: paragraph(req.title, fonts.chain(req.font, 'bold', req.title)),
+    subtitle: hasSubtitle
+      ? paragraph(req.subtitle as string, fonts.chain(req.font, 'regular', req.subtitle))
+      : undefined,
   };
   const subtitleSize = (t: number) => Math.max(SUBTITLE_MIN_PX, Math.round(t * SUBTITLE_RATIO));
 
@@ -474,22 +514,24 @@ function placeBlock(plan: BlockPlan, col: Column, top: number): TextBlock {
     const start = (p.segments[a] as Segment).start;
     const end = (p.segments[b - 1] as Segment).end;
     let text = p.text.slice(start, end).trimEnd();
-    let shaped: ShapedText = shape(text, p.chain);
+    let shaped: ShapedText = shapeLine(text, p.chain, p.rtl);
     if (plan.ellipsisAfter === i) {
       // Remove whole graphemes from the end until the text and the ellipsis fit.
       const parts = [...graphemes.segment(text)].map((s) => s.segment);
       for (;;) {
         text = parts.join('').trimEnd() + ELLIPSIS;
-        shaped = shape(text, p.chain);
+        shaped = shapeLine(text, p.chain, p.rtl);
         if (shaped.width * plan.size <= maxWidth || parts.length === 0) break;
         parts.pop();
       }
     }
     const width = shaped.width * plan.size;
+    // Right-to-left paragraphs align to the right edge of the box in every template.
+    const align = p.rtl ? 'right' : col.align;
     const x =
-      col.align === 'left'
+      align === 'left'
         ? col.box.x
-        : col.align === 'right'
+        : align === 'right'
           ? col.box.x + col.box.width - width
           : col.box.x + (col.box.width - width) / 2;
     const baseline = top + ascent + i * plan.lineHeight;
@@ -507,7 +549,7 @@ function placeBlock(plan: BlockPlan, col: Column, top: number): TextBlock {
     });
     return { text, x, baseline, width, size: plan.size, ascent, descent, glyphs };
   });
-  return { role: plan.role, size: plan.size, align: col.align, box: col.box, lines };
+  return { role: plan.role, size: plan.size, align: p.rtl ? 'right' : col.align, box: col.box, lines };
 }
 
 function gradientFor(

@@ -62,15 +62,20 @@ export function buildOverlaySvgs(layout: TextLayout, tones: ToneChoice, textShad
   let shadow = '';
   layout.blocks.forEach((block, bi) => {
     let paths = '';
+    let colour = '';
     for (const line of block.lines) {
       for (const g of line.glyphs) {
-        const d = g.font.glyphPath(g.glyphId);
-        if (!d) continue;
         const k = g.size / g.font.upem;
-        paths += `<path transform="matrix(${k.toFixed(6)} 0 0 ${(-k).toFixed(6)} ${n(g.x)} ${n(g.y)})" d="${d}"/>`;
+        const matrix = `matrix(${k.toFixed(6)} 0 0 ${(-k).toFixed(6)} ${n(g.x)} ${n(g.y)})`;
+        // Colour glyphs (emoji) keep their own colours and cast no shadow of the text colour.
+        if (g.font.isColor) colour += `<g transform="${matrix}">${g.font.colorSvg(g.glyphId)}</g>`;
+        else {
+          const d = g.font.glyphPath(g.glyphId);
+          if (d) paths += `<path transform="${matrix}" d="${d}"/>`;
+        }
       }
     }
-    text += `<g fill="${fill}">${paths}</g>`;
+    text += `<g fill="${fill}">${paths}</g>${colour}`;
     if (textShadow) {
       shadowDefs += `<filter id="s${bi}" x="-25%" y="-25%" width="150%" height="150%"><feGaussianBlur stdDeviation="${n(block.size * SHADOW_SIGMA)}"/></filter>`;
       shadow += `<g fill="${toHex(tones.shadow)}" opacity="${SHADOW_OPACITY}" filter="url(#s${bi})" transform="translate(0 ${n(block.size * SHADOW_OFFSET)})">${paths}</g>`;
