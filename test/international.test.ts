@@ -10,24 +10,13 @@ import { createRenderer } from '../src/domain/render/index.js';
 import { layoutText, type LaidLine, type TextLayout } from '../src/domain/render/layout.js';
 import { generateOptionsSchema } from '../src/domain/schemas.js';
 import { decode, solid } from './support/images.js';
+import { SCRIPT_SAMPLES } from './support/samples.js';
 import { testFonts } from './support/server.js';
 
 const fonts = testFonts();
 
 /** One title per script; each line set in one font, so HarfBuzz alone can shape it the same way. */
-export const SAMPLES: Record<string, string> = {
-  latin: 'Typographers kern AVATAR, Wave and “quotes” — ﬁne ligatures',
-  cyrillic: 'Съешь же ещё этих мягких французских булок',
-  greek: 'Ταχίστη αλώπηξ βαφής ψημένη γη, δρασκελίζει',
-  arabic: 'مرحبا بالعالم: كيف نكتب عناوين جميلة',
-  hebrew: 'שלום עולם: איך כותבים כותרות יפות',
-  devanagari: 'हिन्दी में सुंदर शीर्षक कैसे लिखें',
-  thai: 'ภาษาไทยไม่มีการเว้นวรรคระหว่างคำในประโยค',
-  chinese: '我们如何把构建时间缩短一半，并且更稳定。',
-  japanese: '新しいリリースのお知らせ：今すぐ試してください。',
-  korean: '한국어 제목도 아름답게 조판됩니다',
-  emoji: '👍🏽👨‍👩‍👧🇫🇷❤️😀🚀🧑🏾‍💻🏳️‍🌈',
-};
+const SAMPLES = SCRIPT_SAMPLES;
 
 const lay = (title: string, over: Partial<Parameters<typeof layoutText>[1]> = {}): TextLayout =>
   layoutText(fonts, { aspect: 'og', placement: { template: 'bottom-left' }, title, font: 'arial', ...over });

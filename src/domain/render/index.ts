@@ -14,7 +14,14 @@ import { decodeCover, type ImageInput } from './decode.js';
 import type { FontLibrary } from './fonts.js';
 import { layoutText, type Placement, type TextLayout } from './layout.js';
 import { buildOverlaySvgs, LAYER_SCALE, rasterise, type RasterLayer } from './overlay.js';
-import { chooseTones, sampleBehind, type ToneChoice } from './tones.js';
+import {
+  chooseTones,
+  contrastRatio,
+  relativeLuminance,
+  sampleBehind,
+  type Rgb,
+  type ToneChoice,
+} from './tones.js';
 
 /** Quality of jpeg and webp output (spec 4.1 rule 5, section 8). */
 export const LOSSY_QUALITY = 85;
@@ -51,14 +58,34 @@ export interface RenderResult {
   layout: TextLayout;
   tones: ToneChoice;
   timings: RenderTimings;
+  /** Present when asked for with `measure`. */
+  ink?: InkMeasurement;
+}
+
+/**
+ * What the text looks like on the finished image, measured on its pixels (opt-in: it costs one more
+ * composite, about 20 ms): the pixels where the text layer has ink (alpha ≥ 50%), and the backdrop
+ * behind them (photo + gradient, no shadow, no text).
+ */
+export interface InkMeasurement {
+  /** Bounding box of the ink, px, or undefined when nothing was drawn. */
+  box: { left: number; top: number; right: number; bottom: number } | undefined;
+  /** WCAG 2 contrast ratio of the text colour against the backdrop at ink pixels: 10th percentile and minimum. */
+  contrastP10: number;
+  contrastMin: number;
 }
 
 export interface Renderer {
   /**
    * Renders a titled image. Throws ValidationError (field `image`) for an input that is not a
    * decodable JPEG, PNG or WebP within the pixel limit; any other error is a fault of ours.
+   * With `measure`, the result carries {@link InkMeasurement} (for tests and `npm run bench`).
    */
-  render(input: ImageInput, options: GenerateOptions): Promise<RenderResult>;
+  render(
+    input: ImageInput,
+    options: GenerateOptions,
+    diagnostics?: { measure?: boolean },
+  ): Promise<RenderResult>;
 }
 
 /** Template wins over position; with neither, the default template bottom-left (spec 4.1 rule 1). */
@@ -80,9 +107,47 @@ function encoder(pipeline: Sharp, format: FileFormat): Sharp {
   }
 }
 
+/** See {@link InkMeasurement}. `textLayer` is premultiplied RGBA, `backdrop` RGB. */
+function measureInk(
+  textLayer: Buffer,
+  backdrop: Buffer,
+  width: number,
+  height: number,
+  text: Rgb,
+): InkMeasurement {
+  const lt = relativeLuminance(text);
+  const ratios: number[] = [];
+  let box: InkMeasurement['box'];
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      if ((textLayer[i * 4 + 3] as number) < 128) continue;
+      const lb = relativeLuminance([
+        backdrop[i * 3] as number,
+        backdrop[i * 3 + 1] as number,
+        backdrop[i * 3 + 2] as number,
+      ]);
+      ratios.push(contrastRatio(lt, lb));
+      if (!box) box = { left: x, top: y, right: x, bottom: y };
+      else {
+        box.left = Math.min(box.left, x);
+        box.right = Math.max(box.right, x);
+        box.top = Math.min(box.top, y);
+        box.bottom = Math.max(box.bottom, y);
+      }
+    }
+  }
+  ratios.sort((a, b) => a - b);
+  return {
+    box,
+    contrastP10: ratios[Math.floor(ratios.length * 0.1)] ?? 21,
+    contrastMin: ratios[0] ?? 21,
+  };
+}
+
 export function createRenderer(fonts: FontLibrary): Renderer {
   return {
-    async render(input, options) {
+    async render(input, options, diagnostics) {
       const t: Partial<RenderTimings> = {};
       let mark = performance.now();
       const lap = (stage: keyof RenderTimings) => {
@@ -146,6 +211,16 @@ export function createRenderer(fonts: FontLibrary): Renderer {
       const pixels = await composed.raw().toBuffer();
       lap('composite');
 
+      let ink: InkMeasurement | undefined;
+      if (diagnostics?.measure) {
+        const backdrop = await sharp(canvas.pixels, { raw })
+          .composite(gradientPixels ? [{ input: gradientPixels, raw: layer }] : [])
+          .removeAlpha()
+          .raw()
+          .toBuffer();
+        ink = measureInk(text.pixels, backdrop, width, height, tones.text);
+      }
+
       const [image] = await Promise.all([encoder(sharp(pixels, { raw }), options.fileFormat).toBuffer()]);
       lap('encode');
       const thumbnailHeight = Math.round((THUMBNAIL_WIDTH * height) / width);
@@ -167,6 +242,7 @@ export function createRenderer(fonts: FontLibrary): Renderer {
         layout,
         tones,
         timings: t as RenderTimings,
+        ...(ink ? { ink } : {}),
       };
     },
   };

@@ -9,7 +9,8 @@
  *   not decide the colour but nine pixels in ten clear the bar.
  * - The gradient's colour is a deep (or, behind dark text, pale) shade of the dominant hue under the
  *   text, not flat black. Its strength starts at {@link GRADIENT_MIN_STRENGTH} and rises in steps of
- *   0.05 until the text reaches 4.5:1 or the gradient is opaque.
+ *   0.05 until the text reaches {@link TARGET_CONTRAST} (4.5:1 plus a 5% margin) or the gradient is
+ *   opaque.
  * - `colorMode` auto picks whichever of white and black needs the weaker gradient (white on a tie);
  *   with `gradient` off, the one with the higher contrast.
  */
@@ -18,7 +19,13 @@ import type { GradientGeometry, Rect } from './layout.js';
 export type Rgb = [number, number, number];
 
 /** WCAG 1.4.3 (AA) minimum contrast ratio for normal text. */
-export const TARGET_CONTRAST = 4.5;
+export const WCAG_AA_CONTRAST = 4.5;
+/**
+ * What the analysis aims for: 5% above WCAG AA. The analysis samples the lines' boxes; the glyph
+ * pixels themselves measured 4.52:1 at worst over the photo matrix when it aimed for 4.5 exactly
+ * (test/photos.test.ts), too close to the bar.
+ */
+export const TARGET_CONTRAST = WCAG_AA_CONTRAST * 1.05;
 /** The gradient is always at least this strong when on: a visible, designed overlay. */
 export const GRADIENT_MIN_STRENGTH = 0.35;
 const CONTRAST_PERCENTILE = 0.1;

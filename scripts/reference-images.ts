@@ -1,0 +1,24 @@
+/**
+ * Regenerates the reference images of test/reference.test.ts after an intended change of the
+ * rendering. Look at the new images before committing them.
+ *
+ * Usage: npx tsx scripts/reference-images.ts
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadFontLibrary } from '../src/domain/render/fonts.js';
+import { createRenderer } from '../src/domain/render/index.js';
+import {
+  REFERENCE_DIR,
+  referenceBackground,
+  referenceCases,
+  renderCase,
+} from '../test/support/reference-cases.js';
+
+const renderer = createRenderer(loadFontLibrary());
+const background = await referenceBackground();
+mkdirSync(REFERENCE_DIR, { recursive: true });
+for (const c of referenceCases()) {
+  const { png } = await renderCase(renderer, background, c);
+  writeFileSync(new URL(`${c.name}.png`, REFERENCE_DIR), png);
+  console.log(`${c.name}.png ${png.length} bytes`);
+}
