@@ -1,7 +1,9 @@
 /**
- * Regenerates docs/contact-sheet.jpg, the README's picture of real outputs: the four templates
- * (columns: bottom-left, left, right, split) at the three aspects (rows: og, square, portrait), on the
- * photographs of ../shared/fixtures/photos (credits in the README).
+ * Regenerates the README's pictures of real outputs, on the photographs of ../shared/fixtures/photos
+ * (credits in the README):
+ * - docs/contact-sheet.jpg: the four templates (columns: bottom-left, left, right, split) at the three
+ *   aspects (rows: og, square, portrait);
+ * - docs/scripts.jpg: titles in eight scripts, with emoji, as og cards.
  *
  * Usage: npx tsx scripts/contact-sheet.ts
  */
@@ -137,3 +139,72 @@ await sharp({ create: { width, height: top, channels: 3, background: '#f4f4f2' }
   .jpeg({ quality: 84, mozjpeg: true })
   .toFile(new URL('../docs/contact-sheet.jpg', import.meta.url).pathname);
 console.log(`docs/contact-sheet.jpg: ${width}×${top}`);
+
+const scripts: { photo: string; title: string; subtitle: string; template: string }[] = [
+  {
+    photo: 'plasma_Path_2560x1600.jpg',
+    title: 'React 19 في الإنتاج: ما الذي تغيّر؟',
+    subtitle: 'مدونة الهندسة · ٨ دقائق',
+    template: 'bottom-left',
+  },
+  {
+    photo: 'seeding_by_Clements_Engelhardt.jpg',
+    title: 'שלום עולם: מדריך למתחילים',
+    subtitle: 'פרק ראשון',
+    template: 'right',
+  },
+  { photo: 'Dragonfly_by_Bolly.jpg', title: 'हिन्दी में सुंदर शीर्षक', subtitle: 'नया लेख', template: 'left' },
+  {
+    photo: 'mate_RainDrops.jpg',
+    title: 'ฝนตกที่สวนหลังบ้านเมื่อเช้านี้',
+    subtitle: 'บันทึกประจำวัน',
+    template: 'bottom-left',
+  },
+  {
+    photo: 'Kleiber_by_Lukas_Baubkus.jpg',
+    title: '新しいリリースのお知らせ',
+    subtitle: 'バージョン 4.0 の新機能',
+    template: 'left',
+  },
+  {
+    photo: 'plasma_Canopee_3840x2160.png',
+    title: '我们如何把构建时间缩短一半',
+    subtitle: '工程博客',
+    template: 'bottom-left',
+  },
+  {
+    photo: 'friends_by_Aitzol_Berasategi.jpg',
+    title: '우리 팀의 새 얼굴들 🐶🐶',
+    subtitle: '사무실 소식',
+    template: 'split',
+  },
+  {
+    photo: 'seeding_by_Clements_Engelhardt.jpg',
+    title: 'Ship it! 🚀 Release day 👩🏽‍💻🎉 🇯🇵🇧🇷',
+    subtitle: 'Changelog · Ελληνικά · Русский',
+    template: 'bottom-left',
+  },
+];
+const sheet: OverlayOptions[] = [];
+const SCRIPT_TILE = 400;
+for (const [i, tile] of scripts.entries()) {
+  const options = generateOptionsSchema.parse({
+    title: tile.title,
+    subtitle: tile.subtitle,
+    template: tile.template,
+    fileFormat: 'png',
+  });
+  const out = await renderer.render(readFileSync(new URL(tile.photo, PHOTOS)), options);
+  sheet.push({
+    input: await sharp(out.image).resize(SCRIPT_TILE).png().toBuffer(),
+    left: GAP + (i % 2) * (SCRIPT_TILE + GAP),
+    top: GAP + Math.floor(i / 2) * (210 + GAP),
+  });
+}
+const sheetWidth = GAP + 2 * (SCRIPT_TILE + GAP);
+const sheetHeight = GAP + Math.ceil(scripts.length / 2) * (210 + GAP);
+await sharp({ create: { width: sheetWidth, height: sheetHeight, channels: 3, background: '#f4f4f2' } })
+  .composite(sheet)
+  .jpeg({ quality: 84, mozjpeg: true })
+  .toFile(new URL('../docs/scripts.jpg', import.meta.url).pathname);
+console.log(`docs/scripts.jpg: ${sheetWidth}×${sheetHeight}`);
