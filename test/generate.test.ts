@@ -2,6 +2,7 @@
  * POST /generate through real HTTP: every option of spec 4.1 changes the output's pixels as the spec
  * says, and bad input gets the documented error with nothing stored and nothing charged.
  */
+import { readdirSync, readlinkSync } from 'node:fs';
 import { deflateSync, crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -567,6 +568,19 @@ describe('bad input: the documented error, nothing stored, nothing charged', () 
     const user = await srv.createUser('free');
     const r2 = await generate(srv.base, user.token, { title: 'Huge' }, { data: huge });
     expect(r2.status).toBe(413);
+    // Nothing of the refused uploads stays open or on disk: no descriptor of this process (the test
+    // server runs in it) still points at an upload's temporary file.
+    await new Promise((r) => setTimeout(r, 200));
+    const open = readdirSync('/proc/self/fd')
+      .map((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`);
+        } catch {
+          return '';
+        }
+      })
+      .filter((target) => target.includes('titlecard-upload-'));
+    expect(open).toEqual([]);
   });
 
   it('an image of exactly 10 MB is accepted', async () => {

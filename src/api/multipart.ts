@@ -40,7 +40,13 @@ export function receiveForm(req: Request): Promise<ReceivedForm> {
   const fields: Record<string, string> = {};
   let image: ReceivedForm['image'];
   let written: Promise<void> | undefined;
-  const cleanup = () => rm(tmpPath, { force: true });
+  /** The image's stream while it is being written; destroyed when the request is refused midway. */
+  let upload: (NodeJS.ReadableStream & { destroy(error?: Error): void }) | undefined;
+  // Deletes the temporary file once nothing writes to it any more.
+  const cleanup = async () => {
+    await written?.catch(() => undefined);
+    await rm(tmpPath, { force: true });
+  };
 
   return new Promise<ReceivedForm>((resolve, reject) => {
     let settled = false;
@@ -49,6 +55,9 @@ export function receiveForm(req: Request): Promise<ReceivedForm> {
       if (settled) return;
       settled = true;
       req.unpipe(bb);
+      // Unpiped, busboy never ends the file stream: destroy it, so the write to the temporary file
+      // stops and its descriptor is closed (the pipeline settles, then cleanup deletes the file).
+      upload?.destroy(err);
       void cleanup();
       reject(err);
     };
@@ -73,6 +82,7 @@ export function receiveForm(req: Request): Promise<ReceivedForm> {
         bytes += chunk.length;
         if (bytes > LIMITS.imageBytes) fail(new FileTooLargeError(LIMITS.imageBytes));
       });
+      upload = stream;
       written = pipeline(stream, createWriteStream(tmpPath)).then(() => {
         image = { path: tmpPath, bytes };
       });
