@@ -12,6 +12,7 @@ import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middlewar
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
+import type { Principal } from '../domain/accounts.js';
 import { UnauthorizedError } from '../domain/errors.js';
 import type { Services } from '../domain/services.js';
 import { localBackend } from './backend.js';
@@ -66,12 +67,9 @@ export function mountMcp(app: Express, options: McpHttpOptions): void {
   const router = express.Router();
   router.use(hostHeaderValidation(hosts), checkOrigin);
   router.post('/', authenticate, express.json({ limit: '15mb' }), async (req, res) => {
-    const principal = res.locals.principal as NonNullable<unknown>;
+    const principal = res.locals.principal as Principal;
     const server = buildMcpServer({
-      backend: localBackend(
-        options.services,
-        async () => principal as Awaited<ReturnType<Services['accounts']['authenticate']>>,
-      ),
+      backend: localBackend(options.services, async () => principal),
       fetchImage: options.fetchImage,
       mode: 'http',
       logger: options.logger,
