@@ -1,7 +1,7 @@
 /**
- * `titlecard mcp` over stdio, spawned as Claude Desktop spawns it: on the local embedded store, and as
- * a client of a remote Titlecard (TITLECARD_API_URL). Also the MCP Inspector's command-line mode
- * listing and calling the tools.
+ * `npx titlecard mcp` over stdio, spawned as Claude Desktop spawns it (it runs dist/, which
+ * `npm test` builds first): on the local embedded store, and as a client of a remote Titlecard
+ * (TITLECARD_API_URL). Also the MCP Inspector's command-line mode listing and calling the tools.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -18,12 +18,13 @@ import { PHOTOS_DIR, solid } from './support/images.js';
 import { ROOT, spawnServer, type ServerProcess } from './support/process.js';
 import { call, silentLogger, testFonts } from './support/server.js';
 
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+/** The command a user configures in Claude Desktop. */
+const MCP_COMMAND = ['npx', 'titlecard', 'mcp'] as const;
 
 async function stdioClient(env: Record<string, string>): Promise<{ client: Client; errors: Error[] }> {
   const transport = new StdioClientTransport({
-    command: TSX,
-    args: ['src/cli.ts', 'mcp'],
+    command: MCP_COMMAND[0],
+    args: MCP_COMMAND.slice(1),
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', ...env },
     stderr: 'pipe',
@@ -104,7 +105,7 @@ describe('stdio on the local store', () => {
   });
 
   it('without TITLECARD_TOKEN it stops with a message on stderr', async () => {
-    const proc = spawn(TSX, ['src/cli.ts', 'mcp'], {
+    const proc = spawn(MCP_COMMAND[0], MCP_COMMAND.slice(1), {
       cwd: ROOT,
       env: { ...process.env, TITLECARD_TOKEN: '', DATA_DIR: dataDir },
     });
@@ -174,7 +175,7 @@ describe('MCP Inspector CLI', () => {
     const e = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
     const proc = spawn(
       path.join(ROOT, 'node_modules/.bin/mcp-inspector'),
-      ['--cli', ...e, TSX, 'src/cli.ts', 'mcp', ...args],
+      ['--cli', ...e, ...MCP_COMMAND, ...args],
       { cwd: ROOT },
     );
     let stdout = '';
