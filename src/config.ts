@@ -27,6 +27,10 @@ export const CONFIG_VARIABLES: [name: string, description: string][] = [
     'fatal, error, warn, info, debug, trace or silent. Default info. Logs go to stderr as JSON lines.',
   ],
   [
+    'RENDER_CONCURRENCY',
+    'Most images rendered at once per process; further requests wait their turn. Default: the number of CPU cores.',
+  ],
+  [
     'MCP_ALLOWED_HOSTS',
     'Comma-separated extra Host names accepted at /mcp (DNS rebinding protection). The host of PUBLIC_URL and localhost always are.',
   ],
@@ -81,6 +85,7 @@ const schema = z.object({
     .transform((u) => u?.replace(/\/+$/, '')),
   DATA_DIR: z.string().min(1).default('./data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
   MCP_ALLOWED_HOSTS: list,
   MCP_ALLOWED_ORIGINS: list,
   FETCH_ALLOW_ADDRESSES: list,
@@ -107,6 +112,8 @@ export interface Config {
   /** Absolute path. */
   dataDir: string;
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
+  /** Most renders at once; undefined means the number of cores. */
+  renderConcurrency: number | undefined;
   mcpAllowedHosts: string[];
   mcpAllowedOrigins: string[];
   /** Private addresses imageUrl may reach anyway (IPs or CIDR ranges). */
@@ -144,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: c.PUBLIC_URL,
     dataDir: path.resolve(c.DATA_DIR),
     logLevel: c.LOG_LEVEL,
+    renderConcurrency: c.RENDER_CONCURRENCY,
     mcpAllowedHosts: c.MCP_ALLOWED_HOSTS,
     mcpAllowedOrigins: c.MCP_ALLOWED_ORIGINS,
     fetchAllowAddresses: c.FETCH_ALLOW_ADDRESSES,

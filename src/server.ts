@@ -17,7 +17,7 @@ import { openStorage } from './storage/index.js';
 /** Builds the services of the configured storage. The caller closes them. */
 export async function createRuntime(config: Config, logger: Logger, publicUrl?: string): Promise<Services> {
   const { store, blobs } = await openStorage(config);
-  const renderer = createRenderer(loadFontLibrary());
+  const renderer = createRenderer(loadFontLibrary(), { concurrency: config.renderConcurrency });
   return createServices({
     store,
     blobs,

@@ -7,6 +7,7 @@ import { QuotaExceededError } from '../src/domain/errors.js';
 import { hashToken } from '../src/domain/ids.js';
 import type { BlobStore, Clock } from '../src/domain/ports.js';
 import { createRenderer } from '../src/domain/render/index.js';
+import { generateOptionsSchema } from '../src/domain/schemas.js';
 import { createServices } from '../src/domain/services.js';
 import { createMemoryBlobStore } from '../src/storage/memory.js';
 import { openSqliteStore } from '../src/storage/sqlite.js';
@@ -152,5 +153,26 @@ describe('tokens', () => {
     expect(image.url).toMatch(/^https:\/\/cards\.example\.com\/files\/[0-9A-Za-z]{22}\.png$/);
     expect(image.thumbnailUrl).toMatch(/_thumb\.png$/);
     expect(image.createdAt).toBe('2026-05-05T00:00:00.000Z');
+  });
+});
+
+describe('rendering under load', () => {
+  it('renders at most `concurrency` images at once; the others wait their turn and all complete', async () => {
+    const renderer = createRenderer(testFonts(), { concurrency: 1 });
+    const input = await solid([20, 40, 60], 'jpeg', 800, 500);
+    const options = generateOptionsSchema.parse({ title: 'Queued' });
+    let maxActive = 0;
+    let maxWaiting = 0;
+    const watch = setInterval(() => {
+      const { active, waiting } = renderer.load();
+      maxActive = Math.max(maxActive, active);
+      maxWaiting = Math.max(maxWaiting, waiting);
+    }, 1);
+    const results = await Promise.all([1, 2, 3].map(() => renderer.render(input, options)));
+    clearInterval(watch);
+    expect(results.every((r) => r.width === 1200)).toBe(true);
+    expect(maxActive).toBe(1);
+    expect(maxWaiting).toBe(2);
+    expect(renderer.load()).toEqual({ active: 0, waiting: 0 });
   });
 });

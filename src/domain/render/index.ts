@@ -6,7 +6,9 @@
  * Shaping and tone analysis run on the main thread and take milliseconds; decoding, rasterising,
  * compositing and encoding run on libuv / libvips threads.
  */
+import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import pLimit from 'p-limit';
 import sharp, { type Sharp } from 'sharp';
 import type { FileFormat } from '../model.js';
 import { ASPECTS, type GenerateOptions } from '../schemas.js';
@@ -75,6 +77,16 @@ export interface InkMeasurement {
   contrastMin: number;
 }
 
+export interface RendererOptions {
+  /**
+   * Most renders at once; further requests wait their turn. Default: the number of cores, where
+   * throughput stops rising (`npm run bench`: two at once on 2 cores). Each render holds five or six
+   * full-canvas pixel buffers (photo, text, shadow and gradient layers, composite), at portrait
+   * size 1080 × 1350 × 4 bytes = 5.8 MB each: about 30 MB.
+   */
+  concurrency?: number | undefined;
+}
+
 export interface Renderer {
   /**
    * Renders a titled image. Throws ValidationError (field `image`) for an input that is not a
@@ -86,6 +98,8 @@ export interface Renderer {
     options: GenerateOptions,
     diagnostics?: { measure?: boolean },
   ): Promise<RenderResult>;
+  /** Renders under way and waiting for a turn. */
+  load(): { active: number; waiting: number };
 }
 
 /** Template wins over position; with neither, the default template bottom-left (spec 4.1 rule 1). */
@@ -145,105 +159,113 @@ function measureInk(
   };
 }
 
-export function createRenderer(fonts: FontLibrary): Renderer {
+export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOptions = {}): Renderer {
+  const limit = pLimit(rendererOptions.concurrency ?? availableParallelism());
   return {
-    async render(input, options, diagnostics) {
-      const t: Partial<RenderTimings> = {};
-      let mark = performance.now();
-      const lap = (stage: keyof RenderTimings) => {
-        const now = performance.now();
-        t[stage] = now - mark;
-        mark = now;
-      };
-      const { width, height } = ASPECTS[options.aspect];
-      const canvas = await decodeCover(input, width, height);
-      lap('decode');
-
-      const layout = layoutText(fonts, {
-        aspect: options.aspect,
-        placement: placementOf(options),
-        title: options.title,
-        subtitle: options.subtitle,
-        font: options.font,
-        fontSize: options.fontSize,
-      });
-      lap('layout');
-
-      // The pixels behind the glyphs: each line's box from cap height to baseline.
-      const rects = layout.blocks.flatMap((b) =>
-        b.lines.map((l) => ({
-          x: l.x,
-          y: l.baseline - l.size * 0.72,
-          width: l.width,
-          height: l.size * 0.72,
-        })),
-      );
-      const samples = sampleBehind(canvas.pixels, width, height, canvas.channels, rects, layout.gradient);
-      const tones = chooseTones(samples, options);
-      lap('tones');
-
-      const svgs = buildOverlaySvgs(layout, tones, options.textShadow);
-      const [gradient, shadow, text] = await Promise.all([
-        svgs.gradient === undefined ? undefined : rasterise(svgs.gradient, LAYER_SCALE.gradient),
-        svgs.shadow === undefined ? undefined : rasterise(svgs.shadow, LAYER_SCALE.shadow),
-        rasterise(svgs.text),
-      ]);
-      // Stretch the small layers to the canvas (resampled in premultiplied space, so edges keep their colour).
-      const stretch = async (layer: RasterLayer | undefined) =>
-        layer &&
-        sharp(layer.pixels, {
-          raw: { width: layer.width, height: layer.height, channels: 4, premultiplied: true },
-        })
-          .resize(width, height, { fit: 'fill', kernel: 'linear' })
-          .raw()
-          .toBuffer();
-      const [gradientPixels, shadowPixels] = await Promise.all([stretch(gradient), stretch(shadow)]);
-      lap('overlay');
-
-      const raw = { width, height, channels: canvas.channels };
-      const layer = { width, height, channels: 4 as const };
-      let composed = sharp(canvas.pixels, { raw }).composite([
-        ...(gradientPixels ? [{ input: gradientPixels, raw: layer }] : []),
-        ...(shadowPixels ? [{ input: shadowPixels, raw: layer }] : []),
-        { input: text.pixels, raw: { ...layer, premultiplied: true } },
-      ]);
-      if (canvas.channels === 3) composed = composed.removeAlpha();
-      const pixels = await composed.raw().toBuffer();
-      lap('composite');
-
-      let ink: InkMeasurement | undefined;
-      if (diagnostics?.measure) {
-        const backdrop = await sharp(canvas.pixels, { raw })
-          .composite(gradientPixels ? [{ input: gradientPixels, raw: layer }] : [])
-          .removeAlpha()
-          .raw()
-          .toBuffer();
-        ink = measureInk(text.pixels, backdrop, width, height, tones.text);
-      }
-
-      const [image] = await Promise.all([encoder(sharp(pixels, { raw }), options.fileFormat).toBuffer()]);
-      lap('encode');
-      const thumbnailHeight = Math.round((THUMBNAIL_WIDTH * height) / width);
-      const thumbnail = await encoder(
-        sharp(pixels, { raw }).resize(THUMBNAIL_WIDTH, thumbnailHeight),
-        options.fileFormat,
-      ).toBuffer();
-      lap('thumbnail');
-
-      return {
-        image: image as Buffer,
-        thumbnail,
-        width,
-        height,
-        thumbnailWidth: THUMBNAIL_WIDTH,
-        thumbnailHeight,
-        format: options.fileFormat,
-        contentType: CONTENT_TYPES[options.fileFormat],
-        layout,
-        tones,
-        timings: t as RenderTimings,
-        ...(ink ? { ink } : {}),
-      };
-    },
+    load: () => ({ active: limit.activeCount, waiting: limit.pendingCount }),
+    render: (input, options, diagnostics) => limit(() => renderOne(input, options, diagnostics)),
   };
+
+  async function renderOne(
+    input: ImageInput,
+    options: GenerateOptions,
+    diagnostics: { measure?: boolean } | undefined,
+  ): Promise<RenderResult> {
+    const t: Partial<RenderTimings> = {};
+    let mark = performance.now();
+    const lap = (stage: keyof RenderTimings) => {
+      const now = performance.now();
+      t[stage] = now - mark;
+      mark = now;
+    };
+    const { width, height } = ASPECTS[options.aspect];
+    const canvas = await decodeCover(input, width, height);
+    lap('decode');
+
+    const layout = layoutText(fonts, {
+      aspect: options.aspect,
+      placement: placementOf(options),
+      title: options.title,
+      subtitle: options.subtitle,
+      font: options.font,
+      fontSize: options.fontSize,
+    });
+    lap('layout');
+
+    // The pixels behind the glyphs: each line's box from cap height to baseline.
+    const rects = layout.blocks.flatMap((b) =>
+      b.lines.map((l) => ({
+        x: l.x,
+        y: l.baseline - l.size * 0.72,
+        width: l.width,
+        height: l.size * 0.72,
+      })),
+    );
+    const samples = sampleBehind(canvas.pixels, width, height, canvas.channels, rects, layout.gradient);
+    const tones = chooseTones(samples, options);
+    lap('tones');
+
+    const svgs = buildOverlaySvgs(layout, tones, options.textShadow);
+    const [gradient, shadow, text] = await Promise.all([
+      svgs.gradient === undefined ? undefined : rasterise(svgs.gradient, LAYER_SCALE.gradient),
+      svgs.shadow === undefined ? undefined : rasterise(svgs.shadow, LAYER_SCALE.shadow),
+      rasterise(svgs.text),
+    ]);
+    // Stretch the small layers to the canvas (resampled in premultiplied space, so edges keep their colour).
+    const stretch = async (layer: RasterLayer | undefined) =>
+      layer &&
+      sharp(layer.pixels, {
+        raw: { width: layer.width, height: layer.height, channels: 4, premultiplied: true },
+      })
+        .resize(width, height, { fit: 'fill', kernel: 'linear' })
+        .raw()
+        .toBuffer();
+    const [gradientPixels, shadowPixels] = await Promise.all([stretch(gradient), stretch(shadow)]);
+    lap('overlay');
+
+    const raw = { width, height, channels: canvas.channels };
+    const layer = { width, height, channels: 4 as const };
+    let composed = sharp(canvas.pixels, { raw }).composite([
+      ...(gradientPixels ? [{ input: gradientPixels, raw: layer }] : []),
+      ...(shadowPixels ? [{ input: shadowPixels, raw: layer }] : []),
+      { input: text.pixels, raw: { ...layer, premultiplied: true } },
+    ]);
+    if (canvas.channels === 3) composed = composed.removeAlpha();
+    const pixels = await composed.raw().toBuffer();
+    lap('composite');
+
+    let ink: InkMeasurement | undefined;
+    if (diagnostics?.measure) {
+      const backdrop = await sharp(canvas.pixels, { raw })
+        .composite(gradientPixels ? [{ input: gradientPixels, raw: layer }] : [])
+        .removeAlpha()
+        .raw()
+        .toBuffer();
+      ink = measureInk(text.pixels, backdrop, width, height, tones.text);
+    }
+
+    const [image] = await Promise.all([encoder(sharp(pixels, { raw }), options.fileFormat).toBuffer()]);
+    lap('encode');
+    const thumbnailHeight = Math.round((THUMBNAIL_WIDTH * height) / width);
+    const thumbnail = await encoder(
+      sharp(pixels, { raw }).resize(THUMBNAIL_WIDTH, thumbnailHeight),
+      options.fileFormat,
+    ).toBuffer();
+    lap('thumbnail');
+
+    return {
+      image: image as Buffer,
+      thumbnail,
+      width,
+      height,
+      thumbnailWidth: THUMBNAIL_WIDTH,
+      thumbnailHeight,
+      format: options.fileFormat,
+      contentType: CONTENT_TYPES[options.fileFormat],
+      layout,
+      tones,
+      timings: t as RenderTimings,
+      ...(ink ? { ink } : {}),
+    };
+  }
 }
