@@ -2,11 +2,12 @@
  * The `titlecard` command as a user runs it: account creation with its token printed once, tiers,
  * extra tokens, --help, and configuration errors.
  */
+import { accessSync, constants } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, spawnServer } from './support/process.js';
+import { ROOT, runCli, spawnServer } from './support/process.js';
 import { call } from './support/server.js';
 
 let dataDir: string;
@@ -85,6 +86,10 @@ describe('titlecard CLI', () => {
     });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/nobody@example.com/);
+  });
+
+  it('the built CLI is executable, so npx titlecard can run it (npm test builds dist first)', () => {
+    expect(() => accessSync(path.join(ROOT, 'dist/cli.js'), constants.X_OK)).not.toThrow();
   });
 
   it('--help documents the commands and every environment variable', async () => {
