@@ -4,7 +4,7 @@
  * (TITLECARD_API_URL). Also the MCP Inspector's command-line mode listing and calling the tools.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -61,6 +61,8 @@ describe('stdio on the local store', () => {
       displayName: 'Desktop',
       tier: 'pro',
     });
+    const big = path.join(dataDir, 'big.jpg');
+    await writeFile(big, Buffer.alloc(11 * 1024 * 1024));
     const { client, errors } = await stdioClient({ TITLECARD_TOKEN: token.token, DATA_DIR: dataDir });
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
@@ -81,6 +83,16 @@ describe('stdio on the local store', () => {
     expect((r.structuredContent as { width: number }).width).toBe(1200);
     const missing = await tool(client, 'generate_image', { title: 'x', imagePath: '/nonexistent/photo.jpg' });
     expect(missing.isError).toBe(true);
+    // Only a regular file of at most 10 MB is read: a directory, a device or a huge file is refused unread.
+    for (const [imagePath, message] of [
+      [os.tmpdir(), /regular file/],
+      ['/dev/zero', /regular file/],
+      [big, /10 MB/],
+    ] as const) {
+      const refused = await tool(client, 'generate_image', { title: 'x', imagePath });
+      expect(refused.isError, imagePath).toBe(true);
+      expect((refused.content[0] as { text: string }).text).toMatch(message);
+    }
     expect(
       (await services.quota.usage(await services.accounts.findUserByEmail('desktop@example.com'))).usage
         .generated,

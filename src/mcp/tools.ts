@@ -4,7 +4,7 @@
  * on (a bad field, the quota, an unreachable URL) come back as `isError` results with a clear
  * message; protocol errors are left for protocol faults.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
@@ -101,6 +101,42 @@ function toolError(err: unknown, logger: Logger): CallToolResult {
   return { isError: true, content: [{ type: 'text', text }] };
 }
 
+/**
+ * Reads an `imagePath` (stdio only: a file on the user's own machine). Only a regular file of at
+ * most 10 MB is read; the size is checked before reading, so a huge file or a device is never
+ * pulled into memory. Throws ValidationError (`imagePath`) or FileTooLargeError.
+ */
+async function readLocalImage(file: string): Promise<Buffer> {
+  const info = await stat(file).catch((e: NodeJS.ErrnoException) => {
+    throw new ValidationError(
+      'imagePath',
+      'format',
+      `Expected a readable file for imagePath but ${e.code ?? e.message}`,
+    );
+  });
+  if (!info.isFile())
+    throw new ValidationError('imagePath', 'format', 'Expected a regular file for imagePath');
+  if (info.size > LIMITS.imageBytes) throw new FileTooLargeError(LIMITS.imageBytes);
+  return readFile(file);
+}
+
+/** The inline preview: the thumbnail as JPEG, at most 1568 px and 100 KB (quality lowered until it fits). */
+async function previewOf(backend: TitlecardBackend, thumbnailUrl: string): Promise<Buffer | undefined> {
+  const thumbnail = await backend.readFile(thumbnailUrl);
+  if (!thumbnail) return undefined;
+  let quality = 80;
+  let preview = await sharp(thumbnail)
+    .resize(PREVIEW_MAX_PX, PREVIEW_MAX_PX, { fit: 'inside', withoutEnlargement: true })
+    .flatten({ background: '#ffffff' })
+    .jpeg({ quality })
+    .toBuffer();
+  while (preview.length > PREVIEW_MAX_BYTES && quality > 30) {
+    quality -= 15;
+    preview = await sharp(preview).jpeg({ quality }).toBuffer();
+  }
+  return preview;
+}
+
 /** Builds the server for one caller. Cheap: build one per HTTP request (stateless mode). */
 export function buildMcpServer({ backend, fetchImage, mode, logger }: McpOptions): McpServer {
   const server = new McpServer(SERVER_INFO, {
@@ -152,31 +188,17 @@ export function buildMcpServer({ backend, fetchImage, mode, logger }: McpOptions
         image = Buffer.from(imageBase64, 'base64');
         if (image.length > LIMITS.imageBytes) throw new FileTooLargeError(LIMITS.imageBytes);
       } else {
-        image = await readFile(imagePath as string).catch((e: NodeJS.ErrnoException) => {
-          throw new ValidationError(
-            'imagePath',
-            'format',
-            `Expected a readable file for imagePath but ${e.code ?? e.message}`,
-          );
-        });
-        if (image.length > LIMITS.imageBytes) throw new FileTooLargeError(LIMITS.imageBytes);
+        image = await readLocalImage(imagePath as string);
       }
       const record = await backend.generate(image, options as GenerateOptions);
+      // The image is made and charged: a failed preview must not turn that into an error (a retry
+      // would be charged again), so the preview is best-effort.
       const content: CallToolResult['content'] = [];
-      const thumbnail = await backend.readFile(record.thumbnailUrl);
-      if (thumbnail) {
-        let quality = 80;
-        let preview = await sharp(thumbnail)
-          .resize(PREVIEW_MAX_PX, PREVIEW_MAX_PX, { fit: 'inside', withoutEnlargement: true })
-          .flatten({ background: '#ffffff' })
-          .jpeg({ quality })
-          .toBuffer();
-        while (preview.length > PREVIEW_MAX_BYTES && quality > 30) {
-          quality -= 15;
-          preview = await sharp(preview).jpeg({ quality }).toBuffer();
-        }
-        content.push({ type: 'image', data: preview.toString('base64'), mimeType: 'image/jpeg' });
-      }
+      const preview = await previewOf(backend, record.thumbnailUrl).catch((err: unknown) => {
+        logger.warn({ err, id: record.id }, 'MCP preview failed');
+        return undefined;
+      });
+      if (preview) content.push({ type: 'image', data: preview.toString('base64'), mimeType: 'image/jpeg' });
       const ext = new URL(record.url).pathname.split('.').pop() ?? 'png';
       content.push({
         type: 'resource_link',
