@@ -132,4 +132,3 @@ export function createImages({ store, blobs, renderer, quota, clock, publicUrl, 
     },
   };
 }
-export type Images = ReturnType<typeof createImages>;

@@ -23,7 +23,6 @@ export type Template = (typeof TEMPLATES)[number];
 export const POSITION_NAMES = ['top', 'center', 'bottom'] as const;
 
 export const COLOR_MODES = ['auto', 'white', 'black', 'custom'] as const;
-export type ColorMode = (typeof COLOR_MODES)[number];
 
 /** The nine font names of spec 4.1. `arial` is set in Arimo, which is metric-compatible with Arial. */
 export const FONT_NAMES = [
@@ -178,7 +177,6 @@ export const listImagesQuerySchema = z.object({
   sort: z.enum(IMAGE_SORTS).default('createdAt').describe('Sort key.'),
   order: z.enum(SORT_ORDERS).default('desc').describe('Sort order.'),
 });
-export type ListImagesQuery = z.output<typeof listImagesQuerySchema>;
 
 /** Body of `POST /tokens` (spec 4.4). Name rules are our choice: 1 to 100 characters, need not be unique. */
 export const createTokenBodySchema = z.object({

@@ -14,7 +14,7 @@ import {
 } from '../domain/errors.js';
 import type { ImagePage, ImageView } from '../domain/images.js';
 import type { TokenValidation, UsageView } from '../domain/quota.js';
-import type { GenerateOptions } from '../domain/schemas.js';
+import { LIMITS, type GenerateOptions } from '../domain/schemas.js';
 import type { Services } from '../domain/services.js';
 
 export interface TitlecardBackend {
@@ -69,7 +69,7 @@ function errorFrom(status: number, body: unknown): Error {
   };
   if (status === 401) return new UnauthorizedError('invalid');
   if (status === 429) return new RemoteQuotaError(b.message ?? 'Monthly quota exceeded', b.retryAfter ?? 0);
-  if (status === 413) return new FileTooLargeError(10 * 1024 * 1024);
+  if (status === 413) return new FileTooLargeError(LIMITS.imageBytes);
   if (status === 404) return new NotFoundError(b.error?.message ?? 'Not found');
   if (status === 400 && b.error?.details?.field)
     return new ValidationError(

@@ -21,7 +21,8 @@ export function contentTypeOfKey(key: string): string {
   return CONTENT_TYPE_BY_EXT[key.slice(key.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
 }
 
-function checkKey(key: string): void {
+/** Throws unless `key` is a valid blob key: every store refuses other keys, so none can reach outside it. */
+export function assertBlobKey(key: string): void {
   if (!BLOB_KEY_PATTERN.test(key)) throw new Error(`invalid blob key ${JSON.stringify(key)}`);
 }
 
@@ -30,7 +31,7 @@ export async function openLocalDiskBlobStore(dir: string): Promise<BlobStore> {
   await mkdir(dir, { recursive: true });
   return {
     async put(key, body) {
-      checkKey(key);
+      assertBlobKey(key);
       const tmp = path.join(dir, `.tmp-${randomBytes(8).toString('hex')}`);
       try {
         await writeFile(tmp, body);
@@ -50,7 +51,7 @@ export async function openLocalDiskBlobStore(dir: string): Promise<BlobStore> {
       }
     },
     async delete(key) {
-      checkKey(key);
+      assertBlobKey(key);
       await rm(path.join(dir, key), { force: true });
     },
     async *list() {

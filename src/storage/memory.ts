@@ -2,13 +2,13 @@
  * An in-memory blob store, for fast domain tests. Not for production: files vanish with the process.
  */
 import type { BlobStore } from '../domain/ports.js';
-import { BLOB_KEY_PATTERN, contentTypeOfKey } from './local-disk.js';
+import { assertBlobKey, contentTypeOfKey } from './local-disk.js';
 
 export function createMemoryBlobStore(): BlobStore {
   const files = new Map<string, { body: Buffer; modifiedAt: Date }>();
   return {
     async put(key, body) {
-      if (!BLOB_KEY_PATTERN.test(key)) throw new Error(`invalid blob key ${JSON.stringify(key)}`);
+      assertBlobKey(key);
       files.set(key, { body: Buffer.from(body), modifiedAt: new Date() });
     },
     async get(key) {

@@ -9,7 +9,7 @@
  */
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { BlobStore } from '../domain/ports.js';
-import { BLOB_KEY_PATTERN, contentTypeOfKey } from './local-disk.js';
+import { assertBlobKey, BLOB_KEY_PATTERN, contentTypeOfKey } from './local-disk.js';
 
 export interface S3StoreOptions {
   bucket: string;
@@ -44,7 +44,7 @@ export async function openS3BlobStore(options: S3StoreOptions): Promise<BlobStor
   const base = options.publicUrl?.replace(/\/+$/, '');
   return {
     async put(key, body, contentType) {
-      if (!BLOB_KEY_PATTERN.test(key)) throw new Error(`invalid blob key ${JSON.stringify(key)}`);
+      assertBlobKey(key);
       await client.send(
         new s3.PutObjectCommand({
           Bucket,
@@ -69,7 +69,7 @@ export async function openS3BlobStore(options: S3StoreOptions): Promise<BlobStor
       }
     },
     async delete(key) {
-      if (!BLOB_KEY_PATTERN.test(key)) throw new Error(`invalid blob key ${JSON.stringify(key)}`);
+      assertBlobKey(key);
       await client.send(new s3.DeleteObjectCommand({ Bucket, Key: key }));
     },
     async *list() {

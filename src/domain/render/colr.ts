@@ -29,14 +29,15 @@ interface PaintState {
 const EXTENT_EM = 2;
 
 const rgba = (c: hb.Color) => `rgba(${c.red},${c.green},${c.blue},${(c.alpha / 255).toFixed(3)})`;
-const num = (v: number) => (Math.round(v * 100) / 100).toString();
+/** A coordinate for SVG text: rounded to 1/100 of a unit, shortest form. */
+export const svgNumber = (v: number) => (Math.round(v * 100) / 100).toString();
 
 function stops(line: hb.ColorLine): string {
   return [...line.colorStops]
     .sort((a, b) => a.offset - b.offset)
     .map(
       (s) =>
-        `<stop offset="${num(s.offset)}" stop-color="rgb(${s.color.red},${s.color.green},${s.color.blue})" stop-opacity="${(s.color.alpha / 255).toFixed(3)}"/>`,
+        `<stop offset="${svgNumber(s.offset)}" stop-color="rgb(${s.color.red},${s.color.green},${s.color.blue})" stop-opacity="${(s.color.alpha / 255).toFixed(3)}"/>`,
     )
     .join('');
 }
@@ -69,7 +70,7 @@ function paintFuncs(): hb.PaintFuncs {
     const s = st(d);
     const id = `${s.prefix}c${s.ids++}`;
     s.defs.push(
-      `<clipPath id="${id}"><rect x="${num(xmin)}" y="${num(ymin)}" width="${num(xmax - xmin)}" height="${num(ymax - ymin)}"/></clipPath>`,
+      `<clipPath id="${id}"><rect x="${svgNumber(xmin)}" y="${svgNumber(ymin)}" width="${svgNumber(xmax - xmin)}" height="${svgNumber(ymax - ymin)}"/></clipPath>`,
     );
     s.out.push(`<g clip-path="url(#${id})">`);
   });
@@ -85,7 +86,7 @@ function paintFuncs(): hb.PaintFuncs {
     const ey = y1 - k * q2y;
     const id = `${s.prefix}g${s.ids++}`;
     s.defs.push(
-      `<linearGradient id="${id}" gradientUnits="userSpaceOnUse" x1="${num(x0)}" y1="${num(y0)}" x2="${num(ex)}" y2="${num(ey)}" spreadMethod="${SPREAD[line.extend] ?? 'pad'}">${stops(line)}</linearGradient>`,
+      `<linearGradient id="${id}" gradientUnits="userSpaceOnUse" x1="${svgNumber(x0)}" y1="${svgNumber(y0)}" x2="${svgNumber(ex)}" y2="${svgNumber(ey)}" spreadMethod="${SPREAD[line.extend] ?? 'pad'}">${stops(line)}</linearGradient>`,
     );
     fillRect(s, `url(#${id})`);
   });
@@ -93,7 +94,7 @@ function paintFuncs(): hb.PaintFuncs {
     const s = st(d);
     const id = `${s.prefix}g${s.ids++}`;
     s.defs.push(
-      `<radialGradient id="${id}" gradientUnits="userSpaceOnUse" fx="${num(x0)}" fy="${num(y0)}" fr="${num(r0)}" cx="${num(x1)}" cy="${num(y1)}" r="${num(r1)}" spreadMethod="${SPREAD[line.extend] ?? 'pad'}">${stops(line)}</radialGradient>`,
+      `<radialGradient id="${id}" gradientUnits="userSpaceOnUse" fx="${svgNumber(x0)}" fy="${svgNumber(y0)}" fr="${svgNumber(r0)}" cx="${svgNumber(x1)}" cy="${svgNumber(y1)}" r="${svgNumber(r1)}" spreadMethod="${SPREAD[line.extend] ?? 'pad'}">${stops(line)}</radialGradient>`,
     );
     fillRect(s, `url(#${id})`);
   });

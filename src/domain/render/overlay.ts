@@ -7,10 +7,11 @@
  * `npm run bench`). resvg returns premultiplied RGBA.
  */
 import { renderAsync } from '@resvg/resvg-js';
+import { svgNumber } from './colr.js';
 import type { GradientGeometry, TextLayout } from './layout.js';
 import { BAND_TEXT_ALPHA, RADIAL_TEXT_AT, toHex, type ToneChoice } from './tones.js';
 
-const n = (v: number) => (Math.round(v * 100) / 100).toString();
+const n = svgNumber;
 
 /** Scale at which each layer is rasterised before being stretched to the canvas. */
 export const LAYER_SCALE = { gradient: 0.25, shadow: 0.5, text: 1 } as const;
