@@ -1,13 +1,15 @@
 /**
  * The real photographs of ../shared/fixtures/photos through the renderer and through the API,
  * across templates, aspects and formats: exact sizes, text inside the safe zone, and a WCAG contrast
- * ratio of at least 4.5:1 behind the text whenever the gradient is on.
+ * ratio of at least 4.5:1 whenever the gradient is on, measured twice: by the renderer behind the
+ * glyphs, and independently from the output's pixels alone, 3 to 6 px outside the glyphs.
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeZoneOf } from '../src/domain/render/layout.js';
 import { createRenderer } from '../src/domain/render/index.js';
 import { ASPECTS, generateOptionsSchema } from '../src/domain/schemas.js';
+import { outsideContrast } from './support/contrast.js';
 import { PHOTO_FILES, photo, solid } from './support/images.js';
 import { download, generate, startTestServer, testFonts, type TestServer } from './support/server.js';
 
@@ -22,9 +24,10 @@ const BACKGROUNDS: [string, () => Promise<Buffer>][] = [
   ['plain black', () => solid([0, 0, 0], 'png', 1600, 1000)],
 ];
 const matrixMinimum = { contrast: Infinity, where: '' };
+const outsideMinimum = { contrast: Infinity, where: '' };
 afterAll(() => {
   console.log(
-    `[titlecard] minimum contrast (10th percentile of glyph pixels) over the matrix: ${matrixMinimum.contrast.toFixed(2)}:1 at ${matrixMinimum.where}`,
+    `[titlecard] minimum contrast over the matrix, 10th percentile: ${matrixMinimum.contrast.toFixed(2)}:1 behind the glyphs (renderer) at ${matrixMinimum.where}; ${outsideMinimum.contrast.toFixed(2)}:1 3–6 px outside them (from the output) at ${outsideMinimum.where}`,
   );
 });
 
@@ -39,7 +42,8 @@ describe('every background × template × aspect, measured on the pixels', () =>
             subtitle: 'Field report · 6 min read',
             template,
             aspect,
-            fileFormat: 'jpeg',
+            // Lossless, so that the glyphs keep exactly the text colour for the outside measurement.
+            fileFormat: 'png',
           });
           const out = await renderer.render(input, options, { measure: true });
           const meta = await sharp(out.image).metadata();
@@ -58,6 +62,25 @@ describe('every background × template × aspect, measured on the pixels', () =>
           const contrast = out.ink?.contrastP10 ?? 0;
           expect(contrast, where).toBeGreaterThanOrEqual(4.5);
           if (contrast < matrixMinimum.contrast) Object.assign(matrixMinimum, { contrast, where });
+
+          // Each text block on its own (split puts them far apart, with bare photo between).
+          const measured = await Promise.all(
+            boxes.map((b) =>
+              outsideContrast(
+                out.image,
+                { x: b.x - 8, y: b.y - 8, width: b.width + 16, height: b.height + 16 },
+                out.tones.text,
+              ),
+            ),
+          );
+          const outside = {
+            glyphPixels: measured.reduce((n, m) => n + m.glyphPixels, 0),
+            p10: Math.min(...measured.map((m) => m.p10)),
+          };
+          expect(outside.glyphPixels, `${where}: glyphs of the text colour`).toBeGreaterThan(2000);
+          expect(outside.p10, where).toBeGreaterThanOrEqual(4.5);
+          if (outside.p10 < outsideMinimum.contrast)
+            Object.assign(outsideMinimum, { contrast: outside.p10, where });
         }
     });
   }

@@ -192,8 +192,8 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
     });
     lap('layout');
 
-    // The pixels behind the glyphs: each line's box from cap height to baseline.
-    const rects = layout.blocks.flatMap((b) =>
+    // The pixels behind the glyphs: each line's box from cap height to baseline, block by block.
+    const rects = layout.blocks.map((b) =>
       b.lines.map((l) => ({
         x: l.x,
         y: l.baseline - l.size * 0.72,

@@ -6,7 +6,10 @@
  *   (WCAG 2.2, "contrast ratio" and "relative luminance" definitions), computed per pixel behind the
  *   text's lines after the gradient is composited over the photo. The figure we hold to 4.5:1 (WCAG
  *   1.4.3, AA for normal text) is the 10th percentile over those pixels, so a few stray highlights do
- *   not decide the colour but nine pixels in ten clear the bar.
+ *   not decide the colour but nine pixels in ten clear the bar. It is taken for each text block
+ *   (title, subtitle) on its own and the lowest counts: pooled, the title's many pixels would hide a
+ *   small subtitle on a bright patch (seen on the split template: 5.5:1 pooled, 2.3:1 for the
+ *   subtitle measured from the outside, test/photos.test.ts).
  * - The gradient's colour is a deep (or, behind dark text, pale) shade of the dominant hue under the
  *   text, not flat black. Its strength starts at {@link GRADIENT_MIN_STRENGTH} and rises in steps of
  *   0.05 until the text reaches {@link TARGET_CONTRAST} (4.5:1 plus a 5% margin) or the gradient is
@@ -30,17 +33,20 @@ export const TARGET_CONTRAST = WCAG_AA_CONTRAST * 1.05;
 export const GRADIENT_MIN_STRENGTH = 0.35;
 const CONTRAST_PERCENTILE = 0.1;
 
-const LINEAR = Array.from({ length: 256 }, (_, v) => {
-  const c = v / 255;
+/**
+ * The sRGB transfer function inverted: an encoded channel value 0..1 to linear light 0..1
+ * (IEC 61966-2-1, as quoted by WCAG 2.2's definition of relative luminance).
+ */
+function srgbToLinear(c: number): number {
   return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-});
+}
 
-/** Relative luminance of an 8-bit sRGB colour (WCAG 2.2 definition), 0..1. */
+/** {@link srgbToLinear} of every 8-bit value, for the per-pixel loops. */
+const LINEAR = Array.from({ length: 256 }, (_, v) => srgbToLinear(v / 255));
+
+/** Relative luminance of an 8-bit sRGB colour (WCAG 2.2 definition), 0..1; channels are clamped to 0..255. */
 export function relativeLuminance([r, g, b]: Rgb): number {
-  const lin = (v: number) => {
-    const c = Math.min(255, Math.max(0, v)) / 255;
-    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  };
+  const lin = (v: number) => srgbToLinear(Math.min(255, Math.max(0, v)) / 255);
   return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
 }
 
@@ -93,11 +99,13 @@ export const BAND_TEXT_ALPHA = 0.85;
 /** Where the radial glow's 90% stop sits. */
 export const RADIAL_TEXT_AT = 0.75;
 
-/** Pixels sampled behind the text: sRGB values and the gradient opacity at each. */
+/** Pixels sampled behind the text: sRGB values and the gradient opacity at each, by text block. */
 export interface Samples {
   rgb: Uint8Array;
   alpha: Float32Array;
   count: number;
+  /** Where each block's samples end (exclusive), in order: block k is `groupEnds[k-1] ?? 0` to `groupEnds[k]`. */
+  groupEnds: number[];
 }
 
 /** Most pixels sampled behind the text; a grid this dense measures contrast to within a pixel row. */
@@ -105,16 +113,18 @@ const MAX_SAMPLES = 8_000;
 
 /**
  * Samples the canvas behind the text on an even grid (at most {@link MAX_SAMPLES} samples).
- * `pixels` is 8-bit sRGB, `channels` 3 or 4, row-major `width` wide.
+ * `pixels` is 8-bit sRGB, `channels` 3 or 4, row-major `width` wide; `blocks` holds each text
+ * block's rectangles (its lines).
  */
 export function sampleBehind(
   pixels: Buffer,
   width: number,
   height: number,
   channels: number,
-  rects: Rect[],
+  blocks: Rect[][],
   geometry: GradientGeometry,
 ): Samples {
+  const rects = blocks.flat();
   const area = rects.reduce((a, r) => a + r.width * r.height, 0);
   const step = Math.max(1, Math.ceil(Math.sqrt(area / MAX_SAMPLES)));
   const capacity = rects.reduce(
@@ -124,7 +134,8 @@ export function sampleBehind(
   const rgb = new Uint8Array(capacity * 3);
   const alpha = new Float32Array(capacity);
   let count = 0;
-  for (const r of rects) {
+  const groupEnds: number[] = [];
+  for (const r of blocks.flatMap((b, k) => b.map((rect) => ({ ...rect, k })))) {
     const x0 = Math.max(0, Math.floor(r.x));
     const x1 = Math.min(width, Math.ceil(r.x + r.width));
     const y0 = Math.max(0, Math.floor(r.y));
@@ -139,8 +150,11 @@ export function sampleBehind(
         count++;
       }
     }
+    groupEnds[r.k] = count;
   }
-  return { rgb, alpha, count };
+  // A block whose rectangles were all empty ends where the one before it ended.
+  for (let k = 0; k < blocks.length; k++) groupEnds[k] ??= groupEnds[k - 1] ?? 0;
+  return { rgb, alpha, count, groupEnds };
 }
 
 /** The dominant colour of the samples: the mean colour of the most weighted of 12 hue sectors. */
@@ -208,8 +222,9 @@ const BINS = 2001;
 const histogram = new Uint32Array(BINS);
 
 /**
- * The `q` quantile of the per-sample contrast of `text` over the samples with the gradient at
- * `strength`, to 0.01. Counted in a histogram: linear in the number of samples, no sort.
+ * The lowest, over the text blocks, of the `q` quantile of the per-sample contrast of `text` over
+ * that block's samples with the gradient at `strength`, to 0.01. Counted in a histogram: linear in
+ * the number of samples, no sort.
  */
 export function contrastQuantile(
   s: Samples,
@@ -218,10 +233,28 @@ export function contrastQuantile(
   strength: number,
   q = CONTRAST_PERCENTILE,
 ): number {
-  if (s.count === 0) return 21;
+  let lowest = 21;
+  let from = 0;
+  for (const to of s.groupEnds.length ? s.groupEnds : [s.count]) {
+    lowest = Math.min(lowest, blockQuantile(s, from, to, text, gradient, strength, q));
+    from = to;
+  }
+  return lowest;
+}
+
+function blockQuantile(
+  s: Samples,
+  from: number,
+  to: number,
+  text: Rgb,
+  gradient: Rgb,
+  strength: number,
+  q: number,
+): number {
+  if (to <= from) return 21;
   const lt = relativeLuminance(text);
   histogram.fill(0);
-  for (let i = 0; i < s.count; i++) {
+  for (let i = from; i < to; i++) {
     const a = (s.alpha[i] as number) * strength;
     const r = Math.round((s.rgb[i * 3] as number) * (1 - a) + gradient[0] * a);
     const g = Math.round((s.rgb[i * 3 + 1] as number) * (1 - a) + gradient[1] * a);
@@ -232,7 +265,7 @@ export function contrastQuantile(
     const bin = Math.min(BINS - 1, Math.floor((ratio - 1) * 100));
     histogram[bin] = (histogram[bin] as number) + 1;
   }
-  const rank = Math.floor(q * s.count);
+  const rank = Math.floor(q * (to - from));
   let seen = 0;
   for (let bin = 0; bin < BINS; bin++) {
     seen += histogram[bin] as number;
