@@ -1,149 +1,196 @@
 #!/usr/bin/env node
 /**
- * The `titlecard` command: runs the server and manages accounts on the embedded store.
- * Output meant for people goes to stdout; with --json stdout carries exactly one JSON object.
- * Logs go to stderr.
+ * The `titlecard` command (commander): runs the server or the stdio MCP connector, and manages
+ * accounts on the configured stores. Output meant for people goes to stdout; with --json stdout
+ * carries exactly one JSON object. Logs go to stderr.
+ *
+ * Exit codes: 0 success; 1 a refused action or a bad configuration (the message names the field or
+ * variable); 2 a usage error (unknown command or option, missing option), followed by the help.
  */
-import { parseArgs } from 'node:util';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.js';
-import { TitlecardError } from './domain/errors.js';
 import { profileOf } from './domain/accounts.js';
+import { TitlecardError } from './domain/errors.js';
+import { TIERS } from './domain/model.js';
+import type { Services } from './domain/services.js';
 import { createLogger } from './logger.js';
 import { runStdio } from './mcp/stdio.js';
-import { createRuntime, startServer } from './server.js';
+import { createRuntime } from './runtime.js';
+import { startServer } from './server.js';
 
-const HELP = `titlecard: titled images for link previews, over REST and MCP
-
-Usage:
-  titlecard serve                                       Run the HTTP server (npm start)
-  titlecard users create --email E --name N [--tier free|pro|agency] [--json]
-                                                        Create an account; prints its first API token, once
-  titlecard users set-tier --email E --tier free|pro|agency
-  titlecard tokens create --email E --name N [--json]   Create another API token for an account
-  titlecard mcp                                         MCP connector over stdio (TITLECARD_TOKEN required)
-  titlecard sweep [--grace-minutes 60] [--dry-run] [--json]
-                                                        Delete image files no record points to
-  titlecard --help
-
-Environment:
-${CONFIG_VARIABLES.map(([n, d]) => `  ${n.padEnd(11)} ${d}`).join('\n')}
-`;
+const EXIT = { ok: 0, refused: 1, usage: 2 } as const;
 
 function out(text: string): void {
   process.stdout.write(`${text}\n`);
 }
 
-async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      email: { type: 'string' },
-      name: { type: 'string' },
-      tier: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      'grace-minutes': { type: 'string', default: '60' },
-      'dry-run': { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  const [group, action] = positionals;
-  if (values.help || !group) {
-    out(HELP);
-    return values.help ? 0 : 1;
-  }
+/** Runs `action` on the configured stores, then closes them. */
+async function withServices(action: (services: Services) => Promise<void>): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
-
-  if (group === 'mcp') {
-    await runStdio(config, logger);
-    return -1; // runs until stdin closes
-  }
-
-  if (group === 'serve') {
-    const running = await startServer(config, logger);
-    const stop = () => {
-      logger.info('shutting down');
-      void running.close().then(() => process.exit(0));
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    return -1; // keep running
-  }
-
-  const need = (name: 'email' | 'name' | 'tier'): string => {
-    const v = values[name];
-    if (v === undefined) throw new UsageError(`--${name} is required`);
-    return v;
-  };
-  const services = await createRuntime(config, logger);
+  const runtime = await createRuntime(config, createLogger(config.logLevel));
   try {
-    if (group === 'users' && action === 'create') {
-      const { user, token } = await services.accounts.createUser({
-        email: need('email'),
-        displayName: need('name'),
-        tier: values.tier ?? 'free',
-      });
-      if (values.json) out(JSON.stringify({ user: profileOf(user), token: token.token }));
-      else
-        out(
-          `Created ${user.email} (${user.id}, tier ${user.tier}).\nAPI token (shown once, keep it secret):\n\n  ${token.token}\n`,
-        );
-      return 0;
-    }
-    if (group === 'users' && action === 'set-tier') {
-      const user = await services.accounts.setTier(need('email'), need('tier'));
-      if (values.json) out(JSON.stringify({ user: profileOf(user) }));
-      else out(`${user.email} is now on the ${user.tier} tier.`);
-      return 0;
-    }
-    if (group === 'tokens' && action === 'create') {
-      const user = await services.accounts.findUserByEmail(need('email'));
-      const token = await services.accounts.createToken(user, { name: need('name') });
-      if (values.json) out(JSON.stringify({ token }));
-      else
-        out(
-          `API token "${token.name}" for ${user.email} (shown once, keep it secret):\n\n  ${token.token}\n`,
-        );
-      return 0;
-    }
-    if (group === 'sweep') {
-      const grace = Number(values['grace-minutes']);
-      if (!Number.isFinite(grace) || grace < 0)
-        throw new UsageError('--grace-minutes must be a number of minutes, 0 or more');
-      const deleted = await services.images.sweepOrphans({
-        olderThan: new Date(Date.now() - grace * 60_000),
-        dryRun: values['dry-run'],
-      });
-      if (values.json) out(JSON.stringify({ deleted, dryRun: values['dry-run'] }));
-      else
-        out(
-          `${values['dry-run'] ? 'Would delete' : 'Deleted'} ${deleted.length} file(s) no record points to.`,
-        );
-      return 0;
-    }
-    throw new UsageError(`unknown command: ${positionals.join(' ')}`);
+    await action(runtime.services);
   } finally {
-    await services.close();
+    await runtime.close();
   }
 }
 
-class UsageError extends Error {}
+const minutes = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected a number of minutes, 0 or more');
+  return n;
+};
 
+function buildProgram(): Command {
+  const program = new Command('titlecard')
+    .description('Titled images for link previews, over REST and MCP.')
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) })
+    .addHelpText(
+      'after',
+      `\nEnvironment:\n${CONFIG_VARIABLES.map(([n, d]) => `  ${n}\n      ${d}`).join('\n')}\n\nExit codes: 0 success, 1 refused or bad configuration, 2 usage error.`,
+    );
+
+  program
+    .command('serve')
+    .description('Run the HTTP server: REST API, /files, and the MCP connector at /mcp (npm start).')
+    .action(async () => {
+      const config = loadConfig();
+      const logger = createLogger(config.logLevel);
+      const running = await startServer(config, logger);
+      const stop = () => {
+        logger.info('shutting down');
+        running.close().then(
+          () => process.exit(EXIT.ok),
+          (err: unknown) => {
+            logger.error({ err }, 'shutdown failed');
+            process.exit(EXIT.refused);
+          },
+        );
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+
+  program
+    .command('mcp')
+    .description(
+      'The MCP connector over stdio (TITLECARD_TOKEN required; TITLECARD_API_URL for a remote server).',
+    )
+    .action(async () => {
+      const config = loadConfig();
+      await runStdio(config, createLogger(config.logLevel));
+    });
+
+  const users = program.command('users').description('Manage accounts: users create, users set-tier.');
+  users
+    .command('create')
+    .description('Create an account; prints its first API token, once.')
+    .requiredOption('--email <email>', 'email address, unique')
+    .requiredOption('--name <name>', 'display name, 1 to 100 characters')
+    .option('--tier <tier>', `subscription tier, one of ${TIERS.join(', ')}`, 'free')
+    .option('--json', 'print one JSON object: {user, token}')
+    .action((o: { email: string; name: string; tier: string; json?: boolean }) =>
+      withServices(async ({ accounts }) => {
+        const { user, token } = await accounts.createUser({
+          email: o.email,
+          displayName: o.name,
+          tier: o.tier,
+        });
+        if (o.json) out(JSON.stringify({ user: profileOf(user), token: token.token }));
+        else
+          out(
+            `Created ${user.email} (${user.id}, tier ${user.tier}).\nAPI token (shown once, keep it secret):\n\n  ${token.token}\n`,
+          );
+      }),
+    );
+  users
+    .command('set-tier')
+    .description("Change an account's tier.")
+    .requiredOption('--email <email>', 'the account')
+    .requiredOption('--tier <tier>', `one of ${TIERS.join(', ')}`)
+    .option('--json', 'print one JSON object: {user}')
+    .action((o: { email: string; tier: string; json?: boolean }) =>
+      withServices(async ({ accounts }) => {
+        const user = await accounts.setTier(o.email, o.tier);
+        if (o.json) out(JSON.stringify({ user: profileOf(user) }));
+        else out(`${user.email} is now on the ${user.tier} tier.`);
+      }),
+    );
+
+  program
+    .command('tokens')
+    .description('Manage API tokens: tokens create.')
+    .command('create')
+    .description('Create another API token for an account; prints it, once.')
+    .requiredOption('--email <email>', 'the account')
+    .requiredOption('--name <name>', 'a descriptive name, 1 to 100 characters')
+    .option('--json', 'print one JSON object: {token}')
+    .action((o: { email: string; name: string; json?: boolean }) =>
+      withServices(async ({ accounts }) => {
+        const user = await accounts.findUserByEmail(o.email);
+        const token = await accounts.createToken(user, { name: o.name });
+        if (o.json) out(JSON.stringify({ token }));
+        else
+          out(
+            `API token "${token.name}" for ${user.email} (shown once, keep it secret):\n\n  ${token.token}\n`,
+          );
+      }),
+    );
+
+  program
+    .command('sweep')
+    .description('Delete image files no record points to (left by a crash between a file and its record).')
+    .option('--grace-minutes <minutes>', 'spare files younger than this (generations in flight)', minutes, 60)
+    .option('--dry-run', 'list what would be deleted, delete nothing')
+    .option('--json', 'print one JSON object: {deleted, dryRun}')
+    .action((o: { graceMinutes: number; dryRun?: boolean; json?: boolean }) =>
+      withServices(async ({ images }) => {
+        const dryRun = o.dryRun ?? false;
+        const deleted = await images.sweepOrphans({
+          olderThan: new Date(Date.now() - o.graceMinutes * 60_000),
+          dryRun,
+        });
+        if (o.json) out(JSON.stringify({ deleted, dryRun }));
+        else out(`${dryRun ? 'Would delete' : 'Deleted'} ${deleted.length} file(s) no record points to.`);
+      }),
+    );
+  return program;
+}
+
+/** Parses `argv` (without node and the script) and runs the command; resolves to the exit code. */
+async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  if (argv.length === 0) {
+    program.outputHelp({ error: true });
+    return EXIT.usage;
+  }
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return EXIT.ok;
+  } catch (err) {
+    if (err instanceof CommanderError)
+      return err.code === 'commander.helpDisplayed' || err.code === 'commander.version'
+        ? EXIT.ok
+        : EXIT.usage;
+    if (err instanceof ConfigError || err instanceof TitlecardError) {
+      process.stderr.write(`titlecard: ${err.message}\n`);
+      return EXIT.refused;
+    }
+    process.stderr.write(`titlecard: ${(err as Error).stack ?? String(err)}\n`);
+    return EXIT.refused;
+  }
+}
+
+// `serve` and `mcp` keep running after their action resolves (a server, an open stdin): only the
+// exit code is set here, never process.exit.
 main(process.argv.slice(2)).then(
   (code) => {
-    if (code >= 0) process.exitCode = code;
+    process.exitCode = code;
   },
   (err: unknown) => {
-    if (err instanceof UsageError || (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-      process.stderr.write(`titlecard: ${(err as Error).message}\n\n${HELP}`);
-      process.exitCode = 2;
-    } else if (err instanceof ConfigError || err instanceof TitlecardError) {
-      process.stderr.write(`titlecard: ${err.message}\n`);
-      process.exitCode = 1;
-    } else {
-      process.stderr.write(`titlecard: ${(err as Error).stack ?? String(err)}\n`);
-      process.exitCode = 1;
-    }
+    process.stderr.write(`titlecard: ${String(err)}\n`);
+    process.exitCode = EXIT.refused;
   },
 );

@@ -1,83 +1,80 @@
 /**
- * Composition root: builds storage, fonts, renderer and services from the configuration, and serves
- * the Express app. Fonts are loaded once here, never per request.
+ * `titlecard serve`: the HTTP server. Builds the {@link Runtime}, serves {@link createHttpApp} and
+ * closes both on request. Only the command line imports this module (and the tests, which start real
+ * servers through it).
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { createApp } from './api/app.js';
 import type { Config } from './config.js';
-import { loadFontLibrary } from './domain/render/fonts.js';
-import { createRenderer } from './domain/render/index.js';
-import { createServices, type Services } from './domain/services.js';
-import { createImageFetcher } from './mcp/fetch-image.js';
-import { mountMcp } from './mcp/http.js';
-import { openStorage } from './storage/index.js';
-
-/** Builds the services of the configured storage. The caller closes them. */
-export async function createRuntime(config: Config, logger: Logger, publicUrl?: string): Promise<Services> {
-  const { store, blobs } = await openStorage(config);
-  const renderer = createRenderer(loadFontLibrary(), { concurrency: config.renderConcurrency });
-  return createServices({
-    store,
-    blobs,
-    renderer,
-    logger,
-    publicUrl: publicUrl ?? config.publicUrl ?? `http://localhost:${config.port}`,
-  });
-}
+import { createHttpApp } from './http.js';
+import { createRuntime, type Runtime, type RuntimeOverrides } from './runtime.js';
 
 export interface RunningServer {
   server: Server;
-  /** e.g. `http://127.0.0.1:3000`. */
+  runtime: Runtime;
+  /** Where it listens, e.g. `http://127.0.0.1:3000`. */
   url: string;
+  /** Stops accepting connections, waits for open requests, closes idle connections, then the stores. */
   close(): Promise<void>;
 }
 
-/** Starts the HTTP server; resolves once it listens. */
-export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
+/**
+ * Starts the HTTP server; resolves once it listens and its stores are open. With `PORT=0` and no
+ * `PUBLIC_URL`, the public URL is `http://localhost:<the port bound>`. Requests that arrive before
+ * the stores are open wait for them (the handler is attached before listening). Throws ConfigError
+ * when a store cannot be reached, or the listen error (EADDRINUSE…).
+ */
+export async function startServer(
+  config: Config,
+  logger: Logger,
+  overrides: RuntimeOverrides = {},
+): Promise<RunningServer> {
   const server = createServer();
   // Uploads are small; slow clients must not hold connections for ever.
   server.requestTimeout = 120_000;
+  type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+  let ready!: (app: Handler) => void;
+  let failed!: (err: unknown) => void;
+  const app = new Promise<Handler>((resolve, reject) => {
+    ready = resolve;
+    failed = reject;
+  });
+  app.catch(() => undefined); // a start-up failure is reported by the caller, not as an unhandled rejection
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    app.then(
+      (handle) => handle(req, res),
+      () => res.destroy(),
+    );
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const publicUrl = config.publicUrl ?? `http://localhost:${port}`;
-  let services: Services;
+  let runtime: Runtime;
   try {
-    services = await createRuntime(config, logger, publicUrl);
+    runtime = await createRuntime(config, logger, {
+      ...overrides,
+      publicUrl: config.publicUrl ?? `http://localhost:${port}`,
+    });
   } catch (err) {
+    failed(err);
     server.close();
     throw err;
   }
-  const fetchImage = createImageFetcher({ allowAddresses: config.fetchAllowAddresses });
-  server.on(
-    'request',
-    createApp(services, {
-      logger,
-      mount: (app) =>
-        mountMcp(app, {
-          services,
-          fetchImage,
-          logger,
-          publicUrl,
-          allowedHosts: config.mcpAllowedHosts,
-          allowedOrigins: config.mcpAllowedOrigins,
-        }),
-    }),
-  );
+  ready(createHttpApp(runtime));
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  logger.info({ url, publicUrl, dataDir: config.dataDir }, 'titlecard listening');
+  logger.info({ url, publicUrl: runtime.publicUrl, dataDir: config.dataDir }, 'titlecard listening');
   return {
     server,
+    runtime,
     url,
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await closed;
-      await services.close();
+      await runtime.close();
     },
   };
 }

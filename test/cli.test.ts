@@ -107,6 +107,28 @@ describe('titlecard CLI', () => {
       'LOG_LEVEL',
     ])
       expect(r.stdout).toContain(word);
+    // Each command has its own generated help, naming its options.
+    const create = await runCli(['users', 'create', '--help'], {});
+    expect(create.code).toBe(0);
+    for (const option of ['--email', '--name', '--tier', '--json']) expect(create.stdout).toContain(option);
+  });
+
+  it('a usage error exits 2 with the help; a refused action exits 1 with its message', async () => {
+    for (const args of [
+      ['nonsense'],
+      ['users', 'create', '--name', 'No email'],
+      ['sweep', '--grace-minutes', '-5'],
+      [],
+    ]) {
+      const r = await runCli(args, { DATA_DIR: dataDir });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(/Usage: titlecard/);
+    }
+    const refused = await runCli(['users', 'set-tier', '--email', 'nobody@example.com', '--tier', 'pro'], {
+      DATA_DIR: dataDir,
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/nobody@example.com/);
   });
 
   it('a bad configuration value stops start-up with a message naming the variable', async () => {

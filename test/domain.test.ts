@@ -3,10 +3,10 @@
  * refunds when a write fails, token storage.
  */
 import { describe, expect, it } from 'vitest';
-import { QuotaExceededError } from '../src/domain/errors.js';
+import { FileTooLargeError, QuotaExceededError } from '../src/domain/errors.js';
 import { hashToken } from '../src/domain/ids.js';
 import type { BlobStore, Clock } from '../src/domain/ports.js';
-import { createRenderer } from '../src/domain/render/index.js';
+import { createRenderer, type Renderer } from '../src/domain/render/index.js';
 import { generateOptionsSchema } from '../src/domain/schemas.js';
 import { createServices } from '../src/domain/services.js';
 import { createMemoryBlobStore } from '../src/storage/memory.js';
@@ -21,13 +21,23 @@ function fakeClock(iso: string): Clock & { set(iso: string): void } {
 
 function services(clock: Clock, blobs: BlobStore = createMemoryBlobStore()) {
   const store = openSqliteStore(':memory:');
+  const real = createRenderer(testFonts());
+  const renders = { count: 0 };
+  const renderer: Renderer = {
+    load: () => real.load(),
+    render: (...args) => {
+      renders.count++;
+      return real.render(...args);
+    },
+  };
   return {
     store,
     blobs,
+    renders,
     s: createServices({
       store,
       blobs,
-      renderer: createRenderer(testFonts()),
+      renderer,
       logger: silentLogger,
       publicUrl: 'https://cards.example.com',
       clock,
@@ -98,7 +108,10 @@ describe('nothing lost, nothing charged wrongly', () => {
     });
     const principal = await s.accounts.authenticate(`Bearer ${token.token}`);
     await expect(
-      s.images.generate(principal, await solid([1, 2, 3], 'jpeg', 300, 200), { title: 'Doomed' }),
+      s.images.generate(principal, async () => ({
+        image: await solid([1, 2, 3], 'jpeg', 300, 200),
+        options: { title: 'Doomed' },
+      })),
     ).rejects.toThrow('disk full');
     expect((await s.quota.usage(user)).usage.generated).toBe(0);
     expect((await s.images.list(principal, {})).pagination.total).toBe(0);
@@ -107,8 +120,8 @@ describe('nothing lost, nothing charged wrongly', () => {
     expect(left).toEqual([]);
   });
 
-  it('an invalid option charges nothing and renders nothing', async () => {
-    const { s } = services(fakeClock('2026-05-05T00:00:00Z'));
+  it('an invalid option is refused before rendering, and its reserved unit is refunded', async () => {
+    const { s, renders } = services(fakeClock('2026-05-05T00:00:00Z'));
     const { user, token } = await s.accounts.createUser({
       email: 'bad@example.com',
       displayName: 'B',
@@ -116,12 +129,51 @@ describe('nothing lost, nothing charged wrongly', () => {
     });
     const principal = await s.accounts.authenticate(`Bearer ${token.token}`);
     await expect(
-      s.images.generate(principal, Buffer.from('x'), { title: 'ok', aspect: 'cinema' }),
+      s.images.generate(principal, async () => ({
+        image: Buffer.from('x'),
+        options: { title: 'ok', aspect: 'cinema' },
+      })),
     ).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',
       field: 'aspect',
       constraint: 'enum',
     });
+    expect(renders.count).toBe(0);
+    expect((await s.quota.usage(user)).usage.generated).toBe(0);
+  });
+
+  it('with the quota used up, a generation is refused before its request is read or rendered', async () => {
+    const { s, renders } = services(fakeClock('2026-05-05T00:00:00Z'));
+    const { user, token } = await s.accounts.createUser({
+      email: 'spent@example.com',
+      displayName: 'S',
+      tier: 'free',
+    });
+    for (let i = 0; i < 10; i++) await s.quota.charge(user);
+    const principal = await s.accounts.authenticate(`Bearer ${token.token}`);
+    let reads = 0;
+    await expect(
+      s.images.generate(principal, async () => {
+        reads++;
+        return { image: await solid([1, 2, 3], 'jpeg', 300, 200), options: { title: 'Late' } };
+      }),
+    ).rejects.toBeInstanceOf(QuotaExceededError);
+    expect(reads).toBe(0);
+    expect(renders.count).toBe(0);
+    expect((await s.quota.usage(user)).usage.generated).toBe(10);
+  });
+
+  it('a request that cannot be read (an upload refused midway) gives its reserved unit back', async () => {
+    const { s } = services(fakeClock('2026-05-05T00:00:00Z'));
+    const { user, token } = await s.accounts.createUser({
+      email: 'midway@example.com',
+      displayName: 'M',
+      tier: 'free',
+    });
+    const principal = await s.accounts.authenticate(`Bearer ${token.token}`);
+    await expect(
+      s.images.generate(principal, () => Promise.reject(new FileTooLargeError(10))),
+    ).rejects.toBeInstanceOf(FileTooLargeError);
     expect((await s.quota.usage(user)).usage.generated).toBe(0);
   });
 });
@@ -147,9 +199,10 @@ describe('tokens', () => {
       tier: 'pro',
     });
     const principal = await s.accounts.authenticate(`Bearer ${token.token}`);
-    const image = await s.images.generate(principal, await solid([9, 9, 9], 'png', 300, 200), {
-      title: 'Where',
-    });
+    const { image } = await s.images.generate(principal, async () => ({
+      image: await solid([9, 9, 9], 'png', 300, 200),
+      options: { title: 'Where' },
+    }));
     expect(image.url).toMatch(/^https:\/\/cards\.example\.com\/files\/[0-9A-Za-z]{22}\.png$/);
     expect(image.thumbnailUrl).toMatch(/_thumb\.png$/);
     expect(image.createdAt).toBe('2026-05-05T00:00:00.000Z');
@@ -157,22 +210,19 @@ describe('tokens', () => {
 });
 
 describe('rendering under load', () => {
-  it('renders at most `concurrency` images at once; the others wait their turn and all complete', async () => {
-    const renderer = createRenderer(testFonts(), { concurrency: 1 });
+  /** The most renders whose spans overlap at one instant. */
+  const peakOverlap = (spans: { start: number; end: number }[]) =>
+    Math.max(...spans.map((a) => spans.filter((b) => b.start <= a.start && a.start < b.end).length));
+
+  it('renders at most `concurrency` images at once, and that many really run side by side', async () => {
     const input = await solid([20, 40, 60], 'jpeg', 800, 500);
     const options = generateOptionsSchema.parse({ title: 'Queued' });
-    let maxActive = 0;
-    let maxWaiting = 0;
-    const watch = setInterval(() => {
-      const { active, waiting } = renderer.load();
-      maxActive = Math.max(maxActive, active);
-      maxWaiting = Math.max(maxWaiting, waiting);
-    }, 1);
-    const results = await Promise.all([1, 2, 3].map(() => renderer.render(input, options)));
-    clearInterval(watch);
-    expect(results.every((r) => r.width === 1200)).toBe(true);
-    expect(maxActive).toBe(1);
-    expect(maxWaiting).toBe(2);
-    expect(renderer.load()).toEqual({ active: 0, waiting: 0 });
+    for (const concurrency of [1, 2]) {
+      const renderer = createRenderer(testFonts(), { concurrency });
+      const results = await Promise.all([1, 2, 3, 4].map(() => renderer.render(input, options)));
+      expect(results.every((r) => r.width === 1200)).toBe(true);
+      expect(peakOverlap(results.map((r) => r.span)), `concurrency ${concurrency}`).toBe(concurrency);
+      expect(renderer.load()).toEqual({ active: 0, waiting: 0 });
+    }
   });
 });

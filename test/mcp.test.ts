@@ -283,17 +283,26 @@ describe('list_images, get_usage, validate_token', () => {
 });
 
 describe('authentication and the shared quota', () => {
-  it('a request without a token, or with a bad one, is a 401 with WWW-Authenticate: Bearer error="invalid_token"', async () => {
+  it('a request without a token, or with a bad one, is a 401 with the same challenge as the REST API (RFC 6750 section 3)', async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    for (const authorization of [undefined, 'Bearer tc_0000000000000000000000000000000000000000']) {
+    for (const [authorization, challenge] of [
+      [undefined, /^Bearer realm="titlecard"$/],
+      [
+        'Bearer tc_0000000000000000000000000000000000000000',
+        /^Bearer realm="titlecard", error="invalid_token"$/,
+      ],
+    ] as const) {
       const res = await fetch(`${srv.url}/mcp`, {
         method: 'POST',
         body,
         headers: authorization ? { ...headers, authorization } : headers,
       });
       expect(res.status).toBe(401);
-      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer .*error="invalid_token"/);
+      expect(res.headers.get('www-authenticate')).toMatch(challenge);
+      const rest = await fetch(`${srv.base}/usage`, { headers: authorization ? { authorization } : {} });
+      expect(rest.headers.get('www-authenticate')).toBe(res.headers.get('www-authenticate'));
+      expect(await res.json()).toEqual(await rest.json());
     }
     await expect(connect('tc_0000000000000000000000000000000000000000')).rejects.toThrow();
   });

@@ -149,15 +149,15 @@ describe.skipIf(!mongoUri || !s3)(
     const running = twoProcessChecks(() => ({
       config: {
         mongo: { uri: mongoUri as string, dbName },
-        s3: s3Options() as NonNullable<ReturnType<typeof s3Options>>,
+        s3: s3Options(),
       },
       env: { MONGODB_URI: mongoUri as string, MONGODB_DB: dbName, ...s3Env() },
     }));
 
     it('titlecard sweep removes files no record points to, and only those', async () => {
-      const { a, local, env } = running();
+      const { a, local, blobs, env } = running();
       const orphan = `${newBlobStem()}.png`;
-      await local.blobs.put(orphan, Buffer.from('orphan'), 'image/png');
+      await blobs.put(orphan, Buffer.from('orphan'), 'image/png');
       const { token } = await local.accounts.createUser({
         email: `sweep-${runId}@example.com`,
         displayName: 'Sweep',
@@ -172,10 +172,10 @@ describe.skipIf(!mongoUri || !s3)(
       const dry = await runCli(['sweep', '--grace-minutes', '0', '--dry-run', '--json'], env);
       expect(dry.code, dry.stderr).toBe(0);
       expect((JSON.parse(dry.stdout) as { deleted: string[] }).deleted).toContain(orphan);
-      expect(await local.blobs.get(orphan)).toBeDefined();
+      expect(await blobs.get(orphan)).toBeDefined();
       const real = await runCli(['sweep', '--grace-minutes', '0', '--json'], env);
       expect((JSON.parse(real.stdout) as { deleted: string[] }).deleted).toContain(orphan);
-      expect(await local.blobs.get(orphan)).toBeUndefined();
+      expect(await blobs.get(orphan)).toBeUndefined();
       expect((await download(kept.body.data.url as string)).status).toBe(200);
     });
   },
@@ -197,14 +197,17 @@ describe('titlecard sweep on the embedded default', () => {
       tier: 'pro',
     });
     const principal = await services.accounts.authenticate(`Bearer ${token.token}`);
-    const image = await services.images.generate(principal, await solid([1, 2, 3], 'png', 300, 200), {
-      title: 'Kept',
-    });
+    const { image } = await services.images.generate(principal, async () => ({
+      image: await solid([1, 2, 3], 'png', 300, 200),
+      options: { title: 'Kept' },
+    }));
     const orphan = `${newBlobStem()}_thumb.png`;
-    await services.blobs.put(orphan, Buffer.from('x'), 'image/png');
+    await storage.blobs.put(orphan, Buffer.from('x'), 'image/png');
     expect(await services.images.sweepOrphans({ olderThan: new Date(Date.now() - 60_000) })).toEqual([]);
     expect(await services.images.sweepOrphans({ olderThan: new Date(Date.now() + 1000) })).toEqual([orphan]);
-    expect(await services.blobs.get(new URL(image.url).pathname.split('/').pop() as string)).toBeDefined();
+    expect(
+      await services.images.readFile(new URL(image.url).pathname.split('/').pop() as string),
+    ).toBeDefined();
     await services.close();
     await rm(dataDir, { recursive: true, force: true });
   });

@@ -11,6 +11,7 @@ import {
   UnauthorizedError,
   ValidationError,
 } from '../domain/errors.js';
+import { unauthorizedResponse } from './auth.js';
 
 /** `{success: false, error: {code, message, details?}}` (spec 7.2, endpoint errors). */
 export function endpointError(code: string, message: string, details?: Record<string, unknown>) {
@@ -27,18 +28,7 @@ export function httpErrorOf(
       body: endpointError(err.code, err.message, { field: err.field, constraint: err.constraint }),
     };
   if (err instanceof FileTooLargeError) return { status: 413, body: endpointError(err.code, err.message) };
-  if (err instanceof UnauthorizedError)
-    return {
-      status: 401,
-      // RFC 6750 section 3: the challenge, with error="invalid_token" when a token was sent.
-      headers: {
-        'WWW-Authenticate':
-          err.reason === 'missing'
-            ? 'Bearer realm="titlecard"'
-            : 'Bearer realm="titlecard", error="invalid_token"',
-      },
-      body: { error: 'Unauthorized', message: err.message },
-    };
+  if (err instanceof UnauthorizedError) return unauthorizedResponse(err);
   if (err instanceof QuotaExceededError)
     return {
       status: 429,
@@ -95,5 +85,10 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
   req.log.error({ err }, 'unhandled error');
   res
     .status(500)
-    .json(endpointError('INTERNAL_ERROR', `Internal server error (request id ${String(req.id)})`));
+    .json(
+      endpointError(
+        'INTERNAL_ERROR',
+        `Internal server error (request id ${typeof req.id === 'string' ? req.id : JSON.stringify(req.id)})`,
+      ),
+    );
 };

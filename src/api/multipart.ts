@@ -58,7 +58,8 @@ export function receiveForm(req: Request): Promise<ReceivedForm> {
       // Unpiped, busboy never ends the file stream: destroy it, so the write to the temporary file
       // stops and its descriptor is closed (the pipeline settles, then cleanup deletes the file).
       upload?.destroy(err);
-      void cleanup();
+      // cleanup never rejects: it waits for the write to settle, then removes the file with force.
+      cleanup().catch(() => undefined);
       reject(err);
     };
     try {
@@ -116,17 +117,14 @@ export function receiveForm(req: Request): Promise<ReceivedForm> {
       fail(new ValidationError('body', 'format', 'Expected a well-formed multipart/form-data body')),
     );
     bb.on('close', () => {
-      void (async () => {
-        try {
-          await written;
-        } catch (err) {
-          fail(err instanceof Error ? err : new Error(String(err)));
-          return;
-        }
-        if (settled) return;
-        settled = true;
-        resolve({ fields, image, cleanup });
-      })();
+      (written ?? Promise.resolve()).then(
+        () => {
+          if (settled) return;
+          settled = true;
+          resolve({ fields, image, cleanup });
+        },
+        (err: unknown) => fail(err instanceof Error ? err : new Error(String(err))),
+      );
     });
     req.on('aborted', () => fail(new ValidationError('body', 'format', 'The request body was cut short')));
     req.pipe(bb);

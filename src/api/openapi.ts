@@ -1,15 +1,16 @@
 /**
- * The OpenAPI 3.1 document of the REST API, served at `/api/openapi.json`. Request and response
- * schemas are generated from the same zod schemas the code validates with (JSON Schema 2020-12, which
- * OpenAPI 3.1 uses), so the document cannot drift from the behaviour. It also records every choice
- * made where the spec says "not shown".
+ * The OpenAPI 3.1 document of the REST API, served at `/api/openapi.json`. Each resource router
+ * describes its own routes (`routes/*.ts`); this module adds what they share: the info block, which
+ * records every choice made where the spec says "not shown", the security scheme and the component
+ * schemas. Request and response schemas are generated from the same zod schemas the code validates
+ * with (JSON Schema 2020-12, which OpenAPI 3.1 uses), so the document cannot drift from the behaviour.
+ * `npm run client` generates the typed client (`src/client`) from it.
  */
-import { z } from 'zod';
 import { CONSTRAINTS } from '../domain/errors.js';
+import { FILE_CACHE_CONTROL } from '../domain/files.js';
 import {
   createdTokenSchema,
   createTokenBodySchema,
-  generateOptionsSchema,
   imagePageSchema,
   imageRecordSchema,
   LIMITS,
@@ -19,21 +20,14 @@ import {
 } from '../domain/schemas.js';
 import { MAX_INPUT_PIXELS } from '../domain/render/decode.js';
 import { THUMBNAIL_WIDTH } from '../domain/render/index.js';
+import { json, schemaOf, type Json, type Resource } from './describe.js';
+import { filesResource } from './routes/files.js';
+import { imagesResource } from './routes/images.js';
+import { tokensResource } from './routes/tokens.js';
+import { usageResource } from './routes/usage.js';
 
-type Json = Record<string, unknown>;
-
-function schemaOf(s: z.ZodType, io: 'input' | 'output' = 'output'): Json {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(s, { io, unrepresentable: 'any' }) as Json;
-  return rest;
-}
-
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: Json) => ({ 'application/json': { schema } });
-const envelope = (name: string) => ({
-  type: 'object',
-  required: ['success', 'data'],
-  properties: { success: { const: true }, data: ref(name) },
-});
+/** The resources under `/api`, in the order the document lists them. */
+export const API_RESOURCES: Resource[] = [imagesResource, usageResource, tokensResource];
 
 const endpointErrorSchema = (code: Json, details?: Json): Json => ({
   type: 'object',
@@ -62,55 +56,12 @@ Choices made where the spec says "not shown":
 - position {x, y}: fractions 0 to 1 of the canvas, the centre of the text block, kept inside the safe zone.
 - Thumbnails are ${THUMBNAIL_WIDTH} px wide (og 400×210, square 400×400, portrait 400×500), in the image's format.
 - Background images of more than ${MAX_INPUT_PIXELS / 1e6} megapixels are refused (400, constraint max).
-- Image files are served publicly at {PUBLIC_URL}/files/{key} with an unguessable key and Cache-Control: public, max-age=31536000, immutable.
+- Image files are served publicly at {PUBLIC_URL}/files/{key} with an unguessable key and Cache-Control: ${FILE_CACHE_CONTROL}.
 - The list is ordered with ties broken by id; title sorting ignores case.
 - No versioning: no version marker in paths or headers.`;
 
 /** Builds the document. Pure; called once at start-up. */
 export function buildOpenApiDocument(): Json {
-  const generateSchema = schemaOf(generateOptionsSchema, 'input');
-  const generateProps = generateSchema.properties as Json;
-  const multipart = {
-    type: 'object',
-    required: ['image', 'title'],
-    properties: {
-      image: {
-        type: 'string',
-        contentMediaType: 'application/octet-stream',
-        description: `Background image: JPEG, PNG or WebP, judged by its bytes; at most ${LIMITS.imageBytes} bytes (10 MB) and ${MAX_INPUT_PIXELS / 1e6} megapixels.`,
-      },
-      ...generateProps,
-      gradient: {
-        ...(generateProps.gradient as Json),
-        description: 'Form text "true" or "false". Default true.',
-      },
-      textShadow: {
-        ...(generateProps.textShadow as Json),
-        description: 'Form text "true" or "false". Default true.',
-      },
-    },
-  };
-
-  const errors = {
-    400: {
-      description: 'Invalid or missing parameter.',
-      content: json(ref('ValidationErrorBody')),
-    },
-    401: {
-      description: 'Missing header, or an invalid, expired or revoked token.',
-      headers: { 'WWW-Authenticate': { schema: { type: 'string' } } },
-      content: json(ref('AuthErrorBody')),
-    },
-    500: {
-      description: 'Internal server error, with a request id in the message.',
-      content: json(ref('EndpointErrorBody')),
-    },
-  };
-  const secured = (op: Json) => ({
-    ...op,
-    responses: { ...(op.responses as Json), 401: errors[401], 500: errors[500] },
-  });
-
   return {
     openapi: '3.1.0',
     info: {
@@ -121,136 +72,7 @@ export function buildOpenApiDocument(): Json {
     servers: [{ url: '/api' }],
     security: [{ bearerAuth: [] }],
     paths: {
-      '/generate': {
-        post: secured({
-          operationId: 'generateImage',
-          summary: 'Generate a titled image (uses one unit of the monthly quota).',
-          requestBody: {
-            required: true,
-            content: {
-              'multipart/form-data': {
-                schema: multipart,
-                encoding: {
-                  position: { contentType: 'application/json, text/plain' },
-                  font: { contentType: 'application/json, text/plain' },
-                },
-              },
-            },
-          },
-          responses: {
-            201: { description: 'Created.', content: json(envelope('ImageRecord')) },
-            400: errors[400],
-            413: { description: 'Image larger than 10 MB.', content: json(ref('FileTooLargeBody')) },
-            429: {
-              description: 'Monthly quota exceeded.',
-              headers: {
-                'Retry-After': {
-                  schema: { type: 'integer' },
-                  description: 'Seconds until the quota resets.',
-                },
-              },
-              content: json(ref('QuotaErrorBody')),
-            },
-          },
-        }),
-      },
-      '/images': {
-        get: secured({
-          operationId: 'listImages',
-          summary: 'List generated images.',
-          parameters: [
-            {
-              name: 'limit',
-              in: 'query',
-              schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-            },
-            { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
-            {
-              name: 'sort',
-              in: 'query',
-              schema: { type: 'string', enum: ['createdAt', 'title'], default: 'createdAt' },
-            },
-            {
-              name: 'order',
-              in: 'query',
-              schema: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
-            },
-          ],
-          responses: {
-            200: { description: 'One page.', content: json(envelope('ImagePage')) },
-            400: errors[400],
-          },
-        }),
-      },
-      '/usage': {
-        get: secured({
-          operationId: 'getUsage',
-          summary: 'Usage this month against the tier quota.',
-          responses: { 200: { description: 'Usage.', content: json(envelope('Usage')) } },
-        }),
-      },
-      '/tokens': {
-        post: secured({
-          operationId: 'createToken',
-          summary: 'Create an API token; the secret is returned only here.',
-          requestBody: { required: true, content: json(ref('CreateTokenRequest')) },
-          responses: {
-            201: { description: 'Created.', content: json(envelope('CreatedToken')) },
-            400: errors[400],
-          },
-        }),
-        get: secured({
-          operationId: 'listTokens',
-          summary: 'List active tokens, without secrets.',
-          responses: {
-            200: {
-              description: 'Tokens, newest first.',
-              content: json({
-                type: 'object',
-                required: ['success', 'data'],
-                properties: {
-                  success: { const: true },
-                  data: {
-                    type: 'object',
-                    required: ['tokens'],
-                    properties: { tokens: { type: 'array', items: ref('TokenListEntry') } },
-                  },
-                },
-              }),
-            },
-          },
-        }),
-      },
-      '/tokens/validate': {
-        get: secured({
-          operationId: 'validateToken',
-          summary: 'Validate the token in the Authorization header.',
-          responses: {
-            200: { description: 'Profile and usage.', content: json(envelope('TokenValidation')) },
-          },
-        }),
-      },
-      '/tokens/{id}': {
-        delete: secured({
-          operationId: 'revokeToken',
-          summary: 'Revoke a token at once.',
-          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-          responses: {
-            200: {
-              description: 'Revoked.',
-              content: json({
-                type: 'object',
-                required: ['success', 'message'],
-                properties: { success: { const: true }, message: { type: 'string' } },
-              }),
-            },
-            404: {
-              description: "Unknown, already revoked, or another user's token.",
-              content: json(ref('EndpointErrorBody')),
-            },
-          },
-        }),
-      },
+      ...Object.assign({}, ...API_RESOURCES.map((r) => r.paths)),
       '/openapi.json': {
         get: {
           operationId: 'getOpenApi',
@@ -259,30 +81,7 @@ export function buildOpenApiDocument(): Json {
           responses: { 200: { description: 'OpenAPI 3.1 document.', content: json({ type: 'object' }) } },
         },
       },
-      '/files/{key}': {
-        servers: [{ url: '/' }],
-        get: {
-          operationId: 'getFile',
-          summary:
-            'A generated image or thumbnail (the url and thumbnailUrl of a record). Public: no token needed.',
-          security: [],
-          parameters: [
-            {
-              name: 'key',
-              in: 'path',
-              required: true,
-              schema: { type: 'string', pattern: '^[0-9A-Za-z]{22}(_thumb)?\\.(png|jpg|webp)$' },
-            },
-          ],
-          responses: {
-            200: {
-              description: 'The file, with Cache-Control: public, max-age=31536000, immutable.',
-              content: { 'image/png': {}, 'image/jpeg': {}, 'image/webp': {} },
-            },
-            404: { description: 'No such file.', content: json(ref('EndpointErrorBody')) },
-          },
-        },
-      },
+      ...filesResource.paths,
     },
     components: {
       securitySchemes: {

@@ -36,7 +36,39 @@ const newUserSchema = z.object({
   tier: z.enum(TIERS),
 });
 
-export function createAccounts(store: RecordStore, clock: Clock) {
+/** The account use cases. */
+export interface Accounts {
+  /**
+   * Creates an account and its first token (named "default"). Throws ValidationError on `email`
+   * (format, or already registered: constraint `format`), `displayName` (1–100 characters) or `tier`.
+   */
+  createUser(input: { email: string; displayName: string; tier: string }): Promise<{
+    user: User;
+    token: CreatedToken;
+  }>;
+  /** Changes a user's tier. Throws NotFoundError for an unknown email, ValidationError for a bad tier. */
+  setTier(email: string, tier: string): Promise<User>;
+  /** Throws NotFoundError for an unknown email (compared case-insensitively). */
+  findUserByEmail(email: string): Promise<User>;
+  /**
+   * Spec 4.4: creates a token; `body` is `{name}`. Name rules (our choice): 1 to 100 characters after
+   * trimming, no control characters, need not be unique. At most `LIMITS.activeTokensMax` (100)
+   * active tokens per account. Throws ValidationError on `name`.
+   */
+  createToken(user: User, body: unknown): Promise<CreatedToken>;
+  /** Spec 4.5: the user's active tokens, newest first, without secrets. */
+  listTokens(user: User): Promise<TokenListEntry[]>;
+  /** Spec 4.6: revokes at once. Unknown, already revoked, or another user's token: NotFoundError. */
+  revokeToken(user: User, id: string): Promise<void>;
+  /**
+   * Section 5: resolves an `Authorization` header value to the caller. Throws UnauthorizedError
+   * `missing` without a header, `invalid` for anything but a known, active bearer token.
+   * Records the token's `lastUsedAt`.
+   */
+  authenticate(authorization: string | undefined): Promise<Principal>;
+}
+
+export function createAccounts(store: RecordStore, clock: Clock): Accounts {
   async function issueToken(user: User, name: string): Promise<CreatedToken> {
     const secret = newTokenSecret();
     const token: ApiToken = {
@@ -53,15 +85,7 @@ export function createAccounts(store: RecordStore, clock: Clock) {
   }
 
   return {
-    /**
-     * Creates an account and its first token (named "default"). Throws ValidationError on `email`
-     * (format, or already registered: constraint `format`), `displayName` (1–100 characters) or `tier`.
-     */
-    async createUser(input: {
-      email: string;
-      displayName: string;
-      tier: string;
-    }): Promise<{ user: User; token: CreatedToken }> {
+    async createUser(input) {
       const parsed = parseOrThrow(newUserSchema, input);
       if (await store.users.findByEmail(parsed.email)) throw emailTakenError(parsed.email);
       const user: User = { id: newId('usr'), ...parsed, createdAt: clock.now() };
@@ -69,26 +93,21 @@ export function createAccounts(store: RecordStore, clock: Clock) {
       return { user, token: await issueToken(user, 'default') };
     },
 
-    /** Changes a user's tier. Throws NotFoundError for an unknown email, ValidationError for a bad tier. */
-    async setTier(email: string, tier: string): Promise<User> {
-      const parsedTier = parseOrThrow(z.enum(TIERS), tier, ['tier']) as Tier;
+    async setTier(email, tier) {
+      const parsedTier: Tier = parseOrThrow(z.enum(TIERS), tier, ['tier']);
       const user = await store.users.findByEmail(email);
       if (!user) throw new NotFoundError(`No user with email ${email}`);
       await store.users.setTier(user.id, parsedTier);
       return { ...user, tier: parsedTier };
     },
 
-    async findUserByEmail(email: string): Promise<User> {
+    async findUserByEmail(email) {
       const user = await store.users.findByEmail(email);
       if (!user) throw new NotFoundError(`No user with email ${email}`);
       return user;
     },
 
-    /**
-     * Spec 4.4: creates a token; `body` is `{name}`. Name rules (our choice): 1 to 100 characters after
-     * trimming, no control characters, need not be unique. At most 100 active tokens per account.
-     */
-    async createToken(user: User, body: unknown): Promise<CreatedToken> {
+    async createToken(user, body) {
       const { name } = parseOrThrow(createTokenBodySchema, body ?? {});
       const active = await store.tokens.countActive(user.id);
       if (active >= LIMITS.activeTokensMax)
@@ -100,8 +119,7 @@ export function createAccounts(store: RecordStore, clock: Clock) {
       return issueToken(user, name);
     },
 
-    /** Spec 4.5: the user's active tokens, newest first, without secrets. */
-    async listTokens(user: User): Promise<TokenListEntry[]> {
+    async listTokens(user) {
       return (await store.tokens.listActive(user.id)).map((t) => ({
         id: t.id,
         name: t.name,
@@ -110,18 +128,12 @@ export function createAccounts(store: RecordStore, clock: Clock) {
       }));
     },
 
-    /** Spec 4.6: revokes at once. Unknown, already revoked, or another user's token: NotFoundError. */
-    async revokeToken(user: User, id: string): Promise<void> {
+    async revokeToken(user, id) {
       if (!(await store.tokens.revoke(user.id, id, clock.now())))
         throw new NotFoundError(`No active token with id ${id} on this account`);
     },
 
-    /**
-     * Section 5: resolves an `Authorization` header value to the caller. Throws UnauthorizedError
-     * `missing` without a header, `invalid` for anything but a known, active bearer token.
-     * Records the token's `lastUsedAt`.
-     */
-    async authenticate(authorization: string | undefined): Promise<Principal> {
+    async authenticate(authorization) {
       if (authorization === undefined || authorization.trim() === '') throw new UnauthorizedError('missing');
       const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
       const secret = match?.[1];
@@ -135,4 +147,3 @@ export function createAccounts(store: RecordStore, clock: Clock) {
     },
   };
 }
-export type Accounts = ReturnType<typeof createAccounts>;

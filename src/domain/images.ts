@@ -1,22 +1,27 @@
 /**
- * Generating and listing images (spec 4.1, 4.2).
+ * Generating, listing and serving images (spec 4.1, 4.2), one use case per action: every edge (REST,
+ * MCP, and later the dashboard) calls these and repeats none of their rules.
  *
  * Order of a generation, chosen so that nothing is lost or charged wrongly:
- *   validate options → render (a bad image is a 400 here, before any charge) → charge the quota
- *   atomically (429 if the last unit went to a concurrent request) → write the files → write the
- *   record last. If a write fails, the files are deleted and the charge is refunded; a crash between
- *   the files and the record leaves only files no record points to, never a record without its file;
- *   {@link sweepOrphans} (`titlecard sweep`) removes those.
+ *   reserve one unit of quota atomically (429 when none is left, before the upload is read or the
+ *   image URL fetched) → read the request → validate the options → render (a bad image is a 400
+ *   here) → write the files → write the record last. Any failure after the reservation refunds it,
+ *   and files already written are deleted. A crash between the files and the record leaves only
+ *   files no record points to, never a record without its files; {@link Images.sweepOrphans}
+ *   (`titlecard sweep`) removes those. A crash after the reservation costs the caller that unit for
+ *   the month (the store cannot tell a crashed generation from one in flight).
  */
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Principal } from './accounts.js';
+import { NotFoundError } from './errors.js';
+import { BLOB_KEY_PATTERN, blobKeysOf } from './files.js';
 import { newBlobStem, newId } from './ids.js';
 import type { ImageRecord } from './model.js';
-import type { BlobStore, Clock, RecordStore } from './ports.js';
+import type { Blob, BlobStore, Clock, RecordStore } from './ports.js';
 import type { Quota } from './quota.js';
-import { EXTENSIONS, type Renderer } from './render/index.js';
 import type { ImageInput } from './render/decode.js';
+import type { Renderer } from './render/index.js';
 import {
   generateOptionsSchema,
   listImagesQuerySchema,
@@ -27,6 +32,43 @@ import { parseOrThrow } from './validate.js';
 
 export type ImageView = z.infer<typeof imageRecordSchema>;
 export type ImagePage = z.infer<typeof imagePageSchema>;
+
+/**
+ * What an edge reads from its request for a generation: the background image and the options as
+ * typed values (see `generateOptionsSchema`; not yet validated). Called once, after the quota unit
+ * is reserved; what it throws (ValidationError, FileTooLargeError) refunds that unit.
+ */
+export type GenerateRequestReader = () => Promise<{ image: ImageInput; options: unknown }>;
+
+/** A generated image: its record as the API returns it, and its thumbnail's bytes (MCP shows it inline). */
+export interface Generated {
+  image: ImageView;
+  thumbnail: Blob;
+}
+
+/** The image use cases. Every method throws the domain's errors only; anything else is a fault. */
+export interface Images {
+  /**
+   * Spec 4.1: one generation, in the order of this module's header. Throws QuotaExceededError
+   * (nothing left this month), ValidationError (bad option or image, field named),
+   * FileTooLargeError (image over 10 MB); a fault leaves no record, no file and no charge.
+   */
+  generate(principal: Principal, read: GenerateRequestReader): Promise<Generated>;
+  /** Spec 4.2: one page of the caller's images. `query` holds typed values; throws ValidationError. */
+  list(principal: Principal, query: unknown): Promise<ImagePage>;
+  /**
+   * A published file (image or thumbnail) by its key, for anyone: files are public, their keys
+   * unguessable (see `BLOB_KEY_PATTERN`). Throws NotFoundError for an unknown or malformed key.
+   */
+  readFile(key: string): Promise<Blob>;
+  /**
+   * Deletes files that no record points to and that were written before `olderThan` (younger
+   * files may belong to a generation still in flight: files are written before their record).
+   * Holds the set of referenced keys in memory: about 100 bytes per image. Returns the keys
+   * deleted, or that would be with `dryRun`.
+   */
+  sweepOrphans(options: { olderThan: Date; dryRun?: boolean }): Promise<string[]>;
+}
 
 export interface ImagesDeps {
   store: RecordStore;
@@ -39,60 +81,63 @@ export interface ImagesDeps {
   logger: Logger;
 }
 
-export function createImages({ store, blobs, renderer, quota, clock, publicUrl, logger }: ImagesDeps) {
+export function createImages({
+  store,
+  blobs,
+  renderer,
+  quota,
+  clock,
+  publicUrl,
+  logger,
+}: ImagesDeps): Images {
   const urlOf = (key: string) => blobs.publicUrl(key) ?? `${publicUrl}/files/${key}`;
 
   return {
-    /** Public URL of a stored file. */
-    urlOf,
-
-    /**
-     * Spec 4.1. `options` are typed values (see `generateOptionsSchema`). Throws ValidationError
-     * (bad option or image), QuotaExceededError; any other error is a fault and leaves no trace.
-     */
-    async generate(principal: Principal, image: ImageInput, options: unknown): Promise<ImageView> {
-      const parsed = parseOrThrow(generateOptionsSchema, options);
-      const rendered = await renderer.render(image, parsed);
+    async generate(principal, read) {
       const charge = await quota.charge(principal.user);
-      const stem = newBlobStem();
-      const ext = EXTENSIONS[rendered.format];
-      const record: ImageRecord = {
-        id: newId('img'),
-        userId: principal.user.id,
-        title: parsed.title,
-        subtitle: parsed.subtitle ?? null,
-        width: rendered.width,
-        height: rendered.height,
-        format: rendered.format,
-        imageKey: `${stem}.${ext}`,
-        thumbnailKey: `${stem}_thumb.${ext}`,
-        createdAt: clock.now(),
-      };
+      let keys: { imageKey: string; thumbnailKey: string } | undefined;
       try {
+        const { image, options } = await read();
+        const parsed = parseOrThrow(generateOptionsSchema, options);
+        const rendered = await renderer.render(image, parsed);
+        keys = blobKeysOf(newBlobStem(), rendered.format);
+        const record: ImageRecord = {
+          id: newId('img'),
+          userId: principal.user.id,
+          title: parsed.title,
+          subtitle: parsed.subtitle ?? null,
+          width: rendered.width,
+          height: rendered.height,
+          format: rendered.format,
+          ...keys,
+          createdAt: clock.now(),
+        };
         await Promise.all([
           blobs.put(record.imageKey, rendered.image, rendered.contentType),
           blobs.put(record.thumbnailKey, rendered.thumbnail, rendered.contentType),
         ]);
         await store.images.insert(record);
+        return {
+          image: {
+            id: record.id,
+            url: urlOf(record.imageKey),
+            thumbnailUrl: urlOf(record.thumbnailKey),
+            width: record.width,
+            height: record.height,
+            createdAt: record.createdAt.toISOString(),
+          },
+          thumbnail: { body: rendered.thumbnail, contentType: rendered.contentType },
+        };
       } catch (err) {
-        await Promise.allSettled([blobs.delete(record.imageKey), blobs.delete(record.thumbnailKey)]);
+        if (keys) await Promise.allSettled([blobs.delete(keys.imageKey), blobs.delete(keys.thumbnailKey)]);
         await quota
           .refund(charge)
           .catch((e: unknown) => logger.error({ err: e, charge }, 'quota refund failed'));
         throw err;
       }
-      return {
-        id: record.id,
-        url: urlOf(record.imageKey),
-        thumbnailUrl: urlOf(record.thumbnailKey),
-        width: record.width,
-        height: record.height,
-        createdAt: record.createdAt.toISOString(),
-      };
     },
 
-    /** Spec 4.2. `query` holds typed values; throws ValidationError naming the bad parameter. */
-    async list(principal: Principal, query: unknown): Promise<ImagePage> {
+    async list(principal, query) {
       const q = parseOrThrow(listImagesQuerySchema, query);
       const { items, total } = await store.images.list(principal.user.id, q);
       return {
@@ -107,19 +152,13 @@ export function createImages({ store, blobs, renderer, quota, clock, publicUrl, 
       };
     },
 
-    /**
-     * Deletes files that no record points to and that were written before `olderThan` (younger
-     * files may belong to a generation still in flight: files are written before their record).
-     * Holds the set of referenced keys in memory: about 100 bytes per image. Returns the keys
-     * deleted, or that would be with `dryRun`.
-     */
-    async sweepOrphans({
-      olderThan,
-      dryRun = false,
-    }: {
-      olderThan: Date;
-      dryRun?: boolean;
-    }): Promise<string[]> {
+    async readFile(key) {
+      const blob = BLOB_KEY_PATTERN.test(key) ? await blobs.get(key) : undefined;
+      if (!blob) throw new NotFoundError(`No file ${key}`);
+      return blob;
+    },
+
+    async sweepOrphans({ olderThan, dryRun = false }) {
       const referenced = new Set<string>();
       for await (const key of store.images.allBlobKeys()) referenced.add(key);
       const orphans: string[] = [];

@@ -1,7 +1,7 @@
 /**
  * The monthly quota (spec section 8): successful generations per user per UTC calendar month,
- * against the tier's limit. Charging is one atomic conditional update in the store, so with k units
- * left exactly k of any number of concurrent requests succeed, across processes.
+ * against the tier's limit. Charging is atomic in the store (`UsageRepository.tryCharge`), so with
+ * k units left exactly k of any number of concurrent requests succeed, across processes.
  */
 import type { z } from 'zod';
 import { profileOf } from './accounts.js';
@@ -22,7 +22,19 @@ export interface Charge {
   receipt: string;
 }
 
-export function createQuota(store: RecordStore, clock: Clock) {
+/** The quota use cases. */
+export interface Quota {
+  /** Reserves one generation atomically; throws QuotaExceededError when the tier's units are used up. */
+  charge(user: User): Promise<Charge>;
+  /** Gives a reserved unit back (its generation failed). Refunding twice is a no-op where the store can tell. */
+  refund(charge: Charge): Promise<void>;
+  /** Spec 4.3. `period.end` is the first instant of the next UTC month; `percentUsed` has two decimals. */
+  usage(user: User): Promise<UsageView>;
+  /** Spec 4.7: the caller's profile and this month's usage. */
+  validation(user: User): Promise<TokenValidation>;
+}
+
+export function createQuota(store: RecordStore, clock: Clock): Quota {
   const exceeded = (user: User, now: Date) =>
     new QuotaExceededError(TIER_QUOTAS[user.tier], user.tier, nextMonthStart(now), secondsUntilReset(now));
 
@@ -35,14 +47,7 @@ export function createQuota(store: RecordStore, clock: Clock) {
   }
 
   return {
-    /** Throws QuotaExceededError when nothing is left this month (a cheap check before reading an upload). */
-    async assertAvailable(user: User): Promise<void> {
-      const c = await counts(user);
-      if (c.remaining <= 0) throw exceeded(user, c.now);
-    },
-
-    /** Charges one generation atomically, or throws QuotaExceededError. */
-    async charge(user: User): Promise<Charge> {
+    async charge(user) {
       const now = clock.now();
       const month = monthOf(now);
       const receipt = await store.usage.tryCharge(user.id, month, TIER_QUOTAS[user.tier]);
@@ -50,13 +55,11 @@ export function createQuota(store: RecordStore, clock: Clock) {
       return { userId: user.id, month, receipt };
     },
 
-    /** Gives a charge back (the generation failed after it was charged). */
-    async refund(charge: Charge): Promise<void> {
+    async refund(charge) {
       await store.usage.refund(charge.userId, charge.month, charge.receipt);
     },
 
-    /** Spec 4.3. `period.end` is the first instant of the next month; `percentUsed` has two decimals. */
-    async usage(user: User): Promise<UsageView> {
+    async usage(user) {
       const c = await counts(user);
       return {
         period: { start: monthStart(c.now).toISOString(), end: nextMonthStart(c.now).toISOString() },
@@ -70,8 +73,7 @@ export function createQuota(store: RecordStore, clock: Clock) {
       };
     },
 
-    /** Spec 4.7: the caller's profile and this month's usage. */
-    async validation(user: User): Promise<TokenValidation> {
+    async validation(user) {
       const c = await counts(user);
       return {
         user: profileOf(user),
@@ -80,4 +82,3 @@ export function createQuota(store: RecordStore, clock: Clock) {
     },
   };
 }
-export type Quota = ReturnType<typeof createQuota>;

@@ -4,6 +4,7 @@
  * document is generated from them. Every rule cites spec section 4 or 8 unless marked as our choice.
  */
 import { z } from 'zod';
+import { TOKEN_PATTERN } from './ids.js';
 import { FILE_FORMATS, IMAGE_SORTS, SORT_ORDERS, TIERS } from './model.js';
 
 /** Output canvas sizes in px per `aspect` (spec 4.1, "Aspect ratios"). */
@@ -253,7 +254,7 @@ export const tokenValidationSchema = z.object({
 export const createdTokenSchema = z.object({
   id: z.string(),
   name: z.string(),
-  token: z.string().regex(/^tc_[0-9A-Za-z]{40}$/),
+  token: z.string().regex(TOKEN_PATTERN),
   createdAt: isoTimestamp,
 });
 

@@ -1,38 +1,39 @@
 /**
- * What the MCP tools call: the domain, reached either directly (HTTP /mcp, and stdio on the local
- * embedded store) or through a remote Titlecard's REST API (stdio with TITLECARD_API_URL, so that a
- * customer of a hosted Titlecard needs only a token). Both raise the domain's errors.
+ * What the MCP tools call: the domain, reached either directly (HTTP `/mcp`, and stdio on the local
+ * embedded store) or through a remote Titlecard's REST API with the typed client `titlecard/client`
+ * (stdio with TITLECARD_API_URL, so that a customer of a hosted Titlecard needs only a token).
  */
+import { createTitlecardClient, errorMessage, multipartBody } from '../client/index.js';
 import type { Principal } from '../domain/accounts.js';
-import {
-  FileTooLargeError,
-  NotFoundError,
-  TitlecardError,
-  UnauthorizedError,
-  ValidationError,
-  type Constraint,
-} from '../domain/errors.js';
 import type { ImagePage, ImageView } from '../domain/images.js';
+import type { ImageSort, SortOrder } from '../domain/model.js';
 import type { TokenValidation, UsageView } from '../domain/quota.js';
-import { LIMITS, type GenerateOptions } from '../domain/schemas.js';
+import type { GenerateOptions } from '../domain/schemas.js';
 import type { Services } from '../domain/services.js';
 
 export interface TitlecardBackend {
-  generate(image: Buffer, options: GenerateOptions): Promise<ImageView>;
-  listImages(query: { limit: number; offset: number; sort: string; order: string }): Promise<ImagePage>;
+  /**
+   * Generates an image; `readImage` is called once the quota unit is reserved. Answers the record
+   * and, where the backend has it at hand, the thumbnail's bytes (for the inline preview).
+   */
+  generate(
+    readImage: () => Promise<Buffer>,
+    options: GenerateOptions,
+  ): Promise<{ image: ImageView; thumbnail: Buffer | undefined }>;
+  listImages(query: { limit: number; offset: number; sort: ImageSort; order: SortOrder }): Promise<ImagePage>;
   usage(): Promise<UsageView>;
   validateToken(): Promise<TokenValidation>;
-  /** The bytes of a file the service published (its thumbnail), for the inline preview. */
-  readFile(url: string): Promise<Buffer | undefined>;
 }
 
 /** The domain, for a caller authenticated by `principal()` (called on every tool call). */
 export function localBackend(services: Services, principal: () => Promise<Principal>): TitlecardBackend {
   return {
-    async generate(image, options) {
-      const p = await principal();
-      await services.quota.assertAvailable(p.user);
-      return services.images.generate(p, image, options);
+    async generate(readImage, options) {
+      const generated = await services.images.generate(await principal(), async () => ({
+        image: await readImage(),
+        options,
+      }));
+      return { image: generated.image, thumbnail: generated.thumbnail.body };
     },
     async listImages(query) {
       return services.images.list(await principal(), query);
@@ -43,91 +44,46 @@ export function localBackend(services: Services, principal: () => Promise<Princi
     async validateToken() {
       return services.quota.validation((await principal()).user);
     },
-    async readFile(url) {
-      const key = new URL(url).pathname.split('/').pop() ?? '';
-      return (await services.blobs.get(key))?.body;
-    },
   };
 }
 
-/** A quota error relayed from a remote server: its message and its retry delay. */
-export class RemoteQuotaError extends TitlecardError {
+/** An error answer of a remote Titlecard, relayed with its message (spec section 7). */
+export class RemoteApiError extends Error {
   constructor(
+    readonly status: number,
     message: string,
-    readonly retryAfterSeconds: number,
   ) {
-    super('QUOTA_EXCEEDED', message);
+    super(message);
+    this.name = 'RemoteApiError';
   }
 }
 
-/** Turns a REST error response back into the domain's error (spec section 7). */
-function errorFrom(status: number, body: unknown): Error {
-  const b = (body ?? {}) as {
-    message?: string;
-    retryAfter?: number;
-    error?: { code?: string; message?: string; details?: { field?: string; constraint?: Constraint } };
-  };
-  if (status === 401) return new UnauthorizedError('invalid');
-  if (status === 429) return new RemoteQuotaError(b.message ?? 'Monthly quota exceeded', b.retryAfter ?? 0);
-  if (status === 413) return new FileTooLargeError(LIMITS.imageBytes);
-  if (status === 404) return new NotFoundError(b.error?.message ?? 'Not found');
-  if (status === 400 && b.error?.details?.field)
-    return new ValidationError(
-      b.error.details.field,
-      b.error.details.constraint ?? 'format',
-      b.error.message ?? 'Invalid',
-    );
-  return new Error(`Titlecard answered ${status}: ${b.error?.message ?? JSON.stringify(body)}`);
+/** The `data` of a success envelope, or a {@link RemoteApiError} with the answer's message. */
+function dataOf<T>(answer: { data?: { data: T }; error?: unknown; response: Response }): T {
+  if (answer.data === undefined)
+    throw new RemoteApiError(answer.response.status, errorMessage(answer.response.status, answer.error));
+  return answer.data.data;
 }
 
-/** Form fields of `POST /generate` for typed options (the inverse of `src/api/form.ts`). */
-export function toFormFields(options: GenerateOptions): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const [key, value] of Object.entries(options)) {
-    if (value === undefined) continue;
-    if (key === 'font') fields.font = JSON.stringify({ system: value });
-    else fields[key] = typeof value === 'object' ? JSON.stringify(value) : String(value);
-  }
-  return fields;
-}
-
-/** A client of a remote Titlecard's REST API (`apiUrl` is its `{base_url}`, e.g. https://host/api). */
+/** A remote Titlecard's REST API (`apiUrl` is its `{base_url}`, e.g. https://host/api). */
 export function remoteBackend(apiUrl: string, token: string): TitlecardBackend {
-  const base = apiUrl.replace(/\/+$/, '');
-  const headers = { authorization: `Bearer ${token}` };
-  async function request<T>(path: string, init: RequestInit = {}): Promise<T> {
-    const res = await fetch(`${base}${path}`, { ...init, headers: { ...headers, ...(init.headers ?? {}) } });
-    const text = await res.text();
-    let body: unknown;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      body = text;
-    }
-    if (!res.ok) throw errorFrom(res.status, body);
-    return (body as { data: T }).data;
-  }
+  const api = createTitlecardClient({ baseUrl: apiUrl, token });
   return {
-    async generate(image, options) {
-      const form = new FormData();
-      form.append('image', new Blob([image]), 'image');
-      for (const [k, v] of Object.entries(toFormFields(options))) form.append(k, v);
-      return request<ImageView>('/generate', { method: 'POST', body: form });
+    async generate(readImage, options) {
+      const image = dataOf(
+        await api.POST('/generate', {
+          body: { ...options, image: new Blob([await readImage()]) },
+          bodySerializer: multipartBody,
+        }),
+      );
+      // The thumbnail is a public file: no token needed.
+      const res = await fetch(image.thumbnailUrl);
+      return { image, thumbnail: res.ok ? Buffer.from(await res.arrayBuffer()) : undefined };
     },
-    async listImages(q) {
-      const query = new URLSearchParams({
-        limit: String(q.limit),
-        offset: String(q.offset),
-        sort: q.sort,
-        order: q.order,
-      });
-      return request<ImagePage>(`/images?${query.toString()}`);
+    async listImages(query) {
+      return dataOf(await api.GET('/images', { params: { query } }));
     },
-    usage: () => request<UsageView>('/usage'),
-    validateToken: () => request<TokenValidation>('/tokens/validate'),
-    async readFile(url) {
-      const res = await fetch(url);
-      return res.ok ? Buffer.from(await res.arrayBuffer()) : undefined;
-    },
+    usage: async () => dataOf(await api.GET('/usage')),
+    validateToken: async () => dataOf(await api.GET('/tokens/validate')),
   };
 }

@@ -3,17 +3,18 @@
  * The API token comes from TITLECARD_TOKEN. With TITLECARD_API_URL set (a remote Titlecard's
  * `{base_url}`, e.g. https://cards.example.com/api) the tools call that server's REST API; otherwise
  * they work on the local embedded store under DATA_DIR. stdout carries nothing but the protocol;
- * logs go to stderr.
+ * logs go to stderr. Over stdio the background may also be a file on this computer (`imagePath`).
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
-import { ConfigError } from '../config.js';
-import { createRuntime } from '../server.js';
+import { ConfigError, type Config } from '../config.js';
+import { createImageFetcher } from '../fetch-image.js';
+import { createRuntime } from '../runtime.js';
 import { localBackend, remoteBackend, type TitlecardBackend } from './backend.js';
-import { createImageFetcher } from './fetch-image.js';
-import { buildMcpServer } from './tools.js';
+import { buildMcpServer } from './server.js';
+import { base64Source, pathSource, urlSource } from './sources.js';
 
+/** Serves MCP on stdin/stdout until stdin closes. Throws ConfigError for a missing token or a bad URL. */
 export async function runStdio(
   config: Config,
   logger: Logger,
@@ -32,18 +33,20 @@ export async function runStdio(
     backend = remoteBackend(apiUrl, token);
     logger.info({ apiUrl }, 'MCP over stdio, remote Titlecard');
   } else {
-    const services = await createRuntime(config, logger);
-    backend = localBackend(services, () => services.accounts.authenticate(`Bearer ${token}`));
-    close = () => services.close();
+    const runtime = await createRuntime(config, logger);
+    backend = localBackend(runtime.services, () => runtime.services.accounts.authenticate(`Bearer ${token}`));
+    close = () => runtime.close();
     logger.info({ dataDir: config.dataDir }, 'MCP over stdio, local store');
   }
+  const fetchImage = createImageFetcher({ allowAddresses: config.fetchAllowAddresses });
   const server = buildMcpServer({
     backend,
-    fetchImage: createImageFetcher({ allowAddresses: config.fetchAllowAddresses }),
-    mode: 'stdio',
+    imageSources: [urlSource(fetchImage), base64Source, pathSource],
     logger,
   });
   const transport = new StdioServerTransport();
-  transport.onclose = () => void close();
+  transport.onclose = () => {
+    close().catch((err: unknown) => logger.error({ err }, 'closing the store failed'));
+  };
   await server.connect(transport);
 }

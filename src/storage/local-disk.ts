@@ -6,25 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { assertBlobKey, BLOB_KEY_PATTERN, contentTypeOfKey } from '../domain/files.js';
 import type { BlobStore } from '../domain/ports.js';
-
-/** Keys are `<stem>.<ext>` or `<stem>_thumb.<ext>`: base62 stems, png/jpg/webp. */
-export const BLOB_KEY_PATTERN = /^[0-9A-Za-z]{22}(?:_thumb)?\.(?:png|jpg|webp)$/;
-
-export const CONTENT_TYPE_BY_EXT: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  webp: 'image/webp',
-};
-
-export function contentTypeOfKey(key: string): string {
-  return CONTENT_TYPE_BY_EXT[key.slice(key.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
-}
-
-/** Throws unless `key` is a valid blob key: every store refuses other keys, so none can reach outside it. */
-export function assertBlobKey(key: string): void {
-  if (!BLOB_KEY_PATTERN.test(key)) throw new Error(`invalid blob key ${JSON.stringify(key)}`);
-}
 
 /** Stores files in `dir` (created if missing). */
 export async function openLocalDiskBlobStore(dir: string): Promise<BlobStore> {

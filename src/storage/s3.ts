@@ -9,7 +9,7 @@
  */
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { BlobStore } from '../domain/ports.js';
-import { assertBlobKey, BLOB_KEY_PATTERN, contentTypeOfKey } from './local-disk.js';
+import { assertBlobKey, BLOB_KEY_PATTERN, contentTypeOfKey, FILE_CACHE_CONTROL } from '../domain/files.js';
 
 export interface S3StoreOptions {
   bucket: string;
@@ -24,8 +24,6 @@ export interface S3StoreOptions {
   /** Credentials; default the SDK's chain (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, profiles, roles). */
   credentials?: { accessKeyId: string; secretAccessKey: string } | undefined;
 }
-
-const CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 /** Opens the store and checks the bucket answers (HeadBucket). Throws if it cannot be reached. */
 export async function openS3BlobStore(options: S3StoreOptions): Promise<BlobStore> {
@@ -51,7 +49,7 @@ export async function openS3BlobStore(options: S3StoreOptions): Promise<BlobStor
           Key: key,
           Body: body,
           ContentType: contentType,
-          CacheControl: CACHE_CONTROL,
+          CacheControl: FILE_CACHE_CONTROL,
         }),
       );
     },

@@ -1,22 +1,20 @@
 /**
- * A real Titlecard server for tests: SQLite and local disk in a fresh temporary DATA_DIR, the real
- * renderer, listening on 127.0.0.1 on a free port. Requests go through real HTTP (fetch).
+ * A real Titlecard server for tests, started exactly as `titlecard serve` starts it: SQLite and local
+ * disk in a fresh temporary DATA_DIR, the real renderer, on 127.0.0.1 and a free port. Requests go
+ * through real HTTP (fetch).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
-import { createApp } from '../../src/api/app.js';
+import { loadConfig } from '../../src/config.js';
 import type { Tier, User } from '../../src/domain/model.js';
 import type { Clock } from '../../src/domain/ports.js';
 import { loadFontLibrary, type FontLibrary } from '../../src/domain/render/fonts.js';
-import { createRenderer } from '../../src/domain/render/index.js';
-import { createServices, type Services } from '../../src/domain/services.js';
-import { createImageFetcher, type ImageFetcherOptions } from '../../src/mcp/fetch-image.js';
-import { mountMcp } from '../../src/mcp/http.js';
-import { openStorage } from '../../src/storage/index.js';
+import type { Services } from '../../src/domain/services.js';
+import type { ImageFetcherOptions } from '../../src/fetch-image.js';
+import { startServer } from '../../src/server.js';
 
 let fonts: FontLibrary | undefined;
 /** The font library, loaded once per test file. */
@@ -46,36 +44,28 @@ export interface TestServerOptions {
   dataDir?: string;
   /** Options of the MCP imageUrl fetcher (tests allow 127.0.0.2 and inject DNS answers). */
   fetcher?: ImageFetcherOptions;
+  /** Environment variables of the configuration (as `titlecard serve` reads them). */
+  env?: Record<string, string>;
 }
 
+/** `titlecard serve` in this process, on 127.0.0.1 and a free port, through the production start-up. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'titlecard-test-')));
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const { store, blobs } = await openStorage({ dataDir });
-  const services = createServices({
-    store,
-    blobs,
-    renderer: createRenderer(testFonts()),
-    logger: silentLogger,
-    publicUrl: url,
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...options.env });
+  const running = await startServer(config, silentLogger, {
+    fonts: testFonts(),
     ...(options.clock ? { clock: options.clock } : {}),
+    fetcher: options.fetcher ?? {},
   });
-  const fetchImage = createImageFetcher(options.fetcher ?? {});
-  server.on(
-    'request',
-    createApp(services, {
-      logger: silentLogger,
-      mount: (app) => mountMcp(app, { services, fetchImage, logger: silentLogger, publicUrl: url }),
-    }),
-  );
+  const { services, publicUrl } = running.runtime;
+  // Requests go to the public URL (http://localhost:<port>), so that the URLs of published files are
+  // the ones the tests fetch.
   return {
-    url,
-    base: `${url}/api`,
+    url: publicUrl,
+    base: `${publicUrl}/api`,
     dataDir,
     services,
-    server,
+    server: running.server,
     async createUser(tier = 'pro', email) {
       const created = await services.accounts.createUser({
         email: email ?? `user${++userCounter}-${process.pid}-${Date.now()}@example.com`,
@@ -85,9 +75,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       return { user: created.user, token: created.token.token };
     },
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await services.close();
+      running.server.closeAllConnections();
+      await running.close();
       if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
@@ -153,4 +142,55 @@ export async function generate(
 export async function download(url: string): Promise<{ status: number; headers: Headers; data: Buffer }> {
   const res = await fetch(url);
   return { status: res.status, headers: res.headers, data: Buffer.from(await res.arrayBuffer()) };
+}
+
+/**
+ * Starts a `POST /generate` whose body claims `declaredBytes` of image but sends only the first
+ * `sentBytes`, and resolves with the status the server answers while the rest is still unsent (the
+ * rest is never sent). Rejects if no answer comes within 10 s: the server was waiting for the body.
+ */
+export function answerBeforeUploadEnds(
+  base: string,
+  token: string,
+  fields: Record<string, string>,
+  upload: { sentBytes: number; declaredBytes: number },
+): Promise<{ status: number; body: unknown }> {
+  const boundary = `----titlecard${Date.now()}`;
+  const head = Buffer.from(
+    Object.entries(fields)
+      .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+      .join('') +
+      `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const url = new URL(`${base}/generate`);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(head.length + upload.declaredBytes + tail.length),
+      },
+    });
+    const timer = setTimeout(() => {
+      req.destroy();
+      reject(new Error('no answer while the upload was under way: the server waited for the whole body'));
+    }, 10_000);
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString()));
+      res.on('end', () => {
+        clearTimeout(timer);
+        req.destroy();
+        resolve({ status: res.statusCode ?? 0, body: text ? (JSON.parse(text) as unknown) : undefined });
+      });
+    });
+    req.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    req.write(head);
+    req.write(Buffer.alloc(upload.sentBytes, 0xff));
+  });
 }

@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { BlobStore } from '../../src/domain/ports.js';
 import { createRenderer } from '../../src/domain/render/index.js';
 import { createServices, type Services } from '../../src/domain/services.js';
 import { openStorage, type StorageConfig } from '../../src/storage/index.js';
@@ -17,8 +18,9 @@ import { call, download, generate, silentLogger, testFonts } from './server.js';
 export interface TwoProcesses {
   a: ServerProcess;
   b: ServerProcess;
-  /** The same stores, opened in the test process. */
+  /** The same stores, opened in the test process: the services, and the blob store itself. */
   local: Services;
+  blobs: BlobStore;
   /** Environment of the two servers (for CLI commands on the same stores). */
   env: Record<string, string>;
 }
@@ -49,7 +51,7 @@ export function twoProcessChecks(
     });
     const fullEnv = { ...env, DATA_DIR: dataDir };
     const [a, b] = await Promise.all([spawnServer(fullEnv), spawnServer(fullEnv)]);
-    ctx = { a, b, local, env: fullEnv };
+    ctx = { a, b, local, blobs: stores.blobs, env: fullEnv };
     small = await solid([200, 120, 40], 'jpeg', 480, 300);
   });
   afterAll(async () => {

@@ -10,6 +10,7 @@ import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import pLimit from 'p-limit';
 import sharp, { type Sharp } from 'sharp';
+import { FILE_TYPES } from '../files.js';
 import type { FileFormat } from '../model.js';
 import { ASPECTS, type GenerateOptions } from '../schemas.js';
 import { decodeCover, type ImageInput } from './decode.js';
@@ -29,13 +30,6 @@ import {
 export const LOSSY_QUALITY = 85;
 /** Thumbnail width in px; the height follows the aspect (og 400×210, square 400×400, portrait 400×500). */
 export const THUMBNAIL_WIDTH = 400;
-
-export const CONTENT_TYPES: Record<FileFormat, string> = {
-  png: 'image/png',
-  jpeg: 'image/jpeg',
-  webp: 'image/webp',
-};
-export const EXTENSIONS: Record<FileFormat, string> = { png: 'png', jpeg: 'jpg', webp: 'webp' };
 
 /** Milliseconds spent in each stage of one render. */
 export interface RenderTimings {
@@ -60,6 +54,11 @@ export interface RenderResult {
   layout: TextLayout;
   tones: ToneChoice;
   timings: RenderTimings;
+  /**
+   * When this render had its turn and when it finished, in ms of `performance.now()`: the time it
+   * waited in the queue is not included. Lets tests and `npm run bench` see renders overlap.
+   */
+  span: { start: number; end: number };
   /** Present when asked for with `measure`. */
   ink?: InkMeasurement;
 }
@@ -172,7 +171,8 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
     diagnostics: { measure?: boolean } | undefined,
   ): Promise<RenderResult> {
     const t: Partial<RenderTimings> = {};
-    let mark = performance.now();
+    const start = performance.now();
+    let mark = start;
     const lap = (stage: keyof RenderTimings) => {
       const now = performance.now();
       t[stage] = now - mark;
@@ -244,7 +244,7 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
       ink = measureInk(text.pixels, backdrop, width, height, tones.text);
     }
 
-    const [image] = await Promise.all([encoder(sharp(pixels, { raw }), options.fileFormat).toBuffer()]);
+    const image = await encoder(sharp(pixels, { raw }), options.fileFormat).toBuffer();
     lap('encode');
     const thumbnailHeight = Math.round((THUMBNAIL_WIDTH * height) / width);
     const thumbnail = await encoder(
@@ -254,17 +254,18 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
     lap('thumbnail');
 
     return {
-      image: image as Buffer,
+      image,
       thumbnail,
       width,
       height,
       thumbnailWidth: THUMBNAIL_WIDTH,
       thumbnailHeight,
       format: options.fileFormat,
-      contentType: CONTENT_TYPES[options.fileFormat],
+      contentType: FILE_TYPES[options.fileFormat].contentType,
       layout,
       tones,
       timings: t as RenderTimings,
+      span: { start, end: mark },
       ...(ink ? { ink } : {}),
     };
   }

@@ -406,7 +406,7 @@ export function layoutText(fonts: FontLibrary, req: LayoutRequest): TextLayout {
     for (let s = LIMITS.fontSizeMax; s >= LIMITS.fontSizeMin; s--) {
       const attempt = columns.map((c) => planColumn(c, s, true));
       if (attempt.every((a) => a !== undefined)) {
-        plans = attempt as BlockPlan[][];
+        plans = attempt;
         titleSize = s;
         break;
       }

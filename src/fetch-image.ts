@@ -21,8 +21,8 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
-import { FileTooLargeError, ValidationError } from '../domain/errors.js';
-import { LIMITS } from '../domain/schemas.js';
+import { FileTooLargeError, ValidationError } from './domain/errors.js';
+import { LIMITS } from './domain/schemas.js';
 
 export interface ImageFetcherOptions {
   /** Addresses or CIDR ranges allowed although private (an intranet image host). Default none. */

@@ -1,0 +1,128 @@
+/**
+ * Images (spec 4.1, 4.2): `POST /generate` and `GET /images`, and their OpenAPI description.
+ */
+import express from 'express';
+import { ValidationError } from '../../domain/errors.js';
+import { MAX_INPUT_PIXELS } from '../../domain/render/decode.js';
+import { generateOptionsSchema, LIMITS } from '../../domain/schemas.js';
+import { principalOf, requireAuth } from '../auth.js';
+import {
+  envelope,
+  errorResponses,
+  json,
+  ref,
+  schemaOf,
+  secured,
+  type Json,
+  type Resource,
+} from '../describe.js';
+import { decodeFields } from '../form.js';
+import { receiveForm, type ReceivedForm } from '../multipart.js';
+import { ok } from '../respond.js';
+
+const generateForm = (): Json => {
+  const generate = schemaOf(generateOptionsSchema, 'input');
+  const props = generate.properties as Json;
+  return {
+    type: 'object',
+    required: ['image', 'title'],
+    properties: {
+      image: {
+        type: 'string',
+        contentMediaType: 'application/octet-stream',
+        description: `Background image: JPEG, PNG or WebP, judged by its bytes; at most ${LIMITS.imageBytes} bytes (10 MB) and ${MAX_INPUT_PIXELS / 1e6} megapixels.`,
+      },
+      ...props,
+      gradient: { ...(props.gradient as Json), description: 'Form text "true" or "false". Default true.' },
+      textShadow: {
+        ...(props.textShadow as Json),
+        description: 'Form text "true" or "false". Default true.',
+      },
+    },
+  };
+};
+
+export const imagesResource: Resource = {
+  router(services) {
+    const router = express.Router();
+    const auth = requireAuth(services);
+
+    router.post('/generate', auth, async (req, res) => {
+      // The upload is read only once a unit of quota is reserved (429 first when none is left).
+      const upload: { form?: ReceivedForm } = {};
+      try {
+        const { image } = await services.images.generate(principalOf(res), async () => {
+          const form = (upload.form = await receiveForm(req));
+          if (!form.image)
+            throw new ValidationError(
+              'image',
+              'required',
+              'Expected a JPEG, PNG or WebP file for image but received nothing: image is required',
+            );
+          return { image: { path: form.image.path }, options: decodeFields(form.fields) };
+        });
+        ok(res, image, 201);
+      } finally {
+        await upload.form?.cleanup();
+      }
+    });
+
+    router.get('/images', auth, async (req, res) => {
+      ok(res, await services.images.list(principalOf(res), decodeFields(req.query)));
+    });
+    return router;
+  },
+
+  paths: {
+    '/generate': {
+      post: secured({
+        operationId: 'generateImage',
+        summary: 'Generate a titled image (uses one unit of the monthly quota).',
+        requestBody: {
+          required: true,
+          content: {
+            'multipart/form-data': {
+              schema: generateForm(),
+              encoding: {
+                position: { contentType: 'application/json, text/plain' },
+                font: { contentType: 'application/json, text/plain' },
+              },
+            },
+          },
+        },
+        responses: {
+          201: { description: 'Created.', content: json(envelope('ImageRecord')) },
+          400: errorResponses[400],
+          413: { description: 'Image larger than 10 MB.', content: json(ref('FileTooLargeBody')) },
+          429: {
+            description: 'Monthly quota exceeded.',
+            headers: {
+              'Retry-After': { schema: { type: 'integer' }, description: 'Seconds until the quota resets.' },
+            },
+            content: json(ref('QuotaErrorBody')),
+          },
+        },
+      }),
+    },
+    '/images': {
+      get: secured({
+        operationId: 'listImages',
+        summary: 'List generated images.',
+        parameters: [
+          { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+          { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
+          {
+            name: 'sort',
+            in: 'query',
+            schema: { type: 'string', enum: ['createdAt', 'title'], default: 'createdAt' },
+          },
+          { name: 'order', in: 'query', schema: { type: 'string', enum: ['asc', 'desc'], default: 'desc' } },
+        ],
+        responses: {
+          200: { description: 'One page.', content: json(envelope('ImagePage')) },
+          400: errorResponses[400],
+        },
+      }),
+    },
+  },
+};

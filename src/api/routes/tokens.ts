@@ -1,0 +1,97 @@
+/**
+ * API tokens (spec 4.4–4.7): create, list, revoke, and validate the token in use; and their
+ * OpenAPI description.
+ */
+import express from 'express';
+import { principalOf, requireAuth } from '../auth.js';
+import { envelope, errorResponses, json, ref, secured, type Resource } from '../describe.js';
+import { ok } from '../respond.js';
+
+export const tokensResource: Resource = {
+  router(services) {
+    const router = express.Router();
+    const auth = requireAuth(services);
+    const { accounts, quota } = services;
+
+    router.get('/tokens/validate', auth, async (_req, res) => {
+      ok(res, await quota.validation(principalOf(res).user));
+    });
+    router.post('/tokens', auth, express.json({ limit: '16kb' }), async (req, res) => {
+      ok(res, await accounts.createToken(principalOf(res).user, req.body), 201);
+    });
+    router.get('/tokens', auth, async (_req, res) => {
+      ok(res, { tokens: await accounts.listTokens(principalOf(res).user) });
+    });
+    router.delete('/tokens/:id', auth, async (req, res) => {
+      await accounts.revokeToken(principalOf(res).user, req.params.id as string);
+      // Spec 4.6: this answer has `message` in place of `data`.
+      res.json({ success: true, message: `Token ${req.params.id as string} revoked` });
+    });
+    return router;
+  },
+
+  paths: {
+    '/tokens': {
+      post: secured({
+        operationId: 'createToken',
+        summary: 'Create an API token; the secret is returned only here.',
+        requestBody: { required: true, content: json(ref('CreateTokenRequest')) },
+        responses: {
+          201: { description: 'Created.', content: json(envelope('CreatedToken')) },
+          400: errorResponses[400],
+        },
+      }),
+      get: secured({
+        operationId: 'listTokens',
+        summary: 'List active tokens, without secrets.',
+        responses: {
+          200: {
+            description: 'Tokens, newest first.',
+            content: json({
+              type: 'object',
+              required: ['success', 'data'],
+              properties: {
+                success: { const: true },
+                data: {
+                  type: 'object',
+                  required: ['tokens'],
+                  properties: { tokens: { type: 'array', items: ref('TokenListEntry') } },
+                },
+              },
+            }),
+          },
+        },
+      }),
+    },
+    '/tokens/validate': {
+      get: secured({
+        operationId: 'validateToken',
+        summary: 'Validate the token in the Authorization header.',
+        responses: {
+          200: { description: 'Profile and usage.', content: json(envelope('TokenValidation')) },
+        },
+      }),
+    },
+    '/tokens/{id}': {
+      delete: secured({
+        operationId: 'revokeToken',
+        summary: 'Revoke a token at once.',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: {
+          200: {
+            description: 'Revoked.',
+            content: json({
+              type: 'object',
+              required: ['success', 'message'],
+              properties: { success: { const: true }, message: { type: 'string' } },
+            }),
+          },
+          404: {
+            description: "Unknown, already revoked, or another user's token.",
+            content: json(ref('EndpointErrorBody')),
+          },
+        },
+      }),
+    },
+  },
+};

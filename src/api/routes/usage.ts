@@ -1,0 +1,25 @@
+/** Usage (spec 4.3): this month's generations against the tier's quota, and its OpenAPI description. */
+import express from 'express';
+import { principalOf, requireAuth } from '../auth.js';
+import { envelope, json, secured, type Resource } from '../describe.js';
+import { ok } from '../respond.js';
+
+export const usageResource: Resource = {
+  router(services) {
+    const router = express.Router();
+    router.get('/usage', requireAuth(services), async (_req, res) => {
+      ok(res, await services.quota.usage(principalOf(res).user));
+    });
+    return router;
+  },
+
+  paths: {
+    '/usage': {
+      get: secured({
+        operationId: 'getUsage',
+        summary: 'Usage this month against the tier quota.',
+        responses: { 200: { description: 'Usage.', content: json(envelope('Usage')) } },
+      }),
+    },
+  },
+};

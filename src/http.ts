@@ -1,0 +1,39 @@
+/**
+ * The HTTP application: every HTTP edge on one Express app, on one {@link Runtime}.
+ *   /api    the REST API (src/api), with its OpenAPI document at /api/openapi.json
+ *   /files  published images and thumbnails (public)
+ *   /mcp    the MCP connector over Streamable HTTP (src/mcp)
+ *   /healthz
+ * Unknown routes answer 404 `NOT_FOUND`; errors are mapped by one handler (src/api/errors.ts).
+ */
+import express from 'express';
+import { pinoHttp } from 'pino-http';
+import { createApiRouter } from './api/app.js';
+import { endpointError, errorHandler } from './api/errors.js';
+import { filesResource } from './api/routes/files.js';
+import { createMcpRouter } from './mcp/http.js';
+import type { Runtime } from './runtime.js';
+
+export function createHttpApp(runtime: Runtime): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.use(
+    pinoHttp({
+      logger: runtime.logger,
+      genReqId: () => crypto.randomUUID(),
+      autoLogging: { ignore: (req) => req.url === '/healthz' },
+    }),
+  );
+  app.use('/api', createApiRouter(runtime.services));
+  app.use(filesResource.router(runtime.services));
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.use('/mcp', createMcpRouter(runtime));
+  app.use((req, res) => {
+    res.status(404).json(endpointError('NOT_FOUND', `No route ${req.method} ${req.path}`));
+  });
+  app.use(errorHandler);
+  return app;
+}

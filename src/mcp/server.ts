@@ -1,0 +1,15 @@
+/** The MCP server of Titlecard, for either transport: its identity, instructions and tools. */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { registerTools, type ToolContext } from './tools/index.js';
+
+export const SERVER_INFO = { name: 'titlecard', version: '1.0.0' };
+
+/** Builds a server with every tool. Cheap: the HTTP transport builds one per request (stateless mode). */
+export function buildMcpServer(context: ToolContext): McpServer {
+  const server = new McpServer(SERVER_INFO, {
+    instructions:
+      'Titlecard lays a title over a photo to make link-preview (Open Graph) and share images. generate_image uses one unit of the monthly quota; get_usage shows what is left.',
+  });
+  registerTools(server, context);
+  return server;
+}

@@ -1,0 +1,20 @@
+/** What every tool is built with. */
+import type { Logger } from 'pino';
+import type { TitlecardBackend } from '../backend.js';
+import type { ImageSource } from '../sources.js';
+
+export interface ToolContext {
+  /** The domain, locally or through a remote Titlecard's REST API. */
+  backend: TitlecardBackend;
+  /** The ways `generate_image` accepts a background; the transport decides (see `sources.ts`). */
+  imageSources: ImageSource[];
+  logger: Logger;
+}
+
+/** Annotations of a tool that only reads this account's own records (MCP tool annotations). */
+export const READ_ONLY = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+} as const;
