@@ -8,7 +8,14 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FONT_NAMES } from '../src/domain/schemas.js';
 import { assertMatchesOpenApi } from './support/openapi.js';
-import { call, download, generate, startTestServer, type TestServer } from './support/server.js';
+import {
+  answerBeforeUploadEnds,
+  call,
+  download,
+  generate,
+  startTestServer,
+  type TestServer,
+} from './support/server.js';
 import { decode, inkBox, meanInkColour, photo, pixel, solid, type Decoded } from './support/images.js';
 
 let srv: TestServer;
@@ -563,6 +570,17 @@ describe('bad input: the documented error, nothing stored, nothing charged', () 
       error: { code: 'FILE_TOO_LARGE', message: expect.stringContaining('10 MB') },
     });
     assertMatchesOpenApi('POST', '/generate', 413, res.body);
+    // The 413 comes once the upload crosses 10 MB, while the rest of a 50 MB upload is still unsent.
+    const early = await answerBeforeUploadEnds(
+      srv.base,
+      (await srv.createUser('free')).token,
+      { title: 'Big' },
+      {
+        sentBytes: 11 * 1024 * 1024,
+        declaredBytes: 50 * 1024 * 1024,
+      },
+    );
+    expect(early.status).toBe(413);
     // 50 MB: the answer still arrives as a 413, not a reset connection.
     const huge = Buffer.alloc(50 * 1024 * 1024, 1);
     const user = await srv.createUser('free');

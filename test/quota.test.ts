@@ -6,7 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertMatchesOpenApi } from './support/openapi.js';
 import { twoProcessChecks } from './support/two-processes.js';
-import { call, generate, startTestServer, type TestServer } from './support/server.js';
+import {
+  answerBeforeUploadEnds,
+  call,
+  generate,
+  startTestServer,
+  type TestServer,
+} from './support/server.js';
 import { solid } from './support/images.js';
 
 let small: Buffer;
@@ -51,6 +57,18 @@ describe('quota in one process', () => {
   it('an exhausted quota is refused before the upload is read, and the 429 still arrives', async () => {
     const { user, token } = await srv.createUser('free');
     for (let i = 0; i < 10; i++) await srv.services.quota.charge(user);
+    // The answer comes while most of the upload is still unsent: the server did not read it.
+    const early = await answerBeforeUploadEnds(
+      srv.base,
+      token,
+      { title: 'No more' },
+      {
+        sentBytes: 64 * 1024,
+        declaredBytes: 8 * 1024 * 1024,
+      },
+    );
+    expect(early.status).toBe(429);
+    // And a client that sends everything at once still reads the 429 (no reset connection).
     const big = Buffer.alloc(8 * 1024 * 1024, 7);
     const res = await generate(srv.base, token, { title: 'No more' }, { data: big });
     expectQuotaError(res);

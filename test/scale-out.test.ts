@@ -54,8 +54,13 @@ const NO_S3 = 'skipped: no S3 server (install versitygw, as .ci/run does, or set
 
 let db = 0;
 if (mongoUri)
-  recordStoreContract('MongoDB', () =>
-    openMongoStore({ uri: mongoUri, dbName: `contract_${runId}_${++db}` }),
+  recordStoreContract(
+    'MongoDB',
+    () => openMongoStore({ uri: mongoUri, dbName: `contract_${runId}_${++db}` }),
+    () => ({
+      dataDir: path.join(os.tmpdir(), `titlecard-contract-${runId}`),
+      mongo: { uri: mongoUri, dbName: `contract_${runId}_${db}` },
+    }),
   );
 else
   describe.skip(`RecordStore contract: MongoDB (${NO_MONGO})`, () => it('needs a server', () => undefined));

@@ -7,6 +7,8 @@ import { ValidationError } from '../../src/domain/errors.js';
 import { newId } from '../../src/domain/ids.js';
 import type { ApiToken, ImageRecord, User } from '../../src/domain/model.js';
 import type { RecordStore } from '../../src/domain/ports.js';
+import type { StorageConfig } from '../../src/storage/index.js';
+import { chargeFromProcesses } from '../support/concurrent-charges.js';
 
 const user = (email: string): User => ({
   id: newId('usr'),
@@ -37,7 +39,15 @@ const image = (userId: string, title: string, at: string): ImageRecord => ({
   createdAt: new Date(at),
 });
 
-export function recordStoreContract(name: string, open: () => Promise<RecordStore>): void {
+/**
+ * `open` opens the adapter in this process; `storage()` is the store `open` opened last, as
+ * configuration, for other processes to open it too (the concurrency checks).
+ */
+export function recordStoreContract(
+  name: string,
+  open: () => Promise<RecordStore>,
+  storage: () => StorageConfig,
+): void {
   describe(`RecordStore contract: ${name}`, () => {
     let n = 0;
     const email = () => `c${++n}-${Date.now()}@example.com`;
@@ -123,7 +133,25 @@ export function recordStoreContract(name: string, open: () => Promise<RecordStor
       await store.close();
     });
 
-    it('charges the quota atomically: with k units left, exactly k of many concurrent charges succeed', async () => {
+    it('charges the quota atomically: with k units left, exactly k of 20 charges from 4 processes succeed', async () => {
+      const store = await open();
+      const userId = newId('usr');
+      for (let i = 0; i < 3; i++)
+        expect(await store.usage.tryCharge(userId, '2026-07', 5)).toBeTypeOf('string');
+      const succeeded = await chargeFromProcesses({
+        storage: storage(),
+        userId,
+        month: '2026-07',
+        limit: 5,
+        processes: 4,
+        chargesEach: 5,
+      });
+      expect(succeeded).toBe(2);
+      expect(await store.usage.get(userId, '2026-07')).toBe(5);
+      await store.close();
+    }, 60_000);
+
+    it('charges the quota atomically within one process too: with k units left, exactly k of 20 concurrent charges succeed', async () => {
       const store = await open();
       const userId = newId('usr');
       for (let i = 0; i < 3; i++)

@@ -4,9 +4,11 @@
  * signatures (versitygw over a directory), found on PATH or in Go's bin directory (.ci/run installs
  * them with the Go toolchain). Or point at running ones with TITLECARD_TEST_MONGODB_URI and
  * TITLECARD_TEST_S3_ENDPOINT (+ TITLECARD_TEST_S3_ACCESS_KEY / _SECRET_KEY). When neither is
- * available the suites that need them are skipped, saying why.
+ * available the suites that need them are skipped, saying why; in CI (`CI=true`) a missing server
+ * fails the run instead, so that a broken install cannot pass as green.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, Socket } from 'node:net';
@@ -137,6 +139,12 @@ export default async function setup(project: TestProject) {
     client.destroy();
   }
 
+  if ((!mongoUri || !s3) && process.env.CI === 'true') {
+    for (const p of procs) p.kill('SIGTERM');
+    throw new Error(
+      `CI=true but ${[!mongoUri && 'no MongoDB server (ferretdb)', !s3 && 'no S3 server (versitygw)'].filter(Boolean).join(' and ')} could be found or started: the scale-out suites cannot run.`,
+    );
+  }
   if (!mongoUri || !s3)
     console.warn(
       `\n[titlecard] Scale-out suites skipped for lack of ${[!mongoUri && 'a MongoDB server (ferretdb)', !s3 && 'an S3 server (versitygw)'].filter(Boolean).join(' and ')}. .ci/run installs and starts them; or set TITLECARD_TEST_MONGODB_URI / TITLECARD_TEST_S3_ENDPOINT.\n`,
@@ -146,9 +154,7 @@ export default async function setup(project: TestProject) {
 
   return async () => {
     for (const p of procs) p.kill('SIGTERM');
-    await Promise.all(
-      procs.map((p) => (p.exitCode !== null ? undefined : new Promise((r) => p.once('exit', r)))),
-    );
+    await Promise.all(procs.filter((p) => p.exitCode === null).map((p) => once(p, 'exit')));
     await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
   };
 }
