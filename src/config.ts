@@ -59,6 +59,15 @@ export const CONFIG_VARIABLES: [name: string, description: string][] = [
     'AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY',
     'S3 credentials (or any other source of the AWS SDK credential chain).',
   ],
+  [
+    'SIGNUP',
+    'open: anyone can make an account in the dashboard; closed: only `titlecard users create` can. Default open.',
+  ],
+  [
+    'SMTP_URL',
+    'SMTP server for verification and password-reset emails, e.g. smtps://user:pass@smtp.example.com:465. Unset: the emails are written to the log.',
+  ],
+  ['MAIL_FROM', 'Sender of those emails. Default "Titlecard <no-reply@HOST of PUBLIC_URL>".'],
   ['TITLECARD_TOKEN', 'titlecard mcp only: the API token the MCP tools act with.'],
   [
     'TITLECARD_API_URL',
@@ -102,6 +111,12 @@ const schema = z.object({
   S3_REGION: z.string().min(1).default('us-east-1'),
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false'),
   S3_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  SIGNUP: z.enum(['open', 'closed']).default('open'),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'expected an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().min(3).max(200).optional(),
 });
 
 export interface Config {
@@ -120,6 +135,12 @@ export interface Config {
   fetchAllowAddresses: string[];
   /** Set: records in MongoDB. */
   mongo: { uri: string; dbName: string } | undefined;
+  /** Dashboard sign-up: `open` or `closed`. */
+  signUp: 'open' | 'closed';
+  /** Set: emails go out through this SMTP server; unset, to the log. */
+  smtpUrl: string | undefined;
+  /** Sender of emails; undefined means `Titlecard <no-reply@host of the public URL>`. */
+  mailFrom: string | undefined;
   /** Set: image files in S3. */
   s3:
     | {
@@ -156,6 +177,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mcpAllowedOrigins: c.MCP_ALLOWED_ORIGINS,
     fetchAllowAddresses: c.FETCH_ALLOW_ADDRESSES,
     mongo: c.MONGODB_URI ? { uri: c.MONGODB_URI, dbName: c.MONGODB_DB } : undefined,
+    signUp: c.SIGNUP,
+    smtpUrl: c.SMTP_URL,
+    mailFrom: c.MAIL_FROM,
     s3: c.S3_BUCKET
       ? {
           bucket: c.S3_BUCKET,

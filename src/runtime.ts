@@ -11,7 +11,10 @@ import { loadFontLibrary, type FontLibrary } from './domain/render/fonts.js';
 import { createRenderer } from './domain/render/index.js';
 import { createServices, type Services } from './domain/services.js';
 import { createImageFetcher, type ImageFetcher, type ImageFetcherOptions } from './fetch-image.js';
+import { createLogMailer, createSmtpMailer } from './mail.js';
 import { openStorage } from './storage/index.js';
+import { createMemoryThrottle } from './storage/throttle.js';
+import { SIGN_IN_LIMITS } from './domain/sessions.js';
 
 /** What tests may replace; production passes none of these. */
 export interface RuntimeOverrides {
@@ -50,12 +53,25 @@ export async function createRuntime(
   const renderer = createRenderer(options.fonts ?? loadFontLibrary(), {
     concurrency: config.renderConcurrency,
   });
+  const mailer = config.smtpUrl
+    ? await createSmtpMailer(
+        config.smtpUrl,
+        config.mailFrom ?? `Titlecard <no-reply@${new URL(publicUrl).hostname}>`,
+      )
+    : createLogMailer(logger);
   const services = createServices({
     store,
     blobs,
     renderer,
     logger,
     publicUrl,
+    mailer,
+    throttle: createMemoryThrottle({
+      points: (key) =>
+        key.startsWith('sign-in:address:') ? SIGN_IN_LIMITS.perAddress : SIGN_IN_LIMITS.perAccount,
+      windowSeconds: SIGN_IN_LIMITS.windowSeconds,
+    }),
+    signUpMode: config.signUp,
     ...(options.clock ? { clock: options.clock } : {}),
   });
   return {

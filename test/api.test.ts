@@ -265,6 +265,57 @@ describe('usage and listing (spec 4.2, 4.3)', () => {
   });
 });
 
+describe('one image: read and delete (ours, beside spec 4.2)', () => {
+  it("reads one image with its texts, deletes it with both files, and answers 404 for another user's", async () => {
+    const owner = await srv.createUser('pro');
+    const stranger = await srv.createUser('pro');
+    const made = await generate(
+      srv.base,
+      owner.token,
+      { title: 'Kept for now', subtitle: 'then gone', fileFormat: 'jpeg' },
+      { data: small },
+    );
+    expect(made.status).toBe(201);
+    const { id, url, thumbnailUrl } = made.body.data;
+
+    const one = await call(srv.base, 'GET', `/images/${id}`, { token: owner.token });
+    expect(one.status).toBe(200);
+    assertMatchesOpenApi('GET', '/images/{id}', 200, one.body);
+    expect(one.body.data).toEqual({
+      id,
+      title: 'Kept for now',
+      subtitle: 'then gone',
+      url,
+      thumbnailUrl,
+      width: 1200,
+      height: 630,
+      format: 'jpeg',
+      createdAt: made.body.data.createdAt,
+    });
+
+    for (const method of ['GET', 'DELETE'] as const) {
+      const theirs = await call(srv.base, method, `/images/${id}`, { token: stranger.token });
+      expect(theirs.status, method).toBe(404);
+      assertMatchesOpenApi(method, '/images/{id}', 404, theirs.body);
+    }
+    expect((await download(url)).status).toBe(200);
+
+    const gone = await call(srv.base, 'DELETE', `/images/${id}`, { token: owner.token });
+    expect(gone.status).toBe(200);
+    assertMatchesOpenApi('DELETE', '/images/{id}', 200, gone.body);
+    expect(gone.body).toEqual({ success: true, message: `Image ${id} deleted` });
+    expect((await download(url)).status).toBe(404);
+    expect((await download(thumbnailUrl)).status).toBe(404);
+    expect((await call(srv.base, 'GET', `/images/${id}`, { token: owner.token })).status).toBe(404);
+    expect((await call(srv.base, 'DELETE', `/images/${id}`, { token: owner.token })).status).toBe(404);
+    const list = await call(srv.base, 'GET', '/images', { token: owner.token });
+    expect(list.body.data.pagination.total).toBe(0);
+    // The generation stays counted: deleting does not give the unit back.
+    const usage = await call(srv.base, 'GET', '/usage', { token: owner.token });
+    expect(usage.body.data.usage.generated).toBe(1);
+  });
+});
+
 describe('files and unknown routes', () => {
   it('image files open without a token, with their Content-Type and an immutable Cache-Control', async () => {
     const { token } = await srv.createUser('pro');

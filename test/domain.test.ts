@@ -8,11 +8,10 @@ import { hashToken } from '../src/domain/ids.js';
 import type { BlobStore, Clock } from '../src/domain/ports.js';
 import { createRenderer, type Renderer } from '../src/domain/render/index.js';
 import { generateOptionsSchema } from '../src/domain/schemas.js';
-import { createServices } from '../src/domain/services.js';
 import { createMemoryBlobStore } from '../src/storage/memory.js';
 import { openSqliteStore } from '../src/storage/sqlite.js';
 import { solid } from './support/images.js';
-import { silentLogger, testFonts } from './support/server.js';
+import { testFonts, testServices } from './support/server.js';
 
 function fakeClock(iso: string): Clock & { set(iso: string): void } {
   let now = new Date(iso);
@@ -34,14 +33,7 @@ function services(clock: Clock, blobs: BlobStore = createMemoryBlobStore()) {
     store,
     blobs,
     renders,
-    s: createServices({
-      store,
-      blobs,
-      renderer,
-      logger: silentLogger,
-      publicUrl: 'https://cards.example.com',
-      clock,
-    }),
+    s: testServices({ store, blobs, renderer, clock }),
   };
 }
 

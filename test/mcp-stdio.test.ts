@@ -11,12 +11,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServices } from '../src/domain/services.js';
-import { createRenderer } from '../src/domain/render/index.js';
+import type { Services } from '../src/domain/services.js';
 import { openStorage } from '../src/storage/index.js';
 import { PHOTOS_DIR, solid } from './support/images.js';
 import { ROOT, spawnServer, type ServerProcess } from './support/process.js';
-import { call, silentLogger, testFonts } from './support/server.js';
+import { call, testServices } from './support/server.js';
 
 /** The command a user configures in Claude Desktop. */
 const MCP_COMMAND = ['npx', 'titlecard', 'mcp'] as const;
@@ -39,15 +38,10 @@ const tool = async (client: Client, name: string, args: Record<string, unknown> 
   (await client.callTool({ name, arguments: args })) as CallToolResult;
 
 let dataDir: string;
-let services: ReturnType<typeof createServices>;
+let services: Services;
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'titlecard-stdio-'));
-  services = createServices({
-    ...(await openStorage({ dataDir })),
-    renderer: createRenderer(testFonts()),
-    logger: silentLogger,
-    publicUrl: 'http://localhost:3000',
-  });
+  services = testServices({ ...(await openStorage({ dataDir })), publicUrl: 'http://localhost:3000' });
 });
 afterAll(async () => {
   await services.close();
@@ -210,7 +204,7 @@ describe('MCP Inspector CLI', () => {
     expect(list.code, list.stderr).toBe(0);
     expect(
       (JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name).sort(),
-    ).toEqual(['generate_image', 'get_usage', 'list_images', 'validate_token']);
+    ).toEqual(['delete_image', 'generate_image', 'get_usage', 'list_images', 'validate_token']);
     const usage = await inspector(['--method', 'tools/call', '--tool-name', 'get_usage'], env);
     expect(usage.code, usage.stderr).toBe(0);
     expect((JSON.parse(usage.stdout) as { structuredContent: { tier: string } }).structuredContent.tier).toBe(

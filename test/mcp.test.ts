@@ -74,11 +74,12 @@ const errorText = (r: CallToolResult) => {
 };
 
 describe('tools/list', () => {
-  it('lists the four tools with titles, input and output schemas, and every annotation set', async () => {
+  it('lists the five tools with titles, input and output schemas, and every annotation set', async () => {
     const { token } = await srv.createUser('pro');
     const client = await connect(token);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
+      'delete_image',
       'generate_image',
       'get_usage',
       'list_images',
@@ -239,6 +240,29 @@ describe('generate_image', () => {
     expect(quota).toContain(
       new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 1)).toISOString(),
     );
+    await client.close();
+  });
+});
+
+describe('delete_image', () => {
+  it('is marked destructive, deletes the image and its files, and says so for an unknown id', async () => {
+    const { token } = await srv.createUser('pro');
+    const client = await connect(token);
+    const tool_ = (await client.listTools()).tools.find((t) => t.name === 'delete_image');
+    expect(tool_?.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
+    const made = await tool(client, 'generate_image', {
+      title: 'Short-lived',
+      imageBase64: jpeg.toString('base64'),
+    });
+    const record = imageRecordSchema.parse(made.structuredContent);
+    expect((await download(record.url)).status).toBe(200);
+    const r = await tool(client, 'delete_image', { id: record.id });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toEqual({ deleted: record.id });
+    expect((await download(record.url)).status).toBe(404);
+    const again = await tool(client, 'delete_image', { id: record.id });
+    expect(again.isError).toBe(true);
+    expect((again.content[0] as { text: string }).text).toMatch(new RegExp(`No image with id ${record.id}`));
     await client.close();
   });
 });

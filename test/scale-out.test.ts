@@ -12,8 +12,6 @@ import { MongoClient } from 'mongodb';
 import { describe, expect, inject, it } from 'vitest';
 import { ConfigError } from '../src/config.js';
 import { newBlobStem } from '../src/domain/ids.js';
-import { createRenderer } from '../src/domain/render/index.js';
-import { createServices } from '../src/domain/services.js';
 import { openStorage } from '../src/storage/index.js';
 import { openMongoStore } from '../src/storage/mongo.js';
 import { openS3BlobStore } from '../src/storage/s3.js';
@@ -22,7 +20,7 @@ import { recordStoreContract } from './contract/record-store.js';
 import { solid } from './support/images.js';
 import { runCli } from './support/process.js';
 import { twoProcessChecks } from './support/two-processes.js';
-import { download, generate, silentLogger, testFonts } from './support/server.js';
+import { download, generate, testServices } from './support/server.js';
 
 const mongoUri = inject('mongoUri');
 const s3 = inject('s3');
@@ -190,12 +188,7 @@ describe('titlecard sweep on the embedded default', () => {
   it('keeps young files (a generation may be in flight) and referenced ones', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'titlecard-sweep-'));
     const storage = await openStorage({ dataDir });
-    const services = createServices({
-      ...storage,
-      renderer: createRenderer(testFonts()),
-      logger: silentLogger,
-      publicUrl: 'http://x',
-    });
+    const services = testServices({ ...storage, publicUrl: 'http://x' });
     const { token } = await services.accounts.createUser({
       email: 'sweep@example.com',
       displayName: 'S',

@@ -35,6 +35,8 @@ describe('SQLite specifics', () => {
       displayName: 'Kept',
       tier: 'pro',
       createdAt: new Date('2026-01-01T00:00:00Z'),
+      passwordHash: null,
+      emailVerifiedAt: null,
     });
     expect(await a.usage.tryCharge(userId, '2026-01', 5)).toBeTypeOf('string');
     await a.close();

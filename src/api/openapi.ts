@@ -11,6 +11,7 @@ import { FILE_CACHE_CONTROL } from '../domain/files.js';
 import {
   createdTokenSchema,
   createTokenBodySchema,
+  imageDetailSchema,
   imagePageSchema,
   imageRecordSchema,
   LIMITS,
@@ -45,7 +46,8 @@ const endpointErrorSchema = (code: Json, details?: Json): Json => ({
 const CHOICES = `
 Choices made where the spec says "not shown":
 - Creations answer 201 Created (POST /generate, POST /tokens); everything else that succeeds answers 200.
-- Not found: 404 with {success:false, error:{code:"NOT_FOUND", message}}, for unknown routes and for revoking a token that is unknown, already revoked or another user's.
+- Not found: 404 with {success:false, error:{code:"NOT_FOUND", message}}, for unknown routes, for revoking a token that is unknown, already revoked or another user's, and for reading or deleting an image that is unknown or another user's.
+- GET /images/{id} and DELETE /images/{id} are ours, beside the spec's list: the record with title, subtitle and format; deletion answers {success:true, message} like DELETE /tokens/{id}, removes the record and both files, and gives no quota back.
 - VALIDATION_ERROR details.constraint is one of ${CONSTRAINTS.join(', ')}.
 - 401 responses carry WWW-Authenticate: Bearer (RFC 6750).
 - retryAfter (429) is in seconds until the quota resets, the first instant of the next UTC month; the Retry-After header carries the same value.
@@ -94,6 +96,7 @@ export function buildOpenApiDocument(): Json {
       schemas: {
         ImageRecord: schemaOf(imageRecordSchema),
         ImagePage: schemaOf(imagePageSchema),
+        ImageDetail: schemaOf(imageDetailSchema),
         Usage: schemaOf(usageSchema),
         TokenValidation: schemaOf(tokenValidationSchema),
         CreatedToken: schemaOf(createdTokenSchema),

@@ -4,9 +4,17 @@
  * on the very next request in every process, because every request looks the hash up in the store.
  */
 import { z } from 'zod';
-import { emailTakenError, NotFoundError, UnauthorizedError, ValidationError } from './errors.js';
+import type { AccountLinks } from './account-links.js';
+import {
+  emailTakenError,
+  InvalidCredentialsError,
+  NotFoundError,
+  UnauthorizedError,
+  ValidationError,
+} from './errors.js';
 import { hashToken, newId, newTokenSecret, TOKEN_PATTERN } from './ids.js';
 import { TIERS, type ApiToken, type Tier, type User } from './model.js';
+import { hashPassword, passwordSchema, verifyPassword } from './passwords.js';
 import type { Clock, RecordStore } from './ports.js';
 import {
   createTokenBodySchema,
@@ -14,15 +22,16 @@ import {
   type createdTokenSchema,
   type tokenListEntrySchema,
 } from './schemas.js';
+import type { Sessions } from './sessions.js';
 import { parseOrThrow } from './validate.js';
 
 export type CreatedToken = z.infer<typeof createdTokenSchema>;
 export type TokenListEntry = z.infer<typeof tokenListEntrySchema>;
 
-/** Who is calling: the user and the token that authenticated the request. */
+/** Who is calling: the user, and the API token that authenticated the request (none for a dashboard session). */
 export interface Principal {
   user: User;
-  tokenId: string;
+  tokenId?: string;
 }
 
 /** Spec 2.3: the user profile. */
@@ -66,9 +75,46 @@ export interface Accounts {
    * Records the token's `lastUsedAt`.
    */
   authenticate(authorization: string | undefined): Promise<Principal>;
+  /**
+   * Changes the display name and, when it differs, the email (which then needs verifying again: a
+   * link is sent). Throws ValidationError on `displayName` or `email` (format, or taken).
+   */
+  updateProfile(user: User, input: unknown): Promise<User>;
+  /**
+   * Changes the password after checking the current one (InvalidCredentialsError when wrong; an
+   * account without a password sets its first one with a reset link), then ends every other session
+   * (`keepSession` is the cookie value of the one making the change). ValidationError on `password`.
+   */
+  changePassword(user: User, input: unknown, keepSession?: string): Promise<void>;
+  /**
+   * Deletes the account after checking its password (InvalidCredentialsError when wrong): images
+   * and their files, tokens, sessions, email links, then the user. A revoked token or session fails
+   * at once, in every process.
+   */
+  deleteAccount(user: User, input: unknown): Promise<void>;
 }
 
-export function createAccounts(store: RecordStore, clock: Clock): Accounts {
+/** What deleting an account needs from the other use cases. */
+export interface AccountsDeps {
+  store: RecordStore;
+  clock: Clock;
+  links: AccountLinks;
+  sessions: Pick<Sessions, 'signOutEverywhere'>;
+  /** Deletes every image of the user, records and files. */
+  deleteImagesOf: (userId: string) => Promise<void>;
+}
+
+const profileSchema = z.object({
+  displayName: z.string().trim().min(1).max(100),
+  email: z.email().max(254),
+});
+const passwordChangeSchema = z.object({
+  currentPassword: z.string().max(1024).default(''),
+  password: passwordSchema,
+});
+const confirmSchema = z.object({ password: z.string().max(1024).default('') });
+
+export function createAccounts({ store, clock, links, sessions, deleteImagesOf }: AccountsDeps): Accounts {
   async function issueToken(user: User, name: string): Promise<CreatedToken> {
     const secret = newTokenSecret();
     const token: ApiToken = {
@@ -88,7 +134,13 @@ export function createAccounts(store: RecordStore, clock: Clock): Accounts {
     async createUser(input) {
       const parsed = parseOrThrow(newUserSchema, input);
       if (await store.users.findByEmail(parsed.email)) throw emailTakenError(parsed.email);
-      const user: User = { id: newId('usr'), ...parsed, createdAt: clock.now() };
+      const user: User = {
+        id: newId('usr'),
+        ...parsed,
+        createdAt: clock.now(),
+        passwordHash: null,
+        emailVerifiedAt: null,
+      };
       await store.users.create(user);
       return { user, token: await issueToken(user, 'default') };
     },
@@ -144,6 +196,35 @@ export function createAccounts(store: RecordStore, clock: Clock): Accounts {
       if (!user) throw new UnauthorizedError('invalid');
       await store.tokens.touch(token.id, clock.now());
       return { user, tokenId: token.id };
+    },
+
+    async updateProfile(user, input) {
+      const { displayName, email } = parseOrThrow(profileSchema, input);
+      const emailChanged = email.toLowerCase() !== user.email.toLowerCase();
+      const changes = emailChanged ? { displayName, email, emailVerifiedAt: null } : { displayName };
+      await store.users.update(user.id, changes);
+      const updated = { ...user, ...changes };
+      if (emailChanged) await links.sendVerification(updated);
+      return updated;
+    },
+
+    async changePassword(user, input, keepSession) {
+      const { currentPassword, password } = parseOrThrow(passwordChangeSchema, input);
+      if (!(await verifyPassword(user.passwordHash, currentPassword))) throw new InvalidCredentialsError();
+      await store.users.update(user.id, { passwordHash: await hashPassword(password) });
+      await sessions.signOutEverywhere(user, keepSession);
+    },
+
+    async deleteAccount(user, input) {
+      const { password } = parseOrThrow(confirmSchema, input);
+      if (!(await verifyPassword(user.passwordHash, password))) throw new InvalidCredentialsError();
+      // Access ends first, then the data; the user record goes last, so a crash midway leaves an
+      // account that can be deleted again.
+      await store.tokens.deleteAllForUser(user.id);
+      await sessions.signOutEverywhere(user);
+      await deleteImagesOf(user.id);
+      await store.links.deleteAllForUser(user.id);
+      await store.users.delete(user.id);
     },
   };
 }

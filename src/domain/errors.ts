@@ -7,7 +7,15 @@
 
 /** Stable error codes. VALIDATION_ERROR and FILE_TOO_LARGE are named by spec section 7.2; the others are ours. */
 export type ErrorCode =
-  'VALIDATION_ERROR' | 'FILE_TOO_LARGE' | 'QUOTA_EXCEEDED' | 'NOT_FOUND' | 'UNAUTHORIZED';
+  | 'VALIDATION_ERROR'
+  | 'FILE_TOO_LARGE'
+  | 'QUOTA_EXCEEDED'
+  | 'NOT_FOUND'
+  | 'UNAUTHORIZED'
+  | 'INVALID_CREDENTIALS'
+  | 'RATE_LIMITED'
+  | 'FORBIDDEN'
+  | 'INVALID_LINK';
 
 /**
  * The documented set of `details.constraint` values of a VALIDATION_ERROR (spec 7.2 names `required`;
@@ -96,5 +104,39 @@ export class UnauthorizedError extends TitlecardError {
         ? 'The Authorization header is required: send Authorization: Bearer <API_TOKEN>'
         : 'The API token is invalid or expired (it may have been revoked)',
     );
+  }
+}
+
+/**
+ * A sign-in with an unknown email, a wrong password, or an account without a password: one message
+ * for all three, so that the answer never tells whether an email has an account.
+ */
+export class InvalidCredentialsError extends TitlecardError {
+  constructor() {
+    super('INVALID_CREDENTIALS', 'Wrong email or password');
+  }
+}
+
+/** Too many attempts (failed sign-ins, previews): try again after `retryAfterSeconds`. */
+export class TooManyAttemptsError extends TitlecardError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    what = 'attempts',
+  ) {
+    super('RATE_LIMITED', `Too many ${what}: try again in ${retryAfterSeconds} s`);
+  }
+}
+
+/** An action this deployment does not allow (sign-up when `SIGNUP=closed`). */
+export class ForbiddenError extends TitlecardError {
+  constructor(message: string) {
+    super('FORBIDDEN', message);
+  }
+}
+
+/** An email link that is unknown, already used, or expired (we do not say which). */
+export class InvalidLinkError extends TitlecardError {
+  constructor() {
+    super('INVALID_LINK', 'This link is invalid or has expired; ask for a new one');
   }
 }

@@ -25,13 +25,16 @@ import type { Renderer } from './render/index.js';
 import {
   generateOptionsSchema,
   listImagesQuerySchema,
+  type imageDetailSchema,
   type imagePageSchema,
   type imageRecordSchema,
 } from './schemas.js';
+import { monthStart, nextMonthStart } from './period.js';
 import { parseOrThrow } from './validate.js';
 
 export type ImageView = z.infer<typeof imageRecordSchema>;
 export type ImagePage = z.infer<typeof imagePageSchema>;
+export type ImageDetail = z.infer<typeof imageDetailSchema>;
 
 /**
  * What an edge reads from its request for a generation: the background image and the options as
@@ -56,6 +59,18 @@ export interface Images {
   generate(principal: Principal, read: GenerateRequestReader): Promise<Generated>;
   /** Spec 4.2: one page of the caller's images. `query` holds typed values; throws ValidationError. */
   list(principal: Principal, query: unknown): Promise<ImagePage>;
+  /** One of the caller's images, with its title and subtitle. Throws NotFoundError (unknown, or another user's). */
+  get(principal: Principal, id: string): Promise<ImageDetail>;
+  /**
+   * Deletes one of the caller's images: the record, then both files (a crash between leaves files
+   * no record points to, for the sweep). The quota unit it used stays used: the month's
+   * generations are counted, not the images kept. Throws NotFoundError.
+   */
+  delete(principal: Principal, id: string): Promise<void>;
+  /** Deletes every image of a user, records then files (account deletion). */
+  deleteAllOf(userId: string): Promise<void>;
+  /** The caller's generations per UTC day of the current month, day 1 to today, for the dashboard's chart. */
+  activity(principal: Principal): Promise<{ date: string; count: number }[]>;
   /**
    * A published file (image or thumbnail) by its key, for anyone: files are public, their keys
    * unguessable (see `BLOB_KEY_PATTERN`). Throws NotFoundError for an unknown or malformed key.
@@ -150,6 +165,45 @@ export function createImages({
         })),
         pagination: { total, limit: q.limit, offset: q.offset, hasMore: q.offset + items.length < total },
       };
+    },
+
+    async get(principal, id) {
+      const r = await store.images.findById(principal.user.id, id);
+      if (!r) throw new NotFoundError(`No image with id ${id} on this account`);
+      return {
+        id: r.id,
+        title: r.title,
+        subtitle: r.subtitle,
+        url: urlOf(r.imageKey),
+        thumbnailUrl: urlOf(r.thumbnailKey),
+        width: r.width,
+        height: r.height,
+        format: r.format,
+        createdAt: r.createdAt.toISOString(),
+      };
+    },
+
+    async delete(principal, id) {
+      const r = await store.images.delete(principal.user.id, id);
+      if (!r) throw new NotFoundError(`No image with id ${id} on this account`);
+      await Promise.all([blobs.delete(r.imageKey), blobs.delete(r.thumbnailKey)]);
+    },
+
+    async deleteAllOf(userId) {
+      const records = await store.images.deleteAllForUser(userId);
+      for (const r of records) await Promise.all([blobs.delete(r.imageKey), blobs.delete(r.thumbnailKey)]);
+    },
+
+    async activity(principal) {
+      const now = clock.now();
+      const from = monthStart(now);
+      const counts = await store.images.countByDay(principal.user.id, from, nextMonthStart(now));
+      const days: { date: string; count: number }[] = [];
+      for (let d = new Date(from); d <= now; d = new Date(d.getTime() + 86_400_000)) {
+        const date = d.toISOString().slice(0, 10);
+        days.push({ date, count: counts[date] ?? 0 });
+      }
+      return days;
     },
 
     async readFile(key) {

@@ -15,6 +15,43 @@ export interface User {
   displayName: string;
   tier: Tier;
   createdAt: Date;
+  /** argon2id PHC string; `null` for an account made by `titlecard users create` until a password is set. */
+  passwordHash: string | null;
+  /** When `email` was last proven by a verification link; `null` until then. */
+  emailVerifiedAt: Date | null;
+}
+
+/** The fields of a user that account settings change. */
+export type UserChanges = Partial<Pick<User, 'email' | 'displayName' | 'passwordHash' | 'emailVerifiedAt'>>;
+
+/**
+ * A browser session of the dashboard, as stored: only the SHA-256 of the cookie's secret is kept
+ * (as for API tokens), so a copy of the database opens no session.
+ */
+export interface Session {
+  /** Hex SHA-256 of the cookie secret. */
+  idHash: string;
+  userId: string;
+  createdAt: Date;
+  /** Last request; the idle expiry counts from here. */
+  lastSeenAt: Date;
+  /** The absolute expiry, fixed at sign-in. */
+  expiresAt: Date;
+}
+
+/** What a single-use link sent by email does. */
+export type AccountLinkPurpose = 'verify-email' | 'reset-password';
+
+/** A single-use link sent by email, as stored (only the hash of its secret). */
+export interface AccountLink {
+  /** Hex SHA-256 of the secret in the link. */
+  idHash: string;
+  userId: string;
+  purpose: AccountLinkPurpose;
+  /** The address the link was sent to (verification proves this one). */
+  email: string;
+  createdAt: Date;
+  expiresAt: Date;
 }
 
 /** An API token as stored: only the SHA-256 hash of its secret is kept. */

@@ -4,7 +4,17 @@
  * behind the same interfaces and must pass the same contract test suites (`test/contract`).
  * All methods are async so that networked adapters fit.
  */
-import type { ApiToken, ImagePageQuery, ImageRecord, Tier, User } from './model.js';
+import type {
+  AccountLink,
+  AccountLinkPurpose,
+  ApiToken,
+  ImagePageQuery,
+  ImageRecord,
+  Session,
+  Tier,
+  User,
+  UserChanges,
+} from './model.js';
 
 export interface UserRepository {
   /** Inserts a user. Throws {@link import('./errors.js').ValidationError} (field `email`) if the email is taken. */
@@ -14,6 +24,10 @@ export interface UserRepository {
   findByEmail(email: string): Promise<User | undefined>;
   /** Returns false when no user has that id. */
   setTier(id: string, tier: Tier): Promise<boolean>;
+  /** Applies `changes`; false when no user has that id. Throws ValidationError (field `email`) if the new email is taken. */
+  update(id: string, changes: UserChanges): Promise<boolean>;
+  /** Deletes the user record (its tokens, images, sessions and links are deleted first, by their repositories). */
+  delete(id: string): Promise<void>;
 }
 
 export interface TokenRepository {
@@ -27,6 +41,8 @@ export interface TokenRepository {
   revoke(userId: string, id: string, at: Date): Promise<boolean>;
   /** Records that the token authenticated a request at `at`. */
   touch(id: string, at: Date): Promise<void>;
+  /** Deletes every token of the user, revoked or not (account deletion). */
+  deleteAllForUser(userId: string): Promise<void>;
 }
 
 export interface ImageRepository {
@@ -35,6 +51,36 @@ export interface ImageRepository {
   list(userId: string, query: ImagePageQuery): Promise<{ items: ImageRecord[]; total: number }>;
   /** Every blob key some record points to (image and thumbnail), for the orphan sweep. */
   allBlobKeys(): AsyncIterable<string>;
+  /** The user's image `id`; undefined when there is none (unknown, or another user's). */
+  findById(userId: string, id: string): Promise<ImageRecord | undefined>;
+  /** Deletes the user's image `id` and returns it; undefined when there was none. */
+  delete(userId: string, id: string): Promise<ImageRecord | undefined>;
+  /** Deletes every image record of the user and returns them (their files are the caller's to delete). */
+  deleteAllForUser(userId: string): Promise<ImageRecord[]>;
+  /** The user's images created in [from, to), counted per UTC day: `{'2026-11-03': 4, …}` (days with none are absent). */
+  countByDay(userId: string, from: Date, to: Date): Promise<Record<string, number>>;
+}
+
+export interface SessionRepository {
+  create(session: Session): Promise<void>;
+  /** The session with this hash, whatever its expiry (the domain judges expiry). */
+  find(idHash: string): Promise<Session | undefined>;
+  /** Records a request at `at` (the idle expiry counts from the last one). */
+  touch(idHash: string, at: Date): Promise<void>;
+  delete(idHash: string): Promise<void>;
+  /** Deletes every session of the user, except `keepIdHash` when given ("sign out everywhere else"). */
+  deleteAllForUser(userId: string, keepIdHash?: string): Promise<void>;
+}
+
+export interface AccountLinkRepository {
+  create(link: AccountLink): Promise<void>;
+  /**
+   * Uses up the link atomically: returns it and deletes it when it exists with this purpose and has
+   * not expired at `at`; undefined otherwise. Two concurrent uses of one link: exactly one succeeds.
+   */
+  consume(idHash: string, purpose: AccountLinkPurpose, at: Date): Promise<AccountLink | undefined>;
+  /** Deletes the user's links of `purpose`, or all of them (a new link replaces older ones; account deletion). */
+  deleteAllForUser(userId: string, purpose?: AccountLinkPurpose): Promise<void>;
 }
 
 export interface UsageRepository {
@@ -56,6 +102,8 @@ export interface RecordStore {
   tokens: TokenRepository;
   images: ImageRepository;
   usage: UsageRepository;
+  sessions: SessionRepository;
+  links: AccountLinkRepository;
   close(): Promise<void>;
 }
 
@@ -85,3 +133,29 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => new Date() };
+
+/**
+ * Counts failures per key over a window (failed sign-ins per account and per address, previews per
+ * account). Implemented with rate-limiter-flexible (`src/storage/throttle.ts`).
+ */
+export interface Throttle {
+  /** Seconds `key` must still wait before trying again; 0 when it may try now. */
+  blockedFor(key: string): Promise<number>;
+  /** Counts one attempt against `key`; returns the seconds it must now wait (0 while under the limit). */
+  hit(key: string): Promise<number>;
+  /** Forgets `key` (a successful sign-in clears its account's failures). */
+  reset(key: string): Promise<void>;
+}
+
+/** An email to one person, plain text. */
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** Sends email: SMTP through nodemailer when `SMTP_URL` is set, else the log (`src/mail.ts`). */
+export interface Mailer {
+  /** Throws when the message could not be handed over. */
+  send(message: MailMessage): Promise<void>;
+}

@@ -207,6 +207,22 @@ export const imageListEntrySchema = z.object({
   createdAt: isoTimestamp,
 });
 
+/**
+ * `GET /images/{id}` (not in the spec; our choice, beside its list): the record with its texts and
+ * format, the fields of spec 2.1 that the list leaves out.
+ */
+export const imageDetailSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  subtitle: z.string().nullable().describe('null when the image has none.'),
+  url: z.url(),
+  thumbnailUrl: z.url(),
+  width: z.number().int(),
+  height: z.number().int(),
+  format: z.enum(FILE_FORMATS),
+  createdAt: isoTimestamp,
+});
+
 export const imagePageSchema = z.object({
   images: z.array(imageListEntrySchema),
   pagination: z.object({

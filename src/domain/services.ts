@@ -3,11 +3,20 @@
  * case per action; they never see the record store, the blob store or the renderer.
  */
 import type { Logger } from 'pino';
+import { createAccountLinks, type AccountLinks } from './account-links.js';
 import { createAccounts, type Accounts } from './accounts.js';
 import { createImages, type Images } from './images.js';
-import { systemClock, type BlobStore, type Clock, type RecordStore } from './ports.js';
+import {
+  systemClock,
+  type BlobStore,
+  type Clock,
+  type Mailer,
+  type RecordStore,
+  type Throttle,
+} from './ports.js';
 import { createQuota, type Quota } from './quota.js';
 import type { Renderer } from './render/index.js';
+import { createSessions, type Sessions, type SignUpMode } from './sessions.js';
 
 export interface ServiceDeps {
   store: RecordStore;
@@ -16,6 +25,12 @@ export interface ServiceDeps {
   logger: Logger;
   /** Base URL of the service as the public sees it, without trailing slash, e.g. `https://cards.example.com`. */
   publicUrl: string;
+  /** Counts failed sign-ins (per account, per address). */
+  throttle: Throttle;
+  /** Sends verification and password-reset links. */
+  mailer: Mailer;
+  /** `SIGNUP`; default `open`. */
+  signUpMode?: SignUpMode;
   /** Default the system clock; tests inject one to cross a month boundary. */
   clock?: Clock;
 }
@@ -26,21 +41,42 @@ export interface Services {
   accounts: Accounts;
   /** The monthly quota per tier (spec section 8). */
   quota: Quota;
-  /** Generating, listing and serving images (spec 4.1, 4.2). */
+  /** Generating, listing, serving and deleting images (spec 4.1, 4.2). */
   images: Images;
+  /** Dashboard sign-up, sign-in and browser sessions. */
+  sessions: Sessions;
+  /** Email verification and password reset links. */
+  links: AccountLinks;
   /** Closes the stores. In-flight calls should have finished. */
   close(): Promise<void>;
 }
 
 export function createServices(deps: ServiceDeps): Services {
   const clock = deps.clock ?? systemClock;
-  const accounts = createAccounts(deps.store, clock);
-  const quota = createQuota(deps.store, clock);
+  const { store } = deps;
+  const quota = createQuota(store, clock);
   const images = createImages({ ...deps, quota, clock });
+  const links = createAccountLinks({ store, clock, mailer: deps.mailer, publicUrl: deps.publicUrl });
+  const sessions = createSessions({
+    store,
+    clock,
+    throttle: deps.throttle,
+    links,
+    signUpMode: deps.signUpMode ?? 'open',
+  });
+  const accounts = createAccounts({
+    store,
+    clock,
+    links,
+    sessions,
+    deleteImagesOf: (id) => images.deleteAllOf(id),
+  });
   return {
     accounts,
     quota,
     images,
+    sessions,
+    links,
     async close() {
       await Promise.all([deps.store.close(), deps.blobs.close()]);
     },

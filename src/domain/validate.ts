@@ -44,7 +44,10 @@ function fromIssue(raw: Issue, prefix: string[]): ValidationError {
   const issue = firstLeaf(raw);
   const path = [...prefix, ...issue.path.map(String)];
   const field = path.length ? path.join('.') : 'body';
-  const got = describe(issue.input);
+  // A secret is never echoed into a message (messages reach pages and logs).
+  const got = /password/i.test(field)
+    ? `${typeof issue.input === 'string' ? issue.input.length : 0} characters`
+    : describe(issue.input);
   let constraint: Constraint;
   let expected: string;
   switch (issue.code) {

@@ -23,6 +23,8 @@ export interface TitlecardBackend {
   listImages(query: { limit: number; offset: number; sort: ImageSort; order: SortOrder }): Promise<ImagePage>;
   usage(): Promise<UsageView>;
   validateToken(): Promise<TokenValidation>;
+  /** Deletes one of the caller's images; NotFoundError (or a remote 404) when there is none. */
+  deleteImage(id: string): Promise<void>;
 }
 
 /** The domain, for a caller authenticated by `principal()` (called on every tool call). */
@@ -43,6 +45,9 @@ export function localBackend(services: Services, principal: () => Promise<Princi
     },
     async validateToken() {
       return services.quota.validation((await principal()).user);
+    },
+    async deleteImage(id) {
+      await services.images.delete(await principal(), id);
     },
   };
 }
@@ -85,5 +90,10 @@ export function remoteBackend(apiUrl: string, token: string): TitlecardBackend {
     },
     usage: async () => dataOf(await api.GET('/usage')),
     validateToken: async () => dataOf(await api.GET('/tokens/validate')),
+    async deleteImage(id) {
+      const answer = await api.DELETE('/images/{id}', { params: { path: { id } } });
+      if (!answer.response.ok)
+        throw new RemoteApiError(answer.response.status, errorMessage(answer.response.status, answer.error));
+    },
   };
 }

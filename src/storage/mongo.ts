@@ -16,7 +16,7 @@
  */
 import type { Collection, Db, MongoClient, MongoServerError, Sort, SortDirection } from 'mongodb';
 import { emailTakenError } from '../domain/errors.js';
-import type { ApiToken, ImageRecord, User } from '../domain/model.js';
+import type { AccountLink, ApiToken, ImageRecord, Session, User } from '../domain/model.js';
 import type { RecordStore } from '../domain/ports.js';
 
 interface UserDoc extends Omit<User, 'id'> {
@@ -30,6 +30,12 @@ interface ImageDoc extends Omit<ImageRecord, 'id'> {
   _id: string;
   titleLower: string;
 }
+interface SessionDoc extends Omit<Session, 'idHash'> {
+  _id: string;
+}
+interface LinkDoc extends Omit<AccountLink, 'idHash'> {
+  _id: string;
+}
 interface UsageSlotDoc {
   /** `${userId}:${month}:${slot}` */
   _id: string;
@@ -42,9 +48,25 @@ interface UsageSlotDoc {
 /** Attempts at claiming a slot before giving up under extreme contention (each re-reads the taken slots). */
 const CHARGE_ATTEMPTS = 25;
 
-const isDuplicateKey = (err: unknown) => (err as MongoServerError | undefined)?.code === 11000;
+/**
+ * A unique-index violation: code 11000 on MongoDB. FerretDB 1.24 reports one from an update as an
+ * InternalError (code 1) whose message carries SQLite's "UNIQUE constraint failed" (seen in the
+ * contract suite), so that message counts too.
+ */
+const isDuplicateKey = (err: unknown) => {
+  const e = err as MongoServerError | undefined;
+  return e?.code === 11000 || (e?.code === 1 && /UNIQUE constraint failed/.test(e.message));
+};
 
-const toUser = ({ _id, emailLower: _e, ...rest }: UserDoc): User => ({ id: _id, ...rest });
+// Users stored before the dashboard existed have no password or verification fields.
+const toUser = ({ _id, emailLower: _e, ...rest }: UserDoc): User => ({
+  id: _id,
+  ...rest,
+  passwordHash: rest.passwordHash ?? null,
+  emailVerifiedAt: rest.emailVerifiedAt ?? null,
+});
+const toSession = ({ _id, ...rest }: SessionDoc): Session => ({ idHash: _id, ...rest });
+const toLink = ({ _id, ...rest }: LinkDoc): AccountLink => ({ idHash: _id, ...rest });
 const toToken = ({ _id, ...rest }: TokenDoc): ApiToken => ({ id: _id, ...rest });
 const toImage = ({ _id, titleLower: _t, ...rest }: ImageDoc): ImageRecord => ({ id: _id, ...rest });
 
@@ -70,6 +92,8 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Record
   const tokens: Collection<TokenDoc> = db.collection('tokens');
   const images: Collection<ImageDoc> = db.collection('images');
   const slots: Collection<UsageSlotDoc> = db.collection('usage_slots');
+  const sessions: Collection<SessionDoc> = db.collection('sessions');
+  const links: Collection<LinkDoc> = db.collection('account_links');
   await Promise.all([
     users.createIndex({ emailLower: 1 }, { unique: true, name: 'email_unique' }),
     tokens.createIndex({ tokenHash: 1 }, { unique: true, name: 'token_hash_unique' }),
@@ -77,6 +101,8 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Record
     images.createIndex({ userId: 1, createdAt: -1, _id: -1 }, { name: 'images_by_user_created' }),
     images.createIndex({ userId: 1, titleLower: 1, _id: 1 }, { name: 'images_by_user_title' }),
     slots.createIndex({ userId: 1, month: 1, slot: 1 }, { name: 'usage_by_user_month' }),
+    sessions.createIndex({ userId: 1 }, { name: 'sessions_by_user' }),
+    links.createIndex({ userId: 1, purpose: 1 }, { name: 'links_by_user' }),
   ]);
 
   return {
@@ -100,6 +126,21 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Record
       },
       async setTier(id, tier) {
         return (await users.updateOne({ _id: id }, { $set: { tier } })).matchedCount === 1;
+      },
+      async update(id, changes) {
+        const set: Partial<UserDoc> = Object.fromEntries(
+          Object.entries(changes).filter(([, v]) => v !== undefined),
+        );
+        if (changes.email !== undefined) set.emailLower = changes.email.toLowerCase();
+        try {
+          return (await users.updateOne({ _id: id }, { $set: set })).matchedCount === 1;
+        } catch (err) {
+          if (isDuplicateKey(err)) throw emailTakenError(changes.email ?? '');
+          throw err;
+        }
+      },
+      async delete(id) {
+        await users.deleteOne({ _id: id });
       },
     },
     tokens: {
@@ -128,6 +169,9 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Record
       async touch(id, at) {
         await tokens.updateOne({ _id: id }, { $set: { lastUsedAt: at } });
       },
+      async deleteAllForUser(userId) {
+        await tokens.deleteMany({ userId });
+      },
     },
     images: {
       async insert(image) {
@@ -148,6 +192,68 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Record
           yield doc.imageKey;
           yield doc.thumbnailKey;
         }
+      },
+      async findById(userId, id) {
+        const doc = await images.findOne({ _id: id, userId });
+        return doc ? toImage(doc) : undefined;
+      },
+      async delete(userId, id) {
+        // Read, then delete: only the delete that removed it answers the record (findOneAndDelete
+        // is a read then a delete on FerretDB, so two callers would both get it).
+        const doc = await images.findOne({ _id: id, userId });
+        if (!doc || (await images.deleteOne({ _id: id, userId })).deletedCount !== 1) return undefined;
+        return toImage(doc);
+      },
+      async deleteAllForUser(userId) {
+        const docs = await images.find({ userId }).toArray();
+        await images.deleteMany({ _id: { $in: docs.map((d) => d._id) } });
+        return docs.map(toImage);
+      },
+      async countByDay(userId, from, to) {
+        // Bucketed here rather than with $dateToString, which not every compatible server supports.
+        const counts: Record<string, number> = {};
+        const cursor = images.find(
+          { userId, createdAt: { $gte: from, $lt: to } },
+          { projection: { createdAt: 1 } },
+        );
+        for await (const doc of cursor) {
+          const day = doc.createdAt.toISOString().slice(0, 10);
+          counts[day] = (counts[day] ?? 0) + 1;
+        }
+        return counts;
+      },
+    },
+    sessions: {
+      async create({ idHash, ...rest }) {
+        await sessions.insertOne({ _id: idHash, ...rest });
+      },
+      async find(idHash) {
+        const doc = await sessions.findOne({ _id: idHash });
+        return doc ? toSession(doc) : undefined;
+      },
+      async touch(idHash, at) {
+        await sessions.updateOne({ _id: idHash, lastSeenAt: { $lt: at } }, { $set: { lastSeenAt: at } });
+      },
+      async delete(idHash) {
+        await sessions.deleteOne({ _id: idHash });
+      },
+      async deleteAllForUser(userId, keepIdHash) {
+        await sessions.deleteMany(keepIdHash ? { userId, _id: { $ne: keepIdHash } } : { userId });
+      },
+    },
+    links: {
+      async create({ idHash, ...rest }) {
+        await links.insertOne({ _id: idHash, ...rest });
+      },
+      async consume(idHash, purpose, at) {
+        // As images.delete: the one delete that removed the link wins (contract: one of two uses).
+        const filter = { _id: idHash, purpose, expiresAt: { $gt: at } };
+        const doc = await links.findOne(filter);
+        if (!doc || (await links.deleteOne(filter)).deletedCount !== 1) return undefined;
+        return toLink(doc);
+      },
+      async deleteAllForUser(userId, purpose) {
+        await links.deleteMany(purpose ? { userId, purpose } : { userId });
       },
     },
     usage: {

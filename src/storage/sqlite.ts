@@ -5,7 +5,16 @@
  */
 import Database from 'better-sqlite3';
 import { emailTakenError } from '../domain/errors.js';
-import type { ApiToken, ImagePageQuery, ImageRecord, Tier, User } from '../domain/model.js';
+import type {
+  AccountLink,
+  AccountLinkPurpose,
+  ApiToken,
+  ImagePageQuery,
+  ImageRecord,
+  Session,
+  Tier,
+  User,
+} from '../domain/model.js';
 import type { RecordStore } from '../domain/ports.js';
 
 /** Ordered schema migrations; `PRAGMA user_version` holds how many have been applied. */
@@ -47,6 +56,26 @@ const MIGRATIONS = [
      count INTEGER NOT NULL,
      PRIMARY KEY (user_id, month)
    );`,
+  // 2: dashboard accounts (passwords, verified emails), browser sessions, single-use email links.
+  `ALTER TABLE users ADD COLUMN password_hash TEXT;
+   ALTER TABLE users ADD COLUMN email_verified_at TEXT;
+   CREATE TABLE sessions (
+     id_hash TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     last_seen_at TEXT NOT NULL,
+     expires_at TEXT NOT NULL
+   );
+   CREATE INDEX sessions_by_user ON sessions(user_id);
+   CREATE TABLE account_links (
+     id_hash TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL,
+     purpose TEXT NOT NULL,
+     email TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     expires_at TEXT NOT NULL
+   );
+   CREATE INDEX account_links_by_user ON account_links(user_id, purpose);`,
 ];
 
 interface UserRow {
@@ -55,6 +84,23 @@ interface UserRow {
   display_name: string;
   tier: Tier;
   created_at: string;
+  password_hash: string | null;
+  email_verified_at: string | null;
+}
+interface SessionRow {
+  id_hash: string;
+  user_id: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+interface LinkRow {
+  id_hash: string;
+  user_id: string;
+  purpose: AccountLinkPurpose;
+  email: string;
+  created_at: string;
+  expires_at: string;
 }
 interface TokenRow {
   id: string;
@@ -84,7 +130,31 @@ const toUser = (r: UserRow): User => ({
   displayName: r.display_name,
   tier: r.tier,
   createdAt: new Date(r.created_at),
+  passwordHash: r.password_hash,
+  emailVerifiedAt: r.email_verified_at ? new Date(r.email_verified_at) : null,
 });
+const toSession = (r: SessionRow): Session => ({
+  idHash: r.id_hash,
+  userId: r.user_id,
+  createdAt: new Date(r.created_at),
+  lastSeenAt: new Date(r.last_seen_at),
+  expiresAt: new Date(r.expires_at),
+});
+const toLink = (r: LinkRow): AccountLink => ({
+  idHash: r.id_hash,
+  userId: r.user_id,
+  purpose: r.purpose,
+  email: r.email,
+  createdAt: new Date(r.created_at),
+  expiresAt: new Date(r.expires_at),
+});
+/** User fields as their columns, for a partial UPDATE. */
+const USER_COLUMNS = {
+  email: 'email',
+  displayName: 'display_name',
+  passwordHash: 'password_hash',
+  emailVerifiedAt: 'email_verified_at',
+} as const;
 const toToken = (r: TokenRow): ApiToken => ({
   id: r.id,
   userId: r.user_id,
@@ -129,8 +199,36 @@ export function openSqliteStore(file: string): RecordStore {
 
   const q = {
     insertUser: db.prepare(
-      'INSERT INTO users (id, email, display_name, tier, created_at) VALUES (@id, @email, @displayName, @tier, @createdAt)',
+      `INSERT INTO users (id, email, display_name, tier, created_at, password_hash, email_verified_at)
+       VALUES (@id, @email, @displayName, @tier, @createdAt, @passwordHash, @emailVerifiedAt)`,
     ),
+    deleteUser: db.prepare('DELETE FROM users WHERE id = ?'),
+    deleteTokens: db.prepare('DELETE FROM tokens WHERE user_id = ?'),
+    imageById: db.prepare<[string, string], ImageRow>('SELECT * FROM images WHERE id = ? AND user_id = ?'),
+    deleteImage: db.prepare<[string, string], ImageRow>(
+      'DELETE FROM images WHERE id = ? AND user_id = ? RETURNING *',
+    ),
+    deleteImages: db.prepare<[string], ImageRow>('DELETE FROM images WHERE user_id = ? RETURNING *'),
+    countByDay: db.prepare<[string, string, string], { day: string; n: number }>(
+      `SELECT substr(created_at, 1, 10) AS day, count(*) AS n FROM images
+       WHERE user_id = ? AND created_at >= ? AND created_at < ? GROUP BY day`,
+    ),
+    insertSession: db.prepare(
+      `INSERT INTO sessions (id_hash, user_id, created_at, last_seen_at, expires_at)
+       VALUES (@idHash, @userId, @createdAt, @lastSeenAt, @expiresAt)`,
+    ),
+    session: db.prepare<[string], SessionRow>('SELECT * FROM sessions WHERE id_hash = ?'),
+    touchSession: db.prepare('UPDATE sessions SET last_seen_at = ? WHERE id_hash = ? AND last_seen_at < ?'),
+    deleteSession: db.prepare('DELETE FROM sessions WHERE id_hash = ?'),
+    deleteSessions: db.prepare('DELETE FROM sessions WHERE user_id = ? AND id_hash IS NOT ?'),
+    insertLink: db.prepare(
+      `INSERT INTO account_links (id_hash, user_id, purpose, email, created_at, expires_at)
+       VALUES (@idHash, @userId, @purpose, @email, @createdAt, @expiresAt)`,
+    ),
+    consumeLink: db.prepare<[string, string, string], LinkRow>(
+      'DELETE FROM account_links WHERE id_hash = ? AND purpose = ? AND expires_at > ? RETURNING *',
+    ),
+    deleteLinks: db.prepare('DELETE FROM account_links WHERE user_id = ? AND (? IS NULL OR purpose = ?)'),
     userById: db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?'),
     userByEmail: db.prepare<[string], UserRow>('SELECT * FROM users WHERE email = ?'),
     setTier: db.prepare('UPDATE users SET tier = ? WHERE id = ?'),
@@ -189,7 +287,11 @@ export function openSqliteStore(file: string): RecordStore {
     users: {
       async create(user) {
         try {
-          q.insertUser.run({ ...user, createdAt: user.createdAt.toISOString() });
+          q.insertUser.run({
+            ...user,
+            createdAt: user.createdAt.toISOString(),
+            emailVerifiedAt: user.emailVerifiedAt?.toISOString() ?? null,
+          });
         } catch (err) {
           if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE')
             throw emailTakenError(user.email);
@@ -206,6 +308,22 @@ export function openSqliteStore(file: string): RecordStore {
       },
       async setTier(id, tier) {
         return q.setTier.run(tier, id).changes === 1;
+      },
+      async update(id, changes) {
+        const entries = Object.entries(changes).filter(([, v]) => v !== undefined);
+        if (entries.length === 0) return q.userById.get(id) !== undefined;
+        const sets = entries.map(([k]) => `${USER_COLUMNS[k as keyof typeof USER_COLUMNS]} = ?`).join(', ');
+        const values = entries.map(([, v]) => (v instanceof Date ? v.toISOString() : v));
+        try {
+          return db.prepare(`UPDATE users SET ${sets} WHERE id = ?`).run(...values, id).changes === 1;
+        } catch (err) {
+          if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE')
+            throw emailTakenError(changes.email ?? '');
+          throw err;
+        }
+      },
+      async delete(id) {
+        q.deleteUser.run(id);
       },
     },
     tokens: {
@@ -234,6 +352,9 @@ export function openSqliteStore(file: string): RecordStore {
       async touch(id, at) {
         q.touch.run(at.toISOString(), id);
       },
+      async deleteAllForUser(userId) {
+        q.deleteTokens.run(userId);
+      },
     },
     images: {
       async insert(r) {
@@ -249,6 +370,61 @@ export function openSqliteStore(file: string): RecordStore {
           yield r.image_key;
           yield r.thumbnail_key;
         }
+      },
+      async findById(userId, id) {
+        const r = q.imageById.get(id, userId);
+        return r && toImage(r);
+      },
+      async delete(userId, id) {
+        const r = q.deleteImage.get(id, userId);
+        return r && toImage(r);
+      },
+      async deleteAllForUser(userId) {
+        return q.deleteImages.all(userId).map(toImage);
+      },
+      async countByDay(userId, from, to) {
+        const rows = q.countByDay.all(userId, from.toISOString(), to.toISOString());
+        return Object.fromEntries(rows.map((r) => [r.day, r.n]));
+      },
+    },
+    sessions: {
+      async create(s) {
+        q.insertSession.run({
+          idHash: s.idHash,
+          userId: s.userId,
+          createdAt: s.createdAt.toISOString(),
+          lastSeenAt: s.lastSeenAt.toISOString(),
+          expiresAt: s.expiresAt.toISOString(),
+        });
+      },
+      async find(idHash) {
+        const r = q.session.get(idHash);
+        return r && toSession(r);
+      },
+      async touch(idHash, at) {
+        q.touchSession.run(at.toISOString(), idHash, at.toISOString());
+      },
+      async delete(idHash) {
+        q.deleteSession.run(idHash);
+      },
+      async deleteAllForUser(userId, keepIdHash) {
+        q.deleteSessions.run(userId, keepIdHash ?? null);
+      },
+    },
+    links: {
+      async create(l) {
+        q.insertLink.run({
+          ...l,
+          createdAt: l.createdAt.toISOString(),
+          expiresAt: l.expiresAt.toISOString(),
+        });
+      },
+      async consume(idHash, purpose, at) {
+        const r = q.consumeLink.get(idHash, purpose, at.toISOString());
+        return r && toLink(r);
+      },
+      async deleteAllForUser(userId, purpose) {
+        q.deleteLinks.run(userId, purpose ?? null, purpose ?? null);
       },
     },
     usage: {

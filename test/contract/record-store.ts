@@ -16,6 +16,8 @@ const user = (email: string): User => ({
   displayName: 'Contract',
   tier: 'pro',
   createdAt: new Date('2026-01-02T03:04:05.678Z'),
+  passwordHash: null,
+  emailVerifiedAt: null,
 });
 const token = (userId: string, at: string): ApiToken => ({
   id: newId('tok'),
@@ -64,6 +66,143 @@ export function recordStoreContract(
       expect(await store.users.setTier(u.id, 'agency')).toBe(true);
       expect((await store.users.findById(u.id))?.tier).toBe('agency');
       expect(await store.users.setTier('usr_missing', 'free')).toBe(false);
+      await store.close();
+    });
+
+    it('updates a user (and refuses a taken email), deletes one with its tokens and images', async () => {
+      const store = await open();
+      const u = user(email());
+      const other = user(email());
+      await store.users.create(u);
+      await store.users.create(other);
+      const verified = new Date('2026-03-04T05:06:07.000Z');
+      expect(
+        await store.users.update(u.id, {
+          displayName: 'Renamed',
+          passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$x$y',
+          emailVerifiedAt: verified,
+        }),
+      ).toBe(true);
+      expect(await store.users.findById(u.id)).toEqual({
+        ...u,
+        displayName: 'Renamed',
+        passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$x$y',
+        emailVerifiedAt: verified,
+      });
+      const newEmail = email();
+      expect(await store.users.update(u.id, { email: newEmail, emailVerifiedAt: null })).toBe(true);
+      expect((await store.users.findByEmail(newEmail.toUpperCase()))?.id).toBe(u.id);
+      expect(await store.users.findByEmail(u.email)).toBeUndefined();
+      await expect(store.users.update(u.id, { email: other.email.toUpperCase() })).rejects.toBeInstanceOf(
+        ValidationError,
+      );
+      expect(await store.users.update('usr_missing', { displayName: 'x' })).toBe(false);
+
+      await store.tokens.create(token(u.id, '2026-01-01T00:00:00Z'));
+      const kept = token(other.id, '2026-01-01T00:00:00Z');
+      await store.tokens.create(kept);
+      const imgs = [image(u.id, 'a', '2026-01-01T00:00:00Z'), image(u.id, 'b', '2026-01-02T00:00:00Z')];
+      for (const i of imgs) await store.images.insert(i);
+      await store.images.insert(image(other.id, 'c', '2026-01-01T00:00:00Z'));
+      await store.tokens.deleteAllForUser(u.id);
+      const deleted = await store.images.deleteAllForUser(u.id);
+      expect(deleted.map((i) => i.id).sort()).toEqual(imgs.map((i) => i.id).sort());
+      await store.users.delete(u.id);
+      expect(await store.users.findById(u.id)).toBeUndefined();
+      expect(await store.tokens.listActive(u.id)).toEqual([]);
+      expect(
+        (await store.images.list(u.id, { limit: 10, offset: 0, sort: 'createdAt', order: 'desc' })).total,
+      ).toBe(0);
+      expect(await store.tokens.findActiveByHash(kept.tokenHash)).toEqual(kept);
+      expect(
+        (await store.images.list(other.id, { limit: 10, offset: 0, sort: 'createdAt', order: 'desc' })).total,
+      ).toBe(1);
+      await store.close();
+    });
+
+    it("finds and deletes one image of its owner only, and counts a user's images per UTC day", async () => {
+      const store = await open();
+      const u = user(email());
+      const other = user(email());
+      await store.users.create(u);
+      await store.users.create(other);
+      const a = image(u.id, 'a', '2026-11-01T00:00:00.000Z');
+      const b = image(u.id, 'b', '2026-11-01T23:59:59.999Z');
+      const c = image(u.id, 'c', '2026-11-03T12:00:00.000Z');
+      const outside = image(u.id, 'd', '2026-12-01T00:00:00.000Z');
+      for (const i of [a, b, c, outside, image(other.id, 'e', '2026-11-02T00:00:00Z')])
+        await store.images.insert(i);
+      expect(await store.images.findById(u.id, a.id)).toEqual(a);
+      expect(await store.images.findById(other.id, a.id)).toBeUndefined();
+      expect(
+        await store.images.countByDay(
+          u.id,
+          new Date('2026-11-01T00:00:00Z'),
+          new Date('2026-12-01T00:00:00Z'),
+        ),
+      ).toEqual({ '2026-11-01': 2, '2026-11-03': 1 });
+      expect(await store.images.delete(other.id, a.id)).toBeUndefined();
+      expect(await store.images.delete(u.id, a.id)).toEqual(a);
+      expect(await store.images.delete(u.id, a.id)).toBeUndefined();
+      expect(await store.images.findById(u.id, a.id)).toBeUndefined();
+      await store.close();
+    });
+
+    it('keeps sessions by hash: last use only moves forward, sign-out of one or of all but one', async () => {
+      const store = await open();
+      const userId = newId('usr');
+      const session = (n: number) => ({
+        idHash: `${newId('tok')}${n}`,
+        userId,
+        createdAt: new Date('2026-05-01T00:00:00.000Z'),
+        lastSeenAt: new Date('2026-05-01T00:00:00.000Z'),
+        expiresAt: new Date('2026-05-31T00:00:00.000Z'),
+      });
+      const [s1, s2, s3] = [session(1), session(2), session(3)];
+      for (const s of [s1, s2, s3]) await store.sessions.create(s);
+      expect(await store.sessions.find(s1.idHash)).toEqual(s1);
+      await store.sessions.touch(s1.idHash, new Date('2026-05-02T00:00:00.000Z'));
+      await store.sessions.touch(s1.idHash, new Date('2026-05-01T12:00:00.000Z'));
+      expect((await store.sessions.find(s1.idHash))?.lastSeenAt.toISOString()).toBe(
+        '2026-05-02T00:00:00.000Z',
+      );
+      await store.sessions.delete(s3.idHash);
+      expect(await store.sessions.find(s3.idHash)).toBeUndefined();
+      await store.sessions.create(s3);
+      await store.sessions.deleteAllForUser(userId, s2.idHash);
+      expect(await store.sessions.find(s1.idHash)).toBeUndefined();
+      expect(await store.sessions.find(s3.idHash)).toBeUndefined();
+      expect(await store.sessions.find(s2.idHash)).toEqual(s2);
+      await store.sessions.deleteAllForUser(userId);
+      expect(await store.sessions.find(s2.idHash)).toBeUndefined();
+      await store.close();
+    });
+
+    it('uses up an email link once: not after expiry, not for another purpose, one of two concurrent uses', async () => {
+      const store = await open();
+      const userId = newId('usr');
+      const link = (purpose: 'verify-email' | 'reset-password', expires: string) => ({
+        idHash: newId('tok'),
+        userId,
+        purpose,
+        email: 'link@example.com',
+        createdAt: new Date('2026-05-01T00:00:00.000Z'),
+        expiresAt: new Date(expires),
+      });
+      const at = new Date('2026-05-01T10:00:00.000Z');
+      const reset = link('reset-password', '2026-05-01T11:00:00.000Z');
+      const expired = link('reset-password', '2026-05-01T09:59:59.999Z');
+      const verify = link('verify-email', '2026-05-02T00:00:00.000Z');
+      for (const l of [reset, expired, verify]) await store.links.create(l);
+      expect(await store.links.consume(reset.idHash, 'verify-email', at)).toBeUndefined();
+      expect(await store.links.consume(expired.idHash, 'reset-password', at)).toBeUndefined();
+      const both = await Promise.all([
+        store.links.consume(reset.idHash, 'reset-password', at),
+        store.links.consume(reset.idHash, 'reset-password', at),
+      ]);
+      expect(both.filter(Boolean)).toEqual([reset]);
+      await store.links.deleteAllForUser(userId, 'reset-password');
+      expect(await store.links.consume(verify.idHash, 'verify-email', at)).toEqual(verify);
       await store.close();
     });
 

@@ -12,7 +12,10 @@ import { loadConfig } from '../../src/config.js';
 import type { Tier, User } from '../../src/domain/model.js';
 import type { Clock } from '../../src/domain/ports.js';
 import { loadFontLibrary, type FontLibrary } from '../../src/domain/render/fonts.js';
-import type { Services } from '../../src/domain/services.js';
+import type { MailMessage, Mailer } from '../../src/domain/ports.js';
+import { createRenderer } from '../../src/domain/render/index.js';
+import { createServices, type ServiceDeps, type Services } from '../../src/domain/services.js';
+import { createMemoryThrottle } from '../../src/storage/throttle.js';
 import type { ImageFetcherOptions } from '../../src/fetch-image.js';
 import { startServer } from '../../src/server.js';
 
@@ -192,5 +195,31 @@ export function answerBeforeUploadEnds(
     });
     req.write(head);
     req.write(Buffer.alloc(upload.sentBytes, 0xff));
+  });
+}
+
+/** A Mailer that keeps what it is asked to send, for tests that read the links. */
+export function memoryMailer(): Mailer & { sent: MailMessage[] } {
+  const sent: MailMessage[] = [];
+  return {
+    sent,
+    async send(message) {
+      sent.push(message);
+    },
+  };
+}
+
+/** The domain services on given stores, with a test mailer and the production throttle. */
+export function testServices(
+  deps: Omit<ServiceDeps, 'throttle' | 'mailer' | 'renderer' | 'logger' | 'publicUrl'> &
+    Partial<Pick<ServiceDeps, 'mailer' | 'renderer' | 'publicUrl'>>,
+): Services {
+  return createServices({
+    renderer: createRenderer(testFonts()),
+    logger: silentLogger,
+    publicUrl: 'https://cards.example.com',
+    mailer: memoryMailer(),
+    throttle: createMemoryThrottle({ points: () => 5, windowSeconds: 900 }),
+    ...deps,
   });
 }

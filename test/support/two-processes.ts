@@ -8,12 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { BlobStore } from '../../src/domain/ports.js';
-import { createRenderer } from '../../src/domain/render/index.js';
-import { createServices, type Services } from '../../src/domain/services.js';
+import type { Services } from '../../src/domain/services.js';
 import { openStorage, type StorageConfig } from '../../src/storage/index.js';
 import { solid } from './images.js';
 import { spawnServer, type ServerProcess } from './process.js';
-import { call, download, generate, silentLogger, testFonts } from './server.js';
+import { call, download, generate, testServices } from './server.js';
 
 export interface TwoProcesses {
   a: ServerProcess;
@@ -43,12 +42,7 @@ export function twoProcessChecks(
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'titlecard-2proc-'));
     const { config, env } = storage(dataDir);
     const stores = await openStorage({ dataDir, ...config });
-    const local = createServices({
-      ...stores,
-      renderer: createRenderer(testFonts()),
-      logger: silentLogger,
-      publicUrl: 'http://unused',
-    });
+    const local = testServices({ ...stores, publicUrl: 'http://unused' });
     const fullEnv = { ...env, DATA_DIR: dataDir };
     const [a, b] = await Promise.all([spawnServer(fullEnv), spawnServer(fullEnv)]);
     ctx = { a, b, local, blobs: stores.blobs, env: fullEnv };

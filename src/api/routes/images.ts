@@ -70,6 +70,15 @@ export const imagesResource: Resource = {
     router.get('/images', auth, async (req, res) => {
       ok(res, await services.images.list(principalOf(res), decodeFields(req.query)));
     });
+    router.get('/images/:id', auth, async (req, res) => {
+      ok(res, await services.images.get(principalOf(res), req.params.id as string));
+    });
+
+    router.delete('/images/:id', auth, async (req, res) => {
+      await services.images.delete(principalOf(res), req.params.id as string);
+      // The shape of DELETE /tokens/{id} (spec 4.6): `message` in place of `data`.
+      res.json({ success: true, message: `Image ${req.params.id as string} deleted` });
+    });
     return router;
   },
 
@@ -121,6 +130,34 @@ export const imagesResource: Resource = {
         responses: {
           200: { description: 'One page.', content: json(envelope('ImagePage')) },
           400: errorResponses[400],
+        },
+      }),
+    },
+    '/images/{id}': {
+      get: secured({
+        operationId: 'getImage',
+        summary: 'One of your images, with its title, subtitle and format.',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: {
+          200: { description: 'The image.', content: json(envelope('ImageDetail')) },
+          404: { description: "Unknown, or another user's image.", content: errorResponses[404].content },
+        },
+      }),
+      delete: secured({
+        operationId: 'deleteImage',
+        summary:
+          'Delete one of your images: the record and both files (their URLs answer 404 from then on). The quota unit it used stays used.',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: {
+          200: {
+            description: 'Deleted.',
+            content: json({
+              type: 'object',
+              required: ['success', 'message'],
+              properties: { success: { const: true }, message: { type: 'string' } },
+            }),
+          },
+          404: { description: "Unknown, or another user's image.", content: errorResponses[404].content },
         },
       }),
     },

@@ -5,6 +5,7 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ToolContext } from './context.js';
+import { registerDeleteImage } from './delete-image.js';
 import { registerGenerateImage } from './generate-image.js';
 import { registerGetUsage } from './get-usage.js';
 import { registerListImages } from './list-images.js';
@@ -17,4 +18,5 @@ export function registerTools(server: McpServer, context: ToolContext): void {
   registerListImages(server, context);
   registerGetUsage(server, context);
   registerValidateToken(server, context);
+  registerDeleteImage(server, context);
 }
