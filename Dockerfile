@@ -1,6 +1,6 @@
 # Titlecard: one stateless API process. Records and files live in MongoDB and S3 when MONGODB_URI
 # and S3_BUCKET are set (see docker-compose.yml), otherwise under DATA_DIR (/data).
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 # better-sqlite3 is a native addon: node-gyp needs a compiler and Python.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
@@ -10,13 +10,16 @@ COPY fonts ./fonts
 # `npm ci` runs the `prepare` script, which builds dist/; then drop the dev dependencies.
 RUN npm ci --no-audit --no-fund && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/fonts ./fonts
+# The dashboard's templates and static files are read from src/web at run time.
+COPY --from=build /app/src/web/views ./src/web/views
+COPY --from=build /app/src/web/static ./src/web/static
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME /data

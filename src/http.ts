@@ -4,6 +4,7 @@
  *   /files  published images and thumbnails (public)
  *   /mcp    the MCP connector over Streamable HTTP (src/mcp)
  *   /healthz
+ *   /, /sign-in, /overview, /settings/…   the dashboard (src/web)
  * Unknown routes answer 404 `NOT_FOUND`; errors are mapped by one handler (src/api/errors.ts).
  */
 import express from 'express';
@@ -13,6 +14,7 @@ import { endpointError, errorHandler } from './api/errors.js';
 import { filesResource } from './api/routes/files.js';
 import { createMcpRouter } from './mcp/http.js';
 import type { Runtime } from './runtime.js';
+import { createWebRouter } from './web/index.js';
 
 export function createHttpApp(runtime: Runtime): express.Express {
   const app = express();
@@ -31,9 +33,15 @@ export function createHttpApp(runtime: Runtime): express.Express {
     res.json({ status: 'ok' });
   });
   app.use('/mcp', createMcpRouter(runtime));
-  app.use((req, res) => {
-    res.status(404).json(endpointError('NOT_FOUND', `No route ${req.method} ${req.path}`));
-  });
+  const notFound: express.RequestHandler = (req, res) => {
+    res
+      .status(404)
+      .json(endpointError('NOT_FOUND', `No route ${req.method} ${req.originalUrl.split('?')[0] ?? ''}`));
+  };
+  // The API's own paths answer in the API's shape; only the rest reaches the dashboard.
+  app.use(['/api', '/files', '/mcp'], notFound);
+  app.use(createWebRouter(runtime));
+  app.use(notFound);
   app.use(errorHandler);
   return app;
 }

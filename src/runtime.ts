@@ -13,8 +13,8 @@ import { createServices, type Services } from './domain/services.js';
 import { createImageFetcher, type ImageFetcher, type ImageFetcherOptions } from './fetch-image.js';
 import { createLogMailer, createSmtpMailer } from './mail.js';
 import { openStorage } from './storage/index.js';
-import { createMemoryThrottle } from './storage/throttle.js';
-import { SIGN_IN_LIMITS } from './domain/sessions.js';
+import { createMemoryThrottle, createSignInThrottle } from './storage/throttle.js';
+import { PREVIEW_LIMIT } from './domain/images.js';
 
 /** What tests may replace; production passes none of these. */
 export interface RuntimeOverrides {
@@ -66,10 +66,10 @@ export async function createRuntime(
     logger,
     publicUrl,
     mailer,
-    throttle: createMemoryThrottle({
-      points: (key) =>
-        key.startsWith('sign-in:address:') ? SIGN_IN_LIMITS.perAddress : SIGN_IN_LIMITS.perAccount,
-      windowSeconds: SIGN_IN_LIMITS.windowSeconds,
+    throttle: createSignInThrottle(),
+    previewThrottle: createMemoryThrottle({
+      points: () => PREVIEW_LIMIT.points,
+      windowSeconds: PREVIEW_LIMIT.windowSeconds,
     }),
     signUpMode: config.signUp,
     ...(options.clock ? { clock: options.clock } : {}),

@@ -1,6 +1,6 @@
 /**
  * The layering, checked on the import statements of src/ (README, "Layout"): the domain knows no
- * framework or database; the edges (REST, MCP, the HTTP composition) reach storage only through the
+ * framework or database; the edges (REST, MCP, the dashboard, the HTTP composition) reach storage only through the
  * domain's use cases; only the command line starts the server.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -30,6 +30,7 @@ describe('layering of src/', () => {
     expect(under('domain').length).toBeGreaterThan(10);
     expect(under('api').length).toBeGreaterThan(5);
     expect(under('mcp').length).toBeGreaterThan(5);
+    expect(under('web').length).toBeGreaterThan(4);
   });
 
   it('no domain module imports express, the MCP SDK, mongodb, the S3 SDK, or an adapter', () => {
@@ -41,7 +42,12 @@ describe('layering of src/', () => {
   });
 
   it('no edge imports a storage adapter or touches the record or blob stores', () => {
-    const edges = [...under('api'), ...under('mcp'), ...modules.filter((m) => m.file === 'http.ts')];
+    const edges = [
+      ...under('api'),
+      ...under('mcp'),
+      ...under('web'),
+      ...modules.filter((m) => m.file === 'http.ts'),
+    ];
     for (const m of edges) {
       for (const s of m.specifiers)
         expect(s, m.file).not.toMatch(/^storage\/|^(mongodb|@aws-sdk\/|better-sqlite3)$/);

@@ -3,7 +3,13 @@
  * refunds when a write fails, token storage.
  */
 import { describe, expect, it } from 'vitest';
-import { FileTooLargeError, QuotaExceededError } from '../src/domain/errors.js';
+import sharp from 'sharp';
+import {
+  FileTooLargeError,
+  InvalidCredentialsError,
+  QuotaExceededError,
+  TooManyAttemptsError,
+} from '../src/domain/errors.js';
 import { hashToken } from '../src/domain/ids.js';
 import type { BlobStore, Clock } from '../src/domain/ports.js';
 import { createRenderer, type Renderer } from '../src/domain/render/index.js';
@@ -216,5 +222,78 @@ describe('rendering under load', () => {
       expect(peakOverlap(results.map((r) => r.span)), `concurrency ${concurrency}`).toBe(concurrency);
       expect(renderer.load()).toEqual({ active: 0, waiting: 0 });
     }
+  });
+});
+
+describe('dashboard sessions', () => {
+  it('a session ends after 7 idle days, and after 30 days however active', async () => {
+    const clock = fakeClock('2026-05-01T00:00:00Z');
+    const { s } = services(clock);
+    const first = await s.sessions.signUp({
+      email: 'idle@example.com',
+      displayName: 'I',
+      password: 'long enough',
+    });
+    expect((await s.sessions.authenticate(first.secret))?.user.email).toBe('idle@example.com');
+    clock.set('2026-05-07T23:59:00Z');
+    expect(await s.sessions.authenticate(first.secret)).toBeDefined();
+    clock.set('2026-05-14T23:59:00Z'); // more than 7 days since the last request
+    expect(await s.sessions.authenticate(first.secret)).toBeUndefined();
+
+    clock.set('2026-06-01T00:00:00Z');
+    const active = await s.sessions.signIn(
+      { email: 'idle@example.com', password: 'long enough' },
+      '203.0.113.9',
+    );
+    for (let day = 1; day < 30; day++) {
+      clock.set(new Date(Date.UTC(2026, 5, 1 + day)).toISOString());
+      expect(await s.sessions.authenticate(active.secret), `day ${day}`).toBeDefined();
+    }
+    clock.set('2026-07-01T00:00:00Z'); // 30 days after sign-in
+    expect(await s.sessions.authenticate(active.secret)).toBeUndefined();
+  });
+
+  it('failed sign-ins are throttled per address too: 20 failures over many accounts block the address', async () => {
+    const { s } = services(fakeClock('2026-05-01T00:00:00Z'));
+    const fails = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        s.sessions
+          .signIn({ email: `spray${i}@example.com`, password: 'guess' }, '198.51.100.7')
+          .catch((e: unknown) => e),
+      ),
+    );
+    expect(fails.some((e) => e instanceof TooManyAttemptsError)).toBe(true);
+    await expect(
+      s.sessions.signIn({ email: 'fresh@example.com', password: 'guess' }, '198.51.100.7'),
+    ).rejects.toBeInstanceOf(TooManyAttemptsError);
+    await expect(
+      s.sessions.signIn({ email: 'fresh@example.com', password: 'guess' }, '198.51.100.8'),
+    ).rejects.toBeInstanceOf(InvalidCredentialsError);
+  });
+
+  it('previews are limited per account, use no quota and store nothing', async () => {
+    const { s, blobs } = services(fakeClock('2026-05-01T00:00:00Z'));
+    const { user, token } = await s.accounts.createUser({
+      email: 'preview@example.com',
+      displayName: 'P',
+      tier: 'free',
+    });
+    const principal = await s.accounts.authenticate(`Bearer ${token.token}`);
+    const read = async () => ({
+      image: await solid([50, 80, 120], 'jpeg', 640, 400),
+      options: { title: 'Preview' },
+    });
+    const preview = await s.images.preview(principal, read);
+    expect(preview.contentType).toBe('image/jpeg');
+    expect((await sharp(preview.body).metadata()).width).toBe(600);
+    for (let i = 1; i < 60; i++)
+      await s.images
+        .preview(principal, async () => ({ image: Buffer.from('not read'), options: {} }))
+        .catch(() => undefined);
+    await expect(s.images.preview(principal, read)).rejects.toBeInstanceOf(TooManyAttemptsError);
+    expect((await s.quota.usage(user)).usage.generated).toBe(0);
+    const stored: string[] = [];
+    for await (const { key } of blobs.list()) stored.push(key);
+    expect(stored).toEqual([]);
   });
 });

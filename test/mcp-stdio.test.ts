@@ -60,6 +60,7 @@ describe('stdio on the local store', () => {
     const { client, errors } = await stdioClient({ TITLECARD_TOKEN: token.token, DATA_DIR: dataDir });
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
+      'delete_image',
       'generate_image',
       'get_usage',
       'list_images',

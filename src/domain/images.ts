@@ -14,11 +14,12 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Principal } from './accounts.js';
-import { NotFoundError } from './errors.js';
+import sharp from 'sharp';
+import { NotFoundError, TooManyAttemptsError } from './errors.js';
 import { BLOB_KEY_PATTERN, blobKeysOf } from './files.js';
 import { newBlobStem, newId } from './ids.js';
 import type { ImageRecord } from './model.js';
-import type { Blob, BlobStore, Clock, RecordStore } from './ports.js';
+import type { Blob, BlobStore, Clock, RecordStore, Throttle } from './ports.js';
 import type { Quota } from './quota.js';
 import type { ImageInput } from './render/decode.js';
 import type { Renderer } from './render/index.js';
@@ -59,6 +60,13 @@ export interface Images {
   generate(principal: Principal, read: GenerateRequestReader): Promise<Generated>;
   /** Spec 4.2: one page of the caller's images. `query` holds typed values; throws ValidationError. */
   list(principal: Principal, query: unknown): Promise<ImagePage>;
+  /**
+   * A small preview of a generation (the dashboard's playground): rendered exactly as `generate`
+   * would, then scaled to {@link PREVIEW_WIDTH} px wide as JPEG. Not stored, uses no quota, and
+   * limited to {@link PREVIEW_LIMIT} per account. Throws TooManyAttemptsError, ValidationError,
+   * FileTooLargeError.
+   */
+  preview(principal: Principal, read: GenerateRequestReader): Promise<Blob>;
   /** One of the caller's images, with its title and subtitle. Throws NotFoundError (unknown, or another user's). */
   get(principal: Principal, id: string): Promise<ImageDetail>;
   /**
@@ -85,6 +93,11 @@ export interface Images {
   sweepOrphans(options: { olderThan: Date; dryRun?: boolean }): Promise<string[]>;
 }
 
+/** Width of a playground preview in px (JPEG, quality 70). */
+export const PREVIEW_WIDTH = 600;
+/** Previews per account per minute: a debounced live preview asks at most about one a second. */
+export const PREVIEW_LIMIT = { points: 60, windowSeconds: 60 } as const;
+
 export interface ImagesDeps {
   store: RecordStore;
   blobs: BlobStore;
@@ -94,6 +107,8 @@ export interface ImagesDeps {
   /** Base of file URLs when the blob store has no public URL of its own, e.g. `https://cards.example.com`. */
   publicUrl: string;
   logger: Logger;
+  /** Counts previews per account ({@link PREVIEW_LIMIT}). */
+  previewThrottle: Throttle;
 }
 
 export function createImages({
@@ -104,6 +119,7 @@ export function createImages({
   clock,
   publicUrl,
   logger,
+  previewThrottle,
 }: ImagesDeps): Images {
   const urlOf = (key: string) => blobs.publicUrl(key) ?? `${publicUrl}/files/${key}`;
 
@@ -165,6 +181,16 @@ export function createImages({
         })),
         pagination: { total, limit: q.limit, offset: q.offset, hasMore: q.offset + items.length < total },
       };
+    },
+
+    async preview(principal, read) {
+      const wait = await previewThrottle.hit(`preview:${principal.user.id}`);
+      if (wait > 0) throw new TooManyAttemptsError(wait, 'previews');
+      const { image, options } = await read();
+      const parsed = parseOrThrow(generateOptionsSchema, options);
+      const rendered = await renderer.render(image, { ...parsed, fileFormat: 'jpeg' });
+      const body = await sharp(rendered.image).resize(PREVIEW_WIDTH).jpeg({ quality: 70 }).toBuffer();
+      return { body, contentType: 'image/jpeg' };
     },
 
     async get(principal, id) {

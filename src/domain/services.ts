@@ -27,6 +27,8 @@ export interface ServiceDeps {
   publicUrl: string;
   /** Counts failed sign-ins (per account, per address). */
   throttle: Throttle;
+  /** Counts playground previews per account (`PREVIEW_LIMIT` in images.ts). */
+  previewThrottle: Throttle;
   /** Sends verification and password-reset links. */
   mailer: Mailer;
   /** `SIGNUP`; default `open`. */

@@ -33,6 +33,9 @@ const TOUCH_EVERY_MS = 60_000;
  */
 export const SIGN_IN_LIMITS = { perAccount: 5, perAddress: 20, windowSeconds: 900 } as const;
 
+/** Prefixes of the throttle's keys: the account's email, or the client's address, follows. */
+export const SIGN_IN_KEYS = { account: 'sign-in:account:', address: 'sign-in:address:' } as const;
+
 export const SESSION_SECRET_PATTERN = /^ses_[0-9A-Za-z]{43}$/;
 
 /** `SIGNUP`: `open` lets anyone make an account in the dashboard; `closed` only `titlecard users create`. */
@@ -106,8 +109,8 @@ export function createSessions({ store, clock, throttle, links, signUpMode }: Se
     return { user, secret, expiresAt };
   }
 
-  const accountKey = (email: string) => `sign-in:account:${email.trim().toLowerCase()}`;
-  const addressKey = (address: string) => `sign-in:address:${address}`;
+  const accountKey = (email: string) => `${SIGN_IN_KEYS.account}${email.trim().toLowerCase()}`;
+  const addressKey = (address: string) => `${SIGN_IN_KEYS.address}${address}`;
 
   return {
     signUpMode,

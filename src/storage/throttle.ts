@@ -8,6 +8,7 @@
  */
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Throttle } from '../domain/ports.js';
+import { SIGN_IN_KEYS, SIGN_IN_LIMITS } from '../domain/sessions.js';
 
 export function createMemoryThrottle(limits: {
   points: (key: string) => number;
@@ -44,4 +45,13 @@ export function createMemoryThrottle(limits: {
       await limiterFor(key).delete(key);
     },
   };
+}
+
+/** The sign-in throttle: per account and per address, with the domain's limits ({@link SIGN_IN_LIMITS}). */
+export function createSignInThrottle(): Throttle {
+  return createMemoryThrottle({
+    points: (key) =>
+      key.startsWith(SIGN_IN_KEYS.address) ? SIGN_IN_LIMITS.perAddress : SIGN_IN_LIMITS.perAccount,
+    windowSeconds: SIGN_IN_LIMITS.windowSeconds,
+  });
 }

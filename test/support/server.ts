@@ -15,7 +15,8 @@ import { loadFontLibrary, type FontLibrary } from '../../src/domain/render/fonts
 import type { MailMessage, Mailer } from '../../src/domain/ports.js';
 import { createRenderer } from '../../src/domain/render/index.js';
 import { createServices, type ServiceDeps, type Services } from '../../src/domain/services.js';
-import { createMemoryThrottle } from '../../src/storage/throttle.js';
+import { createMemoryThrottle, createSignInThrottle } from '../../src/storage/throttle.js';
+import { PREVIEW_LIMIT } from '../../src/domain/images.js';
 import type { ImageFetcherOptions } from '../../src/fetch-image.js';
 import { startServer } from '../../src/server.js';
 
@@ -211,7 +212,7 @@ export function memoryMailer(): Mailer & { sent: MailMessage[] } {
 
 /** The domain services on given stores, with a test mailer and the production throttle. */
 export function testServices(
-  deps: Omit<ServiceDeps, 'throttle' | 'mailer' | 'renderer' | 'logger' | 'publicUrl'> &
+  deps: Omit<ServiceDeps, 'throttle' | 'previewThrottle' | 'mailer' | 'renderer' | 'logger' | 'publicUrl'> &
     Partial<Pick<ServiceDeps, 'mailer' | 'renderer' | 'publicUrl'>>,
 ): Services {
   return createServices({
@@ -219,7 +220,11 @@ export function testServices(
     logger: silentLogger,
     publicUrl: 'https://cards.example.com',
     mailer: memoryMailer(),
-    throttle: createMemoryThrottle({ points: () => 5, windowSeconds: 900 }),
+    throttle: createSignInThrottle(),
+    previewThrottle: createMemoryThrottle({
+      points: () => PREVIEW_LIMIT.points,
+      windowSeconds: PREVIEW_LIMIT.windowSeconds,
+    }),
     ...deps,
   });
 }

@@ -1,0 +1,136 @@
+/** Settings: API tokens (spec section 5's dashboard flow) and the account itself. */
+import express, { type Response } from 'express';
+import { TitlecardError } from '../../domain/errors.js';
+import type { Services } from '../../domain/services.js';
+import { formText, statusOf } from '../forms.js';
+import { day, page } from '../render.js';
+import { clearSessionCookie, mustBeSignedIn, sessionSecret, type CookieSettings } from '../session.js';
+
+const NOTICES: Record<string, string> = {
+  revoked: 'The token is revoked: requests with it are refused from now on.',
+  profile: 'Your profile is saved.',
+  'profile-email': 'Your profile is saved. We sent a link to your new address to confirm it.',
+  password: 'Your password is changed, and every other session is signed out.',
+  everywhere: 'Every other session is signed out.',
+};
+
+/** The notice for a `?done=` code, if it is one of ours. */
+const noticeOf = (done: unknown) =>
+  typeof done === 'string' && Object.hasOwn(NOTICES, done) ? NOTICES[done] : undefined;
+
+export function settingsRoutes(services: Services, cookie: CookieSettings): express.Router {
+  const { accounts, sessions } = services;
+  const router = express.Router();
+
+  const tokensPage = async (res: Response, extra: Record<string, unknown> = {}, status = 200) => {
+    const { user } = mustBeSignedIn(res);
+    page(
+      res,
+      'tokens',
+      {
+        title: 'API Tokens',
+        section: 'settings',
+        tab: 'tokens',
+        tokens: await accounts.listTokens(user),
+        day,
+        ...extra,
+      },
+      status,
+    );
+  };
+  const accountPage = (res: Response, extra: Record<string, unknown> = {}, status = 200) => {
+    page(res, 'account', { title: 'Account', section: 'settings', tab: 'account', ...extra }, status);
+  };
+  /** Runs `action`; a refusal of the domain shows the page again with its message. */
+  const orError = async (
+    show: (extra: Record<string, unknown>, status: number) => unknown,
+    action: () => Promise<void>,
+  ) => {
+    try {
+      await action();
+    } catch (err) {
+      if (!(err instanceof TitlecardError)) throw err;
+      await show({ error: err.message }, statusOf(err));
+    }
+  };
+
+  router.get('/settings', (_req, res) => {
+    res.redirect(303, '/settings/tokens');
+  });
+  router.get('/settings/tokens', async (req, res) => {
+    await tokensPage(res, { notice: noticeOf(req.query.done) });
+  });
+  router.post('/settings/tokens', async (req, res) => {
+    await orError(
+      (extra, status) => tokensPage(res, extra, status),
+      async () => {
+        const created = await accounts.createToken(mustBeSignedIn(res).user, {
+          name: formText(req.body, 'name'),
+        });
+        // The secret is shown on this answer only (no redirect: it never sits in a URL or history).
+        res.set('Cache-Control', 'no-store');
+        await tokensPage(res, { created }, 201);
+      },
+    );
+  });
+  router.post('/settings/tokens/:id/revoke', async (req, res) => {
+    await orError(
+      (extra, status) => tokensPage(res, extra, status),
+      async () => {
+        await accounts.revokeToken(mustBeSignedIn(res).user, req.params.id);
+        res.redirect(303, '/settings/tokens?done=revoked');
+      },
+    );
+  });
+
+  router.get('/settings/account', (req, res) => {
+    accountPage(res, { notice: noticeOf(req.query.done) });
+  });
+  router.post('/settings/account/profile', async (req, res) => {
+    await orError(
+      (extra, status) => accountPage(res, extra, status),
+      async () => {
+        const before = mustBeSignedIn(res).user;
+        const after = await accounts.updateProfile(before, {
+          displayName: formText(req.body, 'displayName'),
+          email: formText(req.body, 'email'),
+        });
+        res.redirect(
+          303,
+          `/settings/account?done=${after.email === before.email ? 'profile' : 'profile-email'}`,
+        );
+      },
+    );
+  });
+  router.post('/settings/account/password', async (req, res) => {
+    await orError(
+      (extra, status) => accountPage(res, extra, status),
+      async () => {
+        await accounts.changePassword(
+          mustBeSignedIn(res).user,
+          {
+            currentPassword: formText(req.body, 'currentPassword'),
+            password: formText(req.body, 'password'),
+          },
+          sessionSecret(req, cookie),
+        );
+        res.redirect(303, '/settings/account?done=password');
+      },
+    );
+  });
+  router.post('/settings/account/sign-out-everywhere', async (req, res) => {
+    await sessions.signOutEverywhere(mustBeSignedIn(res).user, sessionSecret(req, cookie));
+    res.redirect(303, '/settings/account?done=everywhere');
+  });
+  router.post('/settings/account/delete', async (req, res) => {
+    await orError(
+      (extra, status) => accountPage(res, extra, status),
+      async () => {
+        await accounts.deleteAccount(mustBeSignedIn(res).user, { password: formText(req.body, 'password') });
+        clearSessionCookie(res, cookie);
+        res.redirect(303, '/sign-up');
+      },
+    );
+  });
+  return router;
+}

@@ -1,0 +1,75 @@
+// The playground's live preview: whenever an option changes, the form goes to /playground/preview
+// (debounced) and the answer, a small JPEG, replaces the preview. A chosen photo is first scaled
+// down in the browser to at most 1600 px, so a preview never uploads the full file; "Generate"
+// submits the form itself, with the original photo.
+const form = document.getElementById('playground-form');
+const preview = document.getElementById('preview');
+const status = document.getElementById('preview-status');
+const fileInput = document.getElementById('image');
+let scaled; // the chosen photo, scaled down, as a Blob
+let timer;
+let controller;
+
+async function scaleDown(file) {
+  const bitmap = await createImageBitmap(file);
+  const ratio = Math.min(1, 1600 / Math.max(bitmap.width, bitmap.height));
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.round(bitmap.width * ratio);
+  canvas.height = Math.round(bitmap.height * ratio);
+  canvas.getContext('2d').drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+  return new Promise((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.9));
+}
+
+async function refresh() {
+  const data = new FormData(form);
+  if (!String(data.get('title') ?? '').trim()) {
+    status.textContent = 'Type a title to see a preview.';
+    return;
+  }
+  data.delete('image');
+  if (scaled) data.set('image', scaled, 'photo.jpg');
+  controller?.abort();
+  controller = new AbortController();
+  status.textContent = 'Updating the preview…';
+  try {
+    const res = await fetch('/playground/preview', { method: 'POST', body: data, signal: controller.signal });
+    if (!res.ok) {
+      const { error } = await res.json().catch(() => ({ error: `Preview failed (${res.status})` }));
+      status.textContent = error;
+      return;
+    }
+    const url = URL.createObjectURL(await res.blob());
+    const previous = preview.src;
+    // The previous picture is released once the new one has loaded, never before.
+    preview.addEventListener(
+      'load',
+      () => {
+        if (previous.startsWith('blob:')) URL.revokeObjectURL(previous);
+        preview.hidden = false;
+        status.textContent = 'Preview updated. It is not stored and uses no quota.';
+      },
+      { once: true },
+    );
+    preview.src = url;
+  } catch (err) {
+    if (err.name !== 'AbortError') status.textContent = 'The preview could not be loaded.';
+  }
+}
+
+function schedule() {
+  clearTimeout(timer);
+  timer = setTimeout(refresh, 400);
+}
+
+fileInput.addEventListener('change', async () => {
+  const file = fileInput.files?.[0];
+  scaled = file ? await scaleDown(file).catch(() => file) : undefined;
+  schedule();
+});
+form.addEventListener('input', (event) => {
+  if (event.target !== fileInput) schedule();
+});
+form.addEventListener('change', (event) => {
+  if (event.target !== fileInput) schedule();
+});
+schedule();

@@ -1,0 +1,122 @@
+/**
+ * A browser-like HTTP client for the dashboard (a cookie jar, no redirects followed, an Origin on
+ * every POST), and a real SMTP server that keeps the mail Titlecard sends.
+ */
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+export interface PageAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The Location of a redirect, as a path. */
+  location: string | undefined;
+}
+
+/** A person in a browser: keeps the session cookie it is given, sends it back, posts forms. */
+export class WebClient {
+  cookie: string | undefined;
+  constructor(
+    readonly url: string,
+    /** The Origin header sent with POSTs (the site's own, unless a test forges another). */
+    public origin: string | undefined = new URL(url).origin,
+  ) {}
+
+  async request(
+    method: string,
+    path: string,
+    form?: Record<string, string>,
+    headers: Record<string, string> = {},
+  ): Promise<PageAnswer> {
+    const h: Record<string, string> = { ...headers };
+    if (this.cookie) h.cookie = this.cookie;
+    if (method !== 'GET' && this.origin) h.origin = this.origin;
+    let body: string | undefined;
+    if (form) {
+      h['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(form).toString();
+    }
+    const res = await fetch(`${this.url}${path}`, { method, headers: h, body, redirect: 'manual' });
+    const set = res.headers.get('set-cookie');
+    if (set) {
+      const [pair] = set.split(';');
+      this.cookie = pair?.endsWith('=') ? undefined : pair;
+    }
+    const location = res.headers.get('location') ?? undefined;
+    return { status: res.status, headers: res.headers, text: await res.text(), location };
+  }
+
+  get(path: string): Promise<PageAnswer> {
+    return this.request('GET', path);
+  }
+
+  post(path: string, form: Record<string, string> = {}): Promise<PageAnswer> {
+    return this.request('POST', path, form);
+  }
+
+  /** Signs up through the form; resolves once signed in. */
+  async signUp(
+    email: string,
+    password = 'a long enough password',
+    displayName = 'Web Person',
+  ): Promise<void> {
+    const res = await this.post('/sign-up', { email, displayName, password });
+    if (res.status !== 303 || res.location !== '/overview')
+      throw new Error(`sign-up failed: ${res.status} ${res.text.slice(0, 300)}`);
+  }
+
+  async signIn(email: string, password: string): Promise<PageAnswer> {
+    return this.post('/sign-in', { email, password, next: '/overview' });
+  }
+}
+
+export interface Mail {
+  to: string;
+  raw: string;
+  /** The first Titlecard link in the message. */
+  link: string | undefined;
+}
+
+/** A real SMTP server on 127.0.0.1 (smtp-server), no TLS, no authentication, keeping every message. */
+export async function startSmtpServer(): Promise<{ url: string; mail: Mail[]; close(): Promise<void> }> {
+  const mail: Mail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      let raw = '';
+      stream.on('data', (c: Buffer) => (raw += c.toString('utf8')));
+      stream.on('end', () => {
+        // Quoted-printable soft line breaks would cut links: undo them before reading the link.
+        const text = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+        mail.push({
+          to: session.envelope.rcptTo.map((r) => r.address).join(', '),
+          raw: text,
+          link: /https?:\/\/\S+?token=lnk_[0-9A-Za-z]{43}/.exec(text)?.[0],
+        });
+        callback();
+      });
+    },
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server.server, 'listening');
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    mail,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Waits until `mail` holds a message to `to` and returns the newest. */
+export async function mailTo(mail: Mail[], to: string, timeoutMs = 5000): Promise<Mail> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const found = mail.filter((m) => m.to === to).at(-1);
+    if (found) return found;
+    if (Date.now() > until) throw new Error(`no mail to ${to}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
