@@ -30,6 +30,7 @@ function services(clock: Clock, blobs: BlobStore = createMemoryBlobStore()) {
   const renders = { count: 0 };
   const renderer: Renderer = {
     load: () => real.load(),
+    layout: (options) => real.layout(options),
     render: (...args) => {
       renders.count++;
       return real.render(...args);

@@ -133,6 +133,74 @@ describe('line breaking per script', () => {
     }
   });
 
+  /** Where each line after the first starts, as UTF-16 indices into `title`. */
+  const lineStarts = (title: string, layout: TextLayout) => {
+    const starts: number[] = [];
+    let at = 0;
+    for (const line of linesOf(layout)) {
+      const i = title.indexOf(line.text.trimEnd(), at);
+      starts.push(i);
+      at = i + line.text.trimEnd().length;
+    }
+    return starts.slice(1);
+  };
+
+  it('Korean breaks at spaces, never between the syllables of a word (keep-all)', () => {
+    const title = '우리 팀의 새 얼굴들';
+    for (const template of ['left', 'right', 'split', 'bottom-left'] as const) {
+      const layout = lay(title, { placement: { template } });
+      expect(linesOf(layout).map((l) => l.text.trim())).not.toContain('의 새');
+      for (const at of lineStarts(title, layout))
+        expect(title[at - 1], `${template}: break at ${at}`).toBe(' ');
+    }
+    expect(linesOf(lay(title, { placement: { template: 'left' } })).map((l) => l.text.trim())).toEqual([
+      '우리 팀의',
+      '새 얼굴들',
+    ]);
+  });
+
+  it('Japanese breaks between phrases: 新しいリリースのお知らせ keeps リリース whole', () => {
+    const title = '新しいリリースのお知らせ';
+    for (const template of ['left', 'right', 'split'] as const) {
+      const lines = linesOf(lay(title, { placement: { template } })).map((l) => l.text);
+      expect(lines.join(''), template).toBe(title);
+      expect(
+        lines.some((l) => l.includes('リリース')),
+        `${template}: ${lines.join(' / ')}`,
+      ).toBe(true);
+    }
+    expect(linesOf(lay(title, { placement: { template: 'left' } })).map((l) => l.text)).toEqual([
+      '新しい',
+      'リリースの',
+      'お知らせ',
+    ]);
+  });
+
+  it("Chinese breaks between words (every break is a word boundary of ICU's dictionary)", () => {
+    const title = '我们的新产品今天正式发布了欢迎大家试用';
+    const words = new Set(
+      [...new Intl.Segmenter('zh', { granularity: 'word' }).segment(title)].map((s) => s.index),
+    );
+    for (const template of ['left', 'split'] as const) {
+      const layout = lay(title, { placement: { template } });
+      expect(linesOf(layout).length).toBeGreaterThan(1);
+      for (const at of lineStarts(title, layout))
+        expect(words.has(at), `${template}: break before ${title.slice(at)}`).toBe(true);
+    }
+  });
+
+  it('a word or phrase wider than the box still splits, and no piece starts with a closing mark', () => {
+    for (const title of [
+      '아주아주아주아주아주아주긴단어입니다',
+      'リリースリリースリリースリリース、リリース。',
+    ]) {
+      const layout = lay(title, { placement: { template: 'split' }, fontSize: 120 });
+      const lines = linesOf(layout);
+      expect(lines.length, title).toBeGreaterThan(1);
+      for (const line of lines) expect(line.text, title).not.toMatch(/^[、。，．」』）！？：；ー]/);
+    }
+  });
+
   it('Chinese and Japanese break between characters, and no line starts with a closing mark', () => {
     for (const title of [
       SAMPLES.chinese as string,

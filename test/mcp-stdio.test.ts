@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOOL_NAMES } from './support/mcp-tools.js';
 import type { Services } from '../src/domain/services.js';
 import { openStorage } from '../src/storage/index.js';
 import { PHOTOS_DIR, solid } from './support/images.js';
@@ -59,13 +60,7 @@ describe('stdio on the local store', () => {
     await writeFile(big, Buffer.alloc(11 * 1024 * 1024));
     const { client, errors } = await stdioClient({ TITLECARD_TOKEN: token.token, DATA_DIR: dataDir });
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual([
-      'delete_image',
-      'generate_image',
-      'get_usage',
-      'list_images',
-      'validate_token',
-    ]);
+    expect(tools.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
     expect(
       Object.keys(tools.find((t) => t.name === 'generate_image')?.inputSchema.properties ?? {}),
     ).toContain('imagePath');
@@ -205,7 +200,7 @@ describe('MCP Inspector CLI', () => {
     expect(list.code, list.stderr).toBe(0);
     expect(
       (JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name).sort(),
-    ).toEqual(['delete_image', 'generate_image', 'get_usage', 'list_images', 'validate_token']);
+    ).toEqual(TOOL_NAMES);
     const usage = await inspector(['--method', 'tools/call', '--tool-name', 'get_usage'], env);
     expect(usage.code, usage.stderr).toBe(0);
     expect((JSON.parse(usage.stdout) as { structuredContent: { tier: string } }).structuredContent.tier).toBe(

@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOOL_NAMES } from './support/mcp-tools.js';
 import { imageRecordSchema } from '../src/domain/schemas.js';
 import { solid } from './support/images.js';
 import { call, download, startTestServer, type TestServer } from './support/server.js';
@@ -74,17 +75,11 @@ const errorText = (r: CallToolResult) => {
 };
 
 describe('tools/list', () => {
-  it('lists the five tools with titles, input and output schemas, and every annotation set', async () => {
+  it('lists the six tools with titles, input and output schemas, and every annotation set', async () => {
     const { token } = await srv.createUser('pro');
     const client = await connect(token);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual([
-      'delete_image',
-      'generate_image',
-      'get_usage',
-      'list_images',
-      'validate_token',
-    ]);
+    expect(tools.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
     for (const t of tools) {
       expect(t.title, t.name).toBeTruthy();
       expect(t.description, t.name).toBeTruthy();
@@ -240,6 +235,24 @@ describe('generate_image', () => {
     expect(quota).toContain(
       new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 1)).toISOString(),
     );
+    await client.close();
+  });
+});
+
+describe('check_layout', () => {
+  it('answers the fit check of POST /layout, free', async () => {
+    const { token } = await srv.createUser('free');
+    const client = await connect(token);
+    const r = await tool(client, 'check_layout', { title: '新しいリリースのお知らせ', template: 'left' });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({
+      template: 'left',
+      lines: { title: ['新しい', 'リリースの', 'お知らせ'], subtitle: [] },
+      truncated: false,
+      fallbackFonts: ['Noto Sans JP'],
+      missingCharacters: [],
+    });
+    expect((await call(srv.base, 'GET', '/usage', { token })).body.data.usage.generated).toBe(0);
     await client.close();
   });
 });

@@ -1,8 +1,9 @@
 /**
  * The real photographs of ../shared/fixtures/photos through the renderer and through the API,
  * across templates, aspects and formats: exact sizes, text inside the safe zone, and a WCAG contrast
- * ratio of at least 4.5:1 whenever the gradient is on, measured twice: by the renderer behind the
- * glyphs, and independently from the output's pixels alone, 3 to 6 px outside the glyphs.
+ * ratio of at least 4.5:1 whenever the gradient is on, with the text shadow on and off, measured
+ * twice: by the renderer behind the glyphs, and independently from the output's pixels alone, 3 to
+ * 6 px outside the glyphs, as a reader sees it (a transparent PNG is measured flattened on white).
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,55 +34,62 @@ afterAll(() => {
 
 describe('every background × template × aspect, measured on the pixels', () => {
   for (const [name, load] of BACKGROUNDS) {
-    it(`${name}: right size, ink inside its box and out of the safe zones, contrast at least 4.5:1`, async () => {
+    it(`${name}: right size, ink inside its box and out of the safe zones, contrast at least 4.5:1 (shadow on and off)`, async () => {
       const input = await load();
       for (const template of TEMPLATES)
-        for (const aspect of ASPECT_NAMES) {
-          const options = generateOptionsSchema.parse({
-            title: 'Notes from a week of building things in the open',
-            subtitle: 'Field report · 6 min read',
-            template,
-            aspect,
-            // Lossless, so that the glyphs keep exactly the text colour for the outside measurement.
-            fileFormat: 'png',
-          });
-          const out = await renderer.render(input, options, { measure: true });
-          const meta = await sharp(out.image).metadata();
-          expect([meta.width, meta.height]).toEqual([ASPECTS[aspect].width, ASPECTS[aspect].height]);
-          const where = `${name}, ${template}, ${aspect}`;
-          const ink = out.ink?.box;
-          expect(ink, where).toBeDefined();
-          const safe = safeZoneOf(aspect);
-          const boxes = out.layout.blocks.map((b) => b.box);
-          const left = Math.min(...boxes.map((b) => b.x));
-          const right = Math.max(...boxes.map((b) => b.x + b.width));
-          expect(ink?.left, where).toBeGreaterThanOrEqual(Math.max(left, safe.x) - 1);
-          expect(ink?.right, where).toBeLessThanOrEqual(Math.min(right, safe.x + safe.width) + 1);
-          expect(ink?.top, where).toBeGreaterThanOrEqual(safe.y - 1);
-          expect(ink?.bottom, where).toBeLessThanOrEqual(safe.y + safe.height + 1);
-          const contrast = out.ink?.contrastP10 ?? 0;
-          expect(contrast, where).toBeGreaterThanOrEqual(4.5);
-          if (contrast < matrixMinimum.contrast) Object.assign(matrixMinimum, { contrast, where });
+        for (const aspect of ASPECT_NAMES)
+          for (const textShadow of [true, false]) {
+            const options = generateOptionsSchema.parse({
+              title: 'Notes from a week of building things in the open',
+              subtitle: 'Field report · 6 min read',
+              template,
+              aspect,
+              textShadow,
+              // Lossless, so that the glyphs keep exactly the text colour for the outside measurement.
+              fileFormat: 'png',
+            });
+            const out = await renderer.render(input, options, { measure: true });
+            const meta = await sharp(out.image).metadata();
+            expect([meta.width, meta.height]).toEqual([ASPECTS[aspect].width, ASPECTS[aspect].height]);
+            const where = `${name}, ${template}, ${aspect}, shadow ${textShadow ? 'on' : 'off'}`;
+            const ink = out.ink?.box;
+            expect(ink, where).toBeDefined();
+            const safe = safeZoneOf(aspect);
+            const boxes = out.layout.blocks.map((b) => b.box);
+            const left = Math.min(...boxes.map((b) => b.x));
+            const right = Math.max(...boxes.map((b) => b.x + b.width));
+            expect(ink?.left, where).toBeGreaterThanOrEqual(Math.max(left, safe.x) - 1);
+            expect(ink?.right, where).toBeLessThanOrEqual(Math.min(right, safe.x + safe.width) + 1);
+            expect(ink?.top, where).toBeGreaterThanOrEqual(safe.y - 1);
+            expect(ink?.bottom, where).toBeLessThanOrEqual(safe.y + safe.height + 1);
+            const contrast = out.ink?.contrastP10 ?? 0;
+            expect(contrast, where).toBeGreaterThanOrEqual(4.5);
+            if (contrast < matrixMinimum.contrast) Object.assign(matrixMinimum, { contrast, where });
 
-          // Each text block on its own (split puts them far apart, with bare photo between).
-          const measured = await Promise.all(
-            boxes.map((b) =>
-              outsideContrast(
-                out.image,
-                { x: b.x - 8, y: b.y - 8, width: b.width + 16, height: b.height + 16 },
-                out.tones.text,
+            // Each text block on its own (split puts them far apart, with bare photo between).
+            const measured = await Promise.all(
+              out.layout.blocks.map((b) =>
+                outsideContrast(
+                  out.image,
+                  b.lines.map((l) => ({
+                    x: l.x - 8,
+                    y: l.baseline - l.ascent - 8,
+                    width: l.width + 16,
+                    height: l.ascent + l.descent + 16,
+                  })),
+                  out.tones.text,
+                ),
               ),
-            ),
-          );
-          const outside = {
-            glyphPixels: measured.reduce((n, m) => n + m.glyphPixels, 0),
-            p10: Math.min(...measured.map((m) => m.p10)),
-          };
-          expect(outside.glyphPixels, `${where}: glyphs of the text colour`).toBeGreaterThan(2000);
-          expect(outside.p10, where).toBeGreaterThanOrEqual(4.5);
-          if (outside.p10 < outsideMinimum.contrast)
-            Object.assign(outsideMinimum, { contrast: outside.p10, where });
-        }
+            );
+            const outside = {
+              glyphPixels: measured.reduce((n, m) => n + m.glyphPixels, 0),
+              p10: Math.min(...measured.map((m) => m.p10)),
+            };
+            expect(outside.glyphPixels, `${where}: glyphs of the text colour`).toBeGreaterThan(2000);
+            expect(outside.p10, where).toBeGreaterThanOrEqual(4.5);
+            if (outside.p10 < outsideMinimum.contrast)
+              Object.assign(outsideMinimum, { contrast: outside.p10, where });
+          }
     });
   }
 });

@@ -8,6 +8,7 @@ import {
   NotFoundError,
   QuotaExceededError,
   TitlecardError,
+  TooManyAttemptsError,
   UnauthorizedError,
   ValidationError,
 } from '../domain/errors.js';
@@ -30,6 +31,13 @@ export function httpErrorOf(
   if (err instanceof FileTooLargeError) return { status: 413, body: endpointError(err.code, err.message) };
   if (err instanceof UnauthorizedError) return unauthorizedResponse(err);
   if (err instanceof QuotaExceededError)
+    return {
+      status: 429,
+      headers: { 'Retry-After': String(err.retryAfterSeconds) },
+      body: { error: 'Rate limit exceeded', message: err.message, retryAfter: err.retryAfterSeconds },
+    };
+  if (err instanceof TooManyAttemptsError)
+    // The spec's 429 shape (section 7.2), for the fit check's rate limit as for the quota.
     return {
       status: 429,
       headers: { 'Retry-After': String(err.retryAfterSeconds) },

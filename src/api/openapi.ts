@@ -12,6 +12,7 @@ import {
   createdTokenSchema,
   createTokenBodySchema,
   imageDetailSchema,
+  layoutReportSchema,
   imagePageSchema,
   imageRecordSchema,
   LIMITS,
@@ -24,11 +25,12 @@ import { THUMBNAIL_WIDTH } from '../domain/render/index.js';
 import { json, schemaOf, type Json, type Resource } from './describe.js';
 import { filesResource } from './routes/files.js';
 import { imagesResource } from './routes/images.js';
+import { layoutResource } from './routes/layout.js';
 import { tokensResource } from './routes/tokens.js';
 import { usageResource } from './routes/usage.js';
 
 /** The resources under `/api`, in the order the document lists them. */
-export const API_RESOURCES: Resource[] = [imagesResource, usageResource, tokensResource];
+export const API_RESOURCES: Resource[] = [imagesResource, layoutResource, usageResource, tokensResource];
 
 const endpointErrorSchema = (code: Json, details?: Json): Json => ({
   type: 'object',
@@ -60,6 +62,7 @@ Choices made where the spec says "not shown":
 - Background images of more than ${MAX_INPUT_PIXELS / 1e6} megapixels are refused (400, constraint max).
 - Image files are served publicly at {PUBLIC_URL}/files/{key} with an unguessable key and Cache-Control: ${FILE_CACHE_CONTROL}.
 - The list is ordered with ties broken by id; title sorting ignores case.
+- Ours, beside spec 4.1: focus (what the cover crop keeps: center, attention or {x, y}) and template auto (the calmest of bottom-left, left and right). POST /layout checks a layout without an image or quota (60 a minute per account). Every POST /generate answer carries the render report in the Titlecard-Render-Report header (JSON, ASCII), so that the record in the body stays as the spec has it.
 - No versioning: no version marker in paths or headers.`;
 
 /** Builds the document. Pure; called once at start-up. */
@@ -97,6 +100,7 @@ export function buildOpenApiDocument(): Json {
         ImageRecord: schemaOf(imageRecordSchema),
         ImagePage: schemaOf(imagePageSchema),
         ImageDetail: schemaOf(imageDetailSchema),
+        LayoutReport: schemaOf(layoutReportSchema),
         Usage: schemaOf(usageSchema),
         TokenValidation: schemaOf(tokenValidationSchema),
         CreatedToken: schemaOf(createdTokenSchema),

@@ -55,6 +55,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/layout': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Check how a title would be set, before generating: no image, no quota. 60 a minute per account. template auto is laid out as bottom-left (choosing needs the photo). */
+    post: operations['checkLayout'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/usage': {
     parameters: {
       query?: never;
@@ -216,6 +233,28 @@ export interface components {
        */
       createdAt: string;
     };
+    LayoutReport: {
+      /** @description The template laid out (the one chosen for auto); null when a position was used. */
+      template: ('bottom-left' | 'left' | 'right' | 'split') | null;
+      /** @description Title size, px. */
+      fontSize: number;
+      /** @description Subtitle size, px; null without a subtitle. */
+      subtitleFontSize: number | null;
+      lines: {
+        /** @description The title as set, one string a line. */
+        title: string[];
+        /** @description The subtitle as set; empty without one. */
+        subtitle: string[];
+      };
+      /** @description Lines of title and subtitle together. */
+      lineCount: number;
+      /** @description True when text was cut with an ellipsis to fit. */
+      truncated: boolean;
+      /** @description Fonts other than the chosen one that drew some glyph (another script, emoji), e.g. "Noto Sans JP". */
+      fallbackFonts: string[];
+      /** @description Characters no bundled font covers: drawn as an empty box. */
+      missingCharacters: string[];
+    };
     Usage: {
       period: {
         /**
@@ -363,10 +402,22 @@ export interface operations {
                 y: number;
               };
           /**
-           * @description Layout template; bottom-left when neither template nor position is given.
+           * @description Layout template; bottom-left when neither template nor position is given. auto: Titlecard picks bottom-left, left or right, whichever text box covers the least busy, least salient part of the cropped photo (the choice is in the render report).
            * @enum {string}
            */
-          template?: 'bottom-left' | 'left' | 'right' | 'split';
+          template?: 'bottom-left' | 'left' | 'right' | 'split' | 'auto';
+          /**
+           * @description What the cover crop keeps in frame: center (default), attention (the most salient region, libvips attention strategy), or {x, y}, fractions of the photo kept as near the centre as the crop allows.
+           * @default center
+           */
+          focus?:
+            | ('center' | 'attention')
+            | {
+                /** @description Horizontal point to keep in frame, 0 (left) to 1 (right) of the photo. */
+                x: number;
+                /** @description Vertical point to keep in frame, 0 (top) to 1 (bottom) of the photo. */
+                y: number;
+              };
           /**
            * @description Text colour: auto picks white or black by WCAG contrast.
            * @default auto
@@ -435,6 +486,8 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          /** @description The render report as JSON (ASCII, non-ASCII characters escaped as \uXXXX): a RenderReport. Kept out of the body so that the spec's record stays exactly as it is. */
+          'Titlecard-Render-Report'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -647,6 +700,165 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  checkLayout: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Title, 1 to 200 characters. A line feed forces a line break. */
+          title: string;
+          /** @description Subtitle, 1 to 200 characters. */
+          subtitle?: string;
+          /** @description Where the text goes when no template is given: top, center, bottom, or {x, y} as fractions 0 to 1 of the canvas (the centre of the text block, kept inside the safe zone). Ignored when template is set. */
+          position?:
+            | ('top' | 'center' | 'bottom')
+            | {
+                /** @description Horizontal centre of the text block, 0 (left) to 1 (right). */
+                x: number;
+                /** @description Vertical centre of the text block, 0 (top) to 1 (bottom). */
+                y: number;
+              };
+          /**
+           * @description Layout template; bottom-left when neither template nor position is given. auto: Titlecard picks bottom-left, left or right, whichever text box covers the least busy, least salient part of the cropped photo (the choice is in the render report).
+           * @enum {string}
+           */
+          template?: 'bottom-left' | 'left' | 'right' | 'split' | 'auto';
+          /**
+           * @description What the cover crop keeps in frame: center (default), attention (the most salient region, libvips attention strategy), or {x, y}, fractions of the photo kept as near the centre as the crop allows.
+           * @default center
+           */
+          focus?:
+            | ('center' | 'attention')
+            | {
+                /** @description Horizontal point to keep in frame, 0 (left) to 1 (right) of the photo. */
+                x: number;
+                /** @description Vertical point to keep in frame, 0 (top) to 1 (bottom) of the photo. */
+                y: number;
+              };
+          /**
+           * @description Text colour: auto picks white or black by WCAG contrast.
+           * @default auto
+           * @enum {string}
+           */
+          colorMode?: 'auto' | 'white' | 'black' | 'custom';
+          /** @description Text colour as #RGB or #RRGGBB; required when colorMode is custom, ignored otherwise. */
+          colorHex?: string;
+          /**
+           * @description Gradient overlay behind the text, coloured from the photo.
+           * @default true
+           */
+          gradient?: boolean;
+          /**
+           * @description Soft shadow under the text.
+           * @default true
+           */
+          textShadow?: boolean;
+          /** @description Title size in px, 24 to 120; chosen automatically when unset. */
+          fontSize?: number;
+          /**
+           * @description Font: {"system": name} or a bare name.
+           * @default arial
+           */
+          font?:
+            | (
+                | 'arial'
+                | 'inter'
+                | 'montserrat'
+                | 'playfair-display'
+                | 'oswald'
+                | 'lora'
+                | 'raleway'
+                | 'roboto'
+                | 'source-sans-pro'
+              )
+            | {
+                /** @enum {string} */
+                system:
+                  | 'arial'
+                  | 'inter'
+                  | 'montserrat'
+                  | 'playfair-display'
+                  | 'oswald'
+                  | 'lora'
+                  | 'raleway'
+                  | 'roboto'
+                  | 'source-sans-pro';
+              };
+          /**
+           * @description og 1200×630, square 1080×1080, portrait 1080×1350.
+           * @default og
+           * @enum {string}
+           */
+          aspect?: 'og' | 'square' | 'portrait';
+          /**
+           * @description png (lossless), jpeg or webp (quality 85).
+           * @default png
+           * @enum {string}
+           */
+          fileFormat?: 'png' | 'jpeg' | 'webp';
+        };
+      };
+    };
+    responses: {
+      /** @description The layout report. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['LayoutReport'];
+          };
+        };
+      };
+      /** @description Invalid or missing parameter. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description More than 60 checks in a minute. */
+      429: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['QuotaErrorBody'];
         };
       };
       /** @description Internal server error, with a request id in the message. */

@@ -27,6 +27,8 @@ import {
   generateOptionsSchema,
   listImagesQuerySchema,
   type imageDetailSchema,
+  type LayoutReport,
+  type RenderReport,
   type imagePageSchema,
   type imageRecordSchema,
 } from './schemas.js';
@@ -44,10 +46,11 @@ export type ImageDetail = z.infer<typeof imageDetailSchema>;
  */
 export type GenerateRequestReader = () => Promise<{ image: ImageInput; options: unknown }>;
 
-/** A generated image: its record as the API returns it, and its thumbnail's bytes (MCP shows it inline). */
+/** A generated image: its record as the API returns it, its thumbnail's bytes (MCP shows it inline), and the render report. */
 export interface Generated {
   image: ImageView;
   thumbnail: Blob;
+  report: RenderReport;
 }
 
 /** The image use cases. Every method throws the domain's errors only; anything else is a fault. */
@@ -67,6 +70,12 @@ export interface Images {
    * FileTooLargeError.
    */
   preview(principal: Principal, read: GenerateRequestReader): Promise<Blob>;
+  /**
+   * The free fit check (`POST /layout`): the report of how the texts and options would be set, with
+   * no photo, no quota and nothing stored; limited to {@link PREVIEW_LIMIT} per account. Throws
+   * ValidationError, TooManyAttemptsError.
+   */
+  checkLayout(principal: Principal, options: unknown): Promise<LayoutReport>;
   /** One of the caller's images, with its title and subtitle. Throws NotFoundError (unknown, or another user's). */
   get(principal: Principal, id: string): Promise<ImageDetail>;
   /**
@@ -158,6 +167,7 @@ export function createImages({
             createdAt: record.createdAt.toISOString(),
           },
           thumbnail: { body: rendered.thumbnail, contentType: rendered.contentType },
+          report: rendered.report,
         };
       } catch (err) {
         if (keys) await Promise.allSettled([blobs.delete(keys.imageKey), blobs.delete(keys.thumbnailKey)]);
@@ -191,6 +201,13 @@ export function createImages({
       const rendered = await renderer.render(image, { ...parsed, fileFormat: 'jpeg' });
       const body = await sharp(rendered.image).resize(PREVIEW_WIDTH).jpeg({ quality: 70 }).toBuffer();
       return { body, contentType: 'image/jpeg' };
+    },
+
+    async checkLayout(principal, options) {
+      const parsed = parseOrThrow(generateOptionsSchema, options);
+      const wait = await previewThrottle.hit(`layout:${principal.user.id}`);
+      if (wait > 0) throw new TooManyAttemptsError(wait, 'layout checks');
+      return renderer.layout(parsed);
     },
 
     async get(principal, id) {

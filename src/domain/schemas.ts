@@ -20,6 +20,9 @@ export const ASPECT_NAMES = Object.keys(ASPECTS) as [Aspect, ...Aspect[]];
 export const TEMPLATES = ['bottom-left', 'left', 'right', 'split'] as const;
 export type Template = (typeof TEMPLATES)[number];
 
+/** Named cover-crop focus points (our addition to spec 4.1, see `focus`). */
+export const FOCUS_NAMES = ['center', 'attention'] as const;
+
 /** Named text positions, used only when no `template` is given (spec 4.1 rule 1). */
 export const POSITION_NAMES = ['top', 'center', 'bottom'] as const;
 
@@ -121,9 +124,33 @@ export const generateOptionsSchema = z
         'Where the text goes when no template is given: top, center, bottom, or {x, y} as fractions 0 to 1 of the canvas (the centre of the text block, kept inside the safe zone). Ignored when template is set.',
       ),
     template: z
-      .enum(TEMPLATES)
+      .enum([...TEMPLATES, 'auto'])
       .optional()
-      .describe('Layout template; bottom-left when neither template nor position is given.'),
+      .describe(
+        'Layout template; bottom-left when neither template nor position is given. auto: Titlecard picks bottom-left, left or right, whichever text box covers the least busy, least salient part of the cropped photo (the choice is in the render report).',
+      ),
+    focus: z
+      .union([
+        z.enum(FOCUS_NAMES),
+        z
+          .object({
+            x: z
+              .number()
+              .min(0)
+              .max(1)
+              .describe('Horizontal point to keep in frame, 0 (left) to 1 (right) of the photo.'),
+            y: z
+              .number()
+              .min(0)
+              .max(1)
+              .describe('Vertical point to keep in frame, 0 (top) to 1 (bottom) of the photo.'),
+          })
+          .strict(),
+      ])
+      .default('center')
+      .describe(
+        'What the cover crop keeps in frame: center (default), attention (the most salient region, libvips attention strategy), or {x, y}, fractions of the photo kept as near the centre as the crop allows.',
+      ),
     colorMode: z
       .enum(COLOR_MODES)
       .default('auto')
@@ -281,3 +308,42 @@ export const tokenListEntrySchema = z.object({
   lastUsedAt: isoTimestamp.nullable(),
   createdAt: isoTimestamp,
 });
+
+/**
+ * What a layout came to (`POST /layout`, the `check_layout` tool, and the `Titlecard-Render-Report`
+ * header of `POST /generate`): sizes, lines as set, whether anything was cut, which fallback fonts
+ * were used, and any character no bundled font covers.
+ */
+export const layoutReportSchema = z.object({
+  template: z
+    .enum(TEMPLATES)
+    .nullable()
+    .describe('The template laid out (the one chosen for auto); null when a position was used.'),
+  fontSize: z.number().int().describe('Title size, px.'),
+  subtitleFontSize: z.number().int().nullable().describe('Subtitle size, px; null without a subtitle.'),
+  lines: z.object({
+    title: z.array(z.string()).describe('The title as set, one string a line.'),
+    subtitle: z.array(z.string()).describe('The subtitle as set; empty without one.'),
+  }),
+  lineCount: z.number().int().describe('Lines of title and subtitle together.'),
+  truncated: z.boolean().describe('True when text was cut with an ellipsis to fit.'),
+  fallbackFonts: z
+    .array(z.string())
+    .describe(
+      'Fonts other than the chosen one that drew some glyph (another script, emoji), e.g. "Noto Sans JP".',
+    ),
+  missingCharacters: z
+    .array(z.string())
+    .describe('Characters no bundled font covers: drawn as an empty box.'),
+});
+export type LayoutReport = z.infer<typeof layoutReportSchema>;
+
+/** The render report of a generation: the layout report and the contrast reached. */
+export const renderReportSchema = layoutReportSchema.extend({
+  contrast: z
+    .number()
+    .describe(
+      'The WCAG 2 contrast ratio reached behind the text (10th percentile of its pixels, lowest block).',
+    ),
+});
+export type RenderReport = z.infer<typeof renderReportSchema>;

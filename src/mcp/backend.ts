@@ -8,7 +8,7 @@ import type { Principal } from '../domain/accounts.js';
 import type { ImagePage, ImageView } from '../domain/images.js';
 import type { ImageSort, SortOrder } from '../domain/model.js';
 import type { TokenValidation, UsageView } from '../domain/quota.js';
-import type { GenerateOptions } from '../domain/schemas.js';
+import type { GenerateOptions, LayoutReport } from '../domain/schemas.js';
 import type { Services } from '../domain/services.js';
 
 export interface TitlecardBackend {
@@ -25,6 +25,8 @@ export interface TitlecardBackend {
   validateToken(): Promise<TokenValidation>;
   /** Deletes one of the caller's images; NotFoundError (or a remote 404) when there is none. */
   deleteImage(id: string): Promise<void>;
+  /** The fit check of `POST /layout`. */
+  checkLayout(options: GenerateOptions): Promise<LayoutReport>;
 }
 
 /** The domain, for a caller authenticated by `principal()` (called on every tool call). */
@@ -48,6 +50,9 @@ export function localBackend(services: Services, principal: () => Promise<Princi
     },
     async deleteImage(id) {
       await services.images.delete(await principal(), id);
+    },
+    async checkLayout(options) {
+      return services.images.checkLayout(await principal(), options);
     },
   };
 }
@@ -95,5 +100,6 @@ export function remoteBackend(apiUrl: string, token: string): TitlecardBackend {
       if (!answer.response.ok)
         throw new RemoteApiError(answer.response.status, errorMessage(answer.response.status, answer.error));
     },
+    checkLayout: async (options) => dataOf(await api.POST('/layout', { body: options })),
   };
 }

@@ -30,17 +30,29 @@ export interface OutsideContrast {
   p10: number;
 }
 
+type Region = { x: number; y: number; width: number; height: number };
+
 /**
- * Measures `image` (any format sharp reads; transparency is flattened on white) inside `region`
- * (px): the glyphs are the pixels of `text` colour, the background the ring 3 to 6 px (chessboard
- * distance) outside them.
+ * Measures `image` (any format sharp reads; transparency is flattened on white) inside `regions`
+ * (px; the lines' boxes with a margin): the glyphs are the pixels of `text` colour, the background
+ * the ring 3 to 6 px (chessboard distance) outside them. Pixels outside every region count for
+ * neither, so a dark patch of the photo elsewhere is not taken for black text.
  */
 export async function outsideContrast(
   image: Buffer,
-  region: { x: number; y: number; width: number; height: number },
+  regions: Region | Region[],
   text: Rgb,
   tolerance = 10,
 ): Promise<OutsideContrast> {
+  const list = Array.isArray(regions) ? regions : [regions];
+  const region = {
+    x: Math.min(...list.map((r) => r.x)),
+    y: Math.min(...list.map((r) => r.y)),
+    width: Math.max(...list.map((r) => r.x + r.width)) - Math.min(...list.map((r) => r.x)),
+    height: Math.max(...list.map((r) => r.y + r.height)) - Math.min(...list.map((r) => r.y)),
+  };
+  const inside = (px: number, py: number) =>
+    list.some((r) => px >= r.x && px < r.x + r.width && py >= r.y && py < r.y + r.height);
   const { data, info } = await sharp(image)
     .flatten({ background: '#ffffff' })
     .removeAlpha()
@@ -62,6 +74,7 @@ export async function outsideContrast(
     for (let x = 0; x < w; x++) {
       const i = at(x, y);
       const glyph =
+        inside(x0 + x, y0 + y) &&
         Math.abs((data[i] as number) - text[0]) <= tolerance &&
         Math.abs((data[i + 1] as number) - text[1]) <= tolerance &&
         Math.abs((data[i + 2] as number) - text[2]) <= tolerance;
@@ -96,7 +109,7 @@ export async function outsideContrast(
   for (let y = 0; y < h; y++)
     for (let x = 0; x < w; x++) {
       const k = dist[y * w + x] as number;
-      if (k < 3 || k > 6) continue;
+      if (k < 3 || k > 6 || !inside(x0 + x, y0 + y)) continue;
       const i = at(x, y);
       ratios.push(ratio(lt, luminance(data[i] as number, data[i + 1] as number, data[i + 2] as number)));
     }

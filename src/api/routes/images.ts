@@ -4,7 +4,7 @@
 import express from 'express';
 import { ValidationError } from '../../domain/errors.js';
 import { MAX_INPUT_PIXELS } from '../../domain/render/decode.js';
-import { generateOptionsSchema, LIMITS } from '../../domain/schemas.js';
+import { generateOptionsSchema, LIMITS, type RenderReport } from '../../domain/schemas.js';
 import { principalOf, requireAuth } from '../auth.js';
 import {
   envelope,
@@ -19,6 +19,17 @@ import {
 import { decodeFields } from '../form.js';
 import { receiveForm, type ReceivedForm } from '../multipart.js';
 import { ok } from '../respond.js';
+
+/** The header of `POST /generate` that carries the render report (see `renderReportSchema`). */
+export const RENDER_REPORT_HEADER = 'Titlecard-Render-Report';
+
+/** JSON for a header value: ASCII only (RFC 9110 field values), other characters as \uXXXX escapes. */
+function headerJson(report: RenderReport): string {
+  return JSON.stringify(report).replace(
+    /[\u007f-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
 
 const generateForm = (): Json => {
   const generate = schemaOf(generateOptionsSchema, 'input');
@@ -51,7 +62,7 @@ export const imagesResource: Resource = {
       // The upload is read only once a unit of quota is reserved (429 first when none is left).
       const upload: { form?: ReceivedForm } = {};
       try {
-        const { image } = await services.images.generate(principalOf(res), async () => {
+        const { image, report } = await services.images.generate(principalOf(res), async () => {
           const form = (upload.form = await receiveForm(req));
           if (!form.image)
             throw new ValidationError(
@@ -61,6 +72,7 @@ export const imagesResource: Resource = {
             );
           return { image: { path: form.image.path }, options: decodeFields(form.fields) };
         });
+        res.set(RENDER_REPORT_HEADER, headerJson(report));
         ok(res, image, 201);
       } finally {
         await upload.form?.cleanup();
@@ -95,12 +107,23 @@ export const imagesResource: Resource = {
               encoding: {
                 position: { contentType: 'application/json, text/plain' },
                 font: { contentType: 'application/json, text/plain' },
+                focus: { contentType: 'application/json, text/plain' },
               },
             },
           },
         },
         responses: {
-          201: { description: 'Created.', content: json(envelope('ImageRecord')) },
+          201: {
+            description: 'Created.',
+            headers: {
+              [RENDER_REPORT_HEADER]: {
+                description:
+                  "The render report as JSON (ASCII, non-ASCII characters escaped as \\uXXXX): a RenderReport. Kept out of the body so that the spec's record stays exactly as it is.",
+                schema: { type: 'string' },
+              },
+            },
+            content: json(envelope('ImageRecord')),
+          },
           400: errorResponses[400],
           413: { description: 'Image larger than 10 MB.', content: json(ref('FileTooLargeBody')) },
           429: {

@@ -58,12 +58,47 @@ export interface DecodedCanvas {
   channels: 3 | 4;
 }
 
+/** What the cover crop keeps in frame (`focus` of generateOptionsSchema). */
+export type Focus = 'center' | 'attention' | { x: number; y: number };
+
 /**
- * Checks the input and returns it cover-cropped to `width × height`.
+ * The resize-and-extract steps of a cover crop that keeps the point (`x`, `y`) (fractions of the
+ * upright photo `w × h`) as near the centre of a `width × height` canvas as the photo allows.
+ */
+export function focusCrop(
+  w: number,
+  h: number,
+  width: number,
+  height: number,
+  focus: { x: number; y: number },
+) {
+  const scale = Math.max(width / w, height / h);
+  const rw = Math.max(width, Math.round(w * scale));
+  const rh = Math.max(height, Math.round(h * scale));
+  const clamp = (v: number, max: number) => Math.min(Math.max(0, Math.round(v)), max);
+  return {
+    resize: { width: rw, height: rh },
+    extract: {
+      left: clamp(focus.x * rw - width / 2, rw - width),
+      top: clamp(focus.y * rh - height / 2, rh - height),
+      width,
+      height,
+    },
+  };
+}
+
+/**
+ * Checks the input and returns it cover-cropped to `width × height`, keeping `focus` in frame
+ * (default the centre).
  * Throws {@link ValidationError} on field `image`: `format` for anything but a decodable JPEG, PNG or
  * WebP (wrong type, corrupt, truncated), `max` for more than {@link MAX_INPUT_PIXELS} pixels.
  */
-export async function decodeCover(input: ImageInput, width: number, height: number): Promise<DecodedCanvas> {
+export async function decodeCover(
+  input: ImageInput,
+  width: number,
+  height: number,
+  focus: Focus = 'center',
+): Promise<DecodedCanvas> {
   const sniffed = sniff(await readHead(input));
   if ('other' in sniffed)
     throw new ValidationError(
@@ -90,9 +125,21 @@ export async function decodeCover(input: ImageInput, width: number, height: numb
       `Expected an image of at most ${MAX_INPUT_PIXELS / 1e6} megapixels for image but received ${w}×${h}`,
     );
   try {
-    const { data, info } = await sharp(source(input), { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS })
-      .rotate()
-      .resize(width, height, { fit: 'cover', position: 'centre' })
+    let pipeline = sharp(source(input), { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS }).rotate();
+    if (typeof focus === 'object') {
+      // EXIF orientations 5 to 8 turn the photo a quarter: its upright width is the stored height.
+      const quarter = (meta.orientation ?? 1) >= 5;
+      const crop = focusCrop(quarter ? h : w, quarter ? w : h, width, height, focus);
+      // extract after resize crops the resized image (sharp's post-resize extraction).
+      pipeline = pipeline
+        .resize(crop.resize.width, crop.resize.height, { fit: 'fill' })
+        .extract(crop.extract);
+    } else
+      pipeline = pipeline.resize(width, height, {
+        fit: 'cover',
+        position: focus === 'attention' ? sharp.strategy.attention : 'centre',
+      });
+    const { data, info } = await pipeline
       .toColourspace('srgb')
       .raw({ depth: 'uchar' })
       .toBuffer({ resolveWithObject: true });

@@ -12,11 +12,19 @@ import pLimit from 'p-limit';
 import sharp, { type Sharp } from 'sharp';
 import { FILE_TYPES } from '../files.js';
 import type { FileFormat } from '../model.js';
-import { ASPECTS, type GenerateOptions } from '../schemas.js';
+import {
+  ASPECTS,
+  type GenerateOptions,
+  type LayoutReport,
+  type RenderReport,
+  type Template,
+} from '../schemas.js';
 import { decodeCover, type ImageInput } from './decode.js';
 import type { FontLibrary } from './fonts.js';
 import { layoutText, type Placement, type TextLayout } from './layout.js';
 import { buildOverlaySvgs, LAYER_SCALE, rasterise, type RasterLayer } from './overlay.js';
+import { reportLayout } from './report.js';
+import { meanOver, saliencyMap } from './saliency.js';
 import {
   chooseTones,
   contrastRatio,
@@ -28,6 +36,11 @@ import {
 
 /** Quality of jpeg and webp output (spec 4.1 rule 5, section 8). */
 export const LOSSY_QUALITY = 85;
+/**
+ * How far around a line's cap-height box the tone analysis reads the background, px: a reader
+ * judges text against what lies just outside the strokes, 3 to 6 px (issue 13's measure).
+ */
+export const READING_MARGIN_PX = 6;
 /** Thumbnail width in px; the height follows the aspect (og 400×210, square 400×400, portrait 400×500). */
 export const THUMBNAIL_WIDTH = 400;
 
@@ -53,6 +66,8 @@ export interface RenderResult {
   contentType: string;
   layout: TextLayout;
   tones: ToneChoice;
+  /** What the layout came to and the contrast reached (the `Titlecard-Render-Report` header). */
+  report: RenderReport;
   timings: RenderTimings;
   /**
    * When this render had its turn and when it finished, in ms of `performance.now()`: the time it
@@ -97,12 +112,55 @@ export interface Renderer {
     options: GenerateOptions,
     diagnostics?: { measure?: boolean },
   ): Promise<RenderResult>;
+  /**
+   * Lays the texts out without a photo (`POST /layout`): the report of what `render` would set.
+   * `template: auto` needs the photo to choose, so it is laid out as bottom-left here (and
+   * reported so). Synchronous, milliseconds.
+   */
+  layout(options: GenerateOptions): LayoutReport;
   /** Renders under way and waiting for a turn. */
   load(): { active: number; waiting: number };
 }
 
-/** Template wins over position; with neither, the default template bottom-left (spec 4.1 rule 1). */
+/** The templates `auto` chooses from: those with one text box (split keeps two apart). */
+export const AUTO_CANDIDATES = ['bottom-left', 'left', 'right'] as const;
+
+/**
+ * `template=auto`: lays the text out in each of {@link AUTO_CANDIDATES} and keeps the one whose lines
+ * cover the calmest, least salient part of the cropped photo (lowest mean of the saliency map over
+ * the line boxes, saliency.ts). Ties keep the earlier candidate, bottom-left first.
+ */
+export function chooseTemplate(
+  canvas: { pixels: Buffer; width: number; height: number; channels: number },
+  layOut: (template: Template) => TextLayout,
+): { template: Template; layout: TextLayout; scores: Record<string, number> } {
+  const map = saliencyMap(canvas.pixels, canvas.width, canvas.height, canvas.channels);
+  const scores: Record<string, number> = {};
+  let best: { template: Template; layout: TextLayout; score: number } | undefined;
+  for (const template of AUTO_CANDIDATES) {
+    const layout = layOut(template);
+    const rects = layout.blocks.flatMap((b) =>
+      b.lines.map((l) => ({
+        x: l.x,
+        y: l.baseline - l.ascent,
+        width: l.width,
+        height: l.ascent + l.descent,
+      })),
+    );
+    const score = meanOver(map, rects);
+    scores[template] = score;
+    if (!best || score < best.score - 1e-9) best = { template, layout, score };
+  }
+  const chosen = best as { template: Template; layout: TextLayout };
+  return { template: chosen.template, layout: chosen.layout, scores };
+}
+
+/**
+ * Template wins over position; with neither, the default template bottom-left (spec 4.1 rule 1).
+ * `auto` must be resolved first (see {@link chooseTemplate}); here it stands for bottom-left.
+ */
 export function placementOf(options: GenerateOptions): Placement {
+  if (options.template === 'auto') return { template: 'bottom-left' };
   if (options.template) return { template: options.template };
   if (options.position !== undefined) return { position: options.position };
   return { template: 'bottom-left' };
@@ -160,9 +218,28 @@ function measureInk(
 
 export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOptions = {}): Renderer {
   const limit = pLimit(rendererOptions.concurrency ?? availableParallelism());
+  /** The layout of `options` with `template` (resolved: never auto). */
+  const layOut = (options: GenerateOptions, template: Template | undefined) =>
+    layoutText(fonts, {
+      aspect: options.aspect,
+      placement: template ? { template } : placementOf(options),
+      title: options.title,
+      subtitle: options.subtitle,
+      font: options.font,
+      fontSize: options.fontSize,
+    });
+  const templateOf = (options: GenerateOptions): Template | undefined =>
+    options.template === 'auto'
+      ? 'bottom-left'
+      : (options.template ?? (options.position === undefined ? 'bottom-left' : undefined));
+
   return {
     load: () => ({ active: limit.activeCount, waiting: limit.pendingCount }),
     render: (input, options, diagnostics) => limit(() => renderOne(input, options, diagnostics)),
+    layout(options) {
+      const template = templateOf(options);
+      return reportLayout(layOut(options, template), fonts, { ...options, template });
+    },
   };
 
   async function renderOne(
@@ -179,26 +256,28 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
       mark = now;
     };
     const { width, height } = ASPECTS[options.aspect];
-    const canvas = await decodeCover(input, width, height);
+    const canvas = await decodeCover(input, width, height, options.focus);
     lap('decode');
 
-    const layout = layoutText(fonts, {
-      aspect: options.aspect,
-      placement: placementOf(options),
-      title: options.title,
-      subtitle: options.subtitle,
-      font: options.font,
-      fontSize: options.fontSize,
-    });
+    let template = templateOf(options);
+    let layout: TextLayout;
+    if (options.template === 'auto') {
+      const chosen = chooseTemplate(canvas, (t) => layOut(options, t));
+      template = chosen.template;
+      layout = chosen.layout;
+    } else layout = layOut(options, template);
+    const report = reportLayout(layout, fonts, { ...options, template });
     lap('layout');
 
-    // The pixels behind the glyphs: each line's box from cap height to baseline, block by block.
+    // The pixels a reader sees the glyphs against, block by block: each line's box from cap height
+    // to baseline, grown by READING_MARGIN_PX on every side (the ring 3 to 6 px around the glyphs
+    // that test/photos.test.ts measures from the outside).
     const rects = layout.blocks.map((b) =>
       b.lines.map((l) => ({
-        x: l.x,
-        y: l.baseline - l.size * 0.72,
-        width: l.width,
-        height: l.size * 0.72,
+        x: l.x - READING_MARGIN_PX,
+        y: l.baseline - l.size * 0.72 - READING_MARGIN_PX,
+        width: l.width + 2 * READING_MARGIN_PX,
+        height: l.size * 0.72 + 2 * READING_MARGIN_PX,
       })),
     );
     const samples = sampleBehind(canvas.pixels, width, height, canvas.channels, rects, layout.gradient);
@@ -264,6 +343,7 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
       contentType: FILE_TYPES[options.fileFormat].contentType,
       layout,
       tones,
+      report: { ...report, contrast: tones.contrast },
       timings: t as RenderTimings,
       span: { start, end: mark },
       ...(ink ? { ink } : {}),

@@ -15,9 +15,10 @@
  * Sizing: without `fontSize`, the title gets the largest size from 120 down to 24 px at which it fits
  * its box in at most {@link maxLinesFor} lines with no word split, and the subtitle fits too; the
  * subtitle is 45% of the title size (at least 18 px). Lines are broken at
- * UAX #14 opportunities and balanced; a word is split only when it alone is wider than the box. Text
+ * UAX #14 opportunities (Korean at spaces only, Japanese and Chinese between BudouX phrases) and balanced; a word is split only when it alone is wider than the box. Text
  * that still does not fit is cut with an ellipsis: nothing is ever drawn outside the box.
  */
+import { loadDefaultJapaneseParser, loadDefaultSimplifiedChineseParser } from 'budoux';
 import LineBreaker from 'linebreak';
 import type { Aspect, FontName, Template } from '../schemas.js';
 import { ASPECTS, LIMITS } from '../schemas.js';
@@ -207,11 +208,44 @@ interface Paragraph {
 /** Scripts written without spaces between words, which UAX #14 leaves to a dictionary (class SA). */
 const DICTIONARY_SCRIPT = /[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 const words = new Intl.Segmenter(undefined, { granularity: 'word' });
+/** Hangul: Korean words are kept whole (CSS `word-break: keep-all`). */
+const HANGUL = /\p{Script=Hangul}/u;
+/** Japanese and Chinese letters: lines break between BudouX phrases, not inside them. */
+const CJK_LETTER = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々〆〤]/u;
+const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const phraseParsers = { ja: loadDefaultJapaneseParser(), zh: loadDefaultSimplifiedChineseParser() };
+
+/** The character that ends just before UTF-16 index `i`, and the one that starts there. */
+function around(text: string, i: number): [string, string] {
+  const before = text.codePointAt(i - 1);
+  const lowSurrogate = before !== undefined && before >= 0xdc00 && before <= 0xdfff;
+  return [
+    String.fromCodePoint(text.codePointAt(lowSurrogate ? i - 2 : i - 1) ?? 0),
+    String.fromCodePoint(text.codePointAt(i) ?? 0),
+  ];
+}
+
+/** UTF-16 indices where a BudouX phrase starts (Japanese when there is kana, else Simplified Chinese). */
+function phraseStarts(text: string): Set<number> {
+  const starts = new Set<number>();
+  let at = 0;
+  for (const phrase of (KANA.test(text) ? phraseParsers.ja : phraseParsers.zh).parse(text)) {
+    starts.add(at);
+    at += phrase.length;
+  }
+  return starts;
+}
 
 /**
  * Break opportunities (UTF-16 indices where a line may start), with `required` for forced breaks:
- * UAX #14 from the linebreak package, plus word boundaries from ICU's dictionaries (Intl.Segmenter)
- * inside Thai, Lao, Khmer and Myanmar text, where UAX #14 finds none.
+ * UAX #14 from the linebreak package, then
+ * - word boundaries from ICU's dictionaries (Intl.Segmenter) inside Thai, Lao, Khmer and Myanmar
+ *   text, where UAX #14 finds none;
+ * - none between two Hangul syllables: Korean breaks at spaces (`word-break: keep-all`, as Korean
+ *   headline typesetting does);
+ * - none inside a Japanese or Chinese phrase found by BudouX (Google's phrase segmenter), so that
+ *   リリース or 产品 is never cut.
+ * A phrase or word wider than the box is still split, by {@link splitOverwide}.
  */
 function breakOpportunities(text: string): Map<number, boolean> {
   const breaks = new Map<number, boolean>();
@@ -223,6 +257,18 @@ function breakOpportunities(text: string): Map<number, boolean> {
       const before = text[index - 1] ?? '';
       const after = text[index] ?? '';
       if (DICTIONARY_SCRIPT.test(before) && DICTIONARY_SCRIPT.test(after)) breaks.set(index, false);
+    }
+  }
+  const hangul = HANGUL.test(text);
+  const phrases = CJK_LETTER.test(text) ? phraseStarts(text) : undefined;
+  if (hangul || phrases) {
+    for (const [position, required] of breaks) {
+      if (required || position >= text.length) continue;
+      const [before, after] = around(text, position);
+      const insideKoreanWord = hangul && HANGUL.test(before) && HANGUL.test(after);
+      const insidePhrase =
+        phrases && CJK_LETTER.test(before) && CJK_LETTER.test(after) && !phrases.has(position);
+      if (insideKoreanWord || insidePhrase) breaks.delete(position);
     }
   }
   return new Map([...breaks].sort((a, b) => a[0] - b[0]));

@@ -41,7 +41,8 @@ function isDefaultIgnorable(cp: number): boolean {
   return cp === 0x200c || cp === 0x200d || (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef);
 }
 
-function covers(font: LoadedFont, grapheme: string): boolean {
+/** Whether `font` has a glyph for every character of `grapheme` (default-ignorables aside). */
+export function covers(font: LoadedFont, grapheme: string): boolean {
   for (const ch of grapheme) {
     const cp = ch.codePointAt(0) ?? 0;
     if (!isDefaultIgnorable(cp) && !font.covers(cp)) return false;

@@ -4,6 +4,7 @@
  * REST API validates with.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { registerCheckLayout } from './check-layout.js';
 import type { ToolContext } from './context.js';
 import { registerDeleteImage } from './delete-image.js';
 import { registerGenerateImage } from './generate-image.js';
@@ -19,4 +20,5 @@ export function registerTools(server: McpServer, context: ToolContext): void {
   registerGetUsage(server, context);
   registerValidateToken(server, context);
   registerDeleteImage(server, context);
+  registerCheckLayout(server, context);
 }

@@ -1,0 +1,63 @@
+/**
+ * `template=auto` on the photographs of ../shared/fixtures/photos: for each, the saliency score
+ * (src/domain/render/saliency.ts; lower is calmer) of the text boxes of bottom-left, left and right,
+ * the template auto chose, and a contact sheet of the choices (docs/template-auto.jpg), og cards.
+ *
+ * Usage: npx tsx scripts/template-auto.ts
+ */
+import { readFileSync } from 'node:fs';
+import sharp, { type OverlayOptions } from 'sharp';
+import { decodeCover } from '../src/domain/render/decode.js';
+import { loadFontLibrary } from '../src/domain/render/fonts.js';
+import { chooseTemplate, createRenderer } from '../src/domain/render/index.js';
+import { layoutText } from '../src/domain/render/layout.js';
+import { ASPECTS, generateOptionsSchema } from '../src/domain/schemas.js';
+import { PHOTO_FILES } from '../test/support/images.js';
+
+const PHOTOS = new URL('../../shared/fixtures/photos/', import.meta.url);
+const fonts = loadFontLibrary();
+const renderer = createRenderer(fonts);
+const TILE = 400;
+const GAP = 12;
+const title = 'What we learned shipping every day for a year';
+const subtitle = 'Engineering · 7 min read';
+
+const composites: OverlayOptions[] = [];
+const rows: string[] = [
+  '| photo | bottom-left | left | right | chosen | chosen ÷ default |',
+  '| --- | --- | --- | --- | --- | --- |',
+];
+let calmer = 0;
+for (const [i, file] of PHOTO_FILES.entries()) {
+  const input = readFileSync(new URL(file, PHOTOS));
+  const { width, height } = ASPECTS.og;
+  const canvas = await decodeCover(input, width, height);
+  const { template, scores } = chooseTemplate(canvas, (t) =>
+    layoutText(fonts, { aspect: 'og', placement: { template: t }, title, subtitle, font: 'inter' }),
+  );
+  const s = (t: string) => (scores[t] ?? 0).toFixed(1);
+  const ratio = (scores[template] ?? 0) / (scores['bottom-left'] ?? 1);
+  if (template !== 'bottom-left') calmer++;
+  rows.push(
+    `| ${file} | ${s('bottom-left')} | ${s('left')} | ${s('right')} | ${template} | ${ratio.toFixed(2)} |`,
+  );
+  const out = await renderer.render(
+    input,
+    generateOptionsSchema.parse({ title, subtitle, template: 'auto', font: 'inter', fileFormat: 'jpeg' }),
+  );
+  const tile = await sharp(out.image).resize(TILE).toBuffer();
+  composites.push({
+    input: tile,
+    left: GAP + (i % 2) * (TILE + GAP),
+    top: GAP + Math.floor(i / 2) * (210 + GAP),
+  });
+}
+const sheetWidth = GAP + 2 * (TILE + GAP);
+const sheetHeight = GAP + Math.ceil(PHOTO_FILES.length / 2) * (210 + GAP);
+await sharp({ create: { width: sheetWidth, height: sheetHeight, channels: 3, background: '#ffffff' } })
+  .composite(composites)
+  .jpeg({ quality: 82 })
+  .toFile(new URL('../docs/template-auto.jpg', import.meta.url).pathname);
+process.stdout.write(
+  `${rows.join('\n')}\n\nauto chose another template than bottom-left for ${calmer} of ${PHOTO_FILES.length} photos; wrote docs/template-auto.jpg\n`,
+);
