@@ -48,13 +48,31 @@ export function httpErrorOf(
   return undefined;
 }
 
-/** Errors raised by express.json() (body-parser), mapped to VALIDATION_ERROR on field `body`. */
-function bodyParserError(err: unknown): ValidationError | undefined {
-  const type = (err as { type?: string } | null)?.type;
+/**
+ * Errors raised before a route runs, mapped to VALIDATION_ERROR: by express.json() (body-parser) on
+ * field `body`, including a body that does not match its Content-Encoding (zlib's errors); by the
+ * router on field `path` when a parameter is not valid percent-encoding ("%zz").
+ */
+export function requestError(err: unknown): ValidationError | undefined {
+  const e = err as { type?: string; code?: string; status?: number; message?: string } | null;
+  if (e && (e instanceof URIError || (e.status === 400 && /decode param/i.test(e.message ?? ''))))
+    return new ValidationError('path', 'format', 'Expected a URL path with valid percent-encoding');
+  // zlib's errors: Z_DATA_ERROR and the like for gzip and deflate, ERR__ERROR_… for Brotli.
+  if (/^(Z_|ERR__)/.test(e?.code ?? '') || e?.type === 'request.aborted' || e?.type === 'stream.encoding.set')
+    return new ValidationError(
+      'body',
+      'format',
+      `Expected a body that matches its Content-Encoding (${e?.message ?? 'it could not be decoded'})`,
+    );
+  const type = e?.type;
   if (type === 'entity.parse.failed')
     return new ValidationError('body', 'format', 'Expected a JSON body but it could not be parsed');
   if (type === 'entity.too.large')
-    return new ValidationError('body', 'maxLength', 'Expected a JSON body of at most 16 KB');
+    return new ValidationError(
+      'body',
+      'maxLength',
+      `Expected a JSON body of at most ${(err as { limit?: number }).limit ?? 16 * 1024} bytes`,
+    );
   if (type === 'encoding.unsupported' || type === 'charset.unsupported')
     return new ValidationError('body', 'format', 'Expected a UTF-8 JSON body');
   return undefined;
@@ -83,7 +101,7 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
     next(err);
     return;
   }
-  const mapped = httpErrorOf(bodyParserError(err) ?? err);
+  const mapped = httpErrorOf(requestError(err) ?? err);
   drainAfterResponse(req, res);
   if (mapped) {
     if (mapped.headers) res.set(mapped.headers);

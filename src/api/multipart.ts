@@ -72,7 +72,14 @@ export function receiveForm(req: Request): Promise<ReceivedForm> {
       reject(new ValidationError('body', 'format', 'Expected a multipart/form-data body with a boundary'));
       return;
     }
+    const unnamed = () =>
+      new ValidationError('body', 'format', 'Expected every form part to have a name but one has none');
     bb.on('file', (name, stream) => {
+      if (!name) {
+        stream.resume();
+        fail(unnamed());
+        return;
+      }
       if (name !== 'image') {
         stream.resume();
         fail(new ValidationError(name, 'type', `Expected a text value for ${name} but received a file`));
@@ -90,6 +97,10 @@ export function receiveForm(req: Request): Promise<ReceivedForm> {
       written.catch(() => undefined);
     });
     bb.on('field', (name, value, info) => {
+      if (!name) {
+        fail(unnamed());
+        return;
+      }
       if (info.valueTruncated) {
         fail(new ValidationError(name, 'maxLength', `Expected at most ${FIELD_BYTES} bytes for ${name}`));
         return;

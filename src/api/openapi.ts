@@ -20,7 +20,7 @@ import {
   tokenValidationSchema,
   usageSchema,
 } from '../domain/schemas.js';
-import { MAX_INPUT_PIXELS } from '../domain/render/decode.js';
+import { MAX_ASPECT_RATIO, MAX_INPUT_PIXELS } from '../domain/render/decode.js';
 import { THUMBNAIL_WIDTH } from '../domain/render/index.js';
 import { json, schemaOf, type Json, type Resource } from './describe.js';
 import { filesResource } from './routes/files.js';
@@ -59,7 +59,7 @@ Choices made where the spec says "not shown":
 - title and subtitle lengths count user-perceived characters (grapheme clusters); leading and trailing white space is trimmed; a line feed forces a line break.
 - position {x, y}: fractions 0 to 1 of the canvas, the centre of the text block, kept inside the safe zone.
 - Thumbnails are ${THUMBNAIL_WIDTH} px wide (og 400×210, square 400×400, portrait 400×500), in the image's format.
-- Background images of more than ${MAX_INPUT_PIXELS / 1e6} megapixels are refused (400, constraint max).
+- Background images of more than ${MAX_INPUT_PIXELS / 1e6} megapixels, or with an aspect ratio beyond ${MAX_ASPECT_RATIO}:1, are refused (400, constraint max); a file cut short or whose header promises more than its data holds is refused (400, constraint format).
 - Image files are served publicly at {PUBLIC_URL}/files/{key} with an unguessable key and Cache-Control: ${FILE_CACHE_CONTROL}.
 - The list is ordered with ties broken by id; title sorting ignores case.
 - Ours, beside spec 4.1: focus (what the cover crop keeps: center, attention or {x, y}) and template auto (the calmest of bottom-left, left and right). POST /layout checks a layout without an image or quota (60 a minute per account). Every POST /generate answer carries the render report in the Titlecard-Render-Report header (JSON, ASCII), so that the record in the body stays as the spec has it.

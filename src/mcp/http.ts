@@ -12,11 +12,15 @@ import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middlewar
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { principalOf, unauthorizedResponse } from '../api/auth.js';
+import { requestError } from '../api/errors.js';
 import { UnauthorizedError } from '../domain/errors.js';
 import type { Runtime } from '../runtime.js';
 import { localBackend } from './backend.js';
 import { buildMcpServer } from './server.js';
 import { base64Source, urlSource } from './sources.js';
+
+/** Largest /mcp request body, MB: a 10 MB image in base64 (13.4 MB) and the rest of the call. */
+export const MCP_BODY_LIMIT_MB = 15;
 
 /** JSON-RPC error body for answers given before the MCP transport sees the request. */
 const rpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
@@ -59,7 +63,7 @@ export function createMcpRouter({
 
   const router = express.Router();
   router.use(hostHeaderValidation(hosts), checkOrigin);
-  router.post('/', authenticate, express.json({ limit: '15mb' }), async (req, res) => {
+  router.post('/', authenticate, express.json({ limit: `${MCP_BODY_LIMIT_MB}mb` }), async (req, res) => {
     const principal = principalOf(res);
     const server = buildMcpServer({
       backend: localBackend(services, async () => principal),
@@ -77,6 +81,23 @@ export function createMcpRouter({
     });
     await server.connect(transport);
     await transport.handleRequest(req, res, req.body);
+  });
+  // Errors of reading the body, answered in JSON-RPC (JSON-RPC 2.0 section 5.1: -32700 parse error,
+  // -32600 invalid request) rather than in the REST API's shape.
+  router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    const type = (err as { type?: string } | null)?.type;
+    if (type === 'entity.too.large') {
+      res.status(413).json(rpcError(-32600, `Request body larger than ${MCP_BODY_LIMIT_MB} MB`));
+      return;
+    }
+    const invalid = requestError(err);
+    if (invalid || type === 'entity.parse.failed') {
+      res
+        .status(400)
+        .json(rpcError(-32700, `Parse error: ${invalid?.message ?? 'the body is not valid JSON'}`));
+      return;
+    }
+    next(err);
   });
   router.all('/', (_req, res) => {
     res

@@ -5,7 +5,7 @@
  * orientation, converted to sRGB, cover-cropped to the canvas, and leaves here as raw pixels: no
  * metadata (GPS position, camera data) can reach a published image.
  */
-import { open } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import sharp, { type Metadata } from 'sharp';
 import { ValidationError } from '../errors.js';
 
@@ -48,6 +48,56 @@ async function readHead(input: ImageInput): Promise<Buffer> {
 }
 
 const source = (input: ImageInput) => (Buffer.isBuffer(input) ? input : input.path);
+
+/**
+ * Where the end marker of a JPEG is: after the top-level segments (APP, DQT, SOF… each with its
+ * length), the first SOS starts the entropy-coded data, which cannot contain FF D9 (a data byte FF
+ * is always followed by 00 or a restart marker), so the first FF D9 after it is the end of the
+ * image; data a camera appends after it (a motion photo's video) does not matter. -1 when missing.
+ */
+function jpegEnd(data: Buffer): number {
+  let at = 2;
+  while (at + 4 <= data.length && data[at] === 0xff) {
+    const marker = data[at + 1] as number;
+    if (marker === 0xda) return data.indexOf(Buffer.from([0xff, 0xd9]), at);
+    if (marker === 0xff) {
+      at++;
+      continue;
+    }
+    at += 2 + data.readUInt16BE(at + 2);
+  }
+  return -1;
+}
+
+/** Walks the PNG chunks (length, type, data, CRC) to IEND; false when the file ends first. */
+function pngComplete(data: Buffer): boolean {
+  let at = 8;
+  while (at + 8 <= data.length) {
+    const length = data.readUInt32BE(at);
+    if (data.toString('latin1', at + 4, at + 8) === 'IEND') return at + 12 <= data.length;
+    at += 12 + length;
+  }
+  return false;
+}
+
+/**
+ * Whether the file holds a whole image as its format defines one: a JPEG's end marker after its
+ * scans, a PNG's chunks through IEND, a WebP's bytes as many as its RIFF header declares. Decoders
+ * read only the rows a crop needs, so a file cut short below them would otherwise pass. Reads the
+ * whole file (at most 10 MB, which the renderer reads next anyway).
+ */
+async function endsWhole(input: ImageInput, format: SniffedFormat): Promise<boolean> {
+  const data = Buffer.isBuffer(input) ? input : await readFile(input.path);
+  if (format === 'jpeg') return jpegEnd(data) >= 0;
+  if (format === 'png') return pngComplete(data);
+  return data.length >= 12 && data.readUInt32LE(4) + 8 <= data.length;
+}
+
+/**
+ * Most a photo's longer side may be, as a multiple of its shorter side (our choice). A cover crop
+ * of a 64000×1 strip would scale it to a 40-megapixel-wide line; nothing that thin is a background.
+ */
+export const MAX_ASPECT_RATIO = 20;
 
 export interface DecodedCanvas {
   /** 8-bit sRGB, row-major, `channels` per pixel. */
@@ -124,8 +174,23 @@ export async function decodeCover(
       'max',
       `Expected an image of at most ${MAX_INPUT_PIXELS / 1e6} megapixels for image but received ${w}×${h}`,
     );
+  if (Math.max(w, h) > MAX_ASPECT_RATIO * Math.max(1, Math.min(w, h)))
+    throw new ValidationError(
+      'image',
+      'max',
+      `Expected an image with an aspect ratio of at most ${MAX_ASPECT_RATIO}:1 for image but received ${w}×${h}`,
+    );
+  const corrupt = (why: string) =>
+    new ValidationError(
+      'image',
+      'format',
+      `Expected a decodable ${sniffed.format.toUpperCase()} image for image but it is corrupt or truncated (${why})`,
+    );
+  if (!(await endsWhole(input, sniffed.format))) throw corrupt('the file ends before its end marker');
   try {
-    let pipeline = sharp(source(input), { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS }).rotate();
+    // failOn 'warning': libvips' warnings include "premature end of JPEG file", which a header that
+    // claims more rows than the data holds gives; at 'error' such a file became a flat grey card.
+    let pipeline = sharp(source(input), { failOn: 'warning', limitInputPixels: MAX_INPUT_PIXELS }).rotate();
     if (typeof focus === 'object') {
       // EXIF orientations 5 to 8 turn the photo a quarter: its upright width is the stored height.
       const quarter = (meta.orientation ?? 1) >= 5;
@@ -146,10 +211,6 @@ export async function decodeCover(
     if (info.channels !== 3 && info.channels !== 4) throw new Error(`unexpected ${info.channels} channels`);
     return { pixels: data, width: info.width, height: info.height, channels: info.channels };
   } catch (err) {
-    throw new ValidationError(
-      'image',
-      'format',
-      `Expected a decodable ${sniffed.format.toUpperCase()} image for image but it is corrupt or truncated (${(err as Error).message.split('\n')[0]})`,
-    );
+    throw corrupt((err as Error).message.split('\n')[0] ?? 'unreadable');
   }
 }

@@ -1,0 +1,207 @@
+/**
+ * Defects a hostile client found (issue 12), each pinned by a test that failed before its fix:
+ * mismatched Content-Encoding, malformed percent-encoding in paths, /mcp body errors in JSON-RPC,
+ * multipart parts without a name.
+ */
+import { gzipSync } from 'node:zlib';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PHOTO_FILES, photo } from './support/images.js';
+import { generate, startTestServer, type TestServer } from './support/server.js';
+
+let srv: TestServer;
+let token: string;
+beforeAll(async () => {
+  srv = await startTestServer();
+  ({ token } = await srv.createUser('pro'));
+});
+afterAll(async () => srv.close());
+
+describe('malformed requests get a 4xx with a clear error, never a 500', () => {
+  it('a Content-Encoding that does not match the body: 400 on field body for REST, JSON-RPC -32700 for /mcp', async () => {
+    for (const encoding of ['gzip', 'deflate', 'br']) {
+      const rest = await fetch(`${srv.base}/tokens`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'content-encoding': encoding,
+        },
+        body: '{"name":"not compressed"}',
+      });
+      expect(rest.status, encoding).toBe(400);
+      const body = (await rest.json()) as { error: { code: string; details: { field: string } } };
+      expect(body.error.code).toBe('VALIDATION_ERROR');
+      expect(body.error.details.field).toBe('body');
+      const mcp = await fetch(`${srv.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'content-encoding': encoding,
+        },
+        body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+      });
+      expect(mcp.status, encoding).toBe(400);
+      expect(((await mcp.json()) as { error: { code: number } }).error.code).toBe(-32700);
+    }
+    // A real gzip body still works.
+    const ok = await fetch(`${srv.base}/tokens`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+      },
+      body: gzipSync('{"name":"compressed"}'),
+    });
+    expect(ok.status).toBe(201);
+  });
+
+  it('malformed percent-encoding in a path parameter: 400 naming the path', async () => {
+    for (const [method, path] of [
+      ['GET', '/files/%zz'],
+      ['GET', '/files/%'],
+      ['GET', '/files/%E0%A4%A'],
+      ['DELETE', '/api/tokens/%'],
+      ['GET', '/api/images/%zz'],
+    ] as const) {
+      const res = await fetch(`${srv.url}${path}`, { method, headers: { authorization: `Bearer ${token}` } });
+      expect(res.status, path).toBe(400);
+      const body = (await res.json()) as {
+        error: { code: string; details: { field: string; constraint: string } };
+      };
+      expect(body.error.details, path).toEqual({ field: 'path', constraint: 'format' });
+    }
+  });
+
+  it('/mcp: unparseable JSON is JSON-RPC -32700; a body over the limit names the real limit', async () => {
+    const headers = {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
+    const broken = await fetch(`${srv.url}/mcp`, { method: 'POST', headers, body: '{"jsonrpc": "2.0", ' });
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 }, id: null });
+    const huge = await fetch(`${srv.url}/mcp`, {
+      method: 'POST',
+      headers,
+      body: `{"x":"${'a'.repeat(16 * 1024 * 1024)}"}`,
+    });
+    expect(huge.status).toBe(413);
+    const answer = (await huge.json()) as { error: { code: number; message: string } };
+    expect(answer.error.code).toBe(-32600);
+    expect(answer.error.message).toMatch(/15 MB/);
+  });
+
+  it('a multipart part with an empty name is a 400 naming the body', async () => {
+    const boundary = 'xxBOUNDARYxx';
+    const body =
+      `--${boundary}\r\nContent-Disposition: form-data; name=""\r\n\r\nvalue\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nHi\r\n--${boundary}--\r\n`;
+    const res = await fetch(`${srv.base}/generate`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+      body,
+    });
+    expect(res.status).toBe(400);
+    const answer = (await res.json()) as { error: { message: string; details: { field: string } } };
+    expect(answer.error.details.field).toBe('body');
+    expect(answer.error.message).not.toMatch(/undefined/);
+  });
+});
+
+describe('broken images are refused, not published', () => {
+  /** A photo-like JPEG or PNG (noise, so that every row carries data). */
+  const photoLike = (format: 'jpeg' | 'png') =>
+    sharp({
+      create: {
+        width: 1600,
+        height: 1200,
+        channels: 3,
+        background: '#000000',
+        noise: { type: 'gaussian', mean: 128, sigma: 50 },
+      },
+    })
+      .toFormat(format)
+      .toBuffer();
+
+  it('a JPEG or PNG cut short is a 400, wherever the cut falls', async () => {
+    for (const format of ['jpeg', 'png'] as const) {
+      const whole = await photoLike(format);
+      for (const keep of [0.9, 0.99]) {
+        const cut = whole.subarray(0, Math.floor(whole.length * keep));
+        for (const aspect of ['og', 'portrait']) {
+          const res = await generate(
+            srv.base,
+            token,
+            { title: 'Cut', aspect },
+            { data: cut, type: `image/${format}` },
+          );
+          expect(res.status, `${format} at ${keep}, ${aspect}`).toBe(400);
+          expect(res.body.error.details).toEqual({ field: 'image', constraint: 'format' });
+          expect(res.body.error.message).toMatch(/corrupt or truncated/);
+        }
+      }
+    }
+  });
+
+  it('a whole JPEG with data appended after its end (a motion photo) is accepted', async () => {
+    const jpeg = await photoLike('jpeg');
+    const res = await generate(
+      srv.base,
+      token,
+      { title: 'Motion' },
+      { data: Buffer.concat([jpeg, Buffer.alloc(200_000, 0x42)]) },
+    );
+    expect(res.status).toBe(201);
+  });
+
+  it('a JPEG whose header claims more pixels than its data holds is a 400', async () => {
+    const jpeg = await sharp({ create: { width: 800, height: 1202, channels: 3, background: '#336699' } })
+      .jpeg()
+      .toBuffer();
+    // SOF0: FF C0, length (2), precision (1), height (2), width (2).
+    const sof = jpeg.indexOf(Buffer.from([0xff, 0xc0]));
+    expect(sof).toBeGreaterThan(0);
+    const lying = Buffer.from(jpeg);
+    lying.writeUInt16BE(8000, sof + 5);
+    lying.writeUInt16BE(8000, sof + 7);
+    const res = await generate(srv.base, token, { title: 'Liar' }, { data: lying });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.field).toBe('image');
+  });
+
+  it('a valid but extreme 64000×1 or 1×64000 PNG is refused with a true message: an aspect-ratio limit', async () => {
+    for (const [width, height] of [
+      [64000, 1],
+      [1, 64000],
+    ] as const) {
+      const png = await sharp({ create: { width, height, channels: 3, background: '#808080' } })
+        .png()
+        .toBuffer();
+      const res = await generate(srv.base, token, { title: 'Thin' }, { data: png, type: 'image/png' });
+      expect(res.status, `${width}×${height}`).toBe(400);
+      expect(res.body.error.details).toEqual({ field: 'image', constraint: 'max' });
+      expect(res.body.error.message).toMatch(/aspect ratio/);
+      expect(res.body.error.message).toContain(`${width}×${height}`);
+    }
+  });
+
+  it('every fixture photograph still passes the strict decoding', async () => {
+    for (const file of PHOTO_FILES) {
+      const res = await generate(
+        srv.base,
+        token,
+        { title: file, fileFormat: 'jpeg' },
+        { data: photo(file), type: file.endsWith('.png') ? 'image/png' : 'image/jpeg' },
+      );
+      expect(res.status, file).toBe(201);
+    }
+  });
+});
