@@ -20,17 +20,29 @@ export function createHttpApp(runtime: Runtime): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
+  app.locals.uploadDir = runtime.uploadDir;
   app.use(
     pinoHttp({
       logger: runtime.logger,
-      genReqId: () => crypto.randomUUID(),
-      autoLogging: { ignore: (req) => req.url === '/healthz' },
+      // A request id from the caller (a proxy's) is kept when it is a plain token; else a new UUID.
+      genReqId: (req, res) => {
+        const given = req.headers['x-request-id'];
+        const id = typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : crypto.randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
     }),
   );
   app.use('/api', createApiRouter(runtime.services));
   app.use(filesResource.router(runtime.services));
+  // Liveness: the process answers. Readiness: its stores answer too (503 when one does not).
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const { ready, checks } = await runtime.services.ready();
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable', checks });
   });
   app.use('/mcp', createMcpRouter(runtime));
   const notFound: express.RequestHandler = (req, res) => {

@@ -12,7 +12,9 @@ import { createRenderer } from './domain/render/index.js';
 import { createServices, type Services } from './domain/services.js';
 import { createImageFetcher, type ImageFetcher, type ImageFetcherOptions } from './fetch-image.js';
 import { createLogMailer, createSmtpMailer } from './mail.js';
+import { rm } from 'node:fs/promises';
 import { openStorage } from './storage/index.js';
+import { openUploadDir } from './uploads.js';
 import { createMemoryThrottle, createSignInThrottle } from './storage/throttle.js';
 import { PREVIEW_LIMIT } from './domain/images.js';
 
@@ -35,6 +37,8 @@ export interface Runtime {
   services: Services;
   /** Fetches an `imageUrl` (MCP), refusing private and local addresses. */
   fetchImage: ImageFetcher;
+  /** This process's directory for uploads in flight (src/uploads.ts). */
+  uploadDir: string;
   /** Closes the stores. */
   close(): Promise<void>;
 }
@@ -74,12 +78,17 @@ export async function createRuntime(
     signUpMode: config.signUp,
     ...(options.clock ? { clock: options.clock } : {}),
   });
+  const uploadDir = await openUploadDir(config.dataDir, logger);
   return {
     config,
     logger,
     publicUrl,
     services,
+    uploadDir,
     fetchImage: createImageFetcher(options.fetcher ?? { allowAddresses: config.fetchAllowAddresses }),
-    close: () => services.close(),
+    async close() {
+      await services.close();
+      await rm(uploadDir, { recursive: true, force: true });
+    },
   };
 }

@@ -10,13 +10,20 @@ import type { Config } from './config.js';
 import { createHttpApp } from './http.js';
 import { createRuntime, type Runtime, type RuntimeOverrides } from './runtime.js';
 
+/** How long a shutdown waits for requests in flight: 25 s, under the usual 30 s a container platform gives after SIGTERM. */
+export const SHUTDOWN_GRACE_MS = 25_000;
+
 export interface RunningServer {
   server: Server;
   runtime: Runtime;
   /** Where it listens, e.g. `http://127.0.0.1:3000`. */
   url: string;
-  /** Stops accepting connections, waits for open requests, closes idle connections, then the stores. */
-  close(): Promise<void>;
+  /**
+   * Graceful shutdown: stops accepting connections, lets requests in flight (and their renders)
+   * finish, for at most `graceMs` (default {@link SHUTDOWN_GRACE_MS}), then cuts what is left and
+   * closes the stores.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 /**
@@ -41,7 +48,10 @@ export async function startServer(
     failed = reject;
   });
   app.catch(() => undefined); // a start-up failure is reported by the caller, not as an unhandled rejection
+  let stopping = false;
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    // While shutting down, a keep-alive connection is closed after its answer.
+    if (stopping) res.setHeader('Connection', 'close');
     app.then(
       (handle) => handle(req, res),
       () => res.destroy(),
@@ -70,10 +80,14 @@ export async function startServer(
     server,
     runtime,
     url,
-    async close() {
+    async close(graceMs = SHUTDOWN_GRACE_MS) {
+      stopping = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+      cut.unref();
       await closed;
+      clearTimeout(cut);
       await runtime.close();
     },
   };

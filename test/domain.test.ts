@@ -298,3 +298,31 @@ describe('dashboard sessions', () => {
     expect(stored).toEqual([]);
   });
 });
+
+describe('lastUsedAt', () => {
+  it('is written at most once a minute per token, and a failed write never fails the request', async () => {
+    const clock = fakeClock('2026-05-01T00:00:00Z');
+    const { s, store } = services(clock);
+    const { token } = await s.accounts.createUser({
+      email: 'touch@example.com',
+      displayName: 'T',
+      tier: 'pro',
+    });
+    const touches: Date[] = [];
+    const touch = store.tokens.touch.bind(store.tokens);
+    store.tokens.touch = async (id, at) => {
+      touches.push(at);
+      await touch(id, at);
+    };
+    for (const second of [0, 10, 59, 60, 61, 130]) {
+      clock.set(new Date(Date.UTC(2026, 4, 1, 0, 0, second)).toISOString());
+      await s.accounts.authenticate(`Bearer ${token.token}`);
+    }
+    expect(touches.map((d) => d.toISOString().slice(17, 19))).toEqual(['00', '00', '10']); // 00:00, 01:00, 02:10
+    store.tokens.touch = () => Promise.reject(new Error('disk full'));
+    clock.set('2026-05-01T00:10:00Z');
+    await expect(s.accounts.authenticate(`Bearer ${token.token}`)).resolves.toMatchObject({
+      tokenId: token.id,
+    });
+  });
+});

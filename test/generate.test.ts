@@ -3,6 +3,7 @@
  * says, and bad input gets the documented error with nothing stored and nothing charged.
  */
 import { readdirSync, readlinkSync } from 'node:fs';
+import path from 'node:path';
 import { deflateSync, crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -597,8 +598,13 @@ describe('bad input: the documented error, nothing stored, nothing charged', () 
           return '';
         }
       })
-      .filter((target) => target.includes('titlecard-upload-'));
+      .filter(
+        (target) => target.startsWith(path.join(srv.dataDir, 'uploads')) && !target.endsWith('uploads'),
+      );
     expect(open).toEqual([]);
+    // And no file is left in the server's upload directory.
+    const [own] = readdirSync(path.join(srv.dataDir, 'uploads'));
+    expect(readdirSync(path.join(srv.dataDir, 'uploads', own as string))).toEqual([]);
   });
 
   it('an image of exactly 10 MB is accepted', async () => {

@@ -205,3 +205,40 @@ describe('broken images are refused, not published', () => {
     }
   });
 });
+
+describe('operations', () => {
+  it('/healthz says the process lives and /readyz that its stores answer, without a token', async () => {
+    const health = await fetch(`${srv.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    const ready = await fetch(`${srv.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ok', checks: { records: 'ok', files: 'ok' } });
+  });
+
+  it('/readyz answers 503 and names the store when one does not answer', async () => {
+    const other = await startTestServer();
+    try {
+      await other.services.close(); // the record store is closed under the running server
+      const res = await fetch(`${other.url}/readyz`);
+      expect(res.status).toBe(503);
+      const body = (await res.json()) as { status: string; checks: { records: string } };
+      expect(body.status).toBe('unavailable');
+      expect(body.checks.records).not.toBe('ok');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('every response carries X-Request-Id, the caller’s own when it sends a plain one', async () => {
+    const fresh = await fetch(`${srv.base}/usage`, { headers: { authorization: `Bearer ${token}` } });
+    expect(fresh.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const kept = await fetch(`${srv.url}/healthz`, { headers: { 'x-request-id': 'edge-7f3a.91' } });
+    expect(kept.headers.get('x-request-id')).toBe('edge-7f3a.91');
+    const replaced = await fetch(`${srv.url}/nothing`, {
+      headers: { 'x-request-id': 'not acceptable <id>' },
+    });
+    expect(replaced.status).toBe(404);
+    expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});

@@ -36,7 +36,9 @@ export function receiveForm(req: Request): Promise<ReceivedForm> {
         `Expected a multipart/form-data body but received ${type ? JSON.stringify(type) : 'no Content-Type'}`,
       ),
     );
-  const tmpPath = path.join(os.tmpdir(), `titlecard-upload-${randomBytes(12).toString('hex')}`);
+  // Titlecard's own upload directory (src/uploads.ts), so that a crash leaves nothing in the OS's.
+  const dir = (req.app.locals as { uploadDir?: string }).uploadDir ?? os.tmpdir();
+  const tmpPath = path.join(dir, `upload-${randomBytes(12).toString('hex')}`);
   const fields: Record<string, string> = {};
   let image: ReceivedForm['image'];
   let written: Promise<void> | undefined;

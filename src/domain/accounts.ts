@@ -3,6 +3,7 @@
  * Token secrets are shown once, at creation; only their SHA-256 hash is stored. A revoked token fails
  * on the very next request in every process, because every request looks the hash up in the store.
  */
+import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { AccountLinks } from './account-links.js';
 import {
@@ -72,7 +73,7 @@ export interface Accounts {
   /**
    * Section 5: resolves an `Authorization` header value to the caller. Throws UnauthorizedError
    * `missing` without a header, `invalid` for anything but a known, active bearer token.
-   * Records the token's `lastUsedAt`.
+   * Records the token's `lastUsedAt`, to the minute (see {@link LAST_USED_EVERY_MS}).
    */
   authenticate(authorization: string | undefined): Promise<Principal>;
   /**
@@ -94,10 +95,14 @@ export interface Accounts {
   deleteAccount(user: User, input: unknown): Promise<void>;
 }
 
+/** `lastUsedAt` is written at most this often per token (ms): a busy token costs no write per request. */
+export const LAST_USED_EVERY_MS = 60_000;
+
 /** What deleting an account needs from the other use cases. */
 export interface AccountsDeps {
   store: RecordStore;
   clock: Clock;
+  logger: Logger;
   links: AccountLinks;
   sessions: Pick<Sessions, 'signOutEverywhere'>;
   /** Deletes every image of the user, records and files. */
@@ -114,7 +119,14 @@ const passwordChangeSchema = z.object({
 });
 const confirmSchema = z.object({ password: z.string().max(1024).default('') });
 
-export function createAccounts({ store, clock, links, sessions, deleteImagesOf }: AccountsDeps): Accounts {
+export function createAccounts({
+  store,
+  clock,
+  logger,
+  links,
+  sessions,
+  deleteImagesOf,
+}: AccountsDeps): Accounts {
   async function issueToken(user: User, name: string): Promise<CreatedToken> {
     const secret = newTokenSecret();
     const token: ApiToken = {
@@ -194,7 +206,12 @@ export function createAccounts({ store, clock, links, sessions, deleteImagesOf }
       if (!token) throw new UnauthorizedError('invalid');
       const user = await store.users.findById(token.userId);
       if (!user) throw new UnauthorizedError('invalid');
-      await store.tokens.touch(token.id, clock.now());
+      // lastUsedAt: written at most once a minute per token, and never the reason a request fails.
+      const now = clock.now();
+      if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() >= LAST_USED_EVERY_MS)
+        await store.tokens
+          .touch(token.id, now)
+          .catch((err: unknown) => logger.warn({ err }, 'lastUsedAt not recorded'));
       return { user, tokenId: token.id };
     },
 

@@ -39,7 +39,7 @@ export interface TokenRepository {
   countActive(userId: string): Promise<number>;
   /** Revokes the user's active token `id`. Returns false when there is none (unknown, revoked, or another user's). */
   revoke(userId: string, id: string, at: Date): Promise<boolean>;
-  /** Records that the token authenticated a request at `at`. */
+  /** Records that the token authenticated a request at `at`; never moves `lastUsedAt` back. */
   touch(id: string, at: Date): Promise<void>;
   /** Deletes every token of the user, revoked or not (account deletion). */
   deleteAllForUser(userId: string): Promise<void>;

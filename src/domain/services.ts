@@ -49,8 +49,33 @@ export interface Services {
   sessions: Sessions;
   /** Email verification and password reset links. */
   links: AccountLinks;
+  /**
+   * Readiness (`GET /readyz`): whether the record store and the blob store answer, each within 2 s.
+   * Never throws; a store that fails says why.
+   */
+  ready(): Promise<{ ready: boolean; checks: { records: string; files: string } }>;
   /** Closes the stores. In-flight calls should have finished. */
   close(): Promise<void>;
+}
+
+/** A store answers within this, or readiness says it does not (ms). */
+const READY_TIMEOUT_MS = 2000;
+
+async function probe(check: () => Promise<unknown>): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      check(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer in ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS);
+      }),
+    ]);
+    return 'ok';
+  } catch (err) {
+    return (err as Error).message;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -69,6 +94,7 @@ export function createServices(deps: ServiceDeps): Services {
   const accounts = createAccounts({
     store,
     clock,
+    logger: deps.logger,
     links,
     sessions,
     deleteImagesOf: (id) => images.deleteAllOf(id),
@@ -79,6 +105,13 @@ export function createServices(deps: ServiceDeps): Services {
     images,
     sessions,
     links,
+    async ready() {
+      const [records, files] = await Promise.all([
+        probe(() => store.users.findById('usr_readiness_probe')),
+        probe(() => deps.blobs.get('0000000000000000000000.png')),
+      ]);
+      return { ready: records === 'ok' && files === 'ok', checks: { records, files } };
+    },
     async close() {
       await Promise.all([deps.store.close(), deps.blobs.close()]);
     },

@@ -167,7 +167,10 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Record
         );
       },
       async touch(id, at) {
-        await tokens.updateOne({ _id: id }, { $set: { lastUsedAt: at } });
+        await tokens.updateOne(
+          { _id: id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: at } }] },
+          { $set: { lastUsedAt: at } },
+        );
       },
       async deleteAllForUser(userId) {
         await tokens.deleteMany({ userId });

@@ -248,7 +248,9 @@ export function openSqliteStore(file: string): RecordStore {
     revoke: db.prepare(
       'UPDATE tokens SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL',
     ),
-    touch: db.prepare('UPDATE tokens SET last_used_at = ? WHERE id = ?'),
+    touch: db.prepare(
+      'UPDATE tokens SET last_used_at = @at WHERE id = @id AND (last_used_at IS NULL OR last_used_at < @at)',
+    ),
     insertImage: db.prepare(
       `INSERT INTO images (id, user_id, title, subtitle, width, height, format, image_key, thumbnail_key, created_at)
        VALUES (@id, @userId, @title, @subtitle, @width, @height, @format, @imageKey, @thumbnailKey, @createdAt)`,
@@ -350,7 +352,7 @@ export function openSqliteStore(file: string): RecordStore {
         return q.revoke.run(at.toISOString(), id, userId).changes === 1;
       },
       async touch(id, at) {
-        q.touch.run(at.toISOString(), id);
+        q.touch.run({ at: at.toISOString(), id });
       },
       async deleteAllForUser(userId) {
         q.deleteTokens.run(userId);

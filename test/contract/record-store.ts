@@ -221,6 +221,10 @@ export function recordStoreContract(
       expect((await store.tokens.findActiveByHash(t1.tokenHash))?.lastUsedAt?.toISOString()).toBe(
         '2026-02-02T00:00:00.000Z',
       );
+      await store.tokens.touch(t1.id, new Date('2026-02-01T00:00:00Z')); // a late write never goes back
+      expect((await store.tokens.findActiveByHash(t1.tokenHash))?.lastUsedAt?.toISOString()).toBe(
+        '2026-02-02T00:00:00.000Z',
+      );
       expect(await store.tokens.revoke('usr_other', t1.id, new Date())).toBe(false);
       expect(await store.tokens.revoke(u.id, t1.id, new Date())).toBe(true);
       expect(await store.tokens.revoke(u.id, t1.id, new Date())).toBe(false);
