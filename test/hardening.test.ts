@@ -242,3 +242,43 @@ describe('operations', () => {
     expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
+
+describe('/files', () => {
+  it('streams with a strong ETag: If-None-Match gets 304, HEAD only headers, a range 206, a range past the end 416', async () => {
+    const made = await generate(
+      srv.base,
+      token,
+      { title: 'Files', fileFormat: 'png' },
+      {
+        data: await sharp({ create: { width: 800, height: 500, channels: 3, background: '#204060' } })
+          .jpeg()
+          .toBuffer(),
+      },
+    );
+    const url = made.body.data.url as string;
+    const key = new URL(url).pathname.split('/').pop() as string;
+    const full = await fetch(url);
+    const bytes = Buffer.from(await full.arrayBuffer());
+    expect(full.headers.get('etag')).toBe(`"${key}"`);
+    expect(full.headers.get('accept-ranges')).toBe('bytes');
+    expect(Number(full.headers.get('content-length'))).toBe(bytes.length);
+
+    const again = await fetch(url, { headers: { 'if-none-match': `"${key}"` } });
+    expect(again.status).toBe(304);
+    expect((await again.arrayBuffer()).byteLength).toBe(0);
+
+    const head = await fetch(url, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(Number(head.headers.get('content-length'))).toBe(bytes.length);
+    expect(head.headers.get('content-type')).toBe('image/png');
+
+    const part = await fetch(url, { headers: { range: 'bytes=100-299' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 100-299/${bytes.length}`);
+    expect(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(100, 300))).toBe(true);
+
+    const past = await fetch(url, { headers: { range: `bytes=${bytes.length + 10}-` } });
+    expect(past.status).toBe(416);
+    expect(past.headers.get('content-range')).toBe(`bytes */${bytes.length}`);
+  });
+});

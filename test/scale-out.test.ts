@@ -204,7 +204,7 @@ describe('titlecard sweep on the embedded default', () => {
     expect(await services.images.sweepOrphans({ olderThan: new Date(Date.now() - 60_000) })).toEqual([]);
     expect(await services.images.sweepOrphans({ olderThan: new Date(Date.now() + 1000) })).toEqual([orphan]);
     expect(
-      await services.images.readFile(new URL(image.url).pathname.split('/').pop() as string),
+      await services.images.fileInfo(new URL(image.url).pathname.split('/').pop() as string),
     ).toBeDefined();
     await services.close();
     await rm(dataDir, { recursive: true, force: true });

@@ -19,7 +19,8 @@ import { NotFoundError, TooManyAttemptsError } from './errors.js';
 import { BLOB_KEY_PATTERN, blobKeysOf } from './files.js';
 import { newBlobStem, newId } from './ids.js';
 import type { ImageRecord } from './model.js';
-import type { Blob, BlobStore, Clock, RecordStore, Throttle } from './ports.js';
+import type { Readable } from 'node:stream';
+import type { Blob, BlobStore, ByteRange, Clock, RecordStore, Throttle } from './ports.js';
 import type { Quota } from './quota.js';
 import type { ImageInput } from './render/decode.js';
 import type { Renderer } from './render/index.js';
@@ -90,9 +91,12 @@ export interface Images {
   activity(principal: Principal): Promise<{ date: string; count: number }[]>;
   /**
    * A published file (image or thumbnail) by its key, for anyone: files are public, their keys
-   * unguessable (see `BLOB_KEY_PATTERN`). Throws NotFoundError for an unknown or malformed key.
+   * unguessable (see `BLOB_KEY_PATTERN`). Its size (bytes) and Content-Type; throws NotFoundError
+   * for an unknown or malformed key.
    */
-  readFile(key: string): Promise<Blob>;
+  fileInfo(key: string): Promise<{ size: number; contentType: string }>;
+  /** The bytes of a published file, all or `range` (inclusive offsets), streamed. Throws NotFoundError. */
+  openFile(key: string, range?: ByteRange): Promise<Readable>;
   /**
    * Deletes files that no record points to and that were written before `olderThan` (younger
    * files may belong to a generation still in flight: files are written before their record).
@@ -249,10 +253,16 @@ export function createImages({
       return days;
     },
 
-    async readFile(key) {
-      const blob = BLOB_KEY_PATTERN.test(key) ? await blobs.get(key) : undefined;
-      if (!blob) throw new NotFoundError(`No file ${key}`);
-      return blob;
+    async fileInfo(key) {
+      const info = BLOB_KEY_PATTERN.test(key) ? await blobs.stat(key) : undefined;
+      if (!info) throw new NotFoundError(`No file ${key}`);
+      return info;
+    },
+
+    async openFile(key, range) {
+      const stream = BLOB_KEY_PATTERN.test(key) ? await blobs.open(key, range) : undefined;
+      if (!stream) throw new NotFoundError(`No file ${key}`);
+      return stream;
     },
 
     async sweepOrphans({ olderThan, dryRun = false }) {

@@ -4,6 +4,7 @@
  * behind the same interfaces and must pass the same contract test suites (`test/contract`).
  * All methods are async so that networked adapters fit.
  */
+import type { Readable } from 'node:stream';
 import type {
   AccountLink,
   AccountLinkPurpose,
@@ -107,6 +108,12 @@ export interface RecordStore {
   close(): Promise<void>;
 }
 
+/** Bytes `start` to `end` of a file, both inclusive (as in an HTTP Range, RFC 9110 section 14.1.2). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
 /** A stored file's bytes and Content-Type. */
 export interface Blob {
   body: Buffer;
@@ -118,6 +125,13 @@ export interface BlobStore {
   /** Writes the whole file or nothing (a reader never sees a partial file). */
   put(key: string, body: Buffer, contentType: string): Promise<void>;
   get(key: string): Promise<Blob | undefined>;
+  /** A file's size in bytes and Content-Type, without reading it; undefined when missing. */
+  stat(key: string): Promise<{ size: number; contentType: string } | undefined>;
+  /**
+   * The file's bytes as a stream, all of them or `range` (byte offsets, both inclusive, within the
+   * size); undefined when missing. Nothing is held in memory beyond the stream's buffer.
+   */
+  open(key: string, range?: ByteRange): Promise<Readable | undefined>;
   /** Deleting a missing key is not an error. */
   delete(key: string): Promise<void>;
   /** Every file in the store, with when it was last written (for the orphan sweep's grace period). */

@@ -4,7 +4,7 @@
  * a strict pattern, so no key can reach outside the directory.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open as fsOpen, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { assertBlobKey, BLOB_KEY_PATTERN, contentTypeOfKey } from '../domain/files.js';
 import type { BlobStore } from '../domain/ports.js';
@@ -28,6 +28,24 @@ export async function openLocalDiskBlobStore(dir: string): Promise<BlobStore> {
       if (!BLOB_KEY_PATTERN.test(key)) return undefined;
       try {
         return { body: await readFile(path.join(dir, key)), contentType: contentTypeOfKey(key) };
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw err;
+      }
+    },
+    async stat(key) {
+      if (!BLOB_KEY_PATTERN.test(key)) return undefined;
+      const info = await stat(path.join(dir, key)).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') return undefined;
+        throw err;
+      });
+      return info && { size: info.size, contentType: contentTypeOfKey(key) };
+    },
+    async open(key, range) {
+      if (!BLOB_KEY_PATTERN.test(key)) return undefined;
+      try {
+        const handle = await fsOpen(path.join(dir, key), 'r');
+        return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
         throw err;

@@ -1,6 +1,7 @@
 /**
  * An in-memory blob store, for fast domain tests. Not for production: files vanish with the process.
  */
+import { Readable } from 'node:stream';
 import { assertBlobKey, contentTypeOfKey } from '../domain/files.js';
 import type { BlobStore } from '../domain/ports.js';
 
@@ -14,6 +15,15 @@ export function createMemoryBlobStore(): BlobStore {
     async get(key) {
       const file = files.get(key);
       return file && { body: file.body, contentType: contentTypeOfKey(key) };
+    },
+    async stat(key) {
+      const file = files.get(key);
+      return file && { size: file.body.length, contentType: contentTypeOfKey(key) };
+    },
+    async open(key, range) {
+      const file = files.get(key);
+      if (!file) return undefined;
+      return Readable.from([range ? file.body.subarray(range.start, range.end + 1) : file.body]);
     },
     async delete(key) {
       files.delete(key);

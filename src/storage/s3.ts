@@ -7,6 +7,7 @@
  * 3.729) corrupt uploads on servers that do not understand them, so checksums are computed and
  * validated only when the operation requires them.
  */
+import type { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { BlobStore } from '../domain/ports.js';
 import { assertBlobKey, BLOB_KEY_PATTERN, contentTypeOfKey, FILE_CACHE_CONTROL } from '../domain/files.js';
@@ -61,6 +62,34 @@ export async function openS3BlobStore(options: S3StoreOptions): Promise<BlobStor
           await (res.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray(),
         );
         return { body, contentType: res.ContentType ?? contentTypeOfKey(key) };
+      } catch (err) {
+        if (err instanceof s3.NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') return undefined;
+        throw err;
+      }
+    },
+    async stat(key) {
+      if (!BLOB_KEY_PATTERN.test(key)) return undefined;
+      try {
+        const res = await client.send(new s3.HeadObjectCommand({ Bucket, Key: key }));
+        return { size: res.ContentLength ?? 0, contentType: res.ContentType ?? contentTypeOfKey(key) };
+      } catch (err) {
+        if ((err as { name?: string }).name === 'NotFound' || (err as { name?: string }).name === 'NoSuchKey')
+          return undefined;
+        throw err;
+      }
+    },
+    async open(key, range) {
+      if (!BLOB_KEY_PATTERN.test(key)) return undefined;
+      try {
+        const res = await client.send(
+          new s3.GetObjectCommand({
+            Bucket,
+            Key: key,
+            ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+          }),
+        );
+        // In Node the SDK's body is a Readable (an IncomingMessage).
+        return res.Body as Readable;
       } catch (err) {
         if (err instanceof s3.NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') return undefined;
         throw err;

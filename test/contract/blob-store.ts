@@ -7,6 +7,28 @@ import type { BlobStore } from '../../src/domain/ports.js';
 
 export function blobStoreContract(name: string, open: () => Promise<BlobStore>): void {
   describe(`BlobStore contract: ${name}`, () => {
+    it("gives a file's size and type without reading it, and streams it whole or by a byte range", async () => {
+      const store = await open();
+      const key = `${newBlobStem()}.png`;
+      const body = Buffer.from(Array.from({ length: 10_000 }, (_, i) => (i * 7) % 256));
+      await store.put(key, body, 'image/png');
+      expect(await store.stat(key)).toEqual({ size: 10_000, contentType: 'image/png' });
+      const read = async (range?: { start: number; end: number }) => {
+        const stream = await store.open(key, range);
+        const chunks: Buffer[] = [];
+        for await (const chunk of stream ?? []) chunks.push(Buffer.from(chunk as Uint8Array));
+        return Buffer.concat(chunks);
+      };
+      expect((await read()).equals(body)).toBe(true);
+      expect((await read({ start: 100, end: 199 })).equals(body.subarray(100, 200))).toBe(true);
+      expect((await read({ start: 9_999, end: 9_999 })).equals(body.subarray(9_999))).toBe(true);
+      const missing = `${newBlobStem()}.png`;
+      expect(await store.stat(missing)).toBeUndefined();
+      expect(await store.open(missing)).toBeUndefined();
+      expect(await store.stat('../etc/passwd')).toBeUndefined();
+      await store.delete(key);
+    });
+
     it('stores, reads back with the Content-Type of its extension, lists and deletes', async () => {
       const store = await open();
       const png = `${newBlobStem()}.png`;
