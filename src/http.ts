@@ -11,6 +11,7 @@ import express from 'express';
 import { pinoHttp } from 'pino-http';
 import { createApiRouter } from './api/app.js';
 import { endpointError, errorHandler } from './api/errors.js';
+import { methodNotAllowed } from './api/describe.js';
 import { filesResource } from './api/routes/files.js';
 import { createMcpRouter } from './mcp/http.js';
 import type { Runtime } from './runtime.js';
@@ -36,6 +37,7 @@ export function createHttpApp(runtime: Runtime): express.Express {
   );
   app.use('/api', createApiRouter(runtime.services));
   app.use(filesResource.router(runtime.services));
+  app.use(methodNotAllowed(filesResource.paths));
   // Liveness: the process answers. Readiness: its stores answer too (503 when one does not).
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

@@ -3,7 +3,7 @@
  * tokens, listing, usage; every response checked against the served OpenAPI document.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertMatchesOpenApi } from './support/openapi.js';
+import { assertMatchesOpenApi, matchesComponent } from './support/openapi.js';
 import { call, download, generate, startTestServer, type TestServer } from './support/server.js';
 import { solid } from './support/images.js';
 
@@ -144,6 +144,27 @@ describe('tokens (spec 4.4 to 4.7)', () => {
     });
   });
 
+  it('the token name rule is in the OpenAPI document: what its schema accepts the server accepts, and the reverse', async () => {
+    const { token } = await srv.createUser('pro');
+    for (const name of [
+      'ok',
+      '  padded  ',
+      'line\nfeed',
+      'x'.repeat(100),
+      ' ',
+      '\t',
+      'bell\u0007',
+      'nul\u0000',
+      'c1\u0085',
+      '',
+      'x'.repeat(101),
+    ]) {
+      const schemaSays = matchesComponent('CreateTokenRequest', { name });
+      const res = await call(srv.base, 'POST', '/tokens', { token, json: { name } });
+      expect(res.status === 201, JSON.stringify(name)).toBe(schemaSays);
+    }
+  });
+
   it("revoking an unknown, already revoked, or another user's token answers 404", async () => {
     const alice = await srv.createUser('pro');
     const bob = await srv.createUser('pro');
@@ -240,6 +261,13 @@ describe('usage and listing (spec 4.2, 4.3)', () => {
     ]);
     const asc = await call(srv.base, 'GET', '/images?sort=createdAt&order=asc', { token });
     expect((asc.body.data.images as { id: string }[]).map((i) => i.id)).toEqual(ids);
+  });
+
+  it('an empty list parameter counts as not sent, as the document says (allowEmptyValue)', async () => {
+    const { token } = await srv.createUser('pro');
+    const res = await call(srv.base, 'GET', '/images?order=&sort=&limit=&offset=', { token });
+    expect(res.status).toBe(200);
+    expect(res.body.data.pagination).toMatchObject({ limit: 20, offset: 0 });
   });
 
   it('rejects bad list parameters with a 400 naming the field', async () => {
@@ -351,12 +379,27 @@ describe('files and unknown routes', () => {
     const { token } = await srv.createUser('pro');
     for (const [method, route] of [
       ['GET', '/api/nothing'],
-      ['PUT', '/api/generate'],
       ['GET', '/api/images/img_123'],
     ] as const) {
       const res = await call(srv.url, method, route, { token });
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ success: false, error: { code: 'NOT_FOUND', message: expect.any(String) } });
+    }
+  });
+
+  it('a method a known path does not have answers 405 with Allow (RFC 9110 section 15.5.6)', async () => {
+    const { token } = await srv.createUser('pro');
+    for (const [method, route, allow] of [
+      ['PUT', '/api/generate', 'POST'],
+      ['DELETE', '/api/usage', 'GET, HEAD'],
+      ['PATCH', '/api/tokens/tok_123', 'DELETE'],
+      ['POST', '/api/images/img_123', 'GET, DELETE, HEAD'],
+      ['DELETE', '/files/0000000000000000000000.png', 'GET, HEAD'],
+    ] as const) {
+      const res = await call(srv.url, method, route, { token });
+      expect(res.status, `${method} ${route}`).toBe(405);
+      expect(res.headers.get('allow'), `${method} ${route}`).toBe(allow);
+      expect(res.body.error.code).toBe('METHOD_NOT_ALLOWED');
     }
   });
 

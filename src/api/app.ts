@@ -6,6 +6,7 @@
  */
 import express from 'express';
 import type { Services } from '../domain/services.js';
+import { methodNotAllowed, type Json } from './describe.js';
 import { API_RESOURCES, buildOpenApiDocument } from './openapi.js';
 
 /** The router mounted at `/api` (the spec's `{base_url}`). */
@@ -16,5 +17,8 @@ export function createApiRouter(services: Services): express.Router {
     res.json(openapi);
   });
   for (const resource of API_RESOURCES) api.use(resource.router(services));
+  const paths: Json = { '/openapi.json': { get: {} } };
+  for (const resource of API_RESOURCES) Object.assign(paths, resource.paths);
+  api.use(methodNotAllowed(paths));
   return api;
 }

@@ -57,3 +57,32 @@ export const secured = (op: Json) => ({
   ...op,
   responses: { ...(op.responses as Json), 401: errorResponses[401], 500: errorResponses[500] },
 });
+
+/**
+ * Answers 405 with `Allow` (RFC 9110 section 15.5.6) to a request whose path is one of `paths` but
+ * whose method none of its operations has. Mount it after the routers that serve `paths`.
+ */
+export function methodNotAllowed(paths: Json, prefix = ''): express.RequestHandler {
+  const routes = Object.entries(paths).map(([template, item]) => {
+    const methods = Object.keys(item as Json)
+      .filter((k) => ['get', 'put', 'post', 'delete', 'patch'].includes(k))
+      .map((m) => m.toUpperCase());
+    if (methods.includes('GET')) methods.push('HEAD');
+    const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+');
+    return { match: new RegExp(`^${prefix}${pattern}/?$`), allow: methods.join(', ') };
+  });
+  return (req, res, next) => {
+    const route = routes.find((r) => r.match.test(req.path));
+    if (!route) return next();
+    res
+      .status(405)
+      .set('Allow', route.allow)
+      .json({
+        success: false,
+        error: {
+          code: 'METHOD_NOT_ALLOWED',
+          message: `${req.method} is not allowed on ${req.path}: use ${route.allow}`,
+        },
+      });
+  };
+}

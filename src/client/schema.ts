@@ -27,7 +27,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List generated images. */
+    /** List generated images. An empty query value (order=) counts as not sent: the default applies. */
     get: operations['listImages'];
     put?: never;
     post?: never;
@@ -165,7 +165,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A generated image or thumbnail (the url and thumbnailUrl of a record). Public: no token needed. */
+    /** A generated image or thumbnail (the url and thumbnailUrl of a record). Public: no token needed. Supports HEAD, If-None-Match (the ETag is the key) and a single byte Range. */
     get: operations['getFile'];
     put?: never;
     post?: never;
@@ -1144,7 +1144,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The file, with Cache-Control: public, max-age=31536000, immutable. */
+      /** @description The file, with Cache-Control: public, max-age=31536000, immutable and a strong ETag. */
       200: {
         headers: {
           [name: string]: unknown;
@@ -1155,6 +1155,20 @@ export interface operations {
           'image/webp': unknown;
         };
       };
+      /** @description The byte range asked for, with Content-Range. */
+      206: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not modified: the If-None-Match names this file. */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description No such file. */
       404: {
         headers: {
@@ -1163,6 +1177,13 @@ export interface operations {
         content: {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
+      };
+      /** @description The range lies outside the file; Content-Range gives its size. */
+      416: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };

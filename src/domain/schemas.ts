@@ -70,27 +70,33 @@ export function graphemeLength(text: string): number {
 // C0/C1 control characters other than line feed (a line feed is a forced line break).
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+/** {@link CONTROL_CHARS} excluded, and not all white space: the text rules as a JSON Schema pattern. */
+const TEXT_PATTERN = '^(?=[\\s\\S]*\\S)[^\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f]*$';
 
 /** A trimmed text of 1 to `max` characters, with no control characters but line feeds. */
 function text(max: number) {
-  return z
-    .string()
-    .trim()
-    .superRefine((value, ctx) => {
-      const n = graphemeLength(value);
-      if (n < 1)
-        ctx.addIssue({ code: 'too_small', origin: 'string', minimum: 1, inclusive: true, input: value });
-      else if (n > max)
-        ctx.addIssue({ code: 'too_big', origin: 'string', maximum: max, inclusive: true, input: value });
-      else if (CONTROL_CHARS.test(value))
-        ctx.addIssue({
-          code: 'invalid_format',
-          format: 'text without control characters',
-          input: value,
-          message: 'control characters other than line feed are not allowed',
-        });
-    })
-    .meta({ minLength: 1, maxLength: max });
+  return (
+    z
+      .string()
+      .trim()
+      .superRefine((value, ctx) => {
+        const n = graphemeLength(value);
+        if (n < 1)
+          ctx.addIssue({ code: 'too_small', origin: 'string', minimum: 1, inclusive: true, input: value });
+        else if (n > max)
+          ctx.addIssue({ code: 'too_big', origin: 'string', maximum: max, inclusive: true, input: value });
+        else if (CONTROL_CHARS.test(value))
+          ctx.addIssue({
+            code: 'invalid_format',
+            format: 'text without control characters',
+            input: value,
+            message: 'control characters other than line feed are not allowed',
+          });
+      })
+      // The rules above in JSON Schema terms, so that the OpenAPI document and the server agree: at
+      // least one character that is not white space, and no control character but line feed.
+      .meta({ minLength: 1, maxLength: max, pattern: TEXT_PATTERN })
+  );
 }
 
 const fontNameSchema = z.enum(FONT_NAMES);

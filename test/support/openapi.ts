@@ -23,3 +23,10 @@ export function assertMatchesOpenApi(method: string, route: string, status: numb
       `${method} ${route} ${status} does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`,
     );
 }
+
+/** Whether `value` is valid against the document's component schema `name`. */
+export function matchesComponent(name: string, value: unknown): boolean {
+  const pointer = `openapi#/components/schemas/${name}`;
+  const validate = ajv.getSchema(pointer) ?? ajv.compile({ $ref: pointer });
+  return validate(value) === true;
+}

@@ -139,16 +139,33 @@ export const imagesResource: Resource = {
     '/images': {
       get: secured({
         operationId: 'listImages',
-        summary: 'List generated images.',
+        summary:
+          'List generated images. An empty query value (order=) counts as not sent: the default applies.',
         parameters: [
-          { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
-          { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
+          {
+            name: 'limit',
+            in: 'query',
+            allowEmptyValue: true,
+            schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+          },
+          {
+            name: 'offset',
+            in: 'query',
+            allowEmptyValue: true,
+            schema: { type: 'integer', minimum: 0, default: 0 },
+          },
           {
             name: 'sort',
             in: 'query',
+            allowEmptyValue: true,
             schema: { type: 'string', enum: ['createdAt', 'title'], default: 'createdAt' },
           },
-          { name: 'order', in: 'query', schema: { type: 'string', enum: ['asc', 'desc'], default: 'desc' } },
+          {
+            name: 'order',
+            in: 'query',
+            allowEmptyValue: true,
+            schema: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
+          },
         ],
         responses: {
           200: { description: 'One page.', content: json(envelope('ImagePage')) },
