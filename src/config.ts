@@ -31,6 +31,18 @@ export const CONFIG_VARIABLES: [name: string, description: string][] = [
     'Most images rendered at once per process; further requests wait their turn. Default: the number of CPU cores.',
   ],
   [
+    'RENDER_QUEUE',
+    'Generations that may wait for a render beyond RENDER_CONCURRENCY; past that, POST /generate answers 503 with Retry-After and charges nothing. Default 8.',
+  ],
+  [
+    'MAX_CONNECTIONS',
+    'Most open connections per process; more are refused at once. Default 1024. A client has 10 s to send its headers and 120 s for a whole request.',
+  ],
+  [
+    'METRICS_TOKEN',
+    'When set, GET /metrics needs Authorization: Bearer <METRICS_TOKEN>. Unset: /metrics is open (keep it off the public network).',
+  ],
+  [
     'MCP_ALLOWED_HOSTS',
     'Comma-separated extra Host names accepted at /mcp (DNS rebinding protection). The host of PUBLIC_URL and localhost always are.',
   ],
@@ -95,6 +107,9 @@ const schema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+  RENDER_QUEUE: z.coerce.number().int().min(0).max(10_000).default(8),
+  MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1024),
+  METRICS_TOKEN: z.string().min(16, 'expected at least 16 characters').optional(),
   MCP_ALLOWED_HOSTS: list,
   MCP_ALLOWED_ORIGINS: list,
   FETCH_ALLOW_ADDRESSES: list,
@@ -129,6 +144,12 @@ export interface Config {
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
   /** Most renders at once; undefined means the number of cores. */
   renderConcurrency: number | undefined;
+  /** Generations that may wait for a render beyond `renderConcurrency`. */
+  renderQueue: number;
+  /** Most open connections per process. */
+  maxConnections: number;
+  /** Set: `GET /metrics` needs it as a bearer token. */
+  metricsToken: string | undefined;
   mcpAllowedHosts: string[];
   mcpAllowedOrigins: string[];
   /** Private addresses imageUrl may reach anyway (IPs or CIDR ranges). */
@@ -173,6 +194,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(c.DATA_DIR),
     logLevel: c.LOG_LEVEL,
     renderConcurrency: c.RENDER_CONCURRENCY,
+    renderQueue: c.RENDER_QUEUE,
+    maxConnections: c.MAX_CONNECTIONS,
+    metricsToken: c.METRICS_TOKEN,
     mcpAllowedHosts: c.MCP_ALLOWED_HOSTS,
     mcpAllowedOrigins: c.MCP_ALLOWED_ORIGINS,
     fetchAllowAddresses: c.FETCH_ALLOW_ADDRESSES,

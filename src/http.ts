@@ -22,6 +22,16 @@ export function createHttpApp(runtime: Runtime): express.Express {
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.locals.uploadDir = runtime.uploadDir;
+  app.locals.metrics = runtime.metrics;
+  // Every answer is counted by method, route pattern and status, with its duration.
+  app.use((req, res, next) => {
+    const end = runtime.metrics.requests.startTimer({ method: req.method });
+    res.once('finish', () => {
+      const route = (req.route as { path?: string } | undefined)?.path;
+      end({ route: route ? `${req.baseUrl}${route}` : 'unmatched', status: String(res.statusCode) });
+    });
+    next();
+  });
   app.use(
     pinoHttp({
       logger: runtime.logger,
@@ -32,7 +42,7 @@ export function createHttpApp(runtime: Runtime): express.Express {
         res.setHeader('X-Request-Id', id);
         return id;
       },
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+      autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
     }),
   );
   app.use('/api', createApiRouter(runtime.services));
@@ -41,6 +51,17 @@ export function createHttpApp(runtime: Runtime): express.Express {
   // Liveness: the process answers. Readiness: its stores answer too (503 when one does not).
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
+  });
+  app.get('/metrics', async (req, res) => {
+    const expected = runtime.config.metricsToken;
+    if (expected && req.headers.authorization !== `Bearer ${expected}`) {
+      res.status(401).set('WWW-Authenticate', 'Bearer realm="titlecard-metrics"').json({
+        error: 'Unauthorized',
+        message: 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>',
+      });
+      return;
+    }
+    res.type(runtime.metrics.registry.contentType).send(await runtime.metrics.registry.metrics());
   });
   app.get('/readyz', async (_req, res) => {
     const { ready, checks } = await runtime.services.ready();

@@ -4,11 +4,13 @@
  * CLI commands and the tests all start here, so none of them wires the parts by hand. Fonts are
  * loaded once here, never per request.
  */
+import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Clock } from './domain/ports.js';
 import { loadFontLibrary, type FontLibrary } from './domain/render/fonts.js';
 import { createRenderer } from './domain/render/index.js';
+import { createMetrics, measuredRenderer, type Metrics } from './metrics.js';
 import { createServices, type Services } from './domain/services.js';
 import { createImageFetcher, type ImageFetcher, type ImageFetcherOptions } from './fetch-image.js';
 import { createLogMailer, createSmtpMailer } from './mail.js';
@@ -39,6 +41,8 @@ export interface Runtime {
   fetchImage: ImageFetcher;
   /** This process's directory for uploads in flight (src/uploads.ts). */
   uploadDir: string;
+  /** Prometheus metrics of this process (src/metrics.ts). */
+  metrics: Metrics;
   /** Closes the stores. */
   close(): Promise<void>;
 }
@@ -54,9 +58,9 @@ export async function createRuntime(
 ): Promise<Runtime> {
   const publicUrl = options.publicUrl ?? config.publicUrl ?? `http://localhost:${config.port}`;
   const { store, blobs } = await openStorage(config);
-  const renderer = createRenderer(options.fonts ?? loadFontLibrary(), {
-    concurrency: config.renderConcurrency,
-  });
+  const base = createRenderer(options.fonts ?? loadFontLibrary(), { concurrency: config.renderConcurrency });
+  const metrics = createMetrics(base);
+  const renderer = measuredRenderer(base, metrics);
   const mailer = config.smtpUrl
     ? await createSmtpMailer(
         config.smtpUrl,
@@ -76,6 +80,7 @@ export async function createRuntime(
       windowSeconds: PREVIEW_LIMIT.windowSeconds,
     }),
     signUpMode: config.signUp,
+    maxInFlight: (config.renderConcurrency ?? availableParallelism()) + config.renderQueue,
     ...(options.clock ? { clock: options.clock } : {}),
   });
   const uploadDir = await openUploadDir(config.dataDir, logger);
@@ -85,6 +90,7 @@ export async function createRuntime(
     publicUrl,
     services,
     uploadDir,
+    metrics,
     fetchImage: createImageFetcher(options.fetcher ?? { allowAddresses: config.fetchAllowAddresses }),
     async close() {
       await services.close();

@@ -13,6 +13,19 @@ import { createRuntime, type Runtime, type RuntimeOverrides } from './runtime.js
 /** How long a shutdown waits for requests in flight: 25 s, under the usual 30 s a container platform gives after SIGTERM. */
 export const SHUTDOWN_GRACE_MS = 25_000;
 
+/**
+ * Connection limits (Node's http server): a client has 10 s to send its headers and 120 s for the
+ * whole request (a 10 MB upload at 1 Mbit/s takes 84 s); an idle keep-alive connection is closed
+ * after 5 s; the limits are checked every 2 s. Past MAX_CONNECTIONS open connections, new ones are
+ * refused at once.
+ */
+export const TIMEOUTS = {
+  headersMs: 10_000,
+  requestMs: 120_000,
+  keepAliveMs: 5_000,
+  checkEveryMs: 2_000,
+} as const;
+
 export interface RunningServer {
   server: Server;
   runtime: Runtime;
@@ -37,9 +50,14 @@ export async function startServer(
   logger: Logger,
   overrides: RuntimeOverrides = {},
 ): Promise<RunningServer> {
-  const server = createServer();
-  // Uploads are small; slow clients must not hold connections for ever.
-  server.requestTimeout = 120_000;
+  // Slow or idle clients must not hold connections: see TIMEOUTS.
+  const server = createServer({
+    headersTimeout: TIMEOUTS.headersMs,
+    requestTimeout: TIMEOUTS.requestMs,
+    keepAliveTimeout: TIMEOUTS.keepAliveMs,
+    connectionsCheckingInterval: TIMEOUTS.checkEveryMs,
+  });
+  server.maxConnections = config.maxConnections;
   type Handler = (req: IncomingMessage, res: ServerResponse) => void;
   let ready!: (app: Handler) => void;
   let failed!: (err: unknown) => void;

@@ -3,11 +3,17 @@
  * mismatched Content-Encoding, malformed percent-encoding in paths, /mcp body errors in JSON-RPC,
  * multipart parts without a name.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { connect, type Socket } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PHOTO_FILES, photo } from './support/images.js';
-import { generate, startTestServer, type TestServer } from './support/server.js';
+import { spawnServer } from './support/process.js';
+import { assertMatchesOpenApi } from './support/openapi.js';
+import { call, generate, startTestServer, type TestServer } from './support/server.js';
 
 let srv: TestServer;
 let token: string;
@@ -280,5 +286,136 @@ describe('/files', () => {
     const past = await fetch(url, { headers: { range: `bytes=${bytes.length + 10}-` } });
     expect(past.status).toBe(416);
     expect(past.headers.get('content-range')).toBe(`bytes */${bytes.length}`);
+  });
+});
+
+describe('a bounded render queue', () => {
+  it('past RENDER_CONCURRENCY + RENDER_QUEUE generations, POST /generate answers 503 with Retry-After and charges nothing', async () => {
+    const busy = await startTestServer({ env: { RENDER_CONCURRENCY: '1', RENDER_QUEUE: '1' } });
+    try {
+      const { token: own } = await busy.createUser('pro');
+      const big = photo('Kleiber_by_Lukas_Baubkus.jpg');
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => generate(busy.base, own, { title: `Burst ${i}` }, { data: big })),
+      );
+      const created = answers.filter((a) => a.status === 201).length;
+      const refused = answers.filter((a) => a.status === 503);
+      expect(created).toBeGreaterThanOrEqual(2);
+      expect(refused.length).toBeGreaterThan(0);
+      expect(created + refused.length).toBe(6);
+      for (const r of refused) {
+        expect(r.headers.get('retry-after')).toBe('2');
+        expect(r.body.error.code).toBe('BUSY');
+        assertMatchesOpenApi('POST', '/generate', 503, r.body);
+      }
+      const usage = await call(busy.base, 'GET', '/usage', { token: own });
+      expect(usage.body.data.usage.generated).toBe(created);
+    } finally {
+      await busy.close();
+    }
+  });
+});
+
+describe('slow clients', () => {
+  it('300 trickling connections are dropped after the header timeout, and others are served meanwhile', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'titlecard-slow-'));
+    const server = await spawnServer({ DATA_DIR: dataDir });
+    try {
+      const { port } = new URL(server.url);
+      const sockets = await Promise.all(
+        Array.from(
+          { length: 300 },
+          () =>
+            new Promise<Socket>((resolve) => {
+              const s = connect(Number(port), '127.0.0.1', () => {
+                s.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Slow: ');
+                resolve(s);
+              });
+              s.on('error', () => undefined);
+              s.resume(); // read what the server sends (its 408), so that the end of the stream is seen
+            }),
+        ),
+      );
+      const started = Date.now();
+      const closed = Promise.all(
+        sockets.map(
+          (s) => new Promise<number>((resolve) => s.once('close', () => resolve(Date.now() - started))),
+        ),
+      );
+      const served = await fetch(`${server.url}/healthz`);
+      expect(served.status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(Math.max(...(await closed))).toBeLessThan(15_000); // 10 s header timeout, checked every 2 s
+    } finally {
+      await server.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 40_000);
+});
+
+describe('rate-limit headers', () => {
+  it('authenticated answers carry the monthly quota as RateLimit-Policy and RateLimit (IETF draft)', async () => {
+    const { token: own } = await srv.createUser('free');
+    const before = await fetch(`${srv.base}/usage`, { headers: { authorization: `Bearer ${own}` } });
+    expect(before.headers.get('ratelimit-policy')).toMatch(
+      /^"monthly";q=10;w=(2419200|2505600|2592000|2678400)$/,
+    );
+    expect(before.headers.get('ratelimit')).toMatch(/^"monthly";r=10;t=\d+$/);
+    const made = await generate(
+      srv.base,
+      own,
+      { title: 'Counted' },
+      {
+        data: await sharp({ create: { width: 400, height: 300, channels: 3, background: '#123456' } })
+          .jpeg()
+          .toBuffer(),
+      },
+    );
+    expect(made.status).toBe(201);
+    expect(made.headers.get('ratelimit')).toMatch(/^"monthly";r=9;t=\d+$/);
+    const reset = Number(/t=(\d+)/.exec(made.headers.get('ratelimit') ?? '')?.[1]);
+    const now = new Date();
+    const expected = (Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) - Date.now()) / 1000;
+    expect(Math.abs(reset - expected)).toBeLessThan(5);
+  });
+});
+
+describe('metrics', () => {
+  it('GET /metrics speaks Prometheus: requests by route and status, render stages, queue, refusals, upload bytes, event loop', async () => {
+    await generate(
+      srv.base,
+      token,
+      { title: 'Measured' },
+      {
+        data: await sharp({ create: { width: 400, height: 300, channels: 3, background: '#654321' } })
+          .jpeg()
+          .toBuffer(),
+      },
+    );
+    const res = await fetch(`${srv.url}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await res.text();
+    expect(text).toMatch(
+      /titlecard_http_request_duration_seconds_count\{method="POST",route="\/api\/generate",status="201"\} [1-9]/,
+    );
+    expect(text).toMatch(/titlecard_render_stage_duration_seconds_count\{stage="decode"\} [1-9]/);
+    expect(text).toMatch(/titlecard_render_queue_length 0/);
+    expect(text).toMatch(/titlecard_quota_refusals_total \d+/);
+    expect(text).toMatch(/titlecard_upload_bytes_total [1-9]/);
+    expect(text).toMatch(/titlecard_nodejs_eventloop_lag_p99_seconds/);
+  });
+
+  it('with METRICS_TOKEN set, /metrics needs it', async () => {
+    const guarded = await startTestServer({ env: { METRICS_TOKEN: 'a-metrics-token-of-some-length' } });
+    try {
+      expect((await fetch(`${guarded.url}/metrics`)).status).toBe(401);
+      const ok = await fetch(`${guarded.url}/metrics`, {
+        headers: { authorization: 'Bearer a-metrics-token-of-some-length' },
+      });
+      expect(ok.status).toBe(200);
+    } finally {
+      await guarded.close();
+    }
   });
 });

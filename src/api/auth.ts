@@ -5,6 +5,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Principal } from '../domain/accounts.js';
 import type { UnauthorizedError } from '../domain/errors.js';
+import type { UsageView } from '../domain/quota.js';
 import type { Services } from '../domain/services.js';
 
 /**
@@ -31,13 +32,29 @@ export function unauthorizedResponse(err: UnauthorizedError): {
 }
 
 /**
- * Express middleware: authenticates the `Authorization` header and keeps the caller for
- * {@link principalOf}. A failure reaches the error handler as UnauthorizedError (mapped to
- * {@link unauthorizedResponse}).
+ * The monthly quota as rate-limit headers (IETF draft-ietf-httpapi-ratelimit-headers, structured
+ * fields): `RateLimit-Policy: "monthly";q=<quota>;w=<seconds in this UTC month>` and
+ * `RateLimit: "monthly";r=<remaining>;t=<seconds until the reset>`, beside the spec's Retry-After.
+ */
+export function setRateLimitHeaders(res: Response, usage: UsageView): void {
+  const start = Date.parse(usage.period.start);
+  const end = Date.parse(usage.period.end);
+  const window = Math.round((end - start) / 1000);
+  const reset = Math.max(0, Math.ceil((end - Date.now()) / 1000));
+  res.set('RateLimit-Policy', `"monthly";q=${usage.usage.limit};w=${window}`);
+  res.set('RateLimit', `"monthly";r=${usage.usage.remaining};t=${reset}`);
+}
+
+/**
+ * Express middleware: authenticates the `Authorization` header, keeps the caller for
+ * {@link principalOf} and sets the rate-limit headers. A failure reaches the error handler as
+ * UnauthorizedError (mapped to {@link unauthorizedResponse}).
  */
 export function requireAuth(services: Services) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    res.locals.principal = await services.accounts.authenticate(req.headers.authorization);
+    const principal = await services.accounts.authenticate(req.headers.authorization);
+    res.locals.principal = principal;
+    setRateLimitHeaders(res, await services.quota.usage(principal.user));
     next();
   };
 }

@@ -7,11 +7,13 @@ import {
   FileTooLargeError,
   NotFoundError,
   QuotaExceededError,
+  ServiceBusyError,
   TitlecardError,
   TooManyAttemptsError,
   UnauthorizedError,
   ValidationError,
 } from '../domain/errors.js';
+import type { Metrics } from '../metrics.js';
 import { unauthorizedResponse } from './auth.js';
 
 /** `{success: false, error: {code, message, details?}}` (spec 7.2, endpoint errors). */
@@ -44,6 +46,12 @@ export function httpErrorOf(
       body: { error: 'Rate limit exceeded', message: err.message, retryAfter: err.retryAfterSeconds },
     };
   if (err instanceof NotFoundError) return { status: 404, body: endpointError(err.code, err.message) };
+  if (err instanceof ServiceBusyError)
+    return {
+      status: 503,
+      headers: { 'Retry-After': String(err.retryAfterSeconds) },
+      body: endpointError(err.code, err.message),
+    };
   if (err instanceof TitlecardError) return { status: 400, body: endpointError(err.code, err.message) };
   return undefined;
 }
@@ -102,6 +110,8 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
     return;
   }
   const mapped = httpErrorOf(requestError(err) ?? err);
+  if (err instanceof QuotaExceededError)
+    (req.app.locals as { metrics?: Metrics }).metrics?.quotaRefusals.inc();
   drainAfterResponse(req, res);
   if (mapped) {
     if (mapped.headers) res.set(mapped.headers);

@@ -13,6 +13,7 @@ import busboy from 'busboy';
 import type { Request } from 'express';
 import { FileTooLargeError, ValidationError } from '../domain/errors.js';
 import { LIMITS } from '../domain/schemas.js';
+import type { Metrics } from '../metrics.js';
 
 export interface ReceivedForm {
   /** Text fields by name (each sent at most once). */
@@ -93,6 +94,8 @@ export function receiveForm(req: Request): Promise<ReceivedForm> {
         if (bytes > LIMITS.imageBytes) fail(new FileTooLargeError(LIMITS.imageBytes));
       });
       upload = stream;
+      const metrics = (req.app.locals as { metrics?: Metrics }).metrics;
+      stream.on('data', (chunk: Buffer) => metrics?.uploadBytes.inc(chunk.length));
       written = pipeline(stream, createWriteStream(tmpPath)).then(() => {
         image = { path: tmpPath, bytes };
       });

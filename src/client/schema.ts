@@ -546,6 +546,17 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
+      /** @description Busy: RENDER_CONCURRENCY renders and RENDER_QUEUE waiting are under way in this process. Nothing was charged; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
     };
   };
   listImages: {

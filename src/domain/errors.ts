@@ -15,7 +15,8 @@ export type ErrorCode =
   | 'INVALID_CREDENTIALS'
   | 'RATE_LIMITED'
   | 'FORBIDDEN'
-  | 'INVALID_LINK';
+  | 'INVALID_LINK'
+  | 'BUSY';
 
 /**
  * The documented set of `details.constraint` values of a VALIDATION_ERROR (spec 7.2 names `required`;
@@ -138,5 +139,18 @@ export class ForbiddenError extends TitlecardError {
 export class InvalidLinkError extends TitlecardError {
   constructor() {
     super('INVALID_LINK', 'This link is invalid or has expired; ask for a new one');
+  }
+}
+
+/**
+ * The service is at capacity (the render queue is full, or a store is too contended to answer):
+ * try again after `retryAfterSeconds`. Nothing was charged.
+ */
+export class ServiceBusyError extends TitlecardError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds = 2,
+  ) {
+    super('BUSY', message);
   }
 }

@@ -15,7 +15,7 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Principal } from './accounts.js';
 import sharp from 'sharp';
-import { NotFoundError, TooManyAttemptsError } from './errors.js';
+import { NotFoundError, ServiceBusyError, TooManyAttemptsError } from './errors.js';
 import { BLOB_KEY_PATTERN, blobKeysOf } from './files.js';
 import { newBlobStem, newId } from './ids.js';
 import type { ImageRecord } from './model.js';
@@ -122,7 +122,16 @@ export interface ImagesDeps {
   logger: Logger;
   /** Counts previews per account ({@link PREVIEW_LIMIT}). */
   previewThrottle: Throttle;
+  /**
+   * Most generations and previews under way at once in this process (reading, waiting for the
+   * renderer, rendering, writing); past it they are refused with ServiceBusyError before any
+   * charge. Default {@link DEFAULT_MAX_IN_FLIGHT}.
+   */
+  maxInFlight?: number;
 }
+
+/** Default of `maxInFlight`: 2 renders (the cores of this project's machine) plus a queue of 8 (RENDER_QUEUE). */
+export const DEFAULT_MAX_IN_FLIGHT = 10;
 
 export function createImages({
   store,
@@ -133,53 +142,81 @@ export function createImages({
   publicUrl,
   logger,
   previewThrottle,
+  maxInFlight = DEFAULT_MAX_IN_FLIGHT,
 }: ImagesDeps): Images {
+  let inFlight = 0;
+  /** Runs `work` as one of the at most `maxInFlight` generations and previews, or refuses it. */
+  async function admitted<T>(work: () => Promise<T>): Promise<T> {
+    if (inFlight >= maxInFlight)
+      throw new ServiceBusyError(`Titlecard is rendering ${inFlight} images already: try again in a moment`);
+    inFlight++;
+    try {
+      return await work();
+    } finally {
+      inFlight--;
+    }
+  }
   const urlOf = (key: string) => blobs.publicUrl(key) ?? `${publicUrl}/files/${key}`;
 
+  /** One generation, in the order of this module's header (see {@link Images.generate}). */
+  async function generateOne(principal: Principal, read: GenerateRequestReader): Promise<Generated> {
+    const charge = await quota.charge(principal.user);
+    let keys: { imageKey: string; thumbnailKey: string } | undefined;
+    try {
+      const { image, options } = await read();
+      const parsed = parseOrThrow(generateOptionsSchema, options);
+      const rendered = await renderer.render(image, parsed);
+      keys = blobKeysOf(newBlobStem(), rendered.format);
+      const record: ImageRecord = {
+        id: newId('img'),
+        userId: principal.user.id,
+        title: parsed.title,
+        subtitle: parsed.subtitle ?? null,
+        width: rendered.width,
+        height: rendered.height,
+        format: rendered.format,
+        ...keys,
+        createdAt: clock.now(),
+      };
+      await Promise.all([
+        blobs.put(record.imageKey, rendered.image, rendered.contentType),
+        blobs.put(record.thumbnailKey, rendered.thumbnail, rendered.contentType),
+      ]);
+      await store.images.insert(record);
+      return {
+        image: {
+          id: record.id,
+          url: urlOf(record.imageKey),
+          thumbnailUrl: urlOf(record.thumbnailKey),
+          width: record.width,
+          height: record.height,
+          createdAt: record.createdAt.toISOString(),
+        },
+        thumbnail: { body: rendered.thumbnail, contentType: rendered.contentType },
+        report: rendered.report,
+      };
+    } catch (err) {
+      if (keys) await Promise.allSettled([blobs.delete(keys.imageKey), blobs.delete(keys.thumbnailKey)]);
+      await quota
+        .refund(charge)
+        .catch((e: unknown) => logger.error({ err: e, charge }, 'quota refund failed'));
+      throw err;
+    }
+  }
+
   return {
-    async generate(principal, read) {
-      const charge = await quota.charge(principal.user);
-      let keys: { imageKey: string; thumbnailKey: string } | undefined;
-      try {
+    generate: (principal, read) => admitted(() => generateOne(principal, read)),
+
+    async preview(principal, read) {
+      const wait = await previewThrottle.hit(`preview:${principal.user.id}`);
+      if (wait > 0) throw new TooManyAttemptsError(wait, 'previews');
+      return admitted(async () => {
         const { image, options } = await read();
         const parsed = parseOrThrow(generateOptionsSchema, options);
-        const rendered = await renderer.render(image, parsed);
-        keys = blobKeysOf(newBlobStem(), rendered.format);
-        const record: ImageRecord = {
-          id: newId('img'),
-          userId: principal.user.id,
-          title: parsed.title,
-          subtitle: parsed.subtitle ?? null,
-          width: rendered.width,
-          height: rendered.height,
-          format: rendered.format,
-          ...keys,
-          createdAt: clock.now(),
-        };
-        await Promise.all([
-          blobs.put(record.imageKey, rendered.image, rendered.contentType),
-          blobs.put(record.thumbnailKey, rendered.thumbnail, rendered.contentType),
-        ]);
-        await store.images.insert(record);
-        return {
-          image: {
-            id: record.id,
-            url: urlOf(record.imageKey),
-            thumbnailUrl: urlOf(record.thumbnailKey),
-            width: record.width,
-            height: record.height,
-            createdAt: record.createdAt.toISOString(),
-          },
-          thumbnail: { body: rendered.thumbnail, contentType: rendered.contentType },
-          report: rendered.report,
-        };
-      } catch (err) {
-        if (keys) await Promise.allSettled([blobs.delete(keys.imageKey), blobs.delete(keys.thumbnailKey)]);
-        await quota
-          .refund(charge)
-          .catch((e: unknown) => logger.error({ err: e, charge }, 'quota refund failed'));
-        throw err;
-      }
+        const rendered = await renderer.render(image, { ...parsed, fileFormat: 'jpeg' });
+        const body = await sharp(rendered.image).resize(PREVIEW_WIDTH).jpeg({ quality: 70 }).toBuffer();
+        return { body, contentType: 'image/jpeg' };
+      });
     },
 
     async list(principal, query) {
@@ -195,16 +232,6 @@ export function createImages({
         })),
         pagination: { total, limit: q.limit, offset: q.offset, hasMore: q.offset + items.length < total },
       };
-    },
-
-    async preview(principal, read) {
-      const wait = await previewThrottle.hit(`preview:${principal.user.id}`);
-      if (wait > 0) throw new TooManyAttemptsError(wait, 'previews');
-      const { image, options } = await read();
-      const parsed = parseOrThrow(generateOptionsSchema, options);
-      const rendered = await renderer.render(image, { ...parsed, fileFormat: 'jpeg' });
-      const body = await sharp(rendered.image).resize(PREVIEW_WIDTH).jpeg({ quality: 70 }).toBuffer();
-      return { body, contentType: 'image/jpeg' };
     },
 
     async checkLayout(principal, options) {

@@ -31,6 +31,8 @@ export interface ServiceDeps {
   previewThrottle: Throttle;
   /** Sends verification and password-reset links. */
   mailer: Mailer;
+  /** Most generations and previews under way at once (see images.ts); default 10. */
+  maxInFlight?: number;
   /** `SIGNUP`; default `open`. */
   signUpMode?: SignUpMode;
   /** Default the system clock; tests inject one to cross a month boundary. */

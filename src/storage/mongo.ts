@@ -15,7 +15,7 @@
  * MongoDB-compatible server supports.
  */
 import type { Collection, Db, MongoClient, MongoServerError, Sort, SortDirection } from 'mongodb';
-import { emailTakenError } from '../domain/errors.js';
+import { emailTakenError, ServiceBusyError } from '../domain/errors.js';
 import type { AccountLink, ApiToken, ImageRecord, Session, User } from '../domain/model.js';
 import type { RecordStore } from '../domain/ports.js';
 
@@ -285,8 +285,8 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Record
           const receipt = await claim(free[Math.floor(Math.random() * free.length)] as number);
           if (receipt) return receipt;
         }
-        throw new Error(
-          `quota: no free slot claimed for ${userId} in ${month} after ${CHARGE_ATTEMPTS} attempts`,
+        throw new ServiceBusyError(
+          `The quota store is busy (no free slot claimed after ${CHARGE_ATTEMPTS} attempts): try again in a moment`,
         );
       },
       async refund(_userId, _month, receipt) {

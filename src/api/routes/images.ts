@@ -5,7 +5,7 @@ import express from 'express';
 import { ValidationError } from '../../domain/errors.js';
 import { MAX_INPUT_PIXELS } from '../../domain/render/decode.js';
 import { generateOptionsSchema, LIMITS, type RenderReport } from '../../domain/schemas.js';
-import { principalOf, requireAuth } from '../auth.js';
+import { principalOf, requireAuth, setRateLimitHeaders } from '../auth.js';
 import {
   envelope,
   errorResponses,
@@ -73,6 +73,7 @@ export const imagesResource: Resource = {
           return { image: { path: form.image.path }, options: decodeFields(form.fields) };
         });
         res.set(RENDER_REPORT_HEADER, headerJson(report));
+        setRateLimitHeaders(res, await services.quota.usage(principalOf(res).user));
         ok(res, image, 201);
       } finally {
         await upload.form?.cleanup();
@@ -126,6 +127,12 @@ export const imagesResource: Resource = {
           },
           400: errorResponses[400],
           413: { description: 'Image larger than 10 MB.', content: json(ref('FileTooLargeBody')) },
+          503: {
+            description:
+              'Busy: RENDER_CONCURRENCY renders and RENDER_QUEUE waiting are under way in this process. Nothing was charged; try again after Retry-After.',
+            headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.' } },
+            content: json(ref('EndpointErrorBody')),
+          },
           429: {
             description: 'Monthly quota exceeded.',
             headers: {
