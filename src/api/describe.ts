@@ -52,6 +52,33 @@ export const errorResponses = {
   },
 };
 
+/** The `Idempotency-Key` request header and its answers, for operations that create or charge. */
+export const idempotent = (op: Json) => ({
+  ...op,
+  parameters: [
+    ...((op.parameters as unknown[] | undefined) ?? []),
+    {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'Optional, 1 to 255 visible ASCII characters (a UUID). A retry with the same key and request within 24 h gets the first answer and is not charged again (IETF draft idempotency-key-header). Only successful answers are kept.',
+      schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
+    },
+  ],
+  responses: {
+    ...(op.responses as Json),
+    409: {
+      description: 'A request with this Idempotency-Key is still under way.',
+      content: json(ref('EndpointErrorBody')),
+    },
+    422: {
+      description: 'This Idempotency-Key was used for another request.',
+      content: json(ref('EndpointErrorBody')),
+    },
+  },
+});
+
 /** An operation that needs the bearer token (spec section 5): adds the 401 and 500 responses. */
 export const secured = (op: Json) => ({
   ...op,

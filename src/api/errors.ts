@@ -13,6 +13,7 @@ import {
   UnauthorizedError,
   ValidationError,
 } from '../domain/errors.js';
+import { IdempotencyInFlightError, IdempotencyMismatchError } from '../domain/idempotency.js';
 import type { Metrics } from '../metrics.js';
 import { unauthorizedResponse } from './auth.js';
 
@@ -46,6 +47,10 @@ export function httpErrorOf(
       body: { error: 'Rate limit exceeded', message: err.message, retryAfter: err.retryAfterSeconds },
     };
   if (err instanceof NotFoundError) return { status: 404, body: endpointError(err.code, err.message) };
+  if (err instanceof IdempotencyInFlightError)
+    return { status: 409, body: endpointError(err.code, err.message) };
+  if (err instanceof IdempotencyMismatchError)
+    return { status: 422, body: endpointError(err.code, err.message) };
   if (err instanceof ServiceBusyError)
     return {
       status: 503,

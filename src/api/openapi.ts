@@ -63,6 +63,7 @@ Choices made where the spec says "not shown":
 - Image files are served publicly at {PUBLIC_URL}/files/{key} with an unguessable key and Cache-Control: ${FILE_CACHE_CONTROL}.
 - The list is ordered with ties broken by id; title sorting ignores case.
 - Ours, beside spec 4.1: focus (what the cover crop keeps: center, attention or {x, y}) and template auto (the calmest of bottom-left, left and right). POST /layout checks a layout without an image or quota (60 a minute per account). Every POST /generate answer carries the render report in the Titlecard-Render-Report header (JSON, ASCII), so that the record in the body stays as the spec has it.
+- Idempotency-Key (ours, after the IETF draft) on POST /generate and POST /tokens: a retry with the same key and request within 24 h gets the first answer, not charged again; another request with the key is a 422, a retry while the first is under way a 409. Only successful answers are kept.
 - No versioning: no version marker in paths or headers.`;
 
 /** Builds the document. Pure; called once at start-up. */

@@ -379,7 +379,10 @@ export interface operations {
   generateImage: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 visible ASCII characters (a UUID). A retry with the same key and request within 24 h gets the first answer and is not charged again (IETF draft idempotency-key-header). Only successful answers are kept. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -517,6 +520,15 @@ export interface operations {
           'application/json': components['schemas']['AuthErrorBody'];
         };
       };
+      /** @description A request with this Idempotency-Key is still under way. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
       /** @description Image larger than 10 MB. */
       413: {
         headers: {
@@ -524,6 +536,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['FileTooLargeBody'];
+        };
+      };
+      /** @description This Idempotency-Key was used for another request. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
       /** @description Monthly quota exceeded. */
@@ -974,7 +995,10 @@ export interface operations {
   createToken: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 visible ASCII characters (a UUID). A retry with the same key and request within 24 h gets the first answer and is not charged again (IETF draft idempotency-key-header). Only successful answers are kept. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1014,6 +1038,24 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description A request with this Idempotency-Key is still under way. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description This Idempotency-Key was used for another request. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
       /** @description Internal server error, with a request id in the message. */

@@ -16,7 +16,9 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'FORBIDDEN'
   | 'INVALID_LINK'
-  | 'BUSY';
+  | 'BUSY'
+  | 'IDEMPOTENCY_MISMATCH'
+  | 'IDEMPOTENCY_IN_FLIGHT';
 
 /**
  * The documented set of `details.constraint` values of a VALIDATION_ERROR (spec 7.2 names `required`;

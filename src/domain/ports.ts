@@ -97,6 +97,40 @@ export interface UsageRepository {
   refund(userId: string, month: string, receipt: string): Promise<void>;
 }
 
+/** A response kept for an Idempotency-Key: what to answer a retry with. */
+export interface StoredResponse {
+  status: number;
+  /** The JSON body, serialised. */
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** What {@link IdempotencyRepository.begin} found. */
+export type IdempotencyStart =
+  | { state: 'started' }
+  | { state: 'in-flight' }
+  | { state: 'mismatch' }
+  | { state: 'done'; response: StoredResponse };
+
+export interface IdempotencyRepository {
+  /**
+   * Claims `key` for `userId` atomically (across processes): `started` when it was free or its
+   * record expired at `at` (the caller then runs the request and calls complete or abandon);
+   * otherwise what is there: `mismatch` for another fingerprint, `in-flight`, or the stored answer.
+   */
+  begin(
+    userId: string,
+    key: string,
+    fingerprint: string,
+    at: Date,
+    expiresAt: Date,
+  ): Promise<IdempotencyStart>;
+  /** Stores the answer of a started key. */
+  complete(userId: string, key: string, response: StoredResponse): Promise<void>;
+  /** Frees a started key (the request failed in a way a retry may fix). */
+  abandon(userId: string, key: string): Promise<void>;
+}
+
 /** The record stores, opened and closed together. */
 export interface RecordStore {
   users: UserRepository;
@@ -105,6 +139,7 @@ export interface RecordStore {
   usage: UsageRepository;
   sessions: SessionRepository;
   links: AccountLinkRepository;
+  idempotency: IdempotencyRepository;
   close(): Promise<void>;
 }
 

@@ -5,6 +5,7 @@
 import type { Logger } from 'pino';
 import { createAccountLinks, type AccountLinks } from './account-links.js';
 import { createAccounts, type Accounts } from './accounts.js';
+import { createIdempotency, type Idempotency } from './idempotency.js';
 import { createImages, type Images } from './images.js';
 import {
   systemClock,
@@ -51,6 +52,8 @@ export interface Services {
   sessions: Sessions;
   /** Email verification and password reset links. */
   links: AccountLinks;
+  /** Idempotency-Key for the requests that create or charge. */
+  idempotency: Idempotency;
   /**
    * Readiness (`GET /readyz`): whether the record store and the blob store answer, each within 2 s.
    * Never throws; a store that fails says why.
@@ -107,6 +110,7 @@ export function createServices(deps: ServiceDeps): Services {
     images,
     sessions,
     links,
+    idempotency: createIdempotency(store, clock),
     async ready() {
       const [records, files] = await Promise.all([
         probe(() => store.users.findById('usr_readiness_probe')),

@@ -17,7 +17,7 @@
 import type { Collection, Db, MongoClient, MongoServerError, Sort, SortDirection } from 'mongodb';
 import { emailTakenError, ServiceBusyError } from '../domain/errors.js';
 import type { AccountLink, ApiToken, ImageRecord, Session, User } from '../domain/model.js';
-import type { RecordStore } from '../domain/ports.js';
+import type { RecordStore, StoredResponse } from '../domain/ports.js';
 
 interface UserDoc extends Omit<User, 'id'> {
   _id: string;
@@ -35,6 +35,14 @@ interface SessionDoc extends Omit<Session, 'idHash'> {
 }
 interface LinkDoc extends Omit<AccountLink, 'idHash'> {
   _id: string;
+}
+interface IdempotencyDoc {
+  /** `${userId}:${key}` */
+  _id: string;
+  fingerprint: string;
+  createdAt: Date;
+  expiresAt: Date;
+  response: StoredResponse | null;
 }
 interface UsageSlotDoc {
   /** `${userId}:${month}:${slot}` */
@@ -94,6 +102,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Record
   const slots: Collection<UsageSlotDoc> = db.collection('usage_slots');
   const sessions: Collection<SessionDoc> = db.collection('sessions');
   const links: Collection<LinkDoc> = db.collection('account_links');
+  const idempotency: Collection<IdempotencyDoc> = db.collection('idempotency');
   await Promise.all([
     users.createIndex({ emailLower: 1 }, { unique: true, name: 'email_unique' }),
     tokens.createIndex({ tokenHash: 1 }, { unique: true, name: 'token_hash_unique' }),
@@ -291,6 +300,37 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Record
       },
       async refund(_userId, _month, receipt) {
         await slots.deleteOne({ _id: receipt });
+      },
+    },
+    idempotency: {
+      async begin(userId, key, fingerprint, at, expiresAt) {
+        const _id = `${userId}:${key}`;
+        // The unique _id makes the claim atomic on any server: one insert wins. An expired record
+        // is deleted (only if still expired) and the claim tried once more.
+        for (let attempt = 0; attempt < 2; attempt++) {
+          try {
+            await idempotency.insertOne({ _id, fingerprint, createdAt: at, expiresAt, response: null });
+            return { state: 'started' } as const;
+          } catch (err) {
+            if (!isDuplicateKey(err)) throw err;
+          }
+          const doc = await idempotency.findOne({ _id });
+          if (!doc) continue;
+          if (doc.expiresAt <= at) {
+            await idempotency.deleteOne({ _id, expiresAt: { $lte: at } });
+            continue;
+          }
+          if (doc.fingerprint !== fingerprint) return { state: 'mismatch' } as const;
+          if (!doc.response) return { state: 'in-flight' } as const;
+          return { state: 'done', response: doc.response } as const;
+        }
+        return { state: 'in-flight' } as const;
+      },
+      async complete(userId, key, response) {
+        await idempotency.updateOne({ _id: `${userId}:${key}` }, { $set: { response } });
+      },
+      async abandon(userId, key) {
+        await idempotency.deleteOne({ _id: `${userId}:${key}` });
       },
     },
     async close() {

@@ -15,7 +15,7 @@ import type {
   Tier,
   User,
 } from '../domain/model.js';
-import type { RecordStore } from '../domain/ports.js';
+import type { IdempotencyStart, RecordStore, StoredResponse } from '../domain/ports.js';
 
 /** Ordered schema migrations; `PRAGMA user_version` holds how many have been applied. */
 const MIGRATIONS = [
@@ -76,6 +76,16 @@ const MIGRATIONS = [
      expires_at TEXT NOT NULL
    );
    CREATE INDEX account_links_by_user ON account_links(user_id, purpose);`,
+  // 3: answers kept for Idempotency-Key retries.
+  `CREATE TABLE idempotency (
+     user_id TEXT NOT NULL,
+     key TEXT NOT NULL,
+     fingerprint TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     expires_at TEXT NOT NULL,
+     response TEXT,
+     PRIMARY KEY (user_id, key)
+   );`,
 ];
 
 interface UserRow {
@@ -229,6 +239,16 @@ export function openSqliteStore(file: string): RecordStore {
       'DELETE FROM account_links WHERE id_hash = ? AND purpose = ? AND expires_at > ? RETURNING *',
     ),
     deleteLinks: db.prepare('DELETE FROM account_links WHERE user_id = ? AND (? IS NULL OR purpose = ?)'),
+    idempotencyGet: db.prepare<
+      [string, string],
+      { fingerprint: string; expires_at: string; response: string | null }
+    >('SELECT fingerprint, expires_at, response FROM idempotency WHERE user_id = ? AND key = ?'),
+    idempotencyPut: db.prepare(
+      `INSERT OR REPLACE INTO idempotency (user_id, key, fingerprint, created_at, expires_at, response)
+       VALUES (@userId, @key, @fingerprint, @createdAt, @expiresAt, NULL)`,
+    ),
+    idempotencyComplete: db.prepare('UPDATE idempotency SET response = ? WHERE user_id = ? AND key = ?'),
+    idempotencyDelete: db.prepare('DELETE FROM idempotency WHERE user_id = ? AND key = ?'),
     userById: db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?'),
     userByEmail: db.prepare<[string], UserRow>('SELECT * FROM users WHERE email = ?'),
     setTier: db.prepare('UPDATE users SET tier = ? WHERE id = ?'),
@@ -439,6 +459,36 @@ export function openSqliteStore(file: string): RecordStore {
       },
       async refund(userId, month) {
         q.refund.run(userId, month);
+      },
+    },
+    idempotency: {
+      async begin(userId, key, fingerprint, at, expiresAt) {
+        // One IMMEDIATE transaction: it holds the write lock from the read to the insert, so two
+        // processes cannot both find the key free.
+        return db
+          .transaction((): IdempotencyStart => {
+            const row = q.idempotencyGet.get(userId, key);
+            if (!row || row.expires_at <= at.toISOString()) {
+              q.idempotencyPut.run({
+                userId,
+                key,
+                fingerprint,
+                createdAt: at.toISOString(),
+                expiresAt: expiresAt.toISOString(),
+              });
+              return { state: 'started' };
+            }
+            if (row.fingerprint !== fingerprint) return { state: 'mismatch' };
+            if (row.response === null) return { state: 'in-flight' };
+            return { state: 'done', response: JSON.parse(row.response) as StoredResponse };
+          })
+          .immediate();
+      },
+      async complete(userId, key, response) {
+        q.idempotencyComplete.run(JSON.stringify(response), userId, key);
+      },
+      async abandon(userId, key) {
+        q.idempotencyDelete.run(userId, key);
       },
     },
     async close() {

@@ -1,14 +1,19 @@
 /**
  * Images (spec 4.1, 4.2): `POST /generate` and `GET /images`, and their OpenAPI description.
  */
+import { readFile } from 'node:fs/promises';
 import express from 'express';
 import { ValidationError } from '../../domain/errors.js';
+import { fingerprintOf } from '../../domain/idempotency.js';
+import type { GenerateRequestReader } from '../../domain/images.js';
+import type { StoredResponse } from '../../domain/ports.js';
 import { MAX_INPUT_PIXELS } from '../../domain/render/decode.js';
 import { generateOptionsSchema, LIMITS, type RenderReport } from '../../domain/schemas.js';
 import { principalOf, requireAuth, setRateLimitHeaders } from '../auth.js';
 import {
   envelope,
   errorResponses,
+  idempotent,
   json,
   ref,
   schemaOf,
@@ -59,22 +64,48 @@ export const imagesResource: Resource = {
     const auth = requireAuth(services);
 
     router.post('/generate', auth, async (req, res) => {
-      // The upload is read only once a unit of quota is reserved (429 first when none is left).
       const upload: { form?: ReceivedForm } = {};
+      const requestOf = (form: ReceivedForm) => {
+        if (!form.image)
+          throw new ValidationError(
+            'image',
+            'required',
+            'Expected a JPEG, PNG or WebP file for image but received nothing: image is required',
+          );
+        return { image: { path: form.image.path }, options: decodeFields(form.fields) };
+      };
+      /** One generation, as the answer to send (status, body, headers). */
+      const generateNow = async (read: GenerateRequestReader): Promise<StoredResponse> => {
+        const { image, report } = await services.images.generate(principalOf(res), read);
+        return {
+          status: 201,
+          body: JSON.stringify({ success: true, data: image }),
+          headers: { [RENDER_REPORT_HEADER]: headerJson(report) },
+        };
+      };
       try {
-        const { image, report } = await services.images.generate(principalOf(res), async () => {
+        const key = req.headers['idempotency-key'];
+        let answer: StoredResponse;
+        if (typeof key === 'string') {
+          // With an Idempotency-Key the whole request is read first: its fingerprint decides
+          // whether this is a retry (answered from the store, not charged) or a new request.
           const form = (upload.form = await receiveForm(req));
-          if (!form.image)
-            throw new ValidationError(
-              'image',
-              'required',
-              'Expected a JPEG, PNG or WebP file for image but received nothing: image is required',
-            );
-          return { image: { path: form.image.path }, options: decodeFields(form.fields) };
-        });
-        res.set(RENDER_REPORT_HEADER, headerJson(report));
+          const fingerprint = fingerprintOf(
+            JSON.stringify(Object.entries(form.fields).sort(([a], [b]) => a.localeCompare(b))),
+            form.image ? await readFile(form.image.path) : '',
+          );
+          ({ response: answer } = await services.idempotency.run(
+            principalOf(res).user.id,
+            key,
+            fingerprint,
+            () => generateNow(async () => requestOf(form)),
+          ));
+        } else {
+          // The upload is read only once a unit of quota is reserved (429 first when none is left).
+          answer = await generateNow(async () => requestOf((upload.form = await receiveForm(req))));
+        }
         setRateLimitHeaders(res, await services.quota.usage(principalOf(res).user));
-        ok(res, image, 201);
+        res.status(answer.status).set(answer.headers).type('json').send(answer.body);
       } finally {
         await upload.form?.cleanup();
       }
@@ -97,51 +128,56 @@ export const imagesResource: Resource = {
 
   paths: {
     '/generate': {
-      post: secured({
-        operationId: 'generateImage',
-        summary: 'Generate a titled image (uses one unit of the monthly quota).',
-        requestBody: {
-          required: true,
-          content: {
-            'multipart/form-data': {
-              schema: generateForm(),
-              encoding: {
-                position: { contentType: 'application/json, text/plain' },
-                font: { contentType: 'application/json, text/plain' },
-                focus: { contentType: 'application/json, text/plain' },
+      post: secured(
+        idempotent({
+          operationId: 'generateImage',
+          summary: 'Generate a titled image (uses one unit of the monthly quota).',
+          requestBody: {
+            required: true,
+            content: {
+              'multipart/form-data': {
+                schema: generateForm(),
+                encoding: {
+                  position: { contentType: 'application/json, text/plain' },
+                  font: { contentType: 'application/json, text/plain' },
+                  focus: { contentType: 'application/json, text/plain' },
+                },
               },
             },
           },
-        },
-        responses: {
-          201: {
-            description: 'Created.',
-            headers: {
-              [RENDER_REPORT_HEADER]: {
-                description:
-                  "The render report as JSON (ASCII, non-ASCII characters escaped as \\uXXXX): a RenderReport. Kept out of the body so that the spec's record stays exactly as it is.",
-                schema: { type: 'string' },
+          responses: {
+            201: {
+              description: 'Created.',
+              headers: {
+                [RENDER_REPORT_HEADER]: {
+                  description:
+                    "The render report as JSON (ASCII, non-ASCII characters escaped as \\uXXXX): a RenderReport. Kept out of the body so that the spec's record stays exactly as it is.",
+                  schema: { type: 'string' },
+                },
               },
+              content: json(envelope('ImageRecord')),
             },
-            content: json(envelope('ImageRecord')),
-          },
-          400: errorResponses[400],
-          413: { description: 'Image larger than 10 MB.', content: json(ref('FileTooLargeBody')) },
-          503: {
-            description:
-              'Busy: RENDER_CONCURRENCY renders and RENDER_QUEUE waiting are under way in this process. Nothing was charged; try again after Retry-After.',
-            headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.' } },
-            content: json(ref('EndpointErrorBody')),
-          },
-          429: {
-            description: 'Monthly quota exceeded.',
-            headers: {
-              'Retry-After': { schema: { type: 'integer' }, description: 'Seconds until the quota resets.' },
+            400: errorResponses[400],
+            413: { description: 'Image larger than 10 MB.', content: json(ref('FileTooLargeBody')) },
+            503: {
+              description:
+                'Busy: RENDER_CONCURRENCY renders and RENDER_QUEUE waiting are under way in this process. Nothing was charged; try again after Retry-After.',
+              headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.' } },
+              content: json(ref('EndpointErrorBody')),
             },
-            content: json(ref('QuotaErrorBody')),
+            429: {
+              description: 'Monthly quota exceeded.',
+              headers: {
+                'Retry-After': {
+                  schema: { type: 'integer' },
+                  description: 'Seconds until the quota resets.',
+                },
+              },
+              content: json(ref('QuotaErrorBody')),
+            },
           },
-        },
-      }),
+        }),
+      ),
     },
     '/images': {
       get: secured({

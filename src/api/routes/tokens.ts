@@ -3,8 +3,10 @@
  * OpenAPI description.
  */
 import express from 'express';
+import { fingerprintOf } from '../../domain/idempotency.js';
+import type { StoredResponse } from '../../domain/ports.js';
 import { principalOf, requireAuth } from '../auth.js';
-import { envelope, errorResponses, json, ref, secured, type Resource } from '../describe.js';
+import { envelope, errorResponses, idempotent, json, ref, secured, type Resource } from '../describe.js';
 import { ok } from '../respond.js';
 
 export const tokensResource: Resource = {
@@ -17,7 +19,25 @@ export const tokensResource: Resource = {
       ok(res, await quota.validation(principalOf(res).user));
     });
     router.post('/tokens', auth, express.json({ limit: '16kb' }), async (req, res) => {
-      ok(res, await accounts.createToken(principalOf(res).user, req.body), 201);
+      const create = async (): Promise<StoredResponse> => ({
+        status: 201,
+        body: JSON.stringify({
+          success: true,
+          data: await accounts.createToken(principalOf(res).user, req.body),
+        }),
+        headers: {},
+      });
+      const key = req.headers['idempotency-key'];
+      const { response } =
+        typeof key === 'string'
+          ? await services.idempotency.run(
+              principalOf(res).user.id,
+              key,
+              fingerprintOf(JSON.stringify(req.body ?? null)),
+              create,
+            )
+          : { response: await create() };
+      res.status(response.status).type('json').send(response.body);
     });
     router.get('/tokens', auth, async (_req, res) => {
       ok(res, { tokens: await accounts.listTokens(principalOf(res).user) });
@@ -32,15 +52,17 @@ export const tokensResource: Resource = {
 
   paths: {
     '/tokens': {
-      post: secured({
-        operationId: 'createToken',
-        summary: 'Create an API token; the secret is returned only here.',
-        requestBody: { required: true, content: json(ref('CreateTokenRequest')) },
-        responses: {
-          201: { description: 'Created.', content: json(envelope('CreatedToken')) },
-          400: errorResponses[400],
-        },
-      }),
+      post: secured(
+        idempotent({
+          operationId: 'createToken',
+          summary: 'Create an API token; the secret is returned only here.',
+          requestBody: { required: true, content: json(ref('CreateTokenRequest')) },
+          responses: {
+            201: { description: 'Created.', content: json(envelope('CreatedToken')) },
+            400: errorResponses[400],
+          },
+        }),
+      ),
       get: secured({
         operationId: 'listTokens',
         summary: 'List active tokens, without secrets.',

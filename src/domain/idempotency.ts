@@ -1,0 +1,94 @@
+/**
+ * Idempotency-Key for the requests that create or charge (`POST /generate`, `POST /tokens`), after
+ * the IETF draft "The Idempotency-Key HTTP Header Field" (draft-ietf-httpapi-idempotency-key-header):
+ * a retry with the same key and the same request within {@link IDEMPOTENCY_TTL_MS} gets the first
+ * answer again, and is not charged again; the same key with another request is a 422; a retry while
+ * the first is still under way is a 409. Keys are per account. Only successful answers are kept: a
+ * request that failed may be retried with its key (a timeout must not mean paying twice, and an
+ * error must not stick).
+ */
+import { createHash } from 'node:crypto';
+import { TitlecardError, ValidationError } from './errors.js';
+import type { Clock, RecordStore, StoredResponse } from './ports.js';
+
+/** How long an answer is kept for retries: 24 hours. */
+export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
+/** A key: 1 to 255 visible ASCII characters (a UUID is the usual choice). */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+/** The key was used for another request (422). */
+export class IdempotencyMismatchError extends TitlecardError {
+  constructor() {
+    super(
+      'IDEMPOTENCY_MISMATCH',
+      'This Idempotency-Key was used for another request: use a new key for a new request',
+    );
+  }
+}
+
+/** The first request with this key is still under way (409). */
+export class IdempotencyInFlightError extends TitlecardError {
+  constructor() {
+    super(
+      'IDEMPOTENCY_IN_FLIGHT',
+      'A request with this Idempotency-Key is still under way: retry when it has been answered',
+    );
+  }
+}
+
+/** SHA-256 of the parts of a request, in order (the fingerprint compared on a retry). */
+export function fingerprintOf(...parts: (string | Buffer)[]): string {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part).update('\0');
+  return hash.digest('hex');
+}
+
+export interface Idempotency {
+  /**
+   * Runs `work` once for (`userId`, `key`, `fingerprint`); a retry gets its stored answer
+   * (`replayed`). `work` answers what to send; only a 2xx answer is kept, and a throw frees the key.
+   * Throws ValidationError (field `Idempotency-Key`) for a malformed key, IdempotencyMismatchError,
+   * IdempotencyInFlightError, and whatever `work` throws.
+   */
+  run(
+    userId: string,
+    key: string,
+    fingerprint: string,
+    work: () => Promise<StoredResponse>,
+  ): Promise<{ response: StoredResponse; replayed: boolean }>;
+}
+
+export function createIdempotency(store: RecordStore, clock: Clock): Idempotency {
+  return {
+    async run(userId, key, fingerprint, work) {
+      if (!IDEMPOTENCY_KEY_PATTERN.test(key))
+        throw new ValidationError(
+          'Idempotency-Key',
+          'format',
+          'Expected 1 to 255 visible ASCII characters for Idempotency-Key',
+        );
+      const now = clock.now();
+      const found = await store.idempotency.begin(
+        userId,
+        key,
+        fingerprint,
+        now,
+        new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+      );
+      if (found.state === 'mismatch') throw new IdempotencyMismatchError();
+      if (found.state === 'in-flight') throw new IdempotencyInFlightError();
+      if (found.state === 'done') return { response: found.response, replayed: true };
+      let response: StoredResponse;
+      try {
+        response = await work();
+      } catch (err) {
+        await store.idempotency.abandon(userId, key);
+        throw err;
+      }
+      if (response.status >= 200 && response.status < 300)
+        await store.idempotency.complete(userId, key, response);
+      else await store.idempotency.abandon(userId, key);
+      return { response, replayed: false };
+    },
+  };
+}
