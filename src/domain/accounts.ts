@@ -127,9 +127,10 @@ export function createAccounts({
   sessions,
   deleteImagesOf,
 }: AccountsDeps): Accounts {
-  async function issueToken(user: User, name: string): Promise<CreatedToken> {
+  /** A new token record and its one-time view (with the secret); the caller stores the record. */
+  function newToken(user: User, name: string): { record: ApiToken; view: CreatedToken } {
     const secret = newTokenSecret();
-    const token: ApiToken = {
+    const record: ApiToken = {
       id: newId('tok'),
       userId: user.id,
       name,
@@ -138,8 +139,10 @@ export function createAccounts({
       lastUsedAt: null,
       revokedAt: null,
     };
-    await store.tokens.create(token);
-    return { id: token.id, name, token: secret, createdAt: token.createdAt.toISOString() };
+    return {
+      record,
+      view: { id: record.id, name, token: secret, createdAt: record.createdAt.toISOString() },
+    };
   }
 
   return {
@@ -154,7 +157,9 @@ export function createAccounts({
         emailVerifiedAt: null,
       };
       await store.users.create(user);
-      return { user, token: await issueToken(user, 'default') };
+      const first = newToken(user, 'default');
+      await store.tokens.create(first.record);
+      return { user, token: first.view };
     },
 
     async setTier(email, tier) {
@@ -173,14 +178,14 @@ export function createAccounts({
 
     async createToken(user, body) {
       const { name } = parseOrThrow(createTokenBodySchema, body ?? {});
-      const active = await store.tokens.countActive(user.id);
-      if (active >= LIMITS.activeTokensMax)
+      const created = newToken(user, name);
+      if (!(await store.tokens.createWithinLimit(created.record, LIMITS.activeTokensMax)))
         throw new ValidationError(
           'name',
           'max',
-          `Expected at most ${LIMITS.activeTokensMax} active tokens per account but this account has ${active}; revoke one first`,
+          `Expected at most ${LIMITS.activeTokensMax} active tokens per account but this account has ${LIMITS.activeTokensMax}; revoke one first`,
         );
-      return issueToken(user, name);
+      return created.view;
     },
 
     async listTokens(user) {

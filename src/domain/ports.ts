@@ -33,6 +33,11 @@ export interface UserRepository {
 
 export interface TokenRepository {
   create(token: ApiToken): Promise<void>;
+  /**
+   * Creates the token only while its user has fewer than `max` active tokens; false otherwise.
+   * Atomic across processes: concurrent creations never exceed `max`.
+   */
+  createWithinLimit(token: ApiToken, max: number): Promise<boolean>;
   /** The active (not revoked) token with this hash, if any. */
   findActiveByHash(tokenHash: string): Promise<ApiToken | undefined>;
   /** A user's active tokens, newest first. */

@@ -44,6 +44,13 @@ interface IdempotencyDoc {
   expiresAt: Date;
   response: StoredResponse | null;
 }
+/** One claimed place among a user's `max` active tokens: `${userId}:${slot}`, freed on revocation. */
+interface TokenSlotDoc {
+  _id: string;
+  userId: string;
+  slot: number;
+  tokenId: string;
+}
 interface UsageSlotDoc {
   /** `${userId}:${month}:${slot}` */
   _id: string;
@@ -103,6 +110,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Record
   const sessions: Collection<SessionDoc> = db.collection('sessions');
   const links: Collection<LinkDoc> = db.collection('account_links');
   const idempotency: Collection<IdempotencyDoc> = db.collection('idempotency');
+  const tokenSlots: Collection<TokenSlotDoc> = db.collection('token_slots');
   await Promise.all([
     users.createIndex({ emailLower: 1 }, { unique: true, name: 'email_unique' }),
     tokens.createIndex({ tokenHash: 1 }, { unique: true, name: 'token_hash_unique' }),
@@ -111,6 +119,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Record
     images.createIndex({ userId: 1, titleLower: 1, _id: 1 }, { name: 'images_by_user_title' }),
     slots.createIndex({ userId: 1, month: 1, slot: 1 }, { name: 'usage_by_user_month' }),
     sessions.createIndex({ userId: 1 }, { name: 'sessions_by_user' }),
+    tokenSlots.createIndex({ tokenId: 1 }, { name: 'token_slots_by_token' }),
     links.createIndex({ userId: 1, purpose: 1 }, { name: 'links_by_user' }),
   ]);
 
@@ -154,8 +163,61 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Record
     },
     tokens: {
       async create(token) {
+        // Without a cap, but still in a slot, so that createWithinLimit counts this token too.
+        for (;;) {
+          const taken = new Set(
+            (await tokenSlots.find({ userId: token.userId }, { projection: { slot: 1 } }).toArray()).map(
+              (d) => d.slot,
+            ),
+          );
+          let slot = 0;
+          while (taken.has(slot)) slot++;
+          try {
+            await tokenSlots.insertOne({
+              _id: `${token.userId}:${slot}`,
+              userId: token.userId,
+              slot,
+              tokenId: token.id,
+            });
+            break;
+          } catch (err) {
+            if (!isDuplicateKey(err)) throw err;
+          }
+        }
         const { id, ...rest } = token;
         await tokens.insertOne({ _id: id, ...rest });
+      },
+      async createWithinLimit(token, max) {
+        // The cap as slots, like the quota (see the module comment): a unique _id per place, so
+        // concurrent creations on any server never exceed `max`. Tokens stored before slots existed
+        // have none: the active count is checked first, so they count, though not atomically.
+        if ((await tokens.countDocuments({ userId: token.userId, revokedAt: null })) >= max) return false;
+        for (let attempt = 0; attempt < CHARGE_ATTEMPTS; attempt++) {
+          const taken = new Set(
+            (await tokenSlots.find({ userId: token.userId }, { projection: { slot: 1 } }).toArray()).map(
+              (d) => d.slot,
+            ),
+          );
+          const free: number[] = [];
+          for (let i = 0; i < max && free.length < 16; i++) if (!taken.has(i)) free.push(i);
+          if (free.length === 0) return false;
+          const slot = free[Math.floor(Math.random() * free.length)] as number;
+          try {
+            await tokenSlots.insertOne({
+              _id: `${token.userId}:${slot}`,
+              userId: token.userId,
+              slot,
+              tokenId: token.id,
+            });
+          } catch (err) {
+            if (isDuplicateKey(err)) continue;
+            throw err;
+          }
+          const { id, ...rest } = token;
+          await tokens.insertOne({ _id: id, ...rest });
+          return true;
+        }
+        throw new ServiceBusyError('The token store is busy: try again in a moment');
       },
       async findActiveByHash(tokenHash) {
         const doc = await tokens.findOne({ tokenHash, revokedAt: null });
@@ -170,10 +232,11 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Record
         return tokens.countDocuments({ userId, revokedAt: null });
       },
       async revoke(userId, id, at) {
-        return (
+        const revoked =
           (await tokens.updateOne({ _id: id, userId, revokedAt: null }, { $set: { revokedAt: at } }))
-            .modifiedCount === 1
-        );
+            .modifiedCount === 1;
+        if (revoked) await tokenSlots.deleteOne({ tokenId: id });
+        return revoked;
       },
       async touch(id, at) {
         await tokens.updateOne(
@@ -183,6 +246,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Record
       },
       async deleteAllForUser(userId) {
         await tokens.deleteMany({ userId });
+        await tokenSlots.deleteMany({ userId });
       },
     },
     images: {

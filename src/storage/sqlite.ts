@@ -256,6 +256,12 @@ export function openSqliteStore(file: string): RecordStore {
       `INSERT INTO tokens (id, user_id, name, token_hash, created_at, last_used_at, revoked_at)
        VALUES (@id, @userId, @name, @tokenHash, @createdAt, NULL, NULL)`,
     ),
+    // One statement: the count and the insert are one atomic step, also across processes.
+    insertTokenWithin: db.prepare(
+      `INSERT INTO tokens (id, user_id, name, token_hash, created_at, last_used_at, revoked_at)
+       SELECT @id, @userId, @name, @tokenHash, @createdAt, NULL, NULL
+       WHERE (SELECT count(*) FROM tokens WHERE user_id = @userId AND revoked_at IS NULL) < @max`,
+    ),
     tokenByHash: db.prepare<[string], TokenRow>(
       'SELECT * FROM tokens WHERE token_hash = ? AND revoked_at IS NULL',
     ),
@@ -357,6 +363,18 @@ export function openSqliteStore(file: string): RecordStore {
           tokenHash: t.tokenHash,
           createdAt: t.createdAt.toISOString(),
         });
+      },
+      async createWithinLimit(t, max) {
+        return (
+          q.insertTokenWithin.run({
+            id: t.id,
+            userId: t.userId,
+            name: t.name,
+            tokenHash: t.tokenHash,
+            createdAt: t.createdAt.toISOString(),
+            max,
+          }).changes === 1
+        );
       },
       async findActiveByHash(hash) {
         const r = q.tokenByHash.get(hash);

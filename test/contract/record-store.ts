@@ -237,6 +237,24 @@ export function recordStoreContract(
       await store.close();
     });
 
+    it('caps active tokens atomically: with room for k, exactly k of many concurrent creations succeed', async () => {
+      const store = await open();
+      const u = user(email());
+      await store.users.create(u);
+      await store.tokens.create(token(u.id, '2026-01-01T00:00:00Z'));
+      const tries = Array.from({ length: 12 }, (_, i) =>
+        token(u.id, `2026-01-02T00:00:${String(i).padStart(2, '0')}Z`),
+      );
+      const made = await Promise.all(tries.map((t) => store.tokens.createWithinLimit(t, 4)));
+      expect(made.filter(Boolean)).toHaveLength(3);
+      expect(await store.tokens.countActive(u.id)).toBe(4);
+      const created = tries.filter((_, i) => made[i]);
+      expect(await store.tokens.revoke(u.id, (created[0] as ApiToken).id, new Date())).toBe(true);
+      expect(await store.tokens.createWithinLimit(token(u.id, '2026-01-03T00:00:00Z'), 4)).toBe(true);
+      expect(await store.tokens.createWithinLimit(token(u.id, '2026-01-03T00:00:01Z'), 4)).toBe(false);
+      await store.close();
+    });
+
     it('finds active tokens by hash, lists them newest first, revokes once, records last use', async () => {
       const store = await open();
       const u = user(email());
