@@ -11,7 +11,7 @@ import express from 'express';
 import { pinoHttp } from 'pino-http';
 import { createApiRouter } from './api/app.js';
 import { endpointError, errorHandler } from './api/errors.js';
-import { methodNotAllowed } from './api/describe.js';
+import { methodRules } from './api/describe.js';
 import { filesResource } from './api/routes/files.js';
 import { createMcpRouter } from './mcp/http.js';
 import type { Runtime } from './runtime.js';
@@ -46,8 +46,10 @@ export function createHttpApp(runtime: Runtime): express.Express {
     }),
   );
   app.use('/api', createApiRouter(runtime.services));
+  const fileMethods = methodRules(filesResource.paths);
+  app.use(fileMethods.before);
   app.use(filesResource.router(runtime.services));
-  app.use(methodNotAllowed(filesResource.paths));
+  app.use(fileMethods.after);
   // Liveness: the process answers. Readiness: its stores answer too (503 when one does not).
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

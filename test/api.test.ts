@@ -158,6 +158,8 @@ describe('tokens (spec 4.4 to 4.7)', () => {
       'c1\u0085',
       '',
       'x'.repeat(101),
+      '\u000bleading vertical tab',
+      'trailing return\r',
     ]) {
       const schemaSays = matchesComponent('CreateTokenRequest', { name });
       const res = await call(srv.base, 'POST', '/tokens', { token, json: { name } });
@@ -401,6 +403,10 @@ describe('files and unknown routes', () => {
       expect(res.headers.get('allow'), `${method} ${route}`).toBe(allow);
       expect(res.body.error.code).toBe('METHOD_NOT_ALLOWED');
     }
+    // OPTIONS lists the path's own methods (Express alone would add DELETE /tokens/{id} here).
+    const options = await fetch(`${srv.base}/tokens/validate`, { method: 'OPTIONS' });
+    expect(options.status).toBe(204);
+    expect(options.headers.get('allow')).toBe('GET, HEAD');
   });
 
   it('serves its OpenAPI 3.1 document at /api/openapi.json without a token', async () => {

@@ -6,7 +6,7 @@
  */
 import express from 'express';
 import type { Services } from '../domain/services.js';
-import { methodNotAllowed, type Json } from './describe.js';
+import { methodRules, type Json } from './describe.js';
 import { API_RESOURCES, buildOpenApiDocument } from './openapi.js';
 
 /** The router mounted at `/api` (the spec's `{base_url}`). */
@@ -16,9 +16,11 @@ export function createApiRouter(services: Services): express.Router {
   api.get('/openapi.json', (_req, res) => {
     res.json(openapi);
   });
-  for (const resource of API_RESOURCES) api.use(resource.router(services));
   const paths: Json = { '/openapi.json': { get: {} } };
   for (const resource of API_RESOURCES) Object.assign(paths, resource.paths);
-  api.use(methodNotAllowed(paths));
+  const methods = methodRules(paths);
+  api.use(methods.before);
+  for (const resource of API_RESOURCES) api.use(resource.router(services));
+  api.use(methods.after);
   return api;
 }

@@ -85,11 +85,8 @@ export const secured = (op: Json) => ({
   responses: { ...(op.responses as Json), 401: errorResponses[401], 500: errorResponses[500] },
 });
 
-/**
- * Answers 405 with `Allow` (RFC 9110 section 15.5.6) to a request whose path is one of `paths` but
- * whose method none of its operations has. Mount it after the routers that serve `paths`.
- */
-export function methodNotAllowed(paths: Json, prefix = ''): express.RequestHandler {
+/** Which methods each path of `paths` allows (`Allow`, RFC 9110 section 10.2.1), by a request path. */
+function allowedMethods(paths: Json, prefix: string): (path: string) => string | undefined {
   const routes = Object.entries(paths).map(([template, item]) => {
     const methods = Object.keys(item as Json)
       .filter((k) => ['get', 'put', 'post', 'delete', 'patch'].includes(k))
@@ -98,18 +95,41 @@ export function methodNotAllowed(paths: Json, prefix = ''): express.RequestHandl
     const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+');
     return { match: new RegExp(`^${prefix}${pattern}/?$`), allow: methods.join(', ') };
   });
-  return (req, res, next) => {
-    const route = routes.find((r) => r.match.test(req.path));
-    if (!route) return next();
-    res
-      .status(405)
-      .set('Allow', route.allow)
-      .json({
-        success: false,
-        error: {
-          code: 'METHOD_NOT_ALLOWED',
-          message: `${req.method} is not allowed on ${req.path}: use ${route.allow}`,
-        },
-      });
+  // The first template that matches wins: paths list fixed segments (/tokens/validate) before
+  // parameters (/tokens/{id}), as the routers match them.
+  return (path) => routes.find((r) => r.match.test(path))?.allow;
+}
+
+/**
+ * For a request whose path is one of `paths`: OPTIONS answers 204 with the path's own `Allow`
+ * (Express would list the methods of every route matching the URL, e.g. DELETE /tokens/{id} for
+ * /tokens/validate), and a method none of its operations has answers 405 with `Allow` (RFC 9110
+ * section 15.5.6). Mount `before` ahead of the routers that serve `paths`, and `after` behind them.
+ */
+export function methodRules(
+  paths: Json,
+  prefix = '',
+): { before: express.RequestHandler; after: express.RequestHandler } {
+  const allowOf = allowedMethods(paths, prefix);
+  return {
+    before(req, res, next) {
+      const allow = req.method === 'OPTIONS' ? allowOf(req.path) : undefined;
+      if (!allow) return next();
+      res.status(204).set('Allow', allow).end();
+    },
+    after(req, res, next) {
+      const allow = allowOf(req.path);
+      if (!allow) return next();
+      res
+        .status(405)
+        .set('Allow', allow)
+        .json({
+          success: false,
+          error: {
+            code: 'METHOD_NOT_ALLOWED',
+            message: `${req.method} is not allowed on ${req.path}: use ${allow}`,
+          },
+        });
+    },
   };
 }

@@ -195,7 +195,7 @@ export const imagesResource: Resource = {
             name: 'offset',
             in: 'query',
             allowEmptyValue: true,
-            schema: { type: 'integer', minimum: 0, default: 0 },
+            schema: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 },
           },
           {
             name: 'sort',
