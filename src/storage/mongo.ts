@@ -123,6 +123,25 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Record
     links.createIndex({ userId: 1, purpose: 1 }, { name: 'links_by_user' }),
   ]);
 
+  /** The token slots a user holds. */
+  const takenTokenSlots = async (userId: string) =>
+    new Set((await tokenSlots.find({ userId }, { projection: { slot: 1 } }).toArray()).map((d) => d.slot));
+  /** Claims `slot` for the token; false when another token holds it. */
+  const claimTokenSlot = async (token: ApiToken, slot: number): Promise<boolean> => {
+    try {
+      await tokenSlots.insertOne({
+        _id: `${token.userId}:${slot}`,
+        userId: token.userId,
+        slot,
+        tokenId: token.id,
+      });
+      return true;
+    } catch (err) {
+      if (isDuplicateKey(err)) return false;
+      throw err;
+    }
+  };
+
   return {
     users: {
       async create(user) {
@@ -163,26 +182,12 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Record
     },
     tokens: {
       async create(token) {
-        // Without a cap, but still in a slot, so that createWithinLimit counts this token too.
+        // Without a cap, but still in a slot (the lowest free), so that createWithinLimit counts it.
         for (;;) {
-          const taken = new Set(
-            (await tokenSlots.find({ userId: token.userId }, { projection: { slot: 1 } }).toArray()).map(
-              (d) => d.slot,
-            ),
-          );
+          const taken = await takenTokenSlots(token.userId);
           let slot = 0;
           while (taken.has(slot)) slot++;
-          try {
-            await tokenSlots.insertOne({
-              _id: `${token.userId}:${slot}`,
-              userId: token.userId,
-              slot,
-              tokenId: token.id,
-            });
-            break;
-          } catch (err) {
-            if (!isDuplicateKey(err)) throw err;
-          }
+          if (await claimTokenSlot(token, slot)) break;
         }
         const { id, ...rest } = token;
         await tokens.insertOne({ _id: id, ...rest });
@@ -193,26 +198,13 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Record
         // have none: the active count is checked first, so they count, though not atomically.
         if ((await tokens.countDocuments({ userId: token.userId, revokedAt: null })) >= max) return false;
         for (let attempt = 0; attempt < CHARGE_ATTEMPTS; attempt++) {
-          const taken = new Set(
-            (await tokenSlots.find({ userId: token.userId }, { projection: { slot: 1 } }).toArray()).map(
-              (d) => d.slot,
-            ),
-          );
+          const taken = await takenTokenSlots(token.userId);
           const free: number[] = [];
           for (let i = 0; i < max && free.length < 16; i++) if (!taken.has(i)) free.push(i);
           if (free.length === 0) return false;
-          const slot = free[Math.floor(Math.random() * free.length)] as number;
-          try {
-            await tokenSlots.insertOne({
-              _id: `${token.userId}:${slot}`,
-              userId: token.userId,
-              slot,
-              tokenId: token.id,
-            });
-          } catch (err) {
-            if (isDuplicateKey(err)) continue;
-            throw err;
-          }
+          // A random free slot, so that concurrent creations rarely collide; a collision re-reads.
+          if (!(await claimTokenSlot(token, free[Math.floor(Math.random() * free.length)] as number)))
+            continue;
           const { id, ...rest } = token;
           await tokens.insertOne({ _id: id, ...rest });
           return true;
