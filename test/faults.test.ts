@@ -6,12 +6,14 @@
 import { once } from 'node:events';
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { request } from 'node:http';
+import { spawn } from 'node:child_process';
+import { createServer, request } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { photo } from './support/images.js';
-import { runCli, spawnServer } from './support/process.js';
+import { ROOT, runCli, spawnServer } from './support/process.js';
 import { call, download, generate } from './support/server.js';
 
 let dataDir: string;
@@ -104,4 +106,48 @@ describe('faults', () => {
       await second.stop();
     }
   }, 120_000);
+});
+
+describe('start-up', () => {
+  it('a request that arrives while the server starts (listening, stores not yet open) is answered, not left hanging', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: p } = probe.address() as AddressInfo;
+        probe.close(() => resolve(p));
+      });
+    });
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'titlecard-startup-'));
+    const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let log = '';
+    proc.stderr.on('data', (c: Buffer) => (log += c.toString()));
+    try {
+      // Connect as early as the port accepts: the first request lands in the start-up window (the
+      // fonts and the stores take a few hundred ms after the port opens).
+      let answered: { status: number; before: boolean } | undefined;
+      for (let i = 0; i < 400 && !answered; i++) {
+        const socket = await new Promise<Socket | undefined>((resolve) => {
+          const s = connect(port, '127.0.0.1', () => resolve(s));
+          s.once('error', () => resolve(undefined));
+        });
+        if (!socket) {
+          await new Promise((r) => setTimeout(r, 10));
+          continue;
+        }
+        const before = !log.includes('titlecard listening');
+        socket.destroy();
+        const res = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(10_000) });
+        answered = { status: res.status, before };
+      }
+      expect(answered?.status).toBe(200);
+      expect(answered?.before, 'the request came before the server said it listens').toBe(true);
+    } finally {
+      proc.kill('SIGTERM');
+      await once(proc, 'exit');
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -11,7 +11,8 @@ import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { MongoClient } from 'mongodb';
 import { describe, expect, inject, it } from 'vitest';
 import { ConfigError } from '../src/config.js';
-import { newBlobStem } from '../src/domain/ids.js';
+import { ServiceBusyError } from '../src/domain/errors.js';
+import { newBlobStem, newId } from '../src/domain/ids.js';
 import { openStorage } from '../src/storage/index.js';
 import { openMongoStore } from '../src/storage/mongo.js';
 import { openS3BlobStore } from '../src/storage/s3.js';
@@ -81,6 +82,32 @@ describe.skipIf(!mongoUri)(`MongoDB specifics${mongoUri ? '' : ` (${NO_MONGO})`}
       expect.arrayContaining(['images_by_user_created', 'images_by_user_title']),
     );
     await client.close();
+  });
+
+  it('a quota charge that keeps colliding ends in a busy error (503 at the edge), never a plain Error', async () => {
+    const dbName = `busy_${runId}`;
+    const store = await openMongoStore({ uri: mongoUri as string, dbName });
+    const client = await MongoClient.connect(mongoUri as string);
+    try {
+      // Slot documents whose month field says otherwise: the charge sees every slot free, and every
+      // claim collides with their _id, as under endless contention.
+      const userId = newId('usr');
+      await client
+        .db(dbName)
+        .collection<{ _id: string }>('usage_slots')
+        .insertMany(
+          Array.from({ length: 3 }, (_, slot) => ({
+            _id: `${userId}:2026-09:${slot}`,
+            userId,
+            month: 'elsewhere',
+            slot,
+          })),
+        );
+      await expect(store.usage.tryCharge(userId, '2026-09', 3)).rejects.toBeInstanceOf(ServiceBusyError);
+    } finally {
+      await client.close();
+      await store.close();
+    }
   });
 });
 
