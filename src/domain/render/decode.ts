@@ -5,7 +5,7 @@
  * orientation, converted to sRGB, cover-cropped to the canvas, and leaves here as raw pixels: no
  * metadata (GPS position, camera data) can reach a published image.
  */
-import { open, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import sharp, { type Metadata } from 'sharp';
 import { ValidationError } from '../errors.js';
 
@@ -34,20 +34,6 @@ export function sniff(head: Buffer): { format: SniffedFormat } | { other: string
   if (head.length === 0) return { other: 'an empty file' };
   return { other: 'data of an unknown format' };
 }
-
-async function readHead(input: ImageInput): Promise<Buffer> {
-  if (Buffer.isBuffer(input)) return input.subarray(0, 64);
-  const file = await open(input.path, 'r');
-  try {
-    const head = Buffer.alloc(64);
-    const { bytesRead } = await file.read(head, 0, 64, 0);
-    return head.subarray(0, bytesRead);
-  } finally {
-    await file.close();
-  }
-}
-
-const source = (input: ImageInput) => (Buffer.isBuffer(input) ? input : input.path);
 
 /**
  * Where the end marker of a JPEG is: after the top-level segments (APP, DQT, SOF… each with its
@@ -83,11 +69,9 @@ function pngComplete(data: Buffer): boolean {
 /**
  * Whether the file holds a whole image as its format defines one: a JPEG's end marker after its
  * scans, a PNG's chunks through IEND, a WebP's bytes as many as its RIFF header declares. Decoders
- * read only the rows a crop needs, so a file cut short below them would otherwise pass. Reads the
- * whole file (at most 10 MB, which the renderer reads next anyway).
+ * read only the rows a crop needs, so a file cut short below them would otherwise pass.
  */
-async function endsWhole(input: ImageInput, format: SniffedFormat): Promise<boolean> {
-  const data = Buffer.isBuffer(input) ? input : await readFile(input.path);
+function endsWhole(data: Buffer, format: SniffedFormat): boolean {
   if (format === 'jpeg') return jpegEnd(data) >= 0;
   if (format === 'png') return pngComplete(data);
   return data.length >= 12 && data.readUInt32LE(4) + 8 <= data.length;
@@ -149,7 +133,10 @@ export async function decodeCover(
   height: number,
   focus: Focus = 'center',
 ): Promise<DecodedCanvas> {
-  const sniffed = sniff(await readHead(input));
+  // The file is read once (at most 10 MB): the format sniffing, the end check and the decoder all
+  // use these bytes.
+  const bytes = Buffer.isBuffer(input) ? input : await readFile(input.path);
+  const sniffed = sniff(bytes.subarray(0, 64));
   if ('other' in sniffed)
     throw new ValidationError(
       'image',
@@ -158,7 +145,7 @@ export async function decodeCover(
     );
   let meta: Metadata;
   try {
-    meta = await sharp(source(input), { limitInputPixels: false }).metadata();
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch {
     throw new ValidationError(
       'image',
@@ -186,11 +173,11 @@ export async function decodeCover(
       'format',
       `Expected a decodable ${sniffed.format.toUpperCase()} image for image but it is corrupt or truncated (${why})`,
     );
-  if (!(await endsWhole(input, sniffed.format))) throw corrupt('the file ends before its end marker');
+  if (!endsWhole(bytes, sniffed.format)) throw corrupt('the file ends before its end marker');
   try {
     // failOn 'warning': libvips' warnings include "premature end of JPEG file", which a header that
     // claims more rows than the data holds gives; at 'error' such a file became a flat grey card.
-    let pipeline = sharp(source(input), { failOn: 'warning', limitInputPixels: MAX_INPUT_PIXELS }).rotate();
+    let pipeline = sharp(bytes, { failOn: 'warning', limitInputPixels: MAX_INPUT_PIXELS }).rotate();
     if (typeof focus === 'object') {
       // EXIF orientations 5 to 8 turn the photo a quarter: its upright width is the stored height.
       const quarter = (meta.orientation ?? 1) >= 5;
