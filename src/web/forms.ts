@@ -1,5 +1,6 @@
 /** Reading forms and answering a refused one, for every dashboard route. */
-import type { TitlecardError } from '../domain/errors.js';
+import type { Response } from 'express';
+import { TitlecardError, TooManyAttemptsError } from '../domain/errors.js';
 
 /** A text field of a parsed urlencoded form; '' when absent or not text. */
 export function formText(body: unknown, field: string): string {
@@ -26,5 +27,24 @@ export function statusOf(err: TitlecardError): number {
       return 429;
     default:
       return 400;
+  }
+}
+
+/**
+ * Runs a form's `action`; when the domain refuses it (a TitlecardError), `show` renders the page
+ * again with the refusal's message and {@link statusOf} its code, with `Retry-After` for a
+ * throttle. Any other error goes on to the error handler.
+ */
+export async function orRefusal(
+  res: Response,
+  show: (error: string, status: number) => unknown,
+  action: () => Promise<void>,
+): Promise<void> {
+  try {
+    await action();
+  } catch (err) {
+    if (!(err instanceof TitlecardError)) throw err;
+    if (err instanceof TooManyAttemptsError) res.set('Retry-After', String(err.retryAfterSeconds));
+    await show(err.message, statusOf(err));
   }
 }

@@ -1,8 +1,7 @@
 /** Sign-up, sign-in, sign-out, and the pages of the emailed links (verification, password reset). */
 import express, { type Request, type Response } from 'express';
-import { TitlecardError, TooManyAttemptsError } from '../../domain/errors.js';
 import type { Services } from '../../domain/services.js';
-import { formText, statusOf } from '../forms.js';
+import { formText, orRefusal } from '../forms.js';
 import { page } from '../render.js';
 import {
   clearSessionCookie,
@@ -15,21 +14,13 @@ import {
   type CookieSettings,
 } from '../session.js';
 
-/** Renders `view` again with the error's message when `action` throws a domain error. */
-export async function orShowError(
+/** Renders `view` again, with `data` and the refusal's message, when the domain refuses `action`. */
+const orShowError = (
   res: Response,
   view: string,
   data: Record<string, unknown> & { title: string },
   action: () => Promise<void>,
-): Promise<void> {
-  try {
-    await action();
-  } catch (err) {
-    if (!(err instanceof TitlecardError)) throw err;
-    if (err instanceof TooManyAttemptsError) res.set('Retry-After', String(err.retryAfterSeconds));
-    page(res, view, { ...data, error: err.message }, statusOf(err));
-  }
-}
+) => orRefusal(res, (error, status) => page(res, view, { ...data, error }, status), action);
 
 export function authRoutes(services: Services, cookie: CookieSettings): express.Router {
   const { sessions, links } = services;

@@ -8,7 +8,7 @@ import { FONT_NAMES } from '../../domain/schemas.js';
 import type { Services } from '../../domain/services.js';
 import { decodeFields } from '../../api/form.js';
 import { receiveForm, type ReceivedForm } from '../../api/multipart.js';
-import { statusOf } from '../forms.js';
+import { orRefusal, statusOf } from '../forms.js';
 import { day, page, STATIC_DIR } from '../render.js';
 import { mustBeSignedIn } from '../session.js';
 
@@ -172,22 +172,21 @@ export function dashboardRoutes(services: Services, publicUrl: string): express.
     const upload: { form?: ReceivedForm } = {};
     const fields = () => upload.form?.fields ?? {};
     try {
-      const { image } = await images.generate(principal(res), playgroundReader(req, upload));
-      page(res, 'playground', {
-        ...(await playgroundData(res, fields())),
-        result: {
-          ...image,
-          meta: `<meta property="og:image" content="${image.url}">\n<meta property="og:image:width" content="${image.width}">\n<meta property="og:image:height" content="${image.height}">`,
-          curl: curlFor(publicUrl, fields()),
-        },
-      });
-    } catch (err) {
-      if (!(err instanceof TitlecardError)) throw err;
-      page(
+      await orRefusal(
         res,
-        'playground',
-        { ...(await playgroundData(res, fields())), error: err.message },
-        statusOf(err),
+        async (error, status) =>
+          page(res, 'playground', { ...(await playgroundData(res, fields())), error }, status),
+        async () => {
+          const { image } = await images.generate(principal(res), playgroundReader(req, upload));
+          page(res, 'playground', {
+            ...(await playgroundData(res, fields())),
+            result: {
+              ...image,
+              meta: `<meta property="og:image" content="${image.url}">\n<meta property="og:image:width" content="${image.width}">\n<meta property="og:image:height" content="${image.height}">`,
+              curl: curlFor(publicUrl, fields()),
+            },
+          });
+        },
       );
     } finally {
       await upload.form?.cleanup();

@@ -1,8 +1,7 @@
 /** Settings: API tokens (spec section 5's dashboard flow) and the account itself. */
 import express, { type Response } from 'express';
-import { TitlecardError } from '../../domain/errors.js';
 import type { Services } from '../../domain/services.js';
-import { formText, statusOf } from '../forms.js';
+import { formText, orRefusal } from '../forms.js';
 import { day, page } from '../render.js';
 import { clearSessionCookie, mustBeSignedIn, sessionSecret, type CookieSettings } from '../session.js';
 
@@ -41,19 +40,6 @@ export function settingsRoutes(services: Services, cookie: CookieSettings): expr
   const accountPage = (res: Response, extra: Record<string, unknown> = {}, status = 200) => {
     page(res, 'account', { title: 'Account', section: 'settings', tab: 'account', ...extra }, status);
   };
-  /** Runs `action`; a refusal of the domain shows the page again with its message. */
-  const orError = async (
-    show: (extra: Record<string, unknown>, status: number) => unknown,
-    action: () => Promise<void>,
-  ) => {
-    try {
-      await action();
-    } catch (err) {
-      if (!(err instanceof TitlecardError)) throw err;
-      await show({ error: err.message }, statusOf(err));
-    }
-  };
-
   router.get('/settings', (_req, res) => {
     res.redirect(303, '/settings/tokens');
   });
@@ -61,8 +47,9 @@ export function settingsRoutes(services: Services, cookie: CookieSettings): expr
     await tokensPage(res, { notice: noticeOf(req.query.done) });
   });
   router.post('/settings/tokens', async (req, res) => {
-    await orError(
-      (extra, status) => tokensPage(res, extra, status),
+    await orRefusal(
+      res,
+      (error, status) => tokensPage(res, { error }, status),
       async () => {
         const created = await accounts.createToken(mustBeSignedIn(res).user, {
           name: formText(req.body, 'name'),
@@ -74,8 +61,9 @@ export function settingsRoutes(services: Services, cookie: CookieSettings): expr
     );
   });
   router.post('/settings/tokens/:id/revoke', async (req, res) => {
-    await orError(
-      (extra, status) => tokensPage(res, extra, status),
+    await orRefusal(
+      res,
+      (error, status) => tokensPage(res, { error }, status),
       async () => {
         await accounts.revokeToken(mustBeSignedIn(res).user, req.params.id);
         res.redirect(303, '/settings/tokens?done=revoked');
@@ -87,8 +75,9 @@ export function settingsRoutes(services: Services, cookie: CookieSettings): expr
     accountPage(res, { notice: noticeOf(req.query.done) });
   });
   router.post('/settings/account/profile', async (req, res) => {
-    await orError(
-      (extra, status) => accountPage(res, extra, status),
+    await orRefusal(
+      res,
+      (error, status) => accountPage(res, { error }, status),
       async () => {
         const before = mustBeSignedIn(res).user;
         const after = await accounts.updateProfile(before, {
@@ -103,8 +92,9 @@ export function settingsRoutes(services: Services, cookie: CookieSettings): expr
     );
   });
   router.post('/settings/account/password', async (req, res) => {
-    await orError(
-      (extra, status) => accountPage(res, extra, status),
+    await orRefusal(
+      res,
+      (error, status) => accountPage(res, { error }, status),
       async () => {
         await accounts.changePassword(
           mustBeSignedIn(res).user,
@@ -123,8 +113,9 @@ export function settingsRoutes(services: Services, cookie: CookieSettings): expr
     res.redirect(303, '/settings/account?done=everywhere');
   });
   router.post('/settings/account/delete', async (req, res) => {
-    await orError(
-      (extra, status) => accountPage(res, extra, status),
+    await orRefusal(
+      res,
+      (error, status) => accountPage(res, { error }, status),
       async () => {
         await accounts.deleteAccount(mustBeSignedIn(res).user, { password: formText(req.body, 'password') });
         clearSessionCookie(res, cookie);
