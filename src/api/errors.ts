@@ -33,14 +33,8 @@ export function httpErrorOf(
     };
   if (err instanceof FileTooLargeError) return { status: 413, body: endpointError(err.code, err.message) };
   if (err instanceof UnauthorizedError) return unauthorizedResponse(err);
-  if (err instanceof QuotaExceededError)
-    return {
-      status: 429,
-      headers: { 'Retry-After': String(err.retryAfterSeconds) },
-      body: { error: 'Rate limit exceeded', message: err.message, retryAfter: err.retryAfterSeconds },
-    };
-  if (err instanceof TooManyAttemptsError)
-    // The spec's 429 shape (section 7.2), for the fit check's rate limit as for the quota.
+  // The spec's 429 shape (section 7.2), for the quota and for the fit check's rate limit alike.
+  if (err instanceof QuotaExceededError || err instanceof TooManyAttemptsError)
     return {
       status: 429,
       headers: { 'Retry-After': String(err.retryAfterSeconds) },

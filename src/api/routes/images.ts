@@ -23,7 +23,7 @@ import {
 } from '../describe.js';
 import { decodeFields } from '../form.js';
 import { receiveForm, type ReceivedForm } from '../multipart.js';
-import { ok } from '../respond.js';
+import { ok, sendStored } from '../respond.js';
 
 /** The header of `POST /generate` that carries the render report (see `renderReportSchema`). */
 export const RENDER_REPORT_HEADER = 'Titlecard-Render-Report';
@@ -105,7 +105,7 @@ export const imagesResource: Resource = {
           answer = await generateNow(async () => requestOf((upload.form = await receiveForm(req))));
         }
         setRateLimitHeaders(res, await services.quota.usage(principalOf(res).user));
-        res.status(answer.status).set(answer.headers).type('json').send(answer.body);
+        sendStored(res, answer);
       } finally {
         await upload.form?.cleanup();
       }

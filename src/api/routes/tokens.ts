@@ -7,7 +7,7 @@ import { fingerprintOf } from '../../domain/idempotency.js';
 import type { StoredResponse } from '../../domain/ports.js';
 import { principalOf, requireAuth } from '../auth.js';
 import { envelope, errorResponses, idempotent, json, ref, secured, type Resource } from '../describe.js';
-import { ok } from '../respond.js';
+import { ok, sendStored } from '../respond.js';
 
 export const tokensResource: Resource = {
   router(services) {
@@ -37,7 +37,7 @@ export const tokensResource: Resource = {
               create,
             )
           : { response: await create() };
-      res.status(response.status).type('json').send(response.body);
+      sendStored(res, response);
     });
     router.get('/tokens', auth, async (_req, res) => {
       ok(res, { tokens: await accounts.listTokens(principalOf(res).user) });
