@@ -157,6 +157,12 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
     await expect(
       page.getByLabel('Claude Code configuration', { exact: true }).inputValue(),
     ).resolves.toContain(`${srv.url}/mcp`);
+    // The README's command: the package is not on the npm registry, so no `npx -y titlecard`.
+    const desktop = JSON.parse(
+      await page.getByLabel('Claude Desktop configuration', { exact: true }).inputValue(),
+    );
+    expect(desktop.mcpServers.titlecard.args).toEqual(['--prefix', '/path/to/titlecard', 'titlecard', 'mcp']);
+    expect(desktop.mcpServers.titlecard.env.TITLECARD_API_URL).toBe(`${srv.url}/api`);
     await accessible();
     await page.goto(`${srv.url}/settings/account`);
     await accessible();

@@ -201,12 +201,12 @@ export function dashboardRoutes(services: Services, publicUrl: string): express.
         id: 'claude-desktop',
         name: 'Claude Desktop',
         where:
-          'Settings → Developer → Edit Config opens claude_desktop_config.json; add this under mcpServers (needs Node.js; it runs the titlecard command, which calls this server).',
+          'Settings → Developer → Edit Config opens claude_desktop_config.json; add this under mcpServers. It runs the titlecard command of a Titlecard checkout (npm install in /path/to/titlecard; Titlecard is not published on the npm registry), which calls this server.',
         text: json({
           mcpServers: {
             titlecard: {
               command: 'npx',
-              args: ['-y', 'titlecard', 'mcp'],
+              args: ['--prefix', '/path/to/titlecard', 'titlecard', 'mcp'],
               env: { TITLECARD_TOKEN: 'tc_…', TITLECARD_API_URL: `${publicUrl}/api` },
             },
           },
