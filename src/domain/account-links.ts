@@ -34,7 +34,7 @@ export interface AccountLinks {
   verifyEmail(secret: string): Promise<User>;
   /** Sends a reset link when `email` has an account; answers the same either way. Throws ValidationError for a malformed email. */
   requestPasswordReset(email: unknown): Promise<void>;
-  /** Sets a new password with a reset link and ends every session. Throws InvalidLinkError, ValidationError (`password`). */
+  /** Sets a new password with a reset link and ends every session and connected app. Throws InvalidLinkError, ValidationError (`password`). */
   resetPassword(secret: string, password: unknown): Promise<User>;
 }
 
@@ -112,6 +112,8 @@ export function createAccountLinks({
       };
       await store.users.update(user.id, changes);
       await store.sessions.deleteAllForUser(user.id);
+      // A new password also ends the access of connected apps (OAuth grants), as a change does.
+      await store.oauth.revokeGrants(user.id, {}, clock.now());
       return { ...user, ...changes };
     },
   };

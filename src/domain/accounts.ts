@@ -23,6 +23,7 @@ import {
   type createdTokenSchema,
   type tokenListEntrySchema,
 } from './schemas.js';
+import type { OAuth } from './oauth.js';
 import type { Sessions } from './sessions.js';
 import { parseOrThrow } from './validate.js';
 
@@ -84,12 +85,13 @@ export interface Accounts {
   /**
    * Changes the password after checking the current one (InvalidCredentialsError when wrong; an
    * account without a password sets its first one with a reset link), then ends every other session
-   * (`keepSession` is the cookie value of the one making the change). ValidationError on `password`.
+   * (`keepSession` is the cookie value of the one making the change) and every connected app's
+   * access (OAuth grants). ValidationError on `password`.
    */
   changePassword(user: User, input: unknown, keepSession?: string): Promise<void>;
   /**
    * Deletes the account after checking its password (InvalidCredentialsError when wrong): images
-   * and their files, tokens, sessions, email links, then the user. A revoked token or session fails
+   * and their files, tokens, connected apps' grants, sessions, email links, then the user. A revoked token or session fails
    * at once, in every process.
    */
   deleteAccount(user: User, input: unknown): Promise<void>;
@@ -105,6 +107,8 @@ export interface AccountsDeps {
   logger: Logger;
   links: AccountLinks;
   sessions: Pick<Sessions, 'signOutEverywhere'>;
+  /** Ends or deletes the OAuth grants of connected apps. */
+  oauth: Pick<OAuth, 'endAllFor' | 'deleteAllFor'>;
   /** Deletes every image of the user, records and files. */
   deleteImagesOf: (userId: string) => Promise<void>;
 }
@@ -125,6 +129,7 @@ export function createAccounts({
   logger,
   links,
   sessions,
+  oauth,
   deleteImagesOf,
 }: AccountsDeps): Accounts {
   /** A new token record and its one-time view (with the secret); the caller stores the record. */
@@ -235,6 +240,7 @@ export function createAccounts({
       if (!(await verifyPassword(user.passwordHash, currentPassword))) throw new InvalidCredentialsError();
       await store.users.update(user.id, { passwordHash: await hashPassword(password) });
       await sessions.signOutEverywhere(user, keepSession);
+      await oauth.endAllFor(user.id);
     },
 
     async deleteAccount(user, input) {
@@ -243,6 +249,7 @@ export function createAccounts({
       // Access ends first, then the data; the user record goes last, so a crash midway leaves an
       // account that can be deleted again.
       await store.tokens.deleteAllForUser(user.id);
+      await oauth.deleteAllFor(user.id);
       await sessions.signOutEverywhere(user);
       await deleteImagesOf(user.id);
       await store.links.deleteAllForUser(user.id);

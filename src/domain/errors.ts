@@ -18,7 +18,8 @@ export type ErrorCode =
   | 'INVALID_LINK'
   | 'BUSY'
   | 'IDEMPOTENCY_MISMATCH'
-  | 'IDEMPOTENCY_IN_FLIGHT';
+  | 'IDEMPOTENCY_IN_FLIGHT'
+  | 'OAUTH_REFUSED';
 
 /**
  * The documented set of `details.constraint` values of a VALIDATION_ERROR (spec 7.2 names `required`;
@@ -154,5 +155,29 @@ export class ServiceBusyError extends TitlecardError {
     readonly retryAfterSeconds = 2,
   ) {
     super('BUSY', message);
+  }
+}
+
+/**
+ * The OAuth error codes the authorization server answers with: RFC 6749 sections 4.1.2.1 and 5.2,
+ * RFC 6750 section 3.1 (`invalid_token`), RFC 8707 section 2 (`invalid_target`) and RFC 7591
+ * section 3.2.2 (`invalid_redirect_uri`).
+ */
+export type OAuthErrorCode =
+  | 'invalid_request'
+  | 'invalid_grant'
+  | 'invalid_scope'
+  | 'invalid_target'
+  | 'invalid_token'
+  | 'invalid_redirect_uri'
+  | 'access_denied';
+
+/** A refused OAuth request; the authorization server edge answers it with `oauthCode` (an RFC error code). */
+export class OAuthRefusal extends TitlecardError {
+  constructor(
+    readonly oauthCode: OAuthErrorCode,
+    message: string,
+  ) {
+    super('OAUTH_REFUSED', message);
   }
 }

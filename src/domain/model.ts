@@ -99,3 +99,75 @@ export interface ImagePageQuery {
   sort: ImageSort;
   order: SortOrder;
 }
+
+/**
+ * An OAuth client registered by Dynamic Client Registration (RFC 7591): a hosted assistant such as
+ * claude.ai or ChatGPT, or a desktop one. Clients belong to no account; grants tie them to one.
+ */
+export interface OAuthClient {
+  /** `client_id`, issued at registration. */
+  id: string;
+  /** `client_name` as the client registered it (shown on the consent page), if any. */
+  name: string | null;
+  /** `redirect_uris`: an authorization request must name one of these (RFC 6749 section 3.1.2). */
+  redirectUris: string[];
+  /**
+   * The whole registration answer (RFC 7591 section 3.2.1) as JSON, as the OAuth library handed it
+   * over: it includes `client_secret` for a confidential client, which the library compares as
+   * stored.
+   */
+  registration: Record<string, unknown>;
+  createdAt: Date;
+}
+
+/**
+ * One "Allow" of a person for a client, made when its authorization code is exchanged. Every access
+ * and refresh token belongs to a grant; revoking the grant ends them all at once.
+ */
+export interface OAuthGrant {
+  id: string;
+  userId: string;
+  clientId: string;
+  /** Granted scopes (RFC 6749 section 3.3). */
+  scopes: string[];
+  /** The resource the tokens are good for (RFC 8707): this server's `/mcp` URL. */
+  resource: string;
+  createdAt: Date;
+  /** Last request authenticated by one of its access tokens, to the minute; `null` before. */
+  lastUsedAt: Date | null;
+  /** `null` while the grant is active ("Disconnect", a password change, code or refresh token replay). */
+  revokedAt: Date | null;
+}
+
+/** An authorization code (RFC 6749 section 4.1.2), as stored: only the hash of its secret. */
+export interface OAuthCode {
+  /** Hex SHA-256 of the code. */
+  codeHash: string;
+  /** The grant the code becomes when exchanged (the id is chosen at "Allow", so a replay can revoke it). */
+  grantId: string;
+  clientId: string;
+  userId: string;
+  /** PKCE (RFC 7636) `code_challenge`, method S256. */
+  codeChallenge: string;
+  redirectUri: string;
+  resource: string;
+  scopes: string[];
+  createdAt: Date;
+  expiresAt: Date;
+  /** When it was exchanged; `null` before. A code works once (RFC 6749 section 4.1.2). */
+  usedAt: Date | null;
+}
+
+/** An access or refresh token, as stored: only the hash of its secret. */
+export interface OAuthToken {
+  /** Hex SHA-256 of the token. */
+  tokenHash: string;
+  kind: 'access' | 'refresh';
+  grantId: string;
+  clientId: string;
+  userId: string;
+  createdAt: Date;
+  expiresAt: Date;
+  /** When it stopped working before its expiry: revoked (RFC 7009), or a refresh token used once (rotation). */
+  endedAt: Date | null;
+}

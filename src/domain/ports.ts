@@ -11,6 +11,10 @@ import type {
   ApiToken,
   ImagePageQuery,
   ImageRecord,
+  OAuthClient,
+  OAuthCode,
+  OAuthGrant,
+  OAuthToken,
   Session,
   Tier,
   User,
@@ -136,6 +140,39 @@ export interface IdempotencyRepository {
   abandon(userId: string, key: string): Promise<void>;
 }
 
+/**
+ * OAuth 2.1 records of the MCP connector's authorization server (src/domain/oauth.ts): registered
+ * clients, grants, authorization codes and tokens (codes and tokens by the SHA-256 of their secret).
+ */
+export interface OAuthRepository {
+  createClient(client: OAuthClient): Promise<void>;
+  findClient(id: string): Promise<OAuthClient | undefined>;
+  createGrant(grant: OAuthGrant): Promise<void>;
+  findGrant(id: string): Promise<OAuthGrant | undefined>;
+  /** A user's active grants, newest first. */
+  listActiveGrants(userId: string): Promise<OAuthGrant[]>;
+  /** Records a use at `at`; never moves `lastUsedAt` back. */
+  touchGrant(id: string, at: Date): Promise<void>;
+  /**
+   * Revokes the user's active grants: all of them, those of `clientId`, or the one `grantId`.
+   * Returns how many were revoked.
+   */
+  revokeGrants(userId: string, which: { clientId?: string; grantId?: string }, at: Date): Promise<number>;
+  createCode(code: OAuthCode): Promise<void>;
+  findCode(codeHash: string): Promise<OAuthCode | undefined>;
+  /**
+   * Marks the code used at `at` if it was not: true for the one call that did (atomic across
+   * processes: of two concurrent exchanges exactly one gets true), false otherwise.
+   */
+  useCode(codeHash: string, at: Date): Promise<boolean>;
+  createToken(token: OAuthToken): Promise<void>;
+  findToken(tokenHash: string): Promise<OAuthToken | undefined>;
+  /** Sets `endedAt` if it was not set: true for the one call that did (atomic, as {@link useCode}). */
+  endToken(tokenHash: string, at: Date): Promise<boolean>;
+  /** Deletes the user's grants, codes and tokens (account deletion). Clients stay. */
+  deleteAllForUser(userId: string): Promise<void>;
+}
+
 /** The record stores, opened and closed together. */
 export interface RecordStore {
   users: UserRepository;
@@ -145,6 +182,7 @@ export interface RecordStore {
   sessions: SessionRepository;
   links: AccountLinkRepository;
   idempotency: IdempotencyRepository;
+  oauth: OAuthRepository;
   close(): Promise<void>;
 }
 

@@ -7,6 +7,7 @@ import { createAccountLinks, type AccountLinks } from './account-links.js';
 import { createAccounts, type Accounts } from './accounts.js';
 import { createIdempotency, type Idempotency } from './idempotency.js';
 import { createImages, type Images } from './images.js';
+import { createOAuth, type OAuth } from './oauth.js';
 import {
   systemClock,
   type BlobStore,
@@ -54,6 +55,8 @@ export interface Services {
   links: AccountLinks;
   /** Idempotency-Key for the requests that create or charge. */
   idempotency: Idempotency;
+  /** OAuth 2.1 authorization of MCP clients: grants, codes and tokens (Settings → Connected apps). */
+  oauth: OAuth;
   /**
    * Readiness (`GET /readyz`): whether the record store and the blob store answer, each within 2 s.
    * Never throws; a store that fails says why.
@@ -96,12 +99,14 @@ export function createServices(deps: ServiceDeps): Services {
     links,
     signUpMode: deps.signUpMode ?? 'open',
   });
+  const oauth = createOAuth({ store, clock, publicUrl: deps.publicUrl });
   const accounts = createAccounts({
     store,
     clock,
     logger: deps.logger,
     links,
     sessions,
+    oauth,
     deleteImagesOf: (id) => images.deleteAllOf(id),
   });
   return {
@@ -111,6 +116,7 @@ export function createServices(deps: ServiceDeps): Services {
     sessions,
     links,
     idempotency: createIdempotency(store, clock),
+    oauth,
     async ready() {
       const [records, files] = await Promise.all([
         probe(() => store.users.findById('usr_readiness_probe')),

@@ -16,7 +16,17 @@
  */
 import type { Collection, Db, MongoClient, MongoServerError, Sort, SortDirection } from 'mongodb';
 import { emailTakenError, ServiceBusyError } from '../domain/errors.js';
-import type { AccountLink, ApiToken, ImageRecord, Session, User } from '../domain/model.js';
+import type {
+  AccountLink,
+  ApiToken,
+  ImageRecord,
+  OAuthClient,
+  OAuthCode,
+  OAuthGrant,
+  OAuthToken,
+  Session,
+  User,
+} from '../domain/model.js';
 import type { RecordStore, StoredResponse } from '../domain/ports.js';
 
 interface UserDoc extends Omit<User, 'id'> {
@@ -60,6 +70,28 @@ interface UsageSlotDoc {
   chargedAt: Date;
 }
 
+interface OAuthClientDoc extends Omit<OAuthClient, 'id'> {
+  _id: string;
+}
+interface OAuthGrantDoc extends Omit<OAuthGrant, 'id'> {
+  _id: string;
+}
+interface OAuthCodeDoc extends Omit<OAuthCode, 'codeHash'> {
+  _id: string;
+}
+interface OAuthTokenDoc extends Omit<OAuthToken, 'tokenHash'> {
+  _id: string;
+}
+/**
+ * The one use of a code or the end of a token: `code:<hash>` or `token:<hash>`. Inserting it is the
+ * atomic step (a unique _id), as for the quota's slots; a conditional update is not atomic on FerretDB.
+ */
+interface OAuthUseDoc {
+  _id: string;
+  userId: string;
+  at: Date;
+}
+
 /** Attempts at claiming a slot before giving up under extreme contention (each re-reads the taken slots). */
 const CHARGE_ATTEMPTS = 25;
 
@@ -83,6 +115,7 @@ const toUser = ({ _id, emailLower: _e, ...rest }: UserDoc): User => ({
 const toSession = ({ _id, ...rest }: SessionDoc): Session => ({ idHash: _id, ...rest });
 const toLink = ({ _id, ...rest }: LinkDoc): AccountLink => ({ idHash: _id, ...rest });
 const toToken = ({ _id, ...rest }: TokenDoc): ApiToken => ({ id: _id, ...rest });
+const toGrant = ({ _id, ...rest }: OAuthGrantDoc): OAuthGrant => ({ id: _id, ...rest });
 const toImage = ({ _id, titleLower: _t, ...rest }: ImageDoc): ImageRecord => ({ id: _id, ...rest });
 
 export interface MongoStoreOptions {
@@ -111,6 +144,11 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Record
   const links: Collection<LinkDoc> = db.collection('account_links');
   const idempotency: Collection<IdempotencyDoc> = db.collection('idempotency');
   const tokenSlots: Collection<TokenSlotDoc> = db.collection('token_slots');
+  const oauthClients: Collection<OAuthClientDoc> = db.collection('oauth_clients');
+  const oauthGrants: Collection<OAuthGrantDoc> = db.collection('oauth_grants');
+  const oauthCodes: Collection<OAuthCodeDoc> = db.collection('oauth_codes');
+  const oauthTokens: Collection<OAuthTokenDoc> = db.collection('oauth_tokens');
+  const oauthUses: Collection<OAuthUseDoc> = db.collection('oauth_uses');
   await Promise.all([
     users.createIndex({ emailLower: 1 }, { unique: true, name: 'email_unique' }),
     tokens.createIndex({ tokenHash: 1 }, { unique: true, name: 'token_hash_unique' }),
@@ -121,7 +159,22 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Record
     sessions.createIndex({ userId: 1 }, { name: 'sessions_by_user' }),
     tokenSlots.createIndex({ tokenId: 1 }, { name: 'token_slots_by_token' }),
     links.createIndex({ userId: 1, purpose: 1 }, { name: 'links_by_user' }),
+    oauthGrants.createIndex({ userId: 1, createdAt: -1 }, { name: 'oauth_grants_by_user' }),
+    oauthCodes.createIndex({ userId: 1 }, { name: 'oauth_codes_by_user' }),
+    oauthTokens.createIndex({ userId: 1 }, { name: 'oauth_tokens_by_user' }),
+    oauthUses.createIndex({ userId: 1 }, { name: 'oauth_uses_by_user' }),
   ]);
+
+  /** Claims the one use `_id` (see OAuthUseDoc); false when it was already claimed. */
+  const claimUse = async (_id: string, userId: string, at: Date): Promise<boolean> => {
+    try {
+      await oauthUses.insertOne({ _id, userId, at });
+      return true;
+    } catch (err) {
+      if (isDuplicateKey(err)) return false;
+      throw err;
+    }
+  };
 
   /** The token slots a user holds. */
   const takenTokenSlots = async (userId: string) =>
@@ -387,6 +440,88 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Record
       },
       async abandon(userId, key) {
         await idempotency.deleteOne({ _id: `${userId}:${key}` });
+      },
+    },
+    oauth: {
+      async createClient({ id, ...rest }) {
+        await oauthClients.insertOne({ _id: id, ...rest });
+      },
+      async findClient(id) {
+        const doc = await oauthClients.findOne({ _id: id });
+        return doc
+          ? {
+              id: doc._id,
+              name: doc.name,
+              redirectUris: doc.redirectUris,
+              registration: doc.registration,
+              createdAt: doc.createdAt,
+            }
+          : undefined;
+      },
+      async createGrant({ id, ...rest }) {
+        await oauthGrants.insertOne({ _id: id, ...rest });
+      },
+      async findGrant(id) {
+        const doc = await oauthGrants.findOne({ _id: id });
+        return doc ? toGrant(doc) : undefined;
+      },
+      async listActiveGrants(userId) {
+        const docs = await oauthGrants
+          .find({ userId, revokedAt: null })
+          .sort({ createdAt: -1, _id: -1 })
+          .toArray();
+        return docs.map(toGrant);
+      },
+      async touchGrant(id, at) {
+        await oauthGrants.updateOne(
+          { _id: id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: at } }] },
+          { $set: { lastUsedAt: at } },
+        );
+      },
+      async revokeGrants(userId, which, at) {
+        const filter = {
+          userId,
+          revokedAt: null,
+          ...(which.clientId ? { clientId: which.clientId } : {}),
+          ...(which.grantId ? { _id: which.grantId } : {}),
+        };
+        return (await oauthGrants.updateMany(filter, { $set: { revokedAt: at } })).modifiedCount;
+      },
+      async createCode({ codeHash, ...rest }) {
+        await oauthCodes.insertOne({ _id: codeHash, ...rest });
+      },
+      async findCode(codeHash) {
+        const doc = await oauthCodes.findOne({ _id: codeHash });
+        if (!doc) return undefined;
+        const { _id, ...rest } = doc;
+        return { codeHash: _id, ...rest };
+      },
+      async useCode(codeHash, at) {
+        const code = await oauthCodes.findOne({ _id: codeHash }, { projection: { userId: 1 } });
+        if (!code || !(await claimUse(`code:${codeHash}`, code.userId, at))) return false;
+        await oauthCodes.updateOne({ _id: codeHash }, { $set: { usedAt: at } });
+        return true;
+      },
+      async createToken({ tokenHash, ...rest }) {
+        await oauthTokens.insertOne({ _id: tokenHash, ...rest });
+      },
+      async findToken(tokenHash) {
+        const doc = await oauthTokens.findOne({ _id: tokenHash });
+        if (!doc) return undefined;
+        const { _id, ...rest } = doc;
+        return { tokenHash: _id, ...rest };
+      },
+      async endToken(tokenHash, at) {
+        const token = await oauthTokens.findOne({ _id: tokenHash }, { projection: { userId: 1 } });
+        if (!token || !(await claimUse(`token:${tokenHash}`, token.userId, at))) return false;
+        await oauthTokens.updateOne({ _id: tokenHash }, { $set: { endedAt: at } });
+        return true;
+      },
+      async deleteAllForUser(userId) {
+        await oauthTokens.deleteMany({ userId });
+        await oauthCodes.deleteMany({ userId });
+        await oauthGrants.deleteMany({ userId });
+        await oauthUses.deleteMany({ userId });
       },
     },
     async close() {

@@ -11,6 +11,10 @@ import type {
   ApiToken,
   ImagePageQuery,
   ImageRecord,
+  OAuthClient,
+  OAuthCode,
+  OAuthGrant,
+  OAuthToken,
   Session,
   Tier,
   User,
@@ -86,6 +90,50 @@ const MIGRATIONS = [
      response TEXT,
      PRIMARY KEY (user_id, key)
    );`,
+  // 4: OAuth 2.1 for the MCP connector: registered clients, grants, codes and tokens (hashes only).
+  `CREATE TABLE oauth_clients (
+     id TEXT PRIMARY KEY,
+     name TEXT,
+     redirect_uris TEXT NOT NULL,
+     registration TEXT NOT NULL,
+     created_at TEXT NOT NULL
+   );
+   CREATE TABLE oauth_grants (
+     id TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL,
+     client_id TEXT NOT NULL,
+     scopes TEXT NOT NULL,
+     resource TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     last_used_at TEXT,
+     revoked_at TEXT
+   );
+   CREATE INDEX oauth_grants_by_user ON oauth_grants(user_id, created_at);
+   CREATE TABLE oauth_codes (
+     code_hash TEXT PRIMARY KEY,
+     grant_id TEXT NOT NULL,
+     client_id TEXT NOT NULL,
+     user_id TEXT NOT NULL,
+     code_challenge TEXT NOT NULL,
+     redirect_uri TEXT NOT NULL,
+     resource TEXT NOT NULL,
+     scopes TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     expires_at TEXT NOT NULL,
+     used_at TEXT
+   );
+   CREATE INDEX oauth_codes_by_user ON oauth_codes(user_id);
+   CREATE TABLE oauth_tokens (
+     token_hash TEXT PRIMARY KEY,
+     kind TEXT NOT NULL,
+     grant_id TEXT NOT NULL,
+     client_id TEXT NOT NULL,
+     user_id TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     expires_at TEXT NOT NULL,
+     ended_at TEXT
+   );
+   CREATE INDEX oauth_tokens_by_user ON oauth_tokens(user_id);`,
 ];
 
 interface UserRow {
@@ -185,6 +233,88 @@ const toImage = (r: ImageRow): ImageRecord => ({
   imageKey: r.image_key,
   thumbnailKey: r.thumbnail_key,
   createdAt: new Date(r.created_at),
+});
+
+interface OAuthClientRow {
+  id: string;
+  name: string | null;
+  redirect_uris: string;
+  registration: string;
+  created_at: string;
+}
+interface OAuthGrantRow {
+  id: string;
+  user_id: string;
+  client_id: string;
+  scopes: string;
+  resource: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+interface OAuthCodeRow {
+  code_hash: string;
+  grant_id: string;
+  client_id: string;
+  user_id: string;
+  code_challenge: string;
+  redirect_uri: string;
+  resource: string;
+  scopes: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+interface OAuthTokenRow {
+  token_hash: string;
+  kind: OAuthToken['kind'];
+  grant_id: string;
+  client_id: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  ended_at: string | null;
+}
+const dateOrNull = (v: string | null) => (v ? new Date(v) : null);
+const toClient = (r: OAuthClientRow): OAuthClient => ({
+  id: r.id,
+  name: r.name,
+  redirectUris: JSON.parse(r.redirect_uris) as string[],
+  registration: JSON.parse(r.registration) as Record<string, unknown>,
+  createdAt: new Date(r.created_at),
+});
+const toGrant = (r: OAuthGrantRow): OAuthGrant => ({
+  id: r.id,
+  userId: r.user_id,
+  clientId: r.client_id,
+  scopes: JSON.parse(r.scopes) as string[],
+  resource: r.resource,
+  createdAt: new Date(r.created_at),
+  lastUsedAt: dateOrNull(r.last_used_at),
+  revokedAt: dateOrNull(r.revoked_at),
+});
+const toCode = (r: OAuthCodeRow): OAuthCode => ({
+  codeHash: r.code_hash,
+  grantId: r.grant_id,
+  clientId: r.client_id,
+  userId: r.user_id,
+  codeChallenge: r.code_challenge,
+  redirectUri: r.redirect_uri,
+  resource: r.resource,
+  scopes: JSON.parse(r.scopes) as string[],
+  createdAt: new Date(r.created_at),
+  expiresAt: new Date(r.expires_at),
+  usedAt: dateOrNull(r.used_at),
+});
+const toOAuthToken = (r: OAuthTokenRow): OAuthToken => ({
+  tokenHash: r.token_hash,
+  kind: r.kind,
+  grantId: r.grant_id,
+  clientId: r.client_id,
+  userId: r.user_id,
+  createdAt: new Date(r.created_at),
+  expiresAt: new Date(r.expires_at),
+  endedAt: dateOrNull(r.ended_at),
 });
 
 function migrate(db: Database.Database): void {
@@ -295,6 +425,45 @@ export function openSqliteStore(file: string): RecordStore {
        ON CONFLICT (user_id, month) DO UPDATE SET count = count + 1 WHERE count < @limit`,
     ),
     refund: db.prepare('UPDATE usage SET count = count - 1 WHERE user_id = ? AND month = ? AND count > 0'),
+    insertClient: db.prepare(
+      `INSERT INTO oauth_clients (id, name, redirect_uris, registration, created_at)
+       VALUES (@id, @name, @redirectUris, @registration, @createdAt)`,
+    ),
+    client: db.prepare<[string], OAuthClientRow>('SELECT * FROM oauth_clients WHERE id = ?'),
+    insertGrant: db.prepare(
+      `INSERT INTO oauth_grants (id, user_id, client_id, scopes, resource, created_at, last_used_at, revoked_at)
+       VALUES (@id, @userId, @clientId, @scopes, @resource, @createdAt, NULL, NULL)`,
+    ),
+    grant: db.prepare<[string], OAuthGrantRow>('SELECT * FROM oauth_grants WHERE id = ?'),
+    activeGrants: db.prepare<[string], OAuthGrantRow>(
+      'SELECT * FROM oauth_grants WHERE user_id = ? AND revoked_at IS NULL ORDER BY created_at DESC, id DESC',
+    ),
+    touchGrant: db.prepare(
+      'UPDATE oauth_grants SET last_used_at = @at WHERE id = @id AND (last_used_at IS NULL OR last_used_at < @at)',
+    ),
+    revokeGrants: db.prepare(
+      `UPDATE oauth_grants SET revoked_at = @at WHERE user_id = @userId AND revoked_at IS NULL
+       AND (@clientId IS NULL OR client_id = @clientId) AND (@grantId IS NULL OR id = @grantId)`,
+    ),
+    insertCode: db.prepare(
+      `INSERT INTO oauth_codes (code_hash, grant_id, client_id, user_id, code_challenge, redirect_uri,
+         resource, scopes, created_at, expires_at, used_at)
+       VALUES (@codeHash, @grantId, @clientId, @userId, @codeChallenge, @redirectUri, @resource,
+         @scopes, @createdAt, @expiresAt, NULL)`,
+    ),
+    code: db.prepare<[string], OAuthCodeRow>('SELECT * FROM oauth_codes WHERE code_hash = ?'),
+    useCode: db.prepare('UPDATE oauth_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL'),
+    insertOAuthToken: db.prepare(
+      `INSERT INTO oauth_tokens (token_hash, kind, grant_id, client_id, user_id, created_at, expires_at, ended_at)
+       VALUES (@tokenHash, @kind, @grantId, @clientId, @userId, @createdAt, @expiresAt, NULL)`,
+    ),
+    oauthToken: db.prepare<[string], OAuthTokenRow>('SELECT * FROM oauth_tokens WHERE token_hash = ?'),
+    endToken: db.prepare('UPDATE oauth_tokens SET ended_at = ? WHERE token_hash = ? AND ended_at IS NULL'),
+    deleteOAuth: [
+      db.prepare('DELETE FROM oauth_tokens WHERE user_id = ?'),
+      db.prepare('DELETE FROM oauth_codes WHERE user_id = ?'),
+      db.prepare('DELETE FROM oauth_grants WHERE user_id = ?'),
+    ],
   };
   const pages = {
     'createdAt:asc': 'created_at ASC, id ASC',
@@ -507,6 +676,93 @@ export function openSqliteStore(file: string): RecordStore {
       },
       async abandon(userId, key) {
         q.idempotencyDelete.run(userId, key);
+      },
+    },
+    oauth: {
+      async createClient(c) {
+        q.insertClient.run({
+          id: c.id,
+          name: c.name,
+          redirectUris: JSON.stringify(c.redirectUris),
+          registration: JSON.stringify(c.registration),
+          createdAt: c.createdAt.toISOString(),
+        });
+      },
+      async findClient(id) {
+        const r = q.client.get(id);
+        return r && toClient(r);
+      },
+      async createGrant(g) {
+        q.insertGrant.run({
+          id: g.id,
+          userId: g.userId,
+          clientId: g.clientId,
+          scopes: JSON.stringify(g.scopes),
+          resource: g.resource,
+          createdAt: g.createdAt.toISOString(),
+        });
+      },
+      async findGrant(id) {
+        const r = q.grant.get(id);
+        return r && toGrant(r);
+      },
+      async listActiveGrants(userId) {
+        return q.activeGrants.all(userId).map(toGrant);
+      },
+      async touchGrant(id, at) {
+        q.touchGrant.run({ id, at: at.toISOString() });
+      },
+      async revokeGrants(userId, which, at) {
+        return q.revokeGrants.run({
+          userId,
+          clientId: which.clientId ?? null,
+          grantId: which.grantId ?? null,
+          at: at.toISOString(),
+        }).changes;
+      },
+      async createCode(c) {
+        q.insertCode.run({
+          codeHash: c.codeHash,
+          grantId: c.grantId,
+          clientId: c.clientId,
+          userId: c.userId,
+          codeChallenge: c.codeChallenge,
+          redirectUri: c.redirectUri,
+          resource: c.resource,
+          scopes: JSON.stringify(c.scopes),
+          createdAt: c.createdAt.toISOString(),
+          expiresAt: c.expiresAt.toISOString(),
+        });
+      },
+      async findCode(codeHash) {
+        const r = q.code.get(codeHash);
+        return r && toCode(r);
+      },
+      async useCode(codeHash, at) {
+        return q.useCode.run(at.toISOString(), codeHash).changes === 1;
+      },
+      async createToken(t) {
+        q.insertOAuthToken.run({
+          tokenHash: t.tokenHash,
+          kind: t.kind,
+          grantId: t.grantId,
+          clientId: t.clientId,
+          userId: t.userId,
+          createdAt: t.createdAt.toISOString(),
+          expiresAt: t.expiresAt.toISOString(),
+        });
+      },
+      async findToken(tokenHash) {
+        const r = q.oauthToken.get(tokenHash);
+        return r && toOAuthToken(r);
+      },
+      async endToken(tokenHash, at) {
+        return q.endToken.run(at.toISOString(), tokenHash).changes === 1;
+      },
+      async deleteAllForUser(userId) {
+        db.transaction(() => {
+          for (const statement of q.deleteOAuth) statement.run(userId);
+        })();
       },
     },
     async close() {
