@@ -3,6 +3,7 @@
  *   /api    the REST API (src/api), with its OpenAPI document at /api/openapi.json
  *   /files  published images and thumbnails (public)
  *   /mcp    the MCP connector over Streamable HTTP (src/mcp)
+ *   /.well-known/oauth-*, /register, /authorize, /token, /revoke   OAuth 2.1 for it (src/web/oauth.ts)
  *   /healthz
  *   /, /sign-in, /overview, /settings/…   the dashboard (src/web)
  * Unknown routes answer 404 `NOT_FOUND`; errors are mapped by one handler (src/api/errors.ts).
@@ -16,6 +17,7 @@ import { filesResource } from './api/routes/files.js';
 import { createMcpRouter } from './mcp/http.js';
 import type { Runtime } from './runtime.js';
 import { createWebRouter } from './web/index.js';
+import { createOAuthRouter, oauthAvailable, oauthVerifier } from './web/oauth.js';
 
 export function createHttpApp(runtime: Runtime): express.Express {
   const app = express();
@@ -69,7 +71,15 @@ export function createHttpApp(runtime: Runtime): express.Express {
     const { ready, checks } = await runtime.services.ready();
     res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable', checks });
   });
-  app.use('/mcp', createMcpRouter(runtime));
+  // OAuth for MCP clients (src/web/oauth.ts): its endpoints sit at the root, as RFC 8414 expects.
+  const oauth = oauthAvailable(runtime.publicUrl);
+  if (oauth) app.use(createOAuthRouter(runtime));
+  else
+    runtime.logger.warn(
+      { publicUrl: runtime.publicUrl },
+      'OAuth for MCP clients is off: it needs an https PUBLIC_URL (API tokens work at /mcp as ever)',
+    );
+  app.use('/mcp', createMcpRouter(runtime, oauth ? oauthVerifier(runtime.services) : undefined));
   const notFound: express.RequestHandler = (req, res) => {
     res
       .status(404)

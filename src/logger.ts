@@ -1,7 +1,8 @@
 /**
  * The structured logger (pino). Logs always go to stderr: stdout belongs to command output
- * (`--json`) and, in stdio MCP mode, to the protocol. Bearer tokens and cookies are redacted, so a
- * secret never reaches a log line.
+ * (`--json`) and, in stdio MCP mode, to the protocol. Bearer tokens, cookies and redirect locations
+ * (which carry an OAuth authorization code after "Allow") are redacted, so a secret never reaches a
+ * log line.
  */
 import { pino, type Logger } from 'pino';
 
@@ -9,6 +10,7 @@ export const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'res.headers["set-cookie"]',
+  'res.headers.location',
 ];
 
 export function createLogger(level: string = 'info'): Logger {

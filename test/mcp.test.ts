@@ -5,7 +5,7 @@
  */
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import dns from 'node:dns';
-import type { LookupFunction } from 'node:net';
+import type { AddressInfo, LookupFunction } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -320,7 +320,7 @@ describe('list_images, get_usage, validate_token', () => {
 });
 
 describe('authentication and the shared quota', () => {
-  it('a request without a token, or with a bad one, is a 401 with the same challenge as the REST API (RFC 6750 section 3)', async () => {
+  it("a request without a token, or with a bad one, is a 401 with the REST API's body and challenge (RFC 6750 section 3), plus the resource metadata (RFC 9728)", async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     for (const [authorization, challenge] of [
@@ -336,9 +336,11 @@ describe('authentication and the shared quota', () => {
         headers: authorization ? { ...headers, authorization } : headers,
       });
       expect(res.status).toBe(401);
-      expect(res.headers.get('www-authenticate')).toMatch(challenge);
       const rest = await fetch(`${srv.base}/usage`, { headers: authorization ? { authorization } : {} });
-      expect(rest.headers.get('www-authenticate')).toBe(res.headers.get('www-authenticate'));
+      expect(rest.headers.get('www-authenticate')).toMatch(challenge);
+      expect(res.headers.get('www-authenticate')).toBe(
+        `${rest.headers.get('www-authenticate') ?? ''}, resource_metadata="${srv.url}/.well-known/oauth-protected-resource/mcp"`,
+      );
       expect(await res.json()).toEqual(await rest.json());
     }
     await expect(connect('tc_0000000000000000000000000000000000000000')).rejects.toThrow();
@@ -416,13 +418,27 @@ describe('transport edges', () => {
     expect(host).toBe(403);
   });
 
-  it('publishes no OAuth discovery documents', async () => {
-    for (const path of [
-      '/.well-known/oauth-protected-resource',
-      '/.well-known/oauth-authorization-server',
-      '/.well-known/oauth-protected-resource/mcp',
-    ]) {
-      expect((await fetch(`${srv.url}${path}`)).status, path).toBe(404);
+  it('without an https (or loopback) PUBLIC_URL there is no OAuth: no discovery documents, no resource_metadata, API tokens only', async () => {
+    const plain = await startTestServer({ env: { PUBLIC_URL: 'http://titlecard.internal:3000' } });
+    try {
+      const local = `http://127.0.0.1:${(plain.server.address() as AddressInfo).port}`;
+      for (const path of [
+        '/.well-known/oauth-protected-resource/mcp',
+        '/.well-known/oauth-authorization-server',
+        '/authorize',
+      ]) {
+        const res = await fetch(`${local}${path}`);
+        expect(res.status, path).toBe(404);
+      }
+      const res = await fetch(`${local}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="titlecard"');
+    } finally {
+      await plain.close();
     }
   });
 });

@@ -3,17 +3,25 @@
  * GET and DELETE answer 405), authenticated with the same bearer tokens as the REST API and answering
  * a failed authentication the same way (`src/api/auth.ts`).
  *
- * - No OAuth discovery document is published: clients that find one ignore a configured
- *   Authorization header.
+ * - OAuth 2.1 (src/web/oauth.ts): an access token of a connected app (`tca_…`) is checked by the
+ *   MCP SDK's bearer middleware, for this resource only (RFC 8707); an API token (`tc_…`) as by
+ *   the REST API. A 401 names the Protected Resource Metadata (RFC 9728 section 5.1,
+ *   `resource_metadata`), from which a client discovers the authorization server. Without OAuth
+ *   (a PUBLIC_URL that is neither https nor loopback) only API tokens are taken.
  * - DNS rebinding: the Host header must name this server (the host of PUBLIC_URL, localhost, or one
  *   of MCP_ALLOWED_HOSTS) and a browser's Origin must be PUBLIC_URL's or one of MCP_ALLOWED_ORIGINS.
  */
 import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
+import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
+import type { OAuthTokenVerifier } from '@modelcontextprotocol/sdk/server/auth/provider.js';
+import { getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { principalOf, unauthorizedResponse } from '../api/auth.js';
 import { requestError } from '../api/errors.js';
+import type { User } from '../domain/model.js';
 import { UnauthorizedError } from '../domain/errors.js';
+import { ACCESS_TOKEN_PATTERN } from '../domain/oauth.js';
 import type { Runtime } from '../runtime.js';
 import { localBackend } from './backend.js';
 import { buildMcpServer } from './server.js';
@@ -25,14 +33,14 @@ export const MCP_BODY_LIMIT_MB = 15;
 /** JSON-RPC error body for answers given before the MCP transport sees the request. */
 const rpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
 
-/** The router mounted at `/mcp`. */
-export function createMcpRouter({
-  services,
-  fetchImage,
-  logger,
-  publicUrl,
-  config,
-}: Runtime): express.Router {
+/**
+ * The router mounted at `/mcp`. `oauthVerifier`, when given, accepts the access tokens of the
+ * authorization server (src/web/oauth.ts).
+ */
+export function createMcpRouter(
+  { services, fetchImage, logger, publicUrl, config }: Runtime,
+  oauthVerifier?: OAuthTokenVerifier,
+): express.Router {
   const own = new URL(publicUrl);
   const hosts = [own.hostname, 'localhost', '127.0.0.1', '[::1]', ...config.mcpAllowedHosts].map((h) =>
     h.includes(':') && !h.startsWith('[') ? `[${h}]` : h,
@@ -49,13 +57,35 @@ export function createMcpRouter({
     next();
   };
 
+  const resource = new URL(services.oauth.resource);
+  const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(resource);
+  const oauthBearer =
+    oauthVerifier &&
+    requireBearerAuth({ verifier: oauthVerifier, expectedResource: resource, resourceMetadataUrl });
+
   const authenticate = async (req: Request, res: Response, next: NextFunction) => {
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+    if (oauthBearer && bearer && ACCESS_TOKEN_PATTERN.test(bearer)) {
+      await oauthBearer(req, res, () => {
+        res.locals.principal = { user: req.auth?.extra?.user as User };
+        next();
+      });
+      return;
+    }
     try {
       res.locals.principal = await services.accounts.authenticate(req.headers.authorization);
     } catch (err) {
       if (!(err instanceof UnauthorizedError)) throw err;
       const answer = unauthorizedResponse(err);
-      res.status(answer.status).set(answer.headers).json(answer.body);
+      const challenge = answer.headers['WWW-Authenticate'] ?? 'Bearer';
+      res
+        .status(answer.status)
+        .set(answer.headers)
+        .set(
+          'WWW-Authenticate',
+          oauthBearer ? `${challenge}, resource_metadata="${resourceMetadataUrl}"` : challenge,
+        )
+        .json(answer.body);
       return;
     }
     next();

@@ -4,18 +4,17 @@
  *
  *   /sign-up /sign-in /sign-out /forgot-password /reset-password /verify-email   (routes/auth.ts)
  *   /overview /images /playground /connect                                         (routes/dashboard.ts)
- *   /settings/tokens /settings/account                                             (routes/settings.ts)
+ *   /settings/tokens /settings/apps /settings/account                              (routes/settings.ts)
  *   /static/*  one stylesheet, two small ES modules, sample photos
+ *   /authorize (sign-in and consent of OAuth; its protocol endpoints are the MCP SDK's)  (oauth.ts)
  *
- * Security headers on every page (helmet): a Content-Security-Policy with no inline script or style,
- * `frame-ancestors 'none'`, `nosniff`, `Referrer-Policy: same-origin` (so that same-origin form posts
- * keep their Origin header, which the CSRF check reads). Sessions and CSRF: see session.ts.
+ * Security headers on every page: headers.ts. Sessions and CSRF: session.ts.
  */
 import cookieParser from 'cookie-parser';
 import express, { type ErrorRequestHandler } from 'express';
-import helmet from 'helmet';
 import { NotFoundError, TitlecardError } from '../domain/errors.js';
 import type { Runtime } from '../runtime.js';
+import { securityHeaders } from './headers.js';
 import { page, STATIC_DIR } from './render.js';
 import { authRoutes } from './routes/auth.js';
 import { dashboardRoutes } from './routes/dashboard.js';
@@ -25,34 +24,14 @@ import { checkSameOrigin, cookieSettings, loadSession, requireSignIn } from './s
 /** Paths only a signed-in person may open. */
 const SIGNED_IN_PATHS = ['/overview', '/images', '/playground', '/settings', '/connect'];
 
-export function createWebRouter({ services, publicUrl, config }: Runtime): express.Router {
+export function createWebRouter(runtime: Runtime): express.Router {
+  const { services, publicUrl } = runtime;
   const cookie = cookieSettings(publicUrl);
   const origin = new URL(publicUrl).origin;
-  const imageOrigins = config.s3?.publicUrl ? [new URL(config.s3.publicUrl).origin] : [];
   const router = express.Router();
 
   router.use('/static', express.static(STATIC_DIR, { maxAge: '1h', index: false }));
-  router.use(
-    helmet({
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: {
-          defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
-          styleSrc: ["'self'"],
-          imgSrc: ["'self'", 'data:', 'blob:', ...imageOrigins],
-          connectSrc: ["'self'"],
-          formAction: ["'self'"],
-          frameAncestors: ["'none'"],
-          objectSrc: ["'none'"],
-          baseUri: ["'self'"],
-        },
-      },
-      referrerPolicy: { policy: 'same-origin' },
-      xFrameOptions: { action: 'deny' },
-      strictTransportSecurity: origin.startsWith('https:'),
-    }),
-  );
+  router.use(securityHeaders(runtime));
   router.use(cookieParser());
   router.use(checkSameOrigin(origin));
   router.use(express.urlencoded({ extended: false, limit: '16kb' }));

@@ -11,6 +11,7 @@ import { receiveForm, type ReceivedForm } from '../../api/multipart.js';
 import { orRefusal, statusOf } from '../forms.js';
 import { day, page, STATIC_DIR } from '../render.js';
 import { mustBeSignedIn } from '../session.js';
+import { oauthAvailable } from '../oauth.js';
 
 /** Sample backgrounds bundled with the dashboard (credits in src/web/static/samples/README.md). */
 export const SAMPLES = [
@@ -247,7 +248,13 @@ export function dashboardRoutes(services: Services, publicUrl: string): express.
         }),
       },
     ].map((c) => ({ ...c, rows: Math.min(16, c.text.split('\n').length + 1) }));
-    page(res, 'connect', { title: 'Connect an assistant', section: 'connect', configs });
+    page(res, 'connect', {
+      title: 'Connect an assistant',
+      section: 'connect',
+      configs,
+      mcpUrl,
+      oauth: oauthAvailable(publicUrl),
+    });
   });
 
   return router;

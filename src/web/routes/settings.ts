@@ -1,4 +1,4 @@
-/** Settings: API tokens (spec section 5's dashboard flow) and the account itself. */
+/** Settings: API tokens (spec section 5's dashboard flow), connected apps (OAuth grants) and the account itself. */
 import express, { type Response } from 'express';
 import type { Services } from '../../domain/services.js';
 import { formText, orRefusal } from '../forms.js';
@@ -11,6 +11,7 @@ const NOTICES: Record<string, string> = {
   'profile-email': 'Your profile is saved. We sent a link to your new address to confirm it.',
   password: 'Your password is changed, and every other session is signed out.',
   everywhere: 'Every other session is signed out.',
+  disconnected: 'The app is disconnected: its access ended at once.',
 };
 
 /** The notice for a `?done=` code, if it is one of ours. */
@@ -18,7 +19,7 @@ const noticeOf = (done: unknown) =>
   typeof done === 'string' && Object.hasOwn(NOTICES, done) ? NOTICES[done] : undefined;
 
 export function settingsRoutes(services: Services, cookie: CookieSettings): express.Router {
-  const { accounts, sessions } = services;
+  const { accounts, sessions, oauth } = services;
   const router = express.Router();
 
   const tokensPage = async (res: Response, extra: Record<string, unknown> = {}, status = 200) => {
@@ -67,6 +68,36 @@ export function settingsRoutes(services: Services, cookie: CookieSettings): expr
       async () => {
         await accounts.revokeToken(mustBeSignedIn(res).user, req.params.id);
         res.redirect(303, '/settings/tokens?done=revoked');
+      },
+    );
+  });
+
+  const appsPage = async (res: Response, extra: Record<string, unknown> = {}, status = 200) => {
+    page(
+      res,
+      'apps',
+      {
+        title: 'Connected apps',
+        section: 'settings',
+        tab: 'apps',
+        apps: await oauth.connectedApps(mustBeSignedIn(res).user),
+        mcpUrl: oauth.resource,
+        day,
+        ...extra,
+      },
+      status,
+    );
+  };
+  router.get('/settings/apps', async (req, res) => {
+    await appsPage(res, { notice: noticeOf(req.query.done) });
+  });
+  router.post('/settings/apps/:clientId/disconnect', async (req, res) => {
+    await orRefusal(
+      res,
+      (error, status) => appsPage(res, { error }, status),
+      async () => {
+        await oauth.disconnect(mustBeSignedIn(res).user, req.params.clientId);
+        res.redirect(303, '/settings/apps?done=disconnected');
       },
     );
   });
