@@ -400,6 +400,26 @@ describe('OAuth 2.1 for /mcp, over HTTP', () => {
     expect((await mcpCall(srv, beforeDeletion.access_token)).status).toBe(401);
   });
 
+  it('"Disconnect" on one process ends the access at once on another that shares the records', async () => {
+    const clientId = await register(srv, 'Two Processes');
+    const { web, email } = await person(srv);
+    const tokens = await tokensFor(srv, web, clientId);
+    const second = await startTestServer({ dataDir: srv.dataDir, env: { PUBLIC_URL: srv.url } });
+    try {
+      const { port } = second.server.address() as AddressInfo;
+      const elsewhere = `http://127.0.0.1:${port}`;
+      expect((await mcpCall(elsewhere, tokens.access_token)).status).toBe(200);
+      const user = await srv.services.accounts.findUserByEmail(email);
+      expect((await srv.services.oauth.connectedApps(user)).map((a) => a.name)).toEqual(['Two Processes']);
+      const page = await web.post(`/settings/apps/${clientId}/disconnect`);
+      expect(page).toMatchObject({ status: 303, location: '/settings/apps?done=disconnected' });
+      expect((await mcpCall(elsewhere, tokens.access_token)).status).toBe(401);
+      expect(await srv.services.oauth.connectedApps(user)).toEqual([]);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('the request log never holds an authorization code: redirect locations are redacted', () => {
     const lines: string[] = [];
     const logger = pino(
