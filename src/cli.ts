@@ -7,11 +7,12 @@
  * Exit codes: 0 success; 1 a refused action or a bad configuration (the message names the field or
  * variable); 2 a usage error (unknown command or option, missing option), followed by the help.
  */
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.js';
 import { profileOf } from './domain/accounts.js';
 import { TitlecardError } from './domain/errors.js';
-import { TIERS } from './domain/model.js';
+import { FILE_FORMATS, TIERS, type FileFormat } from './domain/model.js';
+import { signRenderUrl } from './domain/render-links.js';
 import type { Services } from './domain/services.js';
 import { createLogger } from './logger.js';
 import { runStdio } from './mcp/stdio.js';
@@ -137,6 +138,55 @@ function buildProgram(): Command {
             `API token "${token.name}" for ${user.email} (shown once, keep it secret):\n\n  ${token.token}\n`,
           );
       }),
+    );
+
+  program
+    .command('url')
+    .description('Render links: url sign.')
+    .command('sign')
+    .description(
+      'Print a signed render link (README, "Render links"), computed here: no server is called. The link renders on its first fetch.',
+    )
+    .requiredOption('--preset <id>', 'preset id, pre_…')
+    .requiredOption('--title <text>', 'the title')
+    .requiredOption('--key <id>', 'signing key id, key_…')
+    .addOption(
+      new Option('--secret <secret>', 'the signing key secret, tcs_… (better from the environment)')
+        .env('TITLECARD_SIGNING_SECRET')
+        .makeOptionMandatory(),
+    )
+    .option('--subtitle <text>', 'the subtitle')
+    .option('--image <asset-or-url>', "an asset id (ast_…) or an https URL; default the preset's background")
+    .addOption(new Option('--format <format>', 'output format').choices(FILE_FORMATS).default('png'))
+    .option('--expires <unix-seconds>', 'expiry, Unix seconds', (v) => Number.parseInt(v, 10))
+    .option('--base-url <url>', 'the server, default PUBLIC_URL or http://localhost:PORT')
+    .action(
+      (o: {
+        preset: string;
+        title: string;
+        key: string;
+        secret: string;
+        subtitle?: string;
+        image?: string;
+        format: string;
+        expires?: number;
+        baseUrl?: string;
+      }) => {
+        const config = loadConfig(process.env);
+        out(
+          signRenderUrl({
+            baseUrl: o.baseUrl ?? config.publicUrl ?? `http://localhost:${config.port}`,
+            preset: o.preset,
+            title: o.title,
+            subtitle: o.subtitle,
+            image: o.image,
+            format: o.format as FileFormat,
+            expires: o.expires,
+            keyId: o.key,
+            secret: o.secret,
+          }),
+        );
+      },
     );
 
   program

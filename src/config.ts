@@ -43,6 +43,10 @@ export const CONFIG_VARIABLES: [name: string, description: string][] = [
     'When set, GET /metrics needs Authorization: Bearer <METRICS_TOKEN>. Unset: /metrics is open (keep it off the public network).',
   ],
   [
+    'SECRETS_KEY',
+    'Base64 of 32 random bytes (openssl rand -base64 32): seals the signing keys of render links at rest (AES-256-GCM). Unset: DATA_DIR/secrets.key, made on first start. Scaled out: set the same value on every process.',
+  ],
+  [
     'MCP_ALLOWED_HOSTS',
     'Comma-separated extra Host names accepted at /mcp (DNS rebinding protection). The host of PUBLIC_URL and localhost always are.',
   ],
@@ -110,6 +114,13 @@ const schema = z.object({
   RENDER_QUEUE: z.coerce.number().int().min(0).max(10_000).default(8),
   MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1024),
   METRICS_TOKEN: z.string().min(16, 'expected at least 16 characters').optional(),
+  SECRETS_KEY: z
+    .string()
+    .refine(
+      (v) => Buffer.from(v, 'base64').length === 32,
+      'expected base64 of 32 bytes (openssl rand -base64 32)',
+    )
+    .optional(),
   MCP_ALLOWED_HOSTS: list,
   MCP_ALLOWED_ORIGINS: list,
   FETCH_ALLOW_ADDRESSES: list,
@@ -150,6 +161,8 @@ export interface Config {
   maxConnections: number;
   /** Set: `GET /metrics` needs it as a bearer token. */
   metricsToken: string | undefined;
+  /** SECRETS_KEY, 32 bytes; undefined: DATA_DIR/secrets.key (src/runtime.ts). */
+  secretsKey: Buffer | undefined;
   mcpAllowedHosts: string[];
   mcpAllowedOrigins: string[];
   /** Private addresses imageUrl may reach anyway (IPs or CIDR ranges). */
@@ -197,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     renderQueue: c.RENDER_QUEUE,
     maxConnections: c.MAX_CONNECTIONS,
     metricsToken: c.METRICS_TOKEN,
+    secretsKey: c.SECRETS_KEY ? Buffer.from(c.SECRETS_KEY, 'base64') : undefined,
     mcpAllowedHosts: c.MCP_ALLOWED_HOSTS,
     mcpAllowedOrigins: c.MCP_ALLOWED_ORIGINS,
     fetchAllowAddresses: c.FETCH_ALLOW_ADDRESSES,

@@ -2,6 +2,7 @@
  * The HTTP application: every HTTP edge on one Express app, on one {@link Runtime}.
  *   /api    the REST API (src/api), with its OpenAPI document at /api/openapi.json
  *   /files  published images and thumbnails (public)
+ *   /r      signed render links (public; rendered on first fetch, then served from the store)
  *   /mcp    the MCP connector over Streamable HTTP (src/mcp)
  *   /.well-known/oauth-*, /register, /authorize, /token, /revoke   OAuth 2.1 for it (src/web/oauth.ts)
  *   /healthz
@@ -14,6 +15,7 @@ import { createApiRouter } from './api/app.js';
 import { endpointError, errorHandler } from './api/errors.js';
 import { methodRules } from './api/describe.js';
 import { filesResource } from './api/routes/files.js';
+import { renderLinksResource } from './api/routes/render-links.js';
 import { createMcpRouter } from './mcp/http.js';
 import type { Runtime } from './runtime.js';
 import { createWebRouter } from './web/index.js';
@@ -48,10 +50,12 @@ export function createHttpApp(runtime: Runtime): express.Express {
     }),
   );
   app.use('/api', createApiRouter(runtime.services));
-  const fileMethods = methodRules(filesResource.paths);
-  app.use(fileMethods.before);
-  app.use(filesResource.router(runtime.services));
-  app.use(fileMethods.after);
+  for (const resource of [filesResource, renderLinksResource]) {
+    const methods = methodRules(resource.paths);
+    app.use(methods.before);
+    app.use(resource.router(runtime.services));
+    app.use(methods.after);
+  }
   // Liveness: the process answers. Readiness: its stores answer too (503 when one does not).
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -86,7 +90,7 @@ export function createHttpApp(runtime: Runtime): express.Express {
       .json(endpointError('NOT_FOUND', `No route ${req.method} ${req.originalUrl.split('?')[0] ?? ''}`));
   };
   // The API's own paths answer in the API's shape; only the rest reaches the dashboard.
-  app.use(['/api', '/files', '/mcp'], notFound);
+  app.use(['/api', '/files', '/mcp', '/r'], notFound);
   app.use(createWebRouter(runtime));
   app.use(notFound);
   app.use(errorHandler);

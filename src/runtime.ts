@@ -6,7 +6,7 @@
  */
 import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
 import type { Clock } from './domain/ports.js';
 import { loadFontLibrary, type FontLibrary } from './domain/render/fonts.js';
 import { createRenderer } from './domain/render/index.js';
@@ -14,11 +14,38 @@ import { createMetrics, measuredRenderer, type Metrics } from './metrics.js';
 import { createServices, type Services } from './domain/services.js';
 import { createImageFetcher, type ImageFetcher, type ImageFetcherOptions } from './fetch-image.js';
 import { createLogMailer, createSmtpMailer } from './mail.js';
-import { rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { SECRETS_KEY_BYTES } from './domain/secrets.js';
 import { openStorage } from './storage/index.js';
 import { openUploadDir } from './uploads.js';
 import { createMemoryThrottle, createSignInThrottle } from './storage/throttle.js';
 import { PREVIEW_LIMIT } from './domain/images.js';
+
+/**
+ * The key that seals secrets at rest (src/domain/secrets.ts): SECRETS_KEY, else `DATA_DIR/secrets.key`,
+ * made on first start with 32 random bytes (mode 0600; created exclusively, so two processes
+ * starting together agree on one).
+ */
+export async function loadSecretsKey(config: Pick<Config, 'secretsKey' | 'dataDir'>): Promise<Buffer> {
+  if (config.secretsKey) return config.secretsKey;
+  const file = path.join(config.dataDir, 'secrets.key');
+  await mkdir(config.dataDir, { recursive: true });
+  try {
+    await writeFile(file, randomBytes(SECRETS_KEY_BYTES), { flag: 'wx', mode: 0o600 });
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'EEXIST') throw err;
+  }
+  // A file just created by another process may still be empty for an instant.
+  for (let attempt = 0; ; attempt++) {
+    const key = await readFile(file);
+    if (key.length === SECRETS_KEY_BYTES) return key;
+    if (attempt >= 20)
+      throw new ConfigError(`${file} must hold ${SECRETS_KEY_BYTES} bytes: delete it or set SECRETS_KEY`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 /** What tests may replace; production passes none of these. */
 export interface RuntimeOverrides {
@@ -67,8 +94,11 @@ export async function createRuntime(
         config.mailFrom ?? `Titlecard <no-reply@${new URL(publicUrl).hostname}>`,
       )
     : createLogMailer(logger);
+  const fetchImage = createImageFetcher(options.fetcher ?? { allowAddresses: config.fetchAllowAddresses });
   const services = createServices({
     store,
+    secretsKey: await loadSecretsKey(config),
+    fetchImage,
     blobs,
     renderer,
     logger,
@@ -91,7 +121,7 @@ export async function createRuntime(
     services,
     uploadDir,
     metrics,
-    fetchImage: createImageFetcher(options.fetcher ?? { allowAddresses: config.fetchAllowAddresses }),
+    fetchImage,
     async close() {
       await services.close();
       await rm(uploadDir, { recursive: true, force: true });

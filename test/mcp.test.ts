@@ -208,7 +208,7 @@ describe('generate_image', () => {
     const { user, token } = await srv.createUser('free');
     const client = await connect(token);
     expect(errorText(await tool(client, 'generate_image', { title: 'No image' }))).toMatch(
-      /exactly one of imageUrl, imageBase64/,
+      /one of imageUrl, imageBase64, asset \(or a preset with a background\)/,
     );
     expect(
       errorText(

@@ -4,7 +4,10 @@
  */
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import {
+  ConflictError,
   FileTooLargeError,
+  ForbiddenError,
+  InvalidSignatureError,
   NotFoundError,
   QuotaExceededError,
   ServiceBusyError,
@@ -41,6 +44,9 @@ export function httpErrorOf(
       body: { error: 'Rate limit exceeded', message: err.message, retryAfter: err.retryAfterSeconds },
     };
   if (err instanceof NotFoundError) return { status: 404, body: endpointError(err.code, err.message) };
+  if (err instanceof ForbiddenError || err instanceof InvalidSignatureError)
+    return { status: 403, body: endpointError(err.code, err.message) };
+  if (err instanceof ConflictError) return { status: 409, body: endpointError(err.code, err.message) };
   if (err instanceof IdempotencyInFlightError)
     return { status: 409, body: endpointError(err.code, err.message) };
   if (err instanceof IdempotencyMismatchError)

@@ -18,8 +18,10 @@ import type { Metrics } from '../metrics.js';
 export interface ReceivedForm {
   /** Text fields by name (each sent at most once). */
   fields: Record<string, string>;
-  /** The uploaded `image`, on disk, or undefined when none was sent. */
+  /** The uploaded file (`image`, or the form's own file field), on disk, or undefined when none was sent. */
   image: { path: string; bytes: number } | undefined;
+  /** The file's name as the client sent it (without a directory), if any. */
+  fileName: string | undefined;
   /** Deletes the temporary file. Always call it. */
   cleanup(): Promise<void>;
 }
@@ -27,7 +29,15 @@ export interface ReceivedForm {
 /** Limits on the form's parts (our choice): 16 KB per text field, 32 fields, one file. */
 const FIELD_BYTES = 16 * 1024;
 
-export function receiveForm(req: Request): Promise<ReceivedForm> {
+/**
+ * Reads a multipart form whose one file is `field` (default `image`, at most `limitBytes`, default
+ * 10 MB) into a temporary file, and its text fields.
+ */
+export function receiveForm(
+  req: Request,
+  field = 'image',
+  limitBytes: number = LIMITS.imageBytes,
+): Promise<ReceivedForm> {
   const type = req.headers['content-type'] ?? '';
   if (!/^multipart\/form-data/i.test(type))
     return Promise.reject(
@@ -42,6 +52,7 @@ export function receiveForm(req: Request): Promise<ReceivedForm> {
   const tmpPath = path.join(dir, `upload-${randomBytes(12).toString('hex')}`);
   const fields: Record<string, string> = {};
   let image: ReceivedForm['image'];
+  let fileName: string | undefined;
   let written: Promise<void> | undefined;
   /** The image's stream while it is being written; destroyed when the request is refused midway. */
   let upload: (NodeJS.ReadableStream & { destroy(error?: Error): void }) | undefined;
@@ -69,7 +80,7 @@ export function receiveForm(req: Request): Promise<ReceivedForm> {
       bb = busboy({
         headers: req.headers,
         // One byte over the limit, so that a file of exactly 10 MB passes and the next byte trips it.
-        limits: { fileSize: LIMITS.imageBytes + 1, files: 1, fields: 32, parts: 33, fieldSize: FIELD_BYTES },
+        limits: { fileSize: limitBytes + 1, files: 1, fields: 32, parts: 33, fieldSize: FIELD_BYTES },
       });
     } catch {
       reject(new ValidationError('body', 'format', 'Expected a multipart/form-data body with a boundary'));
@@ -77,21 +88,22 @@ export function receiveForm(req: Request): Promise<ReceivedForm> {
     }
     const unnamed = () =>
       new ValidationError('body', 'format', 'Expected every form part to have a name but one has none');
-    bb.on('file', (name, stream) => {
+    bb.on('file', (name, stream, info) => {
       if (!name) {
         stream.resume();
         fail(unnamed());
         return;
       }
-      if (name !== 'image') {
+      if (name !== field) {
         stream.resume();
         fail(new ValidationError(name, 'type', `Expected a text value for ${name} but received a file`));
         return;
       }
+      fileName = info.filename ? info.filename.split(/[\\/]/).pop()?.slice(0, 100) || undefined : undefined;
       let bytes = 0;
       stream.on('data', (chunk: Buffer) => {
         bytes += chunk.length;
-        if (bytes > LIMITS.imageBytes) fail(new FileTooLargeError(LIMITS.imageBytes));
+        if (bytes > limitBytes) fail(new FileTooLargeError(limitBytes, field));
       });
       upload = stream;
       const metrics = (req.app.locals as { metrics?: Metrics }).metrics;
@@ -110,8 +122,8 @@ export function receiveForm(req: Request): Promise<ReceivedForm> {
         fail(new ValidationError(name, 'maxLength', `Expected at most ${FIELD_BYTES} bytes for ${name}`));
         return;
       }
-      if (name === 'image') {
-        fail(new ValidationError('image', 'type', 'Expected a file for image but received a text value'));
+      if (name === field) {
+        fail(new ValidationError(field, 'type', `Expected a file for ${field} but received a text value`));
         return;
       }
       if (Object.hasOwn(fields, name)) {
@@ -121,7 +133,7 @@ export function receiveForm(req: Request): Promise<ReceivedForm> {
       fields[name] = value;
     });
     bb.on('filesLimit', () =>
-      fail(new ValidationError('image', 'type', 'Expected a single file for image but received several')),
+      fail(new ValidationError(field, 'type', `Expected a single file for ${field} but received several`)),
     );
     bb.on('fieldsLimit', () =>
       fail(new ValidationError('body', 'maxLength', 'Expected at most 32 form fields')),
@@ -137,7 +149,7 @@ export function receiveForm(req: Request): Promise<ReceivedForm> {
         () => {
           if (settled) return;
           settled = true;
-          resolve({ fields, image, cleanup });
+          resolve({ fields, image, fileName, cleanup });
         },
         (err: unknown) => fail(err instanceof Error ? err : new Error(String(err))),
       );

@@ -9,8 +9,15 @@
 import { CONSTRAINTS } from '../domain/errors.js';
 import { FILE_CACHE_CONTROL } from '../domain/files.js';
 import {
+  assetSchema,
+  createdSigningKeySchema,
   createdTokenSchema,
+  createSigningKeyBodySchema,
   createTokenBodySchema,
+  presetBodySchema,
+  presetSchema,
+  renderUrlBodySchema,
+  signingKeySchema,
   imageDetailSchema,
   layoutReportSchema,
   imagePageSchema,
@@ -23,14 +30,24 @@ import {
 import { MAX_ASPECT_RATIO, MAX_INPUT_PIXELS } from '../domain/render/decode.js';
 import { THUMBNAIL_WIDTH } from '../domain/render/index.js';
 import { json, schemaOf, type Json, type Resource } from './describe.js';
+import { assetsResource } from './routes/assets.js';
 import { filesResource } from './routes/files.js';
+import { presetsResource } from './routes/presets.js';
+import { renderLinksResource } from './routes/render-links.js';
 import { imagesResource } from './routes/images.js';
 import { layoutResource } from './routes/layout.js';
 import { tokensResource } from './routes/tokens.js';
 import { usageResource } from './routes/usage.js';
 
 /** The resources under `/api`, in the order the document lists them. */
-export const API_RESOURCES: Resource[] = [imagesResource, layoutResource, usageResource, tokensResource];
+export const API_RESOURCES: Resource[] = [
+  imagesResource,
+  layoutResource,
+  usageResource,
+  tokensResource,
+  assetsResource,
+  presetsResource,
+];
 
 const endpointErrorSchema = (code: Json, details?: Json): Json => ({
   type: 'object',
@@ -88,6 +105,7 @@ export function buildOpenApiDocument(): Json {
         },
       },
       ...filesResource.paths,
+      ...renderLinksResource.paths,
     },
     components: {
       securitySchemes: {
@@ -107,6 +125,13 @@ export function buildOpenApiDocument(): Json {
         CreatedToken: schemaOf(createdTokenSchema),
         TokenListEntry: schemaOf(tokenListEntrySchema),
         CreateTokenRequest: schemaOf(createTokenBodySchema, 'input'),
+        Asset: schemaOf(assetSchema),
+        Preset: schemaOf(presetSchema),
+        PresetRequest: schemaOf(presetBodySchema, 'input'),
+        SigningKey: schemaOf(signingKeySchema),
+        CreatedSigningKey: schemaOf(createdSigningKeySchema),
+        CreateSigningKeyRequest: schemaOf(createSigningKeyBodySchema, 'input'),
+        RenderUrlRequest: schemaOf(renderUrlBodySchema, 'input'),
         EndpointErrorBody: endpointErrorSchema({ type: 'string' }),
         ValidationErrorBody: endpointErrorSchema(
           { const: 'VALIDATION_ERROR' },

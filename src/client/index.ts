@@ -15,6 +15,9 @@
  * ```
  */
 import createClient, { type Client } from 'openapi-fetch';
+
+/** Builds a signed render link without calling the server (README, "Render links"). */
+export { signRenderUrl, type RenderLinkInput } from '../domain/render-links.js';
 import type { components, operations, paths } from './schema.js';
 
 export type { components, operations, paths };

@@ -141,6 +141,165 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/assets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Your uploaded backgrounds and logos. */
+    get: operations['listAssets'];
+    put?: never;
+    /** Upload a background photo or a logo once, to reuse by id (asset, a preset, a render link). */
+    post: operations['uploadAsset'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/assets/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Delete an upload and its file. */
+    delete: operations['deleteAsset'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/fonts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Your uploaded fonts. */
+    get: operations['listFonts'];
+    put?: never;
+    /** Upload a TrueType or OpenType font, to use as font: {"custom": id}. */
+    post: operations['uploadFont'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/fonts/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Delete a font and its file. */
+    delete: operations['deleteFont'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/presets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Your presets, newest first. */
+    get: operations['listPresets'];
+    put?: never;
+    /** Save a design: every generate option but the texts, a default background, a logo. */
+    post: operations['createPreset'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/presets/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One preset. */
+    get: operations['getPreset'];
+    /** Replace a preset; its version goes up by one, so render links made with it render again on their next fetch. */
+    put: operations['replacePreset'];
+    post?: never;
+    /** Delete a preset; links naming it answer 404. */
+    delete: operations['deletePreset'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/signing-keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Your active signing keys, without secrets. */
+    get: operations['listSigningKeys'];
+    put?: never;
+    /** Create a key to sign render links with; the secret is returned only here. */
+    post: operations['createSigningKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/signing-keys/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Revoke a signing key: every link signed with it answers 403 from now on. */
+    delete: operations['revokeSigningKey'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/render-urls': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A signed link under PUBLIC_URL/r/ that renders on its first fetch (one unit of quota) and is served from the store after. Free until fetched. */
+    post: operations['createRenderUrl'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/openapi.json': {
     parameters: {
       query?: never;
@@ -167,6 +326,23 @@ export interface paths {
     };
     /** A generated image or thumbnail (the url and thumbnailUrl of a record). Public: no token needed. Supports HEAD, If-None-Match (the ETag is the key) and a single byte Range. */
     get: operations['getFile'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/r/{link}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A signed render link: rendered on its first fetch (one unit of the owner quota), served from the store after. No token: the signature authorizes it (README, "Render links"). */
+    get: operations['fetchRenderLink'];
     put?: never;
     post?: never;
     delete?: never;
@@ -324,6 +500,188 @@ export interface components {
       /** @description Descriptive name, 1 to 100 characters; need not be unique. */
       name: string;
     };
+    Asset: {
+      id: string;
+      /** @enum {string} */
+      kind: 'background' | 'logo' | 'font';
+      name: string;
+      /** @enum {string} */
+      format: 'png' | 'jpeg' | 'webp' | 'ttf' | 'otf';
+      /** @description Pixels; 0 for a font. */
+      width: number;
+      /** @description Pixels; 0 for a font. */
+      height: number;
+      bytes: number;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC timestamp
+       */
+      createdAt: string;
+    };
+    Preset: {
+      id: string;
+      name: string;
+      /** @description 1 at creation, one more on every edit. */
+      version: number;
+      /** @description The generate options it sets, as given. */
+      options: {
+        [key: string]: unknown;
+      };
+      background: string | null;
+      logo: {
+        asset: string;
+        corner: string;
+        size: number;
+      } | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC timestamp
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC timestamp
+       */
+      updatedAt: string;
+    };
+    PresetRequest: {
+      /** @description Name, 1 to 100 characters. */
+      name: string;
+      /** @description Where the text goes when no template is given: top, center, bottom, or {x, y} as fractions 0 to 1 of the canvas (the centre of the text block, kept inside the safe zone). Ignored when template is set. */
+      position?:
+        | ('top' | 'center' | 'bottom')
+        | {
+            /** @description Horizontal centre of the text block, 0 (left) to 1 (right). */
+            x: number;
+            /** @description Vertical centre of the text block, 0 (top) to 1 (bottom). */
+            y: number;
+          };
+      /**
+       * @description Layout template; bottom-left when neither template nor position is given. auto: Titlecard picks bottom-left, left or right, whichever text box covers the least busy, least salient part of the cropped photo (the choice is in the render report).
+       * @enum {string}
+       */
+      template?: 'bottom-left' | 'left' | 'right' | 'split' | 'auto';
+      /** @description What the cover crop keeps in frame: center (default), attention (the most salient region, libvips attention strategy), or {x, y}, fractions of the photo kept as near the centre as the crop allows. */
+      focus?:
+        | ('center' | 'attention')
+        | {
+            /** @description Horizontal point to keep in frame, 0 (left) to 1 (right) of the photo. */
+            x: number;
+            /** @description Vertical point to keep in frame, 0 (top) to 1 (bottom) of the photo. */
+            y: number;
+          };
+      /**
+       * @description Text colour: auto picks white or black by WCAG contrast.
+       * @enum {string}
+       */
+      colorMode?: 'auto' | 'white' | 'black' | 'custom';
+      /** @description Text colour as #RGB or #RRGGBB; required when colorMode is custom, ignored otherwise. */
+      colorHex?: string;
+      /** @description Gradient overlay behind the text, coloured from the photo. */
+      gradient?: boolean;
+      /** @description Soft shadow under the text. */
+      textShadow?: boolean;
+      /** @description Title size in px, 24 to 120; chosen automatically when unset. */
+      fontSize?: number;
+      /** @description Font: {"system": name} or a bare name (one of the nine bundled families), or {"custom": fontId} (a font uploaded with POST /fonts). Characters it lacks come from the bundled fallback fonts. */
+      font?:
+        | (
+            | 'arial'
+            | 'inter'
+            | 'montserrat'
+            | 'playfair-display'
+            | 'oswald'
+            | 'lora'
+            | 'raleway'
+            | 'roboto'
+            | 'source-sans-pro'
+          )
+        | {
+            /** @enum {string} */
+            system:
+              | 'arial'
+              | 'inter'
+              | 'montserrat'
+              | 'playfair-display'
+              | 'oswald'
+              | 'lora'
+              | 'raleway'
+              | 'roboto'
+              | 'source-sans-pro';
+          }
+        | {
+            /** @description An id such as fnt_3SJQtzQudCCNw7msvpESdd. */
+            custom: string;
+          };
+      /**
+       * @description og 1200×630, square 1080×1080, portrait 1080×1350.
+       * @enum {string}
+       */
+      aspect?: 'og' | 'square' | 'portrait';
+      /**
+       * @description png (lossless), jpeg or webp (quality 85).
+       * @enum {string}
+       */
+      fileFormat?: 'png' | 'jpeg' | 'webp';
+      /** @description Default background: an image uploaded with POST /assets; a request or link may give its own. */
+      background?: string | null;
+      logo?: {
+        /** @description An image uploaded with POST /assets (kind logo keeps its transparency). */
+        asset: string;
+        /**
+         * @description Corner of the safe zone; the text keeps out of the logo and a gap around it.
+         * @default top-right
+         * @enum {string}
+         */
+        corner: 'top-left' | 'top-right' | 'bottom-left' | 'bottom-right';
+        /**
+         * @description Logo width as a fraction of the canvas width, 0.05 to 0.3 (at most a quarter of the height).
+         * @default 0.15
+         */
+        size: number;
+      } | null;
+    };
+    SigningKey: {
+      id: string;
+      name: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC timestamp
+       */
+      createdAt: string;
+    };
+    CreatedSigningKey: {
+      id: string;
+      name: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC timestamp
+       */
+      createdAt: string;
+      /** @description The HMAC secret, shown once: tcs_ and 43 base62 characters. */
+      secret: string;
+    };
+    CreateSigningKeyRequest: {
+      /** @description Descriptive name, 1 to 100 characters. */
+      name: string;
+    };
+    RenderUrlRequest: {
+      /** @description An id such as pre_3SJQtzQudCCNw7msvpESdd. */
+      preset: string;
+      title: string;
+      subtitle?: string;
+      /** @description An asset id (ast_…) or an https URL; default the preset's background. */
+      image?: string;
+      /**
+       * @description png (default), jpeg or webp.
+       * @enum {string}
+       */
+      format?: 'png' | 'jpeg' | 'webp';
+      /** @description Seconds until the link stops working; none: until its key is revoked. */
+      expiresIn?: number;
+      /** @description Signing key to sign with; default your newest. */
+      key?: string;
+    };
     EndpointErrorBody: {
       /** @constant */
       success: false;
@@ -389,8 +747,17 @@ export interface operations {
     requestBody: {
       content: {
         'multipart/form-data': {
-          /** @description Background image: JPEG, PNG or WebP, judged by its bytes; at most 10485760 bytes (10 MB) and 64 megapixels. */
-          image: Blob;
+          /** @description Background image: JPEG, PNG or WebP, judged by its bytes; at most 10485760 bytes (10 MB) and 64 megapixels. Required unless asset, imageUrl or a preset with a background gives one (exactly one of image, asset and imageUrl). */
+          image?: Blob;
+          /** @description Background: an image uploaded with POST /assets, instead of image. */
+          asset?: string;
+          /**
+           * Format: uri
+           * @description Background: an http or https URL the server fetches (public addresses only, at most 10 MB and 10 s), instead of image.
+           */
+          imageUrl?: string;
+          /** @description A preset: its options and background apply, and this request's own fields override them. */
+          preset?: string;
           /** @description Title, 1 to 200 characters. A line feed forces a line break. */
           title: string;
           /** @description Subtitle, 1 to 200 characters. */
@@ -441,10 +808,7 @@ export interface operations {
           textShadow?: boolean;
           /** @description Title size in px, 24 to 120; chosen automatically when unset. */
           fontSize?: number;
-          /**
-           * @description Font: {"system": name} or a bare name.
-           * @default arial
-           */
+          /** @description Font: {"system": name} or a bare name (one of the nine bundled families), or {"custom": fontId} (a font uploaded with POST /fonts). Characters it lacks come from the bundled fallback fonts. */
           font?:
             | (
                 | 'arial'
@@ -469,6 +833,10 @@ export interface operations {
                   | 'raleway'
                   | 'roboto'
                   | 'source-sans-pro';
+              }
+            | {
+                /** @description An id such as fnt_3SJQtzQudCCNw7msvpESdd. */
+                custom: string;
               };
           /**
            * @description og 1200×630, square 1080×1080, portrait 1080×1350.
@@ -805,10 +1173,7 @@ export interface operations {
           textShadow?: boolean;
           /** @description Title size in px, 24 to 120; chosen automatically when unset. */
           fontSize?: number;
-          /**
-           * @description Font: {"system": name} or a bare name.
-           * @default arial
-           */
+          /** @description Font: {"system": name} or a bare name (one of the nine bundled families), or {"custom": fontId} (a font uploaded with POST /fonts). Characters it lacks come from the bundled fallback fonts. */
           font?:
             | (
                 | 'arial'
@@ -833,6 +1198,10 @@ export interface operations {
                   | 'raleway'
                   | 'roboto'
                   | 'source-sans-pro';
+              }
+            | {
+                /** @description An id such as fnt_3SJQtzQudCCNw7msvpESdd. */
+                custom: string;
               };
           /**
            * @description og 1200×630, square 1080×1080, portrait 1080×1350.
@@ -1166,6 +1535,858 @@ export interface operations {
       };
     };
   };
+  listAssets: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Newest first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: {
+              assets: components['schemas']['Asset'][];
+            };
+          };
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  uploadAsset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description JPEG, PNG or WebP, judged by its bytes; at most 10485760 bytes (10 MB) and 64 megapixels. */
+          image: Blob;
+          /**
+           * @description What it is for.
+           * @default background
+           * @enum {unknown}
+           */
+          kind?: 'background' | 'logo';
+          /** @description Default: the file's name. */
+          name?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Stored: upright, metadata stripped, in its own format (PNG and WebP keep alpha). */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['Asset'];
+          };
+        };
+      };
+      /** @description Invalid or missing parameter. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description The file is over the limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FileTooLargeBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  deleteAsset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            message: string;
+          };
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description No such resource. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description A preset uses this asset: change or delete it first. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  listFonts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Newest first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: {
+              fonts: components['schemas']['Asset'][];
+            };
+          };
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  uploadFont: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description A .ttf or .otf file (not a collection or WOFF), at most 10485760 bytes (10 MB). */
+          font: Blob;
+          /** @description Default: the file's name. */
+          name?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Stored after parsing it. Characters it lacks are drawn by the bundled fallback fonts. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['Asset'];
+          };
+        };
+      };
+      /** @description Invalid or missing parameter. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description The file is over the limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FileTooLargeBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  deleteFont: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            message: string;
+          };
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description No such resource. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description A preset uses this font: change or delete it first. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  listPresets: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Presets. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: {
+              presets: components['schemas']['Preset'][];
+            };
+          };
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  createPreset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PresetRequest'];
+      };
+    };
+    responses: {
+      /** @description Created, version 1. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['Preset'];
+          };
+        };
+      };
+      /** @description Invalid or missing parameter. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  getPreset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The preset. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['Preset'];
+          };
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description No such resource. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  replacePreset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PresetRequest'];
+      };
+    };
+    responses: {
+      /** @description The preset as saved. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['Preset'];
+          };
+        };
+      };
+      /** @description Invalid or missing parameter. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description No such resource. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  deletePreset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            message: string;
+          };
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description No such resource. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  listSigningKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Keys, newest first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: {
+              keys: components['schemas']['SigningKey'][];
+            };
+          };
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  createSigningKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateSigningKeyRequest'];
+      };
+    };
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['CreatedSigningKey'];
+          };
+        };
+      };
+      /** @description Invalid or missing parameter. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  revokeSigningKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            message: string;
+          };
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description No such resource. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  createRenderUrl: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RenderUrlRequest'];
+      };
+    };
+    responses: {
+      /** @description The link. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: {
+              /** Format: uri */
+              url: string;
+            };
+          };
+        };
+      };
+      /** @description Invalid or missing parameter. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
   getOpenApi: {
     parameters: {
       query?: never;
@@ -1237,6 +2458,89 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+    };
+  };
+  fetchRenderLink: {
+    parameters: {
+      query: {
+        title: string;
+        subtitle?: string;
+        /** @description An asset id or an https URL; default the preset's background. */
+        image?: string;
+        /** @description Expiry, Unix seconds. */
+        exp?: string;
+        /** @description Signing key id. */
+        key: string;
+        /** @description base64url HMAC-SHA256 of the canonical string. */
+        sig: string;
+      };
+      header?: {
+        'If-None-Match'?: string;
+      };
+      path: {
+        /** @description The preset id and the format: pre_….png, .jpg or .webp. */
+        link: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The image. */
+      200: {
+        headers: {
+          ETag?: string;
+          'Cache-Control'?: 'public, max-age=3600';
+          [name: string]: unknown;
+        };
+        content: {
+          'image/png': string;
+          'image/jpeg': string;
+          'image/webp': string;
+        };
+      };
+      /** @description Not modified (If-None-Match matched the ETag). */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid or missing parameter. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Missing or wrong signature, unknown or revoked key, or expired link. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description No such resource. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description A first render with the owner's monthly quota used up (links already rendered keep working). */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['QuotaErrorBody'];
+        };
       };
     };
   };

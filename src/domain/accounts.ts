@@ -109,7 +109,7 @@ export interface AccountsDeps {
   sessions: Pick<Sessions, 'signOutEverywhere'>;
   /** Ends or deletes the OAuth grants of connected apps. */
   oauth: Pick<OAuth, 'endAllFor' | 'deleteAllFor'>;
-  /** Deletes every image of the user, records and files. */
+  /** Deletes every image, upload, preset, signing key and rendered link of the user, records and files. */
   deleteImagesOf: (userId: string) => Promise<void>;
 }
 

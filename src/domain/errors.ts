@@ -19,7 +19,9 @@ export type ErrorCode =
   | 'BUSY'
   | 'IDEMPOTENCY_MISMATCH'
   | 'IDEMPOTENCY_IN_FLIGHT'
-  | 'OAUTH_REFUSED';
+  | 'OAUTH_REFUSED'
+  | 'CONFLICT'
+  | 'INVALID_SIGNATURE';
 
 /**
  * The documented set of `details.constraint` values of a VALIDATION_ERROR (spec 7.2 names `required`;
@@ -70,8 +72,14 @@ export function emailTakenError(email: string): ValidationError {
 
 /** The background image is larger than the 10 MB limit (spec 4.1, 8). */
 export class FileTooLargeError extends TitlecardError {
-  constructor(readonly limitBytes: number) {
-    super('FILE_TOO_LARGE', `Expected an image of at most ${limitBytes} bytes (10 MB) for image`);
+  constructor(
+    readonly limitBytes: number,
+    field = 'image',
+  ) {
+    super(
+      'FILE_TOO_LARGE',
+      `Expected ${field === 'image' ? 'an image' : 'a file'} of at most ${limitBytes} bytes (${limitBytes / 1024 / 1024} MB) for ${field}`,
+    );
   }
 }
 
@@ -135,6 +143,23 @@ export class TooManyAttemptsError extends TitlecardError {
 export class ForbiddenError extends TitlecardError {
   constructor(message: string) {
     super('FORBIDDEN', message);
+  }
+}
+
+/** A change that the state of other records forbids (deleting an asset a preset uses). */
+export class ConflictError extends TitlecardError {
+  constructor(message: string) {
+    super('CONFLICT', message);
+  }
+}
+
+/**
+ * A render link whose signature is missing, wrong, made with a revoked or unknown key, or past its
+ * expiry: refused (403) without saying more than which.
+ */
+export class InvalidSignatureError extends TitlecardError {
+  constructor(message: string) {
+    super('INVALID_SIGNATURE', message);
   }
 }
 

@@ -24,21 +24,34 @@ export const FILE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
  */
 export const BLOB_KEY_PATTERN = /^[0-9A-Za-z]{22}(?:_thumb)?\.(?:png|jpg|webp)$/;
 
+/**
+ * Every key a store accepts: the published files above; uploads kept for reuse,
+ * `<stem>_asset.<png|jpg|webp>` and `<stem>_font.<ttf|otf>` (never served by `/files`); and rendered
+ * render links, `r<64 hex of the content hash>.<ext>` (served by `/r/` only).
+ */
+export const STORED_KEY_PATTERN =
+  /^(?:[0-9A-Za-z]{22}(?:_thumb)?\.(?:png|jpg|webp)|[0-9A-Za-z]{22}_asset\.(?:png|jpg|webp)|[0-9A-Za-z]{22}_font\.(?:ttf|otf)|r[0-9a-f]{64}\.(?:png|jpg|webp))$/;
+
+/** Media types of stored fonts (RFC 8081). */
+const FONT_TYPES: Record<string, string> = { ttf: 'font/ttf', otf: 'font/otf' };
+
 /** The two keys of one generated image, from its random stem (see {@link BLOB_KEY_PATTERN}). */
 export function blobKeysOf(stem: string, format: FileFormat): { imageKey: string; thumbnailKey: string } {
   const ext = FILE_TYPES[format].extension;
   return { imageKey: `${stem}.${ext}`, thumbnailKey: `${stem}_thumb.${ext}` };
 }
 
-/** Throws a plain Error (a fault of ours, never user input) unless `key` matches {@link BLOB_KEY_PATTERN}. */
+/** Throws a plain Error (a fault of ours, never user input) unless `key` matches {@link STORED_KEY_PATTERN}. */
 export function assertBlobKey(key: string): void {
-  if (!BLOB_KEY_PATTERN.test(key)) throw new Error(`invalid blob key ${JSON.stringify(key)}`);
+  if (!STORED_KEY_PATTERN.test(key)) throw new Error(`invalid blob key ${JSON.stringify(key)}`);
 }
 
 /** The media type of a key, from its extension; `application/octet-stream` for an unknown one. */
 export function contentTypeOfKey(key: string): string {
   const ext = key.slice(key.lastIndexOf('.') + 1);
   return (
-    Object.values(FILE_TYPES).find((t) => t.extension === ext)?.contentType ?? 'application/octet-stream'
+    Object.values(FILE_TYPES).find((t) => t.extension === ext)?.contentType ??
+    FONT_TYPES[ext] ??
+    'application/octet-stream'
   );
 }

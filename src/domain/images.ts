@@ -15,15 +15,17 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Principal } from './accounts.js';
 import sharp from 'sharp';
-import { NotFoundError, ServiceBusyError, TooManyAttemptsError } from './errors.js';
+import { NotFoundError, ServiceBusyError, TooManyAttemptsError, ValidationError } from './errors.js';
 import { BLOB_KEY_PATTERN, blobKeysOf } from './files.js';
 import { newBlobStem, newId } from './ids.js';
 import type { ImageRecord } from './model.js';
 import type { Readable } from 'node:stream';
-import type { Blob, BlobStore, ByteRange, Clock, RecordStore, Throttle } from './ports.js';
+import type { Blob, BlobStore, ByteRange, Clock, ImageFetcher, RecordStore, Throttle } from './ports.js';
 import type { Quota } from './quota.js';
 import type { ImageInput } from './render/decode.js';
-import type { Renderer } from './render/index.js';
+import type { Assets } from './assets.js';
+import type { Presets } from './presets.js';
+import type { Renderer, RenderOptions } from './render/index.js';
 import {
   generateOptionsSchema,
   listImagesQuerySchema,
@@ -45,7 +47,20 @@ export type ImageDetail = z.infer<typeof imageDetailSchema>;
  * typed values (see `generateOptionsSchema`; not yet validated). Called once, after the quota unit
  * is reserved; what it throws (ValidationError, FileTooLargeError) refunds that unit.
  */
-export type GenerateRequestReader = () => Promise<{ image: ImageInput; options: unknown }>;
+export type GenerateRequestReader = () => Promise<{ image?: ImageInput | undefined; options: unknown }>;
+
+/**
+ * Fields of a generation besides the options of spec 4.1 (issue 10): `preset` (a saved design whose
+ * options the request's own override), and a background given by `asset` (an upload's id) or
+ * `imageUrl` (fetched SSRF-safely, as the MCP connector does), instead of the uploaded `image`.
+ */
+export const SOURCE_FIELDS = ['preset', 'asset', 'imageUrl'] as const;
+
+/** A generation's inputs resolved: the background, and what to draw (font loaded, logo decoded). */
+export interface PreparedRender {
+  input: ImageInput;
+  options: RenderOptions;
+}
 
 /** A generated image: its record as the API returns it, its thumbnail's bytes (MCP shows it inline), and the render report. */
 export interface Generated {
@@ -104,6 +119,14 @@ export interface Images {
    * deleted, or that would be with `dryRun`.
    */
   sweepOrphans(options: { olderThan: Date; dryRun?: boolean }): Promise<string[]>;
+  /**
+   * Resolves a generation's request for the renderer: the preset's options under the request's own,
+   * validated; the background from exactly one of `image`, `asset` or `imageUrl`, else the preset's;
+   * an uploaded font loaded; the preset's logo decoded. ValidationError on the field at fault.
+   */
+  prepare(userId: string, image: ImageInput | undefined, options: unknown): Promise<PreparedRender>;
+  /** {@link prepare} without a background (the fit check): the options only. */
+  prepareLayout(userId: string, options: unknown): Promise<RenderOptions>;
 }
 
 /** Width of a playground preview in px (JPEG, quality 70). */
@@ -122,6 +145,11 @@ export interface ImagesDeps {
   logger: Logger;
   /** Counts previews per account ({@link PREVIEW_LIMIT}). */
   previewThrottle: Throttle;
+  /** Uploads (backgrounds, logos, fonts) and presets, which a generation may name. */
+  assets: Assets;
+  presets: Presets;
+  /** Fetches an `imageUrl` SSRF-safely (src/fetch-image.ts); without it, imageUrl is refused. */
+  fetchImage?: ImageFetcher | undefined;
   /**
    * Most generations and previews under way at once in this process (reading, waiting for the
    * renderer, rendering, writing); past it they are refused with ServiceBusyError before any
@@ -142,8 +170,83 @@ export function createImages({
   publicUrl,
   logger,
   previewThrottle,
+  assets,
+  presets,
+  fetchImage,
   maxInFlight = DEFAULT_MAX_IN_FLIGHT,
 }: ImagesDeps): Images {
+  /** The request's options over its preset's, without the source fields; and the preset. */
+  async function merged(userId: string, options: unknown) {
+    const given = (options ?? {}) as Record<string, unknown>;
+    const preset = given.preset === undefined ? undefined : await presets.use(userId, given.preset);
+    const own = Object.fromEntries(
+      Object.entries(given).filter(([k]) => !(SOURCE_FIELDS as readonly string[]).includes(k)),
+    );
+    return { given, preset, raw: { ...(preset?.options ?? {}), ...own } };
+  }
+
+  /** Options for the renderer: validated, the uploaded font loaded, the preset's logo decoded. */
+  async function renderOptions(
+    userId: string,
+    raw: Record<string, unknown>,
+    preset: Awaited<ReturnType<Presets['use']>> | undefined,
+  ): Promise<RenderOptions> {
+    const parsed = parseOrThrow(generateOptionsSchema, raw);
+    const font =
+      typeof parsed.font === 'object' ? (await assets.fontOf(userId, parsed.font.custom)).font : parsed.font;
+    let logo: RenderOptions['logo'];
+    if (preset?.logo) {
+      const { bytes } = await assets.imageOf(userId, preset.logo.assetId, 'logo');
+      const meta = await sharp(bytes).metadata();
+      logo = {
+        image: bytes,
+        width: meta.width ?? 1,
+        height: meta.height ?? 1,
+        corner: preset.logo.corner,
+        size: preset.logo.size,
+      };
+    }
+    return { ...parsed, font, logo };
+  }
+
+  async function prepare(
+    userId: string,
+    image: ImageInput | undefined,
+    options: unknown,
+  ): Promise<PreparedRender> {
+    const { given, preset, raw } = await merged(userId, options);
+    const sources = [
+      ...(image !== undefined ? ['image'] : []),
+      ...(given.asset !== undefined ? ['asset'] : []),
+      ...(given.imageUrl !== undefined ? ['imageUrl'] : []),
+    ];
+    if (sources.length > 1)
+      throw new ValidationError(
+        sources[1] as string,
+        'type',
+        `Expected one background but received ${sources.join(' and ')}: give only one of image, asset and imageUrl`,
+      );
+    if (sources.length === 0 && !preset?.backgroundAssetId)
+      throw new ValidationError(
+        'image',
+        'required',
+        'Expected a JPEG, PNG or WebP file for image but received nothing: image is required',
+      );
+    const rendered = await renderOptions(userId, raw, preset);
+    let input: ImageInput;
+    if (image !== undefined) input = image;
+    else if (given.asset !== undefined) {
+      if (typeof given.asset !== 'string')
+        throw new ValidationError('asset', 'type', 'Expected an asset id (ast_…) for asset');
+      input = (await assets.imageOf(userId, given.asset, 'asset')).bytes;
+    } else if (given.imageUrl !== undefined) {
+      if (typeof given.imageUrl !== 'string')
+        throw new ValidationError('imageUrl', 'type', 'Expected an http or https URL for imageUrl');
+      if (!fetchImage) throw new ValidationError('imageUrl', 'format', 'imageUrl is not available here');
+      input = await fetchImage(given.imageUrl);
+    } else input = (await assets.imageOf(userId, preset?.backgroundAssetId ?? '', 'preset')).bytes;
+    return { input, options: rendered };
+  }
   let inFlight = 0;
   /** Runs `work` as one of the at most `maxInFlight` generations and previews, or refuses it. */
   async function admitted<T>(work: () => Promise<T>): Promise<T> {
@@ -164,8 +267,9 @@ export function createImages({
     let keys: { imageKey: string; thumbnailKey: string } | undefined;
     try {
       const { image, options } = await read();
-      const parsed = parseOrThrow(generateOptionsSchema, options);
-      const rendered = await renderer.render(image, parsed);
+      const prepared = await prepare(principal.user.id, image, options);
+      const parsed = prepared.options;
+      const rendered = await renderer.render(prepared.input, parsed);
       keys = blobKeysOf(newBlobStem(), rendered.format);
       const record: ImageRecord = {
         id: newId('img'),
@@ -212,8 +316,8 @@ export function createImages({
       if (wait > 0) throw new TooManyAttemptsError(wait, 'previews');
       return admitted(async () => {
         const { image, options } = await read();
-        const parsed = parseOrThrow(generateOptionsSchema, options);
-        const rendered = await renderer.render(image, { ...parsed, fileFormat: 'jpeg' });
+        const prepared = await prepare(principal.user.id, image, options);
+        const rendered = await renderer.render(prepared.input, { ...prepared.options, fileFormat: 'jpeg' });
         const body = await sharp(rendered.image).resize(PREVIEW_WIDTH).jpeg({ quality: 70 }).toBuffer();
         return { body, contentType: 'image/jpeg' };
       });
@@ -235,7 +339,8 @@ export function createImages({
     },
 
     async checkLayout(principal, options) {
-      const parsed = parseOrThrow(generateOptionsSchema, options);
+      const { preset, raw } = await merged(principal.user.id, options);
+      const parsed = await renderOptions(principal.user.id, raw, preset);
       const wait = await previewThrottle.hit(`layout:${principal.user.id}`);
       if (wait > 0) throw new TooManyAttemptsError(wait, 'layout checks');
       return renderer.layout(parsed);
@@ -292,12 +397,20 @@ export function createImages({
       return stream;
     },
 
+    prepare,
+
+    async prepareLayout(userId, options) {
+      const { preset, raw } = await merged(userId, options);
+      return renderOptions(userId, raw, preset);
+    },
+
     async sweepOrphans({ olderThan, dryRun = false }) {
       const referenced = new Set<string>();
       for await (const key of store.images.allBlobKeys()) referenced.add(key);
       const orphans: string[] = [];
       for await (const { key, modifiedAt } of blobs.list()) {
-        if (referenced.has(key) || modifiedAt >= olderThan) continue;
+        // Only published image files are swept: uploads and rendered links have records of their own.
+        if (!BLOB_KEY_PATTERN.test(key) || referenced.has(key) || modifiedAt >= olderThan) continue;
         if (!dryRun) await blobs.delete(key);
         orphans.push(key);
       }

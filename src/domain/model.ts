@@ -171,3 +171,86 @@ export interface OAuthToken {
   /** When it stopped working before its expiry: revoked (RFC 7009), or a refresh token used once (rotation). */
   endedAt: Date | null;
 }
+
+/** What an uploaded file is for: a background photo, a logo (alpha kept), or a font. */
+export const ASSET_KINDS = ['background', 'logo', 'font'] as const;
+export type AssetKind = (typeof ASSET_KINDS)[number];
+/** Stored formats of uploads: the image formats, and TrueType or OpenType (CFF) fonts. */
+export type AssetFormat = FileFormat | 'ttf' | 'otf';
+
+/**
+ * An upload kept for reuse (`POST /assets`, `POST /fonts`): metadata stripped, stored privately in
+ * the blob store under `blobKey` (never served by `/files`).
+ */
+export interface Asset {
+  /** `ast_…` for images, `fnt_…` for fonts. */
+  id: string;
+  userId: string;
+  kind: AssetKind;
+  /** A name to know it by: the given one, else the file's name. */
+  name: string;
+  format: AssetFormat;
+  /** Pixel size of an image; 0 for a font. */
+  width: number;
+  height: number;
+  /** Size of the stored file, bytes. */
+  bytes: number;
+  /** Hex SHA-256 of the stored file: part of a render link's cache key. */
+  sha256: string;
+  blobKey: string;
+  createdAt: Date;
+}
+
+/** Where a preset's logo goes (see `LOGO_CORNERS` in src/domain/render/index.ts). */
+export interface PresetLogo {
+  assetId: string;
+  corner: 'top-left' | 'top-right' | 'bottom-left' | 'bottom-right';
+  /** Logo width as a fraction of the canvas width, 0.05 to 0.3. */
+  size: number;
+}
+
+/** A saved design: every generate option but the texts, a default background and a logo. */
+export interface Preset {
+  id: string;
+  userId: string;
+  name: string;
+  /** 1 at creation, one more on every edit: part of a render link's cache key. */
+  version: number;
+  /** Generate options (spec 4.1) as given, validated, without title and subtitle. */
+  options: Record<string, unknown>;
+  backgroundAssetId: string | null;
+  logo: PresetLogo | null;
+  /** The uploaded font the options name (`font: {custom}`), if any: kept for the in-use check. */
+  fontId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/**
+ * A signing key of render links: its secret is stored sealed (AES-256-GCM under the server's
+ * SECRETS_KEY), because the server must compute the same HMAC to verify a link.
+ */
+export interface SigningKey {
+  id: string;
+  userId: string;
+  name: string;
+  /** `v1.<iv>.<tag>.<ciphertext>`, base64url (src/domain/secrets.ts). */
+  sealedSecret: string;
+  createdAt: Date;
+  /** `null` while the key is active. */
+  revokedAt: Date | null;
+}
+
+/**
+ * A rendered render link, content-addressed by `hash` (preset version, parameters, and the bytes of
+ * the assets and fonts it uses). `rendering` while one process renders it (a claim).
+ */
+export interface RenderEntry {
+  hash: string;
+  userId: string;
+  state: 'rendering' | 'done';
+  /** Blob key of the bytes once done. */
+  blobKey: string | null;
+  contentType: string | null;
+  claimedAt: Date;
+}

@@ -9,6 +9,11 @@ import type {
   AccountLink,
   AccountLinkPurpose,
   ApiToken,
+  Asset,
+  AssetKind,
+  Preset,
+  RenderEntry,
+  SigningKey,
   ImagePageQuery,
   ImageRecord,
   OAuthClient,
@@ -173,6 +178,70 @@ export interface OAuthRepository {
   deleteAllForUser(userId: string): Promise<void>;
 }
 
+/** Uploads kept for reuse: background photos, logos and fonts (`POST /assets`, `POST /fonts`). */
+export interface AssetRepository {
+  create(asset: Asset): Promise<void>;
+  /** The user's asset `id`; undefined when there is none (unknown, or another user's). */
+  find(userId: string, id: string): Promise<Asset | undefined>;
+  /** The user's assets of these kinds, newest first. */
+  list(userId: string, kinds: readonly AssetKind[]): Promise<Asset[]>;
+  /** Deletes and returns the user's asset `id`; undefined when there was none. */
+  delete(userId: string, id: string): Promise<Asset | undefined>;
+  /** Deletes every asset record of the user and returns them (their files are the caller's to delete). */
+  deleteAllForUser(userId: string): Promise<Asset[]>;
+}
+
+export interface PresetRepository {
+  create(preset: Preset): Promise<void>;
+  find(userId: string, id: string): Promise<Preset | undefined>;
+  /** The user's presets, newest first. */
+  list(userId: string): Promise<Preset[]>;
+  /**
+   * Replaces the editable fields of the user's preset and adds one to its version, atomically;
+   * answers the preset as stored, or undefined when there is none.
+   */
+  update(
+    userId: string,
+    id: string,
+    changes: Pick<Preset, 'name' | 'options' | 'backgroundAssetId' | 'logo' | 'fontId' | 'updatedAt'>,
+  ): Promise<Preset | undefined>;
+  delete(userId: string, id: string): Promise<boolean>;
+  /** How many of the user's presets use the asset or font `id` (background, logo or font). */
+  countUsing(userId: string, id: string): Promise<number>;
+  deleteAllForUser(userId: string): Promise<void>;
+}
+
+export interface SigningKeyRepository {
+  create(key: SigningKey): Promise<void>;
+  /** The key `id` of any user, revoked or not (a render link names only its key). */
+  find(id: string): Promise<SigningKey | undefined>;
+  /** The user's active keys, newest first. */
+  listActive(userId: string): Promise<SigningKey[]>;
+  /** Revokes the user's active key `id`; false when there is none. */
+  revoke(userId: string, id: string, at: Date): Promise<boolean>;
+  deleteAllForUser(userId: string): Promise<void>;
+}
+
+/** What {@link RenderRepository.claim} found. */
+export type RenderClaim =
+  { state: 'claimed' } | { state: 'rendering' } | { state: 'done'; entry: RenderEntry };
+
+/** Rendered render links by content hash, with the claim that makes concurrent first fetches render once. */
+export interface RenderRepository {
+  find(hash: string): Promise<RenderEntry | undefined>;
+  /**
+   * Claims the render of `hash` atomically across processes: `claimed` when there was no entry, or
+   * only a claim older than `staleBefore` (its renderer died); else what is there.
+   */
+  claim(hash: string, userId: string, at: Date, staleBefore: Date): Promise<RenderClaim>;
+  /** Marks a claimed render done with its file. */
+  complete(hash: string, blobKey: string, contentType: string): Promise<void>;
+  /** Drops a claim whose render failed (so that another fetch may try again). */
+  release(hash: string): Promise<void>;
+  /** Deletes the user's entries and returns them (account deletion; the files are the caller's). */
+  deleteAllForUser(userId: string): Promise<RenderEntry[]>;
+}
+
 /** The record stores, opened and closed together. */
 export interface RecordStore {
   users: UserRepository;
@@ -183,6 +252,10 @@ export interface RecordStore {
   links: AccountLinkRepository;
   idempotency: IdempotencyRepository;
   oauth: OAuthRepository;
+  assets: AssetRepository;
+  presets: PresetRepository;
+  signingKeys: SigningKeyRepository;
+  renders: RenderRepository;
   close(): Promise<void>;
 }
 
@@ -218,6 +291,12 @@ export interface BlobStore {
   publicUrl(key: string): string | undefined;
   close(): Promise<void>;
 }
+
+/**
+ * Fetches an image by URL, refusing private and local addresses (src/fetch-image.ts). Throws
+ * ValidationError on `imageUrl`, FileTooLargeError.
+ */
+export type ImageFetcher = (url: string) => Promise<Buffer>;
 
 /** The time source, injectable so tests can cross a month boundary. */
 export interface Clock {

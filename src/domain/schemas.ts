@@ -105,100 +105,115 @@ function text(max: number) {
 
 const fontNameSchema = z.enum(FONT_NAMES);
 
+/** An id of Titlecard's records: a prefix, `_`, and 22 base62 characters (src/domain/ids.ts). */
+export const recordIdSchema = (prefix: string) =>
+  z
+    .string()
+    .regex(new RegExp(`^${prefix}_[0-9A-Za-z]{22}$`))
+    .describe(`An id such as ${prefix}_3SJQtzQudCCNw7msvpESdd.`);
+
+/** `font`: a bundled family by name or `{system}`, or an uploaded font `{custom: id}`; a bare name becomes the name. */
+const fontChoiceSchema = z
+  .union([
+    fontNameSchema,
+    z.object({ system: fontNameSchema }).strict(),
+    z.object({ custom: recordIdSchema('fnt') }).strict(),
+  ])
+  .transform((f): FontName | { custom: string } =>
+    typeof f === 'string' ? f : 'system' in f ? f.system : { custom: f.custom },
+  );
+
 /**
  * Options of `POST /generate` (spec 4.1), typed. The REST edge decodes form text into these types
  * first (`src/api/form.ts`); MCP clients send them typed.
  */
-export const generateOptionsSchema = z
-  .object({
-    title: text(LIMITS.textMaxLength).describe(
-      'Title, 1 to 200 characters. A line feed forces a line break.',
+const generateShape = {
+  title: text(LIMITS.textMaxLength).describe('Title, 1 to 200 characters. A line feed forces a line break.'),
+  subtitle: text(LIMITS.textMaxLength).optional().describe('Subtitle, 1 to 200 characters.'),
+  position: z
+    .union([
+      z.enum(POSITION_NAMES),
+      z
+        .object({
+          x: z.number().min(0).max(1).describe('Horizontal centre of the text block, 0 (left) to 1 (right).'),
+          y: z.number().min(0).max(1).describe('Vertical centre of the text block, 0 (top) to 1 (bottom).'),
+        })
+        .strict(),
+    ])
+    .optional()
+    .describe(
+      'Where the text goes when no template is given: top, center, bottom, or {x, y} as fractions 0 to 1 of the canvas (the centre of the text block, kept inside the safe zone). Ignored when template is set.',
     ),
-    subtitle: text(LIMITS.textMaxLength).optional().describe('Subtitle, 1 to 200 characters.'),
-    position: z
-      .union([
-        z.enum(POSITION_NAMES),
-        z
-          .object({
-            x: z
-              .number()
-              .min(0)
-              .max(1)
-              .describe('Horizontal centre of the text block, 0 (left) to 1 (right).'),
-            y: z.number().min(0).max(1).describe('Vertical centre of the text block, 0 (top) to 1 (bottom).'),
-          })
-          .strict(),
-      ])
-      .optional()
-      .describe(
-        'Where the text goes when no template is given: top, center, bottom, or {x, y} as fractions 0 to 1 of the canvas (the centre of the text block, kept inside the safe zone). Ignored when template is set.',
-      ),
-    template: z
-      .enum([...TEMPLATES, 'auto'])
-      .optional()
-      .describe(
-        'Layout template; bottom-left when neither template nor position is given. auto: Titlecard picks bottom-left, left or right, whichever text box covers the least busy, least salient part of the cropped photo (the choice is in the render report).',
-      ),
-    focus: z
-      .union([
-        z.enum(FOCUS_NAMES),
-        z
-          .object({
-            x: z
-              .number()
-              .min(0)
-              .max(1)
-              .describe('Horizontal point to keep in frame, 0 (left) to 1 (right) of the photo.'),
-            y: z
-              .number()
-              .min(0)
-              .max(1)
-              .describe('Vertical point to keep in frame, 0 (top) to 1 (bottom) of the photo.'),
-          })
-          .strict(),
-      ])
-      .default('center')
-      .describe(
-        'What the cover crop keeps in frame: center (default), attention (the most salient region, libvips attention strategy), or {x, y}, fractions of the photo kept as near the centre as the crop allows.',
-      ),
-    colorMode: z
-      .enum(COLOR_MODES)
-      .default('auto')
-      .describe('Text colour: auto picks white or black by WCAG contrast.'),
-    colorHex: z
-      .string()
-      .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/)
-      .optional()
-      .describe('Text colour as #RGB or #RRGGBB; required when colorMode is custom, ignored otherwise.'),
-    gradient: z
-      .boolean()
-      .default(true)
-      .describe('Gradient overlay behind the text, coloured from the photo.'),
-    textShadow: z.boolean().default(true).describe('Soft shadow under the text.'),
-    fontSize: z
-      .number()
-      .min(LIMITS.fontSizeMin)
-      .max(LIMITS.fontSizeMax)
-      .optional()
-      .describe('Title size in px, 24 to 120; chosen automatically when unset.'),
-    font: z
-      .union([fontNameSchema, z.object({ system: fontNameSchema }).strict()])
-      .default('arial')
-      .transform((f) => (typeof f === 'string' ? f : f.system))
-      .describe('Font: {"system": name} or a bare name.'),
-    aspect: z.enum(ASPECT_NAMES).default('og').describe('og 1200×630, square 1080×1080, portrait 1080×1350.'),
-    fileFormat: z.enum(FILE_FORMATS).default('png').describe('png (lossless), jpeg or webp (quality 85).'),
-  })
-  .superRefine((o, ctx) => {
-    if (o.colorMode === 'custom' && o.colorHex === undefined)
-      ctx.addIssue({
-        code: 'invalid_type',
-        expected: 'string',
-        path: ['colorHex'],
-        input: undefined,
-        message: 'colorHex is required when colorMode is custom',
-      });
-  });
+  template: z
+    .enum([...TEMPLATES, 'auto'])
+    .optional()
+    .describe(
+      'Layout template; bottom-left when neither template nor position is given. auto: Titlecard picks bottom-left, left or right, whichever text box covers the least busy, least salient part of the cropped photo (the choice is in the render report).',
+    ),
+  focus: z
+    .union([
+      z.enum(FOCUS_NAMES),
+      z
+        .object({
+          x: z
+            .number()
+            .min(0)
+            .max(1)
+            .describe('Horizontal point to keep in frame, 0 (left) to 1 (right) of the photo.'),
+          y: z
+            .number()
+            .min(0)
+            .max(1)
+            .describe('Vertical point to keep in frame, 0 (top) to 1 (bottom) of the photo.'),
+        })
+        .strict(),
+    ])
+    .default('center')
+    .describe(
+      'What the cover crop keeps in frame: center (default), attention (the most salient region, libvips attention strategy), or {x, y}, fractions of the photo kept as near the centre as the crop allows.',
+    ),
+  colorMode: z
+    .enum(COLOR_MODES)
+    .default('auto')
+    .describe('Text colour: auto picks white or black by WCAG contrast.'),
+  colorHex: z
+    .string()
+    .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/)
+    .optional()
+    .describe('Text colour as #RGB or #RRGGBB; required when colorMode is custom, ignored otherwise.'),
+  gradient: z.boolean().default(true).describe('Gradient overlay behind the text, coloured from the photo.'),
+  textShadow: z.boolean().default(true).describe('Soft shadow under the text.'),
+  fontSize: z
+    .number()
+    .min(LIMITS.fontSizeMin)
+    .max(LIMITS.fontSizeMax)
+    .optional()
+    .describe('Title size in px, 24 to 120; chosen automatically when unset.'),
+  font: fontChoiceSchema
+    .default('arial')
+    .describe(
+      'Font: {"system": name} or a bare name (one of the nine bundled families), or {"custom": fontId} (a font uploaded with POST /fonts). Characters it lacks come from the bundled fallback fonts.',
+    ),
+  aspect: z.enum(ASPECT_NAMES).default('og').describe('og 1200×630, square 1080×1080, portrait 1080×1350.'),
+  fileFormat: z.enum(FILE_FORMATS).default('png').describe('png (lossless), jpeg or webp (quality 85).'),
+};
+
+/** `colorHex` is required when `colorMode` is custom (spec 4.1). */
+const customColourNeedsHex = (
+  o: { colorMode?: string | undefined; colorHex?: string | undefined },
+  ctx: z.RefinementCtx,
+) => {
+  if (o.colorMode === 'custom' && o.colorHex === undefined)
+    ctx.addIssue({
+      code: 'invalid_type',
+      expected: 'string',
+      path: ['colorHex'],
+      input: undefined,
+      message: 'colorHex is required when colorMode is custom',
+    });
+};
+
+export const generateOptionsSchema = z.object(generateShape).superRefine(customColourNeedsHex);
 export type GenerateOptionsInput = z.input<typeof generateOptionsSchema>;
 export type GenerateOptions = z.output<typeof generateOptionsSchema>;
 
@@ -357,3 +372,124 @@ export const renderReportSchema = layoutReportSchema.extend({
     ),
 });
 export type RenderReport = z.infer<typeof renderReportSchema>;
+
+/** A field of {@link generateShape} as optional and without its default (a preset stores only what it sets). */
+function withoutDefault(field: z.ZodType): z.ZodType {
+  const inner = field instanceof z.ZodDefault ? (field.unwrap() as z.ZodType) : field;
+  return inner.optional().describe(field.description ?? '');
+}
+
+const { title: _title, subtitle: _subtitle, ...designShape } = generateShape;
+
+/** The design options of a preset: every generate option but the texts, each optional, no defaults. */
+export const presetOptionsShape = Object.fromEntries(
+  Object.entries(designShape).map(([name, field]) => [name, withoutDefault(field as z.ZodType)]),
+) as {
+  [K in keyof typeof designShape]: z.ZodOptional<
+    z.ZodType<z.output<(typeof designShape)[K]>, z.input<(typeof designShape)[K]>>
+  >;
+};
+
+/** Where a preset's logo sits (issue 10): an uploaded image, a corner of the safe zone, a width fraction. */
+export const presetLogoSchema = z
+  .object({
+    asset: recordIdSchema('ast').describe(
+      'An image uploaded with POST /assets (kind logo keeps its transparency).',
+    ),
+    corner: z
+      .enum(['top-left', 'top-right', 'bottom-left', 'bottom-right'])
+      .default('top-right')
+      .describe('Corner of the safe zone; the text keeps out of the logo and a gap around it.'),
+    size: z
+      .number()
+      .min(0.05)
+      .max(0.3)
+      .default(0.15)
+      .describe(
+        'Logo width as a fraction of the canvas width, 0.05 to 0.3 (at most a quarter of the height).',
+      ),
+  })
+  .strict();
+
+/** Body of `POST /presets` and `PUT /presets/{id}`: a name, design options, a background and a logo. */
+export const presetBodySchema = z
+  .object({
+    name: text(100).describe('Name, 1 to 100 characters.'),
+    ...presetOptionsShape,
+    background: recordIdSchema('ast')
+      .nullable()
+      .optional()
+      .describe(
+        'Default background: an image uploaded with POST /assets; a request or link may give its own.',
+      ),
+    logo: presetLogoSchema.nullable().optional(),
+  })
+  .strict()
+  .superRefine(customColourNeedsHex);
+
+/** A preset as the API shows it. */
+export const presetSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  version: z.number().int().describe('1 at creation, one more on every edit.'),
+  options: z.record(z.string(), z.unknown()).describe('The generate options it sets, as given.'),
+  background: z.string().nullable(),
+  logo: z.object({ asset: z.string(), corner: z.string(), size: z.number() }).nullable(),
+  createdAt: isoTimestamp,
+  updatedAt: isoTimestamp,
+});
+
+/** An upload as the API shows it (`POST /assets`, `POST /fonts`). */
+export const assetSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['background', 'logo', 'font']),
+  name: z.string(),
+  format: z.enum(['png', 'jpeg', 'webp', 'ttf', 'otf']),
+  width: z.number().int().describe('Pixels; 0 for a font.'),
+  height: z.number().int().describe('Pixels; 0 for a font.'),
+  bytes: z.number().int(),
+  createdAt: isoTimestamp,
+});
+
+/** Body of `POST /signing-keys`. */
+export const createSigningKeyBodySchema = z.object({
+  name: text(100).describe('Descriptive name, 1 to 100 characters.'),
+});
+
+/** A signing key as listed (no secret). */
+export const signingKeySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: isoTimestamp,
+});
+
+/** The one answer that carries a signing key's secret. */
+export const createdSigningKeySchema = signingKeySchema.extend({
+  secret: z.string().describe('The HMAC secret, shown once: tcs_ and 43 base62 characters.'),
+});
+
+/** Body of `POST /render-urls`. */
+export const renderUrlBodySchema = z
+  .object({
+    preset: recordIdSchema('pre'),
+    title: text(LIMITS.textMaxLength),
+    subtitle: text(LIMITS.textMaxLength).optional(),
+    image: z
+      .string()
+      .max(2048)
+      .refine((v) => /^ast_[0-9A-Za-z]{22}$/.test(v) || /^https:\/\/[^\s]+$/.test(v), {
+        message: 'an asset id (ast_…) or an https URL',
+      })
+      .optional()
+      .describe("An asset id (ast_…) or an https URL; default the preset's background."),
+    format: z.enum(FILE_FORMATS).optional().describe('png (default), jpeg or webp.'),
+    expiresIn: z
+      .number()
+      .int()
+      .min(60)
+      .max(10 * 365 * 24 * 3600)
+      .optional()
+      .describe('Seconds until the link stops working; none: until its key is revoked.'),
+    key: recordIdSchema('key').optional().describe('Signing key to sign with; default your newest.'),
+  })
+  .strict();

@@ -6,12 +6,17 @@ import type { Logger } from 'pino';
 import { createAccountLinks, type AccountLinks } from './account-links.js';
 import { createAccounts, type Accounts } from './accounts.js';
 import { createIdempotency, type Idempotency } from './idempotency.js';
+import { createAssets, type Assets } from './assets.js';
 import { createImages, type Images } from './images.js';
+import { createPresets, type Presets } from './presets.js';
+import { createRenderUrls, type RenderUrls } from './render-urls.js';
+import { createSecretBox } from './secrets.js';
 import { createOAuth, type OAuth } from './oauth.js';
 import {
   systemClock,
   type BlobStore,
   type Clock,
+  type ImageFetcher,
   type Mailer,
   type RecordStore,
   type Throttle,
@@ -39,6 +44,10 @@ export interface ServiceDeps {
   signUpMode?: SignUpMode;
   /** Default the system clock; tests inject one to cross a month boundary. */
   clock?: Clock;
+  /** SECRETS_KEY (32 bytes): seals the signing keys of render links at rest (secrets.ts). */
+  secretsKey: Buffer;
+  /** Fetches `imageUrl` backgrounds SSRF-safely; the same fetcher as the MCP connector's. */
+  fetchImage?: ImageFetcher;
 }
 
 /** Every use case of Titlecard, by area. */
@@ -57,6 +66,12 @@ export interface Services {
   idempotency: Idempotency;
   /** OAuth 2.1 authorization of MCP clients: grants, codes and tokens (Settings → Connected apps). */
   oauth: OAuth;
+  /** Uploads kept for reuse: backgrounds, logos, fonts. */
+  assets: Assets;
+  /** Saved designs. */
+  presets: Presets;
+  /** Signing keys, signed render links and their renders. */
+  renderUrls: RenderUrls;
   /**
    * Readiness (`GET /readyz`): whether the record store and the blob store answer, each within 2 s.
    * Never throws; a store that fails says why.
@@ -90,7 +105,18 @@ export function createServices(deps: ServiceDeps): Services {
   const clock = deps.clock ?? systemClock;
   const { store } = deps;
   const quota = createQuota(store, clock);
-  const images = createImages({ ...deps, quota, clock });
+  const assets = createAssets({ store, blobs: deps.blobs, clock });
+  const presets = createPresets({ store, clock });
+  const images = createImages({ ...deps, quota, clock, assets, presets });
+  const renderUrls = createRenderUrls({
+    ...deps,
+    clock,
+    quota,
+    images,
+    assets,
+    presets,
+    box: createSecretBox(deps.secretsKey),
+  });
   const links = createAccountLinks({ store, clock, mailer: deps.mailer, publicUrl: deps.publicUrl });
   const sessions = createSessions({
     store,
@@ -107,7 +133,12 @@ export function createServices(deps: ServiceDeps): Services {
     links,
     sessions,
     oauth,
-    deleteImagesOf: (id) => images.deleteAllOf(id),
+    deleteImagesOf: async (id) => {
+      await images.deleteAllOf(id);
+      await renderUrls.deleteAllOf(id);
+      await store.presets.deleteAllForUser(id);
+      await assets.deleteAllOf(id);
+    },
   });
   return {
     accounts,
@@ -117,6 +148,9 @@ export function createServices(deps: ServiceDeps): Services {
     links,
     idempotency: createIdempotency(store, clock),
     oauth,
+    assets,
+    presets,
+    renderUrls,
     async ready() {
       const [records, files] = await Promise.all([
         probe(() => store.users.findById('usr_readiness_probe')),

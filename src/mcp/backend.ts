@@ -8,6 +8,7 @@ import type { Principal } from '../domain/accounts.js';
 import type { ImagePage, ImageView } from '../domain/images.js';
 import type { ImageSort, SortOrder } from '../domain/model.js';
 import type { TokenValidation, UsageView } from '../domain/quota.js';
+import type { PresetView } from '../domain/presets.js';
 import type { GenerateOptions, LayoutReport } from '../domain/schemas.js';
 import type { Services } from '../domain/services.js';
 
@@ -17,8 +18,8 @@ export interface TitlecardBackend {
    * and, where the backend has it at hand, the thumbnail's bytes (for the inline preview).
    */
   generate(
-    readImage: () => Promise<Buffer>,
-    options: GenerateOptions,
+    readImage: (() => Promise<Buffer>) | undefined,
+    options: GenerateRequest,
   ): Promise<{ image: ImageView; thumbnail: Buffer | undefined }>;
   listImages(query: { limit: number; offset: number; sort: ImageSort; order: SortOrder }): Promise<ImagePage>;
   usage(): Promise<UsageView>;
@@ -27,14 +28,24 @@ export interface TitlecardBackend {
   deleteImage(id: string): Promise<void>;
   /** The fit check of `POST /layout`. */
   checkLayout(options: GenerateOptions): Promise<LayoutReport>;
+  /** The caller's presets, newest first. */
+  listPresets(): Promise<PresetView[]>;
+  /** A signed render link (`POST /render-urls`). */
+  createRenderUrl(body: Record<string, unknown>): Promise<{ url: string }>;
 }
+
+/**
+ * The options of a generation as a tool sends them: spec 4.1's options (not yet defaulted, so that
+ * a preset's apply), and optionally `preset` and `asset` (issue 10).
+ */
+export type GenerateRequest = Partial<GenerateOptions> & { title: string; preset?: string; asset?: string };
 
 /** The domain, for a caller authenticated by `principal()` (called on every tool call). */
 export function localBackend(services: Services, principal: () => Promise<Principal>): TitlecardBackend {
   return {
     async generate(readImage, options) {
       const generated = await services.images.generate(await principal(), async () => ({
-        image: await readImage(),
+        image: readImage ? await readImage() : undefined,
         options,
       }));
       return { image: generated.image, thumbnail: generated.thumbnail.body };
@@ -53,6 +64,12 @@ export function localBackend(services: Services, principal: () => Promise<Princi
     },
     async checkLayout(options) {
       return services.images.checkLayout(await principal(), options);
+    },
+    async listPresets() {
+      return services.presets.list(await principal());
+    },
+    async createRenderUrl(body) {
+      return services.renderUrls.createUrl(await principal(), body);
     },
   };
 }
@@ -82,7 +99,7 @@ export function remoteBackend(apiUrl: string, token: string): TitlecardBackend {
     async generate(readImage, options) {
       const image = dataOf(
         await api.POST('/generate', {
-          body: { ...options, image: new Blob([await readImage()]) },
+          body: { ...options, ...(readImage ? { image: new Blob([await readImage()]) } : {}) } as never,
           bodySerializer: multipartBody,
         }),
       );
@@ -101,5 +118,7 @@ export function remoteBackend(apiUrl: string, token: string): TitlecardBackend {
         throw new RemoteApiError(answer.response.status, errorMessage(answer.response.status, answer.error));
     },
     checkLayout: async (options) => dataOf(await api.POST('/layout', { body: options })),
+    listPresets: async () => dataOf(await api.GET('/presets')).presets,
+    createRenderUrl: async (body) => dataOf(await api.POST('/render-urls', { body: body as never })),
   };
 }

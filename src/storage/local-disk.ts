@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open as fsOpen, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { assertBlobKey, BLOB_KEY_PATTERN, contentTypeOfKey } from '../domain/files.js';
+import { assertBlobKey, STORED_KEY_PATTERN, contentTypeOfKey } from '../domain/files.js';
 import type { BlobStore } from '../domain/ports.js';
 
 /** Stores files in `dir` (created if missing). */
@@ -25,7 +25,7 @@ export async function openLocalDiskBlobStore(dir: string): Promise<BlobStore> {
       }
     },
     async get(key) {
-      if (!BLOB_KEY_PATTERN.test(key)) return undefined;
+      if (!STORED_KEY_PATTERN.test(key)) return undefined;
       try {
         return { body: await readFile(path.join(dir, key)), contentType: contentTypeOfKey(key) };
       } catch (err) {
@@ -34,7 +34,7 @@ export async function openLocalDiskBlobStore(dir: string): Promise<BlobStore> {
       }
     },
     async stat(key) {
-      if (!BLOB_KEY_PATTERN.test(key)) return undefined;
+      if (!STORED_KEY_PATTERN.test(key)) return undefined;
       const info = await stat(path.join(dir, key)).catch((err: NodeJS.ErrnoException) => {
         if (err.code === 'ENOENT') return undefined;
         throw err;
@@ -42,7 +42,7 @@ export async function openLocalDiskBlobStore(dir: string): Promise<BlobStore> {
       return info && { size: info.size, contentType: contentTypeOfKey(key) };
     },
     async open(key, range) {
-      if (!BLOB_KEY_PATTERN.test(key)) return undefined;
+      if (!STORED_KEY_PATTERN.test(key)) return undefined;
       try {
         const handle = await fsOpen(path.join(dir, key), 'r');
         return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
@@ -57,7 +57,7 @@ export async function openLocalDiskBlobStore(dir: string): Promise<BlobStore> {
     },
     async *list() {
       for (const name of await readdir(dir)) {
-        if (!BLOB_KEY_PATTERN.test(name)) continue;
+        if (!STORED_KEY_PATTERN.test(name)) continue;
         const info = await stat(path.join(dir, name)).catch(() => undefined);
         if (info) yield { key: name, modifiedAt: info.mtime };
       }

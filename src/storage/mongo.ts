@@ -24,7 +24,11 @@ import type {
   OAuthCode,
   OAuthGrant,
   OAuthToken,
+  Asset,
+  Preset,
+  RenderEntry,
   Session,
+  SigningKey,
   User,
 } from '../domain/model.js';
 import type { RecordStore, StoredResponse } from '../domain/ports.js';
@@ -92,6 +96,25 @@ interface OAuthUseDoc {
   at: Date;
 }
 
+interface AssetDoc extends Omit<Asset, 'id'> {
+  _id: string;
+}
+interface PresetDoc extends Omit<Preset, 'id'> {
+  _id: string;
+  /** The logo's asset id, for the in-use count. */
+  logoAssetId: string | null;
+}
+interface SigningKeyDoc extends Omit<SigningKey, 'id'> {
+  _id: string;
+}
+interface RenderDoc extends Omit<RenderEntry, 'hash'> {
+  _id: string;
+}
+const toAsset = ({ _id, ...rest }: AssetDoc): Asset => ({ id: _id, ...rest });
+const toPreset = ({ _id, logoAssetId: _l, ...rest }: PresetDoc): Preset => ({ id: _id, ...rest });
+const toSigningKey = ({ _id, ...rest }: SigningKeyDoc): SigningKey => ({ id: _id, ...rest });
+const toRender = ({ _id, ...rest }: RenderDoc): RenderEntry => ({ hash: _id, ...rest });
+
 /** Attempts at claiming a slot before giving up under extreme contention (each re-reads the taken slots). */
 const CHARGE_ATTEMPTS = 25;
 
@@ -149,6 +172,10 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Record
   const oauthCodes: Collection<OAuthCodeDoc> = db.collection('oauth_codes');
   const oauthTokens: Collection<OAuthTokenDoc> = db.collection('oauth_tokens');
   const oauthUses: Collection<OAuthUseDoc> = db.collection('oauth_uses');
+  const assets: Collection<AssetDoc> = db.collection('assets');
+  const presets: Collection<PresetDoc> = db.collection('presets');
+  const signingKeys: Collection<SigningKeyDoc> = db.collection('signing_keys');
+  const renders: Collection<RenderDoc> = db.collection('renders');
   await Promise.all([
     users.createIndex({ emailLower: 1 }, { unique: true, name: 'email_unique' }),
     tokens.createIndex({ tokenHash: 1 }, { unique: true, name: 'token_hash_unique' }),
@@ -163,6 +190,10 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Record
     oauthCodes.createIndex({ userId: 1 }, { name: 'oauth_codes_by_user' }),
     oauthTokens.createIndex({ userId: 1 }, { name: 'oauth_tokens_by_user' }),
     oauthUses.createIndex({ userId: 1 }, { name: 'oauth_uses_by_user' }),
+    assets.createIndex({ userId: 1, createdAt: -1 }, { name: 'assets_by_user' }),
+    presets.createIndex({ userId: 1, createdAt: -1 }, { name: 'presets_by_user' }),
+    signingKeys.createIndex({ userId: 1 }, { name: 'signing_keys_by_user' }),
+    renders.createIndex({ userId: 1 }, { name: 'renders_by_user' }),
   ]);
 
   /** Claims the one use `_id` (see OAuthUseDoc); false when it was already claimed. */
@@ -522,6 +553,144 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Record
         await oauthCodes.deleteMany({ userId });
         await oauthGrants.deleteMany({ userId });
         await oauthUses.deleteMany({ userId });
+      },
+    },
+    assets: {
+      async create({ id, ...rest }) {
+        await assets.insertOne({ _id: id, ...rest });
+      },
+      async find(userId, id) {
+        const doc = await assets.findOne({ _id: id, userId });
+        return doc ? toAsset(doc) : undefined;
+      },
+      async list(userId, kinds) {
+        const docs = await assets
+          .find({ userId, kind: { $in: [...kinds] } })
+          .sort({ createdAt: -1, _id: -1 })
+          .toArray();
+        return docs.map(toAsset);
+      },
+      async delete(userId, id) {
+        // As images.delete: only the delete that removed it answers the record.
+        const doc = await assets.findOne({ _id: id, userId });
+        if (!doc || (await assets.deleteOne({ _id: id, userId })).deletedCount !== 1) return undefined;
+        return toAsset(doc);
+      },
+      async deleteAllForUser(userId) {
+        const docs = await assets.find({ userId }).toArray();
+        await assets.deleteMany({ _id: { $in: docs.map((d) => d._id) } });
+        return docs.map(toAsset);
+      },
+    },
+    presets: {
+      async create({ id, ...rest }) {
+        await presets.insertOne({ _id: id, ...rest, logoAssetId: rest.logo?.assetId ?? null });
+      },
+      async find(userId, id) {
+        const doc = await presets.findOne({ _id: id, userId });
+        return doc ? toPreset(doc) : undefined;
+      },
+      async list(userId) {
+        return (await presets.find({ userId }).sort({ createdAt: -1, _id: -1 }).toArray()).map(toPreset);
+      },
+      async update(userId, id, changes) {
+        const updated = await presets.updateOne(
+          { _id: id, userId },
+          {
+            $set: {
+              name: changes.name,
+              options: changes.options,
+              backgroundAssetId: changes.backgroundAssetId,
+              logo: changes.logo,
+              logoAssetId: changes.logo?.assetId ?? null,
+              fontId: changes.fontId,
+              updatedAt: changes.updatedAt,
+            },
+            $inc: { version: 1 },
+          },
+        );
+        if (updated.matchedCount !== 1) return undefined;
+        const doc = await presets.findOne({ _id: id, userId });
+        return doc ? toPreset(doc) : undefined;
+      },
+      async delete(userId, id) {
+        return (await presets.deleteOne({ _id: id, userId })).deletedCount === 1;
+      },
+      async countUsing(userId, id) {
+        return presets.countDocuments({
+          userId,
+          $or: [{ backgroundAssetId: id }, { logoAssetId: id }, { fontId: id }],
+        });
+      },
+      async deleteAllForUser(userId) {
+        await presets.deleteMany({ userId });
+      },
+    },
+    signingKeys: {
+      async create({ id, ...rest }) {
+        await signingKeys.insertOne({ _id: id, ...rest });
+      },
+      async find(id) {
+        const doc = await signingKeys.findOne({ _id: id });
+        return doc ? toSigningKey(doc) : undefined;
+      },
+      async listActive(userId) {
+        const docs = await signingKeys
+          .find({ userId, revokedAt: null })
+          .sort({ createdAt: -1, _id: -1 })
+          .toArray();
+        return docs.map(toSigningKey);
+      },
+      async revoke(userId, id, at) {
+        return (
+          (await signingKeys.updateOne({ _id: id, userId, revokedAt: null }, { $set: { revokedAt: at } }))
+            .modifiedCount === 1
+        );
+      },
+      async deleteAllForUser(userId) {
+        await signingKeys.deleteMany({ userId });
+      },
+    },
+    renders: {
+      async find(hash) {
+        const doc = await renders.findOne({ _id: hash });
+        return doc ? toRender(doc) : undefined;
+      },
+      async claim(hash, userId, at, staleBefore) {
+        // The unique _id makes the claim one insert that wins on any server; a stale claim is
+        // deleted (only while still stale) and the insert tried once more.
+        for (let attempt = 0; attempt < 2; attempt++) {
+          try {
+            await renders.insertOne({
+              _id: hash,
+              userId,
+              state: 'rendering',
+              blobKey: null,
+              contentType: null,
+              claimedAt: at,
+            });
+            return { state: 'claimed' } as const;
+          } catch (err) {
+            if (!isDuplicateKey(err)) throw err;
+          }
+          const doc = await renders.findOne({ _id: hash });
+          if (!doc) continue;
+          if (doc.state === 'done') return { state: 'done', entry: toRender(doc) } as const;
+          if (doc.claimedAt >= staleBefore) return { state: 'rendering' } as const;
+          await renders.deleteOne({ _id: hash, state: 'rendering', claimedAt: { $lt: staleBefore } });
+        }
+        return { state: 'rendering' } as const;
+      },
+      async complete(hash, blobKey, contentType) {
+        await renders.updateOne({ _id: hash }, { $set: { state: 'done', blobKey, contentType } });
+      },
+      async release(hash) {
+        await renders.deleteOne({ _id: hash, state: 'rendering' });
+      },
+      async deleteAllForUser(userId) {
+        const docs = await renders.find({ userId }).toArray();
+        await renders.deleteMany({ userId });
+        return docs.map(toRender);
       },
     },
     async close() {

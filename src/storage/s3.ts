@@ -10,7 +10,7 @@
 import type { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { BlobStore } from '../domain/ports.js';
-import { assertBlobKey, BLOB_KEY_PATTERN, contentTypeOfKey, FILE_CACHE_CONTROL } from '../domain/files.js';
+import { assertBlobKey, STORED_KEY_PATTERN, contentTypeOfKey, FILE_CACHE_CONTROL } from '../domain/files.js';
 
 export interface S3StoreOptions {
   bucket: string;
@@ -55,7 +55,7 @@ export async function openS3BlobStore(options: S3StoreOptions): Promise<BlobStor
       );
     },
     async get(key) {
-      if (!BLOB_KEY_PATTERN.test(key)) return undefined;
+      if (!STORED_KEY_PATTERN.test(key)) return undefined;
       try {
         const res = await client.send(new s3.GetObjectCommand({ Bucket, Key: key }));
         const body = Buffer.from(
@@ -68,7 +68,7 @@ export async function openS3BlobStore(options: S3StoreOptions): Promise<BlobStor
       }
     },
     async stat(key) {
-      if (!BLOB_KEY_PATTERN.test(key)) return undefined;
+      if (!STORED_KEY_PATTERN.test(key)) return undefined;
       try {
         const res = await client.send(new s3.HeadObjectCommand({ Bucket, Key: key }));
         return { size: res.ContentLength ?? 0, contentType: res.ContentType ?? contentTypeOfKey(key) };
@@ -79,7 +79,7 @@ export async function openS3BlobStore(options: S3StoreOptions): Promise<BlobStor
       }
     },
     async open(key, range) {
-      if (!BLOB_KEY_PATTERN.test(key)) return undefined;
+      if (!STORED_KEY_PATTERN.test(key)) return undefined;
       try {
         const res = await client.send(
           new s3.GetObjectCommand({
@@ -104,7 +104,7 @@ export async function openS3BlobStore(options: S3StoreOptions): Promise<BlobStor
       do {
         const page = await client.send(new s3.ListObjectsV2Command({ Bucket, ContinuationToken }));
         for (const o of page.Contents ?? [])
-          if (o.Key && BLOB_KEY_PATTERN.test(o.Key))
+          if (o.Key && STORED_KEY_PATTERN.test(o.Key))
             yield { key: o.Key, modifiedAt: o.LastModified ?? new Date(0) };
         ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (ContinuationToken);

@@ -15,11 +15,15 @@ import type {
   OAuthCode,
   OAuthGrant,
   OAuthToken,
+  Asset,
+  Preset,
+  RenderEntry,
   Session,
+  SigningKey,
   Tier,
   User,
 } from '../domain/model.js';
-import type { IdempotencyStart, RecordStore, StoredResponse } from '../domain/ports.js';
+import type { IdempotencyStart, RecordStore, RenderClaim, StoredResponse } from '../domain/ports.js';
 
 /** Ordered schema migrations; `PRAGMA user_version` holds how many have been applied. */
 const MIGRATIONS = [
@@ -134,6 +138,53 @@ const MIGRATIONS = [
      ended_at TEXT
    );
    CREATE INDEX oauth_tokens_by_user ON oauth_tokens(user_id);`,
+  // 5: render links: uploads (backgrounds, logos, fonts), presets, signing keys, rendered links.
+  `CREATE TABLE assets (
+     id TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL,
+     kind TEXT NOT NULL,
+     name TEXT NOT NULL,
+     format TEXT NOT NULL,
+     width INTEGER NOT NULL,
+     height INTEGER NOT NULL,
+     bytes INTEGER NOT NULL,
+     sha256 TEXT NOT NULL,
+     blob_key TEXT NOT NULL,
+     created_at TEXT NOT NULL
+   );
+   CREATE INDEX assets_by_user ON assets(user_id, created_at);
+   CREATE TABLE presets (
+     id TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL,
+     name TEXT NOT NULL,
+     version INTEGER NOT NULL,
+     options TEXT NOT NULL,
+     background_asset_id TEXT,
+     logo TEXT,
+     logo_asset_id TEXT,
+     font_id TEXT,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );
+   CREATE INDEX presets_by_user ON presets(user_id, created_at);
+   CREATE TABLE signing_keys (
+     id TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL,
+     name TEXT NOT NULL,
+     sealed_secret TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     revoked_at TEXT
+   );
+   CREATE INDEX signing_keys_by_user ON signing_keys(user_id);
+   CREATE TABLE renders (
+     hash TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL,
+     state TEXT NOT NULL,
+     blob_key TEXT,
+     content_type TEXT,
+     claimed_at TEXT NOT NULL
+   );
+   CREATE INDEX renders_by_user ON renders(user_id);`,
 ];
 
 interface UserRow {
@@ -276,6 +327,100 @@ interface OAuthTokenRow {
   ended_at: string | null;
 }
 const dateOrNull = (v: string | null) => (v ? new Date(v) : null);
+interface AssetRow {
+  id: string;
+  user_id: string;
+  kind: Asset['kind'];
+  name: string;
+  format: Asset['format'];
+  width: number;
+  height: number;
+  bytes: number;
+  sha256: string;
+  blob_key: string;
+  created_at: string;
+}
+interface PresetRow {
+  id: string;
+  user_id: string;
+  name: string;
+  version: number;
+  options: string;
+  background_asset_id: string | null;
+  logo: string | null;
+  font_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+interface SigningKeyRow {
+  id: string;
+  user_id: string;
+  name: string;
+  sealed_secret: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+interface RenderRow {
+  hash: string;
+  user_id: string;
+  state: RenderEntry['state'];
+  blob_key: string | null;
+  content_type: string | null;
+  claimed_at: string;
+}
+const toAsset = (r: AssetRow): Asset => ({
+  id: r.id,
+  userId: r.user_id,
+  kind: r.kind,
+  name: r.name,
+  format: r.format,
+  width: r.width,
+  height: r.height,
+  bytes: r.bytes,
+  sha256: r.sha256,
+  blobKey: r.blob_key,
+  createdAt: new Date(r.created_at),
+});
+const toPreset = (r: PresetRow): Preset => ({
+  id: r.id,
+  userId: r.user_id,
+  name: r.name,
+  version: r.version,
+  options: JSON.parse(r.options) as Record<string, unknown>,
+  backgroundAssetId: r.background_asset_id,
+  logo: r.logo ? (JSON.parse(r.logo) as Preset['logo']) : null,
+  fontId: r.font_id,
+  createdAt: new Date(r.created_at),
+  updatedAt: new Date(r.updated_at),
+});
+const toSigningKey = (r: SigningKeyRow): SigningKey => ({
+  id: r.id,
+  userId: r.user_id,
+  name: r.name,
+  sealedSecret: r.sealed_secret,
+  createdAt: new Date(r.created_at),
+  revokedAt: dateOrNull(r.revoked_at),
+});
+const toRender = (r: RenderRow): RenderEntry => ({
+  hash: r.hash,
+  userId: r.user_id,
+  state: r.state,
+  blobKey: r.blob_key,
+  contentType: r.content_type,
+  claimedAt: new Date(r.claimed_at),
+});
+/** A preset as its columns (the logo's asset id apart, for the in-use count). */
+const presetColumns = (
+  p: Pick<Preset, 'name' | 'options' | 'backgroundAssetId' | 'logo' | 'fontId' | 'updatedAt'>,
+) => ({
+  name: p.name,
+  options: JSON.stringify(p.options),
+  backgroundAssetId: p.backgroundAssetId,
+  logo: p.logo ? JSON.stringify(p.logo) : null,
+  logoAssetId: p.logo?.assetId ?? null,
+  fontId: p.fontId,
+  updatedAt: p.updatedAt.toISOString(),
+});
 const toClient = (r: OAuthClientRow): OAuthClient => ({
   id: r.id,
   name: r.name,
@@ -459,6 +604,63 @@ export function openSqliteStore(file: string): RecordStore {
     ),
     oauthToken: db.prepare<[string], OAuthTokenRow>('SELECT * FROM oauth_tokens WHERE token_hash = ?'),
     endToken: db.prepare('UPDATE oauth_tokens SET ended_at = ? WHERE token_hash = ? AND ended_at IS NULL'),
+    insertAsset: db.prepare(
+      `INSERT INTO assets (id, user_id, kind, name, format, width, height, bytes, sha256, blob_key, created_at)
+       VALUES (@id, @userId, @kind, @name, @format, @width, @height, @bytes, @sha256, @blobKey, @createdAt)`,
+    ),
+    asset: db.prepare<[string, string], AssetRow>('SELECT * FROM assets WHERE id = ? AND user_id = ?'),
+    deleteAsset: db.prepare<[string, string], AssetRow>(
+      'DELETE FROM assets WHERE id = ? AND user_id = ? RETURNING *',
+    ),
+    deleteAssets: db.prepare<[string], AssetRow>('DELETE FROM assets WHERE user_id = ? RETURNING *'),
+    insertPreset: db.prepare(
+      `INSERT INTO presets (id, user_id, name, version, options, background_asset_id, logo, logo_asset_id,
+         font_id, created_at, updated_at)
+       VALUES (@id, @userId, @name, 1, @options, @backgroundAssetId, @logo, @logoAssetId, @fontId,
+         @createdAt, @updatedAt)`,
+    ),
+    preset: db.prepare<[string, string], PresetRow>('SELECT * FROM presets WHERE id = ? AND user_id = ?'),
+    presets: db.prepare<[string], PresetRow>(
+      'SELECT * FROM presets WHERE user_id = ? ORDER BY created_at DESC, id DESC',
+    ),
+    updatePreset: db.prepare<Record<string, unknown>, PresetRow>(
+      `UPDATE presets SET name = @name, options = @options, background_asset_id = @backgroundAssetId,
+         logo = @logo, logo_asset_id = @logoAssetId, font_id = @fontId, updated_at = @updatedAt,
+         version = version + 1
+       WHERE id = @id AND user_id = @userId RETURNING *`,
+    ),
+    deletePreset: db.prepare('DELETE FROM presets WHERE id = ? AND user_id = ?'),
+    deletePresets: db.prepare('DELETE FROM presets WHERE user_id = ?'),
+    presetsUsing: db.prepare<Record<string, string>, { n: number }>(
+      `SELECT count(*) AS n FROM presets WHERE user_id = @userId
+       AND (background_asset_id = @id OR logo_asset_id = @id OR font_id = @id)`,
+    ),
+    insertKey: db.prepare(
+      `INSERT INTO signing_keys (id, user_id, name, sealed_secret, created_at, revoked_at)
+       VALUES (@id, @userId, @name, @sealedSecret, @createdAt, NULL)`,
+    ),
+    key: db.prepare<[string], SigningKeyRow>('SELECT * FROM signing_keys WHERE id = ?'),
+    activeKeys: db.prepare<[string], SigningKeyRow>(
+      'SELECT * FROM signing_keys WHERE user_id = ? AND revoked_at IS NULL ORDER BY created_at DESC, id DESC',
+    ),
+    revokeKey: db.prepare(
+      'UPDATE signing_keys SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL',
+    ),
+    deleteKeys: db.prepare('DELETE FROM signing_keys WHERE user_id = ?'),
+    render: db.prepare<[string], RenderRow>('SELECT * FROM renders WHERE hash = ?'),
+    insertRender: db.prepare(
+      `INSERT INTO renders (hash, user_id, state, blob_key, content_type, claimed_at)
+       VALUES (@hash, @userId, 'rendering', NULL, NULL, @claimedAt)`,
+    ),
+    reclaimRender: db.prepare(
+      `UPDATE renders SET claimed_at = @claimedAt, user_id = @userId
+       WHERE hash = @hash AND state = 'rendering' AND claimed_at < @staleBefore`,
+    ),
+    completeRender: db.prepare(
+      "UPDATE renders SET state = 'done', blob_key = ?, content_type = ? WHERE hash = ?",
+    ),
+    releaseRender: db.prepare("DELETE FROM renders WHERE hash = ? AND state = 'rendering'"),
+    deleteRenders: db.prepare<[string], RenderRow>('DELETE FROM renders WHERE user_id = ? RETURNING *'),
     deleteOAuth: [
       db.prepare('DELETE FROM oauth_tokens WHERE user_id = ?'),
       db.prepare('DELETE FROM oauth_codes WHERE user_id = ?'),
@@ -763,6 +965,120 @@ export function openSqliteStore(file: string): RecordStore {
         db.transaction(() => {
           for (const statement of q.deleteOAuth) statement.run(userId);
         })();
+      },
+    },
+    assets: {
+      async create(a) {
+        q.insertAsset.run({ ...a, createdAt: a.createdAt.toISOString() });
+      },
+      async find(userId, id) {
+        const r = q.asset.get(id, userId);
+        return r && toAsset(r);
+      },
+      async list(userId, kinds) {
+        const marks = kinds.map(() => '?').join(', ');
+        return db
+          .prepare<string[], AssetRow>(
+            `SELECT * FROM assets WHERE user_id = ? AND kind IN (${marks}) ORDER BY created_at DESC, id DESC`,
+          )
+          .all(userId, ...kinds)
+          .map(toAsset);
+      },
+      async delete(userId, id) {
+        const r = q.deleteAsset.get(id, userId);
+        return r && toAsset(r);
+      },
+      async deleteAllForUser(userId) {
+        return q.deleteAssets.all(userId).map(toAsset);
+      },
+    },
+    presets: {
+      async create(p) {
+        q.insertPreset.run({
+          id: p.id,
+          userId: p.userId,
+          ...presetColumns(p),
+          createdAt: p.createdAt.toISOString(),
+        });
+      },
+      async find(userId, id) {
+        const r = q.preset.get(id, userId);
+        return r && toPreset(r);
+      },
+      async list(userId) {
+        return q.presets.all(userId).map(toPreset);
+      },
+      async update(userId, id, changes) {
+        const r = q.updatePreset.get({ id, userId, ...presetColumns(changes) });
+        return r && toPreset(r);
+      },
+      async delete(userId, id) {
+        return q.deletePreset.run(id, userId).changes === 1;
+      },
+      async countUsing(userId, id) {
+        return q.presetsUsing.get({ userId, id })?.n ?? 0;
+      },
+      async deleteAllForUser(userId) {
+        q.deletePresets.run(userId);
+      },
+    },
+    signingKeys: {
+      async create(k) {
+        q.insertKey.run({
+          id: k.id,
+          userId: k.userId,
+          name: k.name,
+          sealedSecret: k.sealedSecret,
+          createdAt: k.createdAt.toISOString(),
+        });
+      },
+      async find(id) {
+        const r = q.key.get(id);
+        return r && toSigningKey(r);
+      },
+      async listActive(userId) {
+        return q.activeKeys.all(userId).map(toSigningKey);
+      },
+      async revoke(userId, id, at) {
+        return q.revokeKey.run(at.toISOString(), id, userId).changes === 1;
+      },
+      async deleteAllForUser(userId) {
+        q.deleteKeys.run(userId);
+      },
+    },
+    renders: {
+      async find(hash) {
+        const r = q.render.get(hash);
+        return r && toRender(r);
+      },
+      async claim(hash, userId, at, staleBefore) {
+        // One IMMEDIATE transaction: the read and the insert or takeover are one step across processes.
+        return db
+          .transaction((): RenderClaim => {
+            const row = q.render.get(hash);
+            if (!row) {
+              q.insertRender.run({ hash, userId, claimedAt: at.toISOString() });
+              return { state: 'claimed' };
+            }
+            if (row.state === 'done') return { state: 'done', entry: toRender(row) };
+            const taken = q.reclaimRender.run({
+              hash,
+              userId,
+              claimedAt: at.toISOString(),
+              staleBefore: staleBefore.toISOString(),
+            });
+            return taken.changes === 1 ? { state: 'claimed' } : { state: 'rendering' };
+          })
+          .immediate();
+      },
+      async complete(hash, blobKey, contentType) {
+        q.completeRender.run(blobKey, contentType, hash);
+      },
+      async release(hash) {
+        q.releaseRender.run(hash);
+      },
+      async deleteAllForUser(userId) {
+        return q.deleteRenders.all(userId).map(toRender);
       },
     },
     async close() {

@@ -20,6 +20,8 @@ export function statusOf(err: TitlecardError): number {
       return 403;
     case 'NOT_FOUND':
       return 404;
+    case 'CONFLICT':
+      return 409;
     case 'FILE_TOO_LARGE':
       return 413;
     case 'RATE_LIMITED':

@@ -4,6 +4,7 @@
  *
  *   /sign-up /sign-in /sign-out /forgot-password /reset-password /verify-email   (routes/auth.ts)
  *   /overview /images /playground /connect                                         (routes/dashboard.ts)
+ *   /links/presets /links/uploads /links/keys (render links)                       (routes/links.ts)
  *   /settings/tokens /settings/apps /settings/account                              (routes/settings.ts)
  *   /static/*  one stylesheet, two small ES modules, sample photos
  *   /authorize (sign-in and consent of OAuth; its protocol endpoints are the MCP SDK's)  (oauth.ts)
@@ -18,11 +19,12 @@ import { securityHeaders } from './headers.js';
 import { page, STATIC_DIR } from './render.js';
 import { authRoutes } from './routes/auth.js';
 import { dashboardRoutes } from './routes/dashboard.js';
+import { linksRoutes } from './routes/links.js';
 import { settingsRoutes } from './routes/settings.js';
 import { checkSameOrigin, cookieSettings, loadSession, requireSignIn } from './session.js';
 
 /** Paths only a signed-in person may open. */
-const SIGNED_IN_PATHS = ['/overview', '/images', '/playground', '/settings', '/connect'];
+const SIGNED_IN_PATHS = ['/overview', '/images', '/playground', '/links', '/settings', '/connect'];
 
 export function createWebRouter(runtime: Runtime): express.Router {
   const { services, publicUrl } = runtime;
@@ -39,6 +41,7 @@ export function createWebRouter(runtime: Runtime): express.Router {
   router.use(authRoutes(services, cookie));
   router.use(SIGNED_IN_PATHS, requireSignIn);
   router.use(dashboardRoutes(services, publicUrl));
+  router.use(linksRoutes(services, publicUrl));
   router.use(settingsRoutes(services, cookie));
   router.use(pageErrors);
   return router;

@@ -1,9 +1,11 @@
 /** The tools every Titlecard MCP server lists, sorted by name (both transports, both backends). */
 export const TOOL_NAMES = [
   'check_layout',
+  'create_render_url',
   'delete_image',
   'generate_image',
   'get_usage',
   'list_images',
+  'list_presets',
   'validate_token',
 ];

@@ -3,6 +3,7 @@
  * disk in a fresh temporary DATA_DIR, the real renderer, on 127.0.0.1 and a free port. Requests go
  * through real HTTP (fetch).
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request as httpRequest, type Server } from 'node:http';
 import os from 'node:os';
@@ -212,14 +213,18 @@ export function memoryMailer(): Mailer & { sent: MailMessage[] } {
 
 /** The domain services on given stores, with a test mailer and the production throttle. */
 export function testServices(
-  deps: Omit<ServiceDeps, 'throttle' | 'previewThrottle' | 'mailer' | 'renderer' | 'logger' | 'publicUrl'> &
-    Partial<Pick<ServiceDeps, 'mailer' | 'renderer' | 'publicUrl'>>,
+  deps: Omit<
+    ServiceDeps,
+    'throttle' | 'previewThrottle' | 'mailer' | 'renderer' | 'logger' | 'publicUrl' | 'secretsKey'
+  > &
+    Partial<Pick<ServiceDeps, 'mailer' | 'renderer' | 'publicUrl' | 'secretsKey'>>,
 ): Services {
   return createServices({
     renderer: createRenderer(testFonts()),
     logger: silentLogger,
     publicUrl: 'https://cards.example.com',
     mailer: memoryMailer(),
+    secretsKey: randomBytes(32),
     throttle: createSignInThrottle(),
     previewThrottle: createMemoryThrottle({
       points: () => PREVIEW_LIMIT.points,

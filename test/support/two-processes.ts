@@ -42,8 +42,10 @@ export function twoProcessChecks(
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'titlecard-2proc-'));
     const { config, env } = storage(dataDir);
     const stores = await openStorage({ dataDir, ...config });
-    const local = testServices({ ...stores, publicUrl: 'http://unused' });
-    const fullEnv = { ...env, DATA_DIR: dataDir };
+    // One SECRETS_KEY for both processes and this one: each must open the others' signing keys.
+    const secretsKey = randomBytes(32);
+    const local = testServices({ ...stores, publicUrl: 'http://unused', secretsKey });
+    const fullEnv = { ...env, DATA_DIR: dataDir, SECRETS_KEY: secretsKey.toString('base64') };
     const [a, b] = await Promise.all([spawnServer(fullEnv), spawnServer(fullEnv)]);
     ctx = { a, b, local, blobs: stores.blobs, env: fullEnv };
     small = await solid([200, 120, 40], 'jpeg', 480, 300);
@@ -110,6 +112,39 @@ export function twoProcessChecks(
     expect(fromB.status).toBe(200);
     expect(fromB.headers.get('content-type')).toBe('image/jpeg');
     expect(fromB.data.equals(fromA.data)).toBe(true);
+  });
+
+  it('8 concurrent first fetches of one render link, split across both processes, render once and charge one unit', async () => {
+    const { a, b, local } = ctx;
+    const { user, token } = await local.accounts.createUser({
+      email: email('link'),
+      displayName: 'Link',
+      tier: 'pro',
+    });
+    const principal = { user };
+    const asset = await local.assets.uploadImage(principal, small, { kind: 'background' });
+    const preset = await local.presets.create(principal, { name: 'Shared', background: asset.id });
+    await local.renderUrls.createKey(principal, { name: 'site' });
+    const { url } = await local.renderUrls.createUrl(principal, {
+      preset: preset.id,
+      title: 'Once across two',
+    });
+    const pathAndQuery = url.slice('http://unused'.length);
+    const fetched = await Promise.all(
+      Array.from({ length: 8 }, async (_, i) => {
+        const res = await fetch(`${(i % 2 ? a : b).url}${pathAndQuery}`);
+        return {
+          status: res.status,
+          etag: res.headers.get('etag'),
+          body: Buffer.from(await res.arrayBuffer()),
+        };
+      }),
+    );
+    expect(fetched.map((f) => f.status)).toEqual(Array(8).fill(200));
+    expect(new Set(fetched.map((f) => f.etag)).size).toBe(1);
+    expect(fetched.every((f) => f.body.equals(fetched[0]?.body ?? Buffer.alloc(0)))).toBe(true);
+    expect((await local.quota.usage(user)).usage.generated).toBe(1);
+    expect((await call(a.base, 'GET', '/usage', { token: token.token })).body.data.usage.generated).toBe(1);
   });
 
   return () => ctx;

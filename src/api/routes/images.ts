@@ -3,7 +3,6 @@
  */
 import { readFile } from 'node:fs/promises';
 import express from 'express';
-import { ValidationError } from '../../domain/errors.js';
 import { fingerprintOf } from '../../domain/idempotency.js';
 import type { GenerateRequestReader } from '../../domain/images.js';
 import type { StoredResponse } from '../../domain/ports.js';
@@ -41,12 +40,29 @@ const generateForm = (): Json => {
   const props = generate.properties as Json;
   return {
     type: 'object',
-    required: ['image', 'title'],
+    required: ['title'],
     properties: {
       image: {
         type: 'string',
         contentMediaType: 'application/octet-stream',
-        description: `Background image: JPEG, PNG or WebP, judged by its bytes; at most ${LIMITS.imageBytes} bytes (10 MB) and ${MAX_INPUT_PIXELS / 1e6} megapixels.`,
+        description: `Background image: JPEG, PNG or WebP, judged by its bytes; at most ${LIMITS.imageBytes} bytes (10 MB) and ${MAX_INPUT_PIXELS / 1e6} megapixels. Required unless asset, imageUrl or a preset with a background gives one (exactly one of image, asset and imageUrl).`,
+      },
+      asset: {
+        type: 'string',
+        pattern: '^ast_[0-9A-Za-z]{22}$',
+        description: 'Background: an image uploaded with POST /assets, instead of image.',
+      },
+      imageUrl: {
+        type: 'string',
+        format: 'uri',
+        description:
+          'Background: an http or https URL the server fetches (public addresses only, at most 10 MB and 10 s), instead of image.',
+      },
+      preset: {
+        type: 'string',
+        pattern: '^pre_[0-9A-Za-z]{22}$',
+        description:
+          "A preset: its options and background apply, and this request's own fields override them.",
       },
       ...props,
       gradient: { ...(props.gradient as Json), description: 'Form text "true" or "false". Default true.' },
@@ -65,15 +81,12 @@ export const imagesResource: Resource = {
 
     router.post('/generate', auth, async (req, res) => {
       const upload: { form?: ReceivedForm } = {};
-      const requestOf = (form: ReceivedForm) => {
-        if (!form.image)
-          throw new ValidationError(
-            'image',
-            'required',
-            'Expected a JPEG, PNG or WebP file for image but received nothing: image is required',
-          );
-        return { image: { path: form.image.path }, options: decodeFields(form.fields) };
-      };
+      // No file is fine when the form names another background (asset, imageUrl, a preset's):
+      // the domain decides, and answers "image is required" when there is none.
+      const requestOf = (form: ReceivedForm) => ({
+        image: form.image && { path: form.image.path },
+        options: decodeFields(form.fields),
+      });
       /** One generation, as the answer to send (status, body, headers). */
       const generateNow = async (read: GenerateRequestReader): Promise<StoredResponse> => {
         const { image, report } = await services.images.generate(principalOf(res), read);

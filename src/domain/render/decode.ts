@@ -122,20 +122,12 @@ export function focusCrop(
 }
 
 /**
- * Checks the input and returns it cover-cropped to `width × height`, keeping `focus` in frame
- * (default the centre).
- * Throws {@link ValidationError} on field `image`: `format` for anything but a decodable JPEG, PNG or
- * WebP (wrong type, corrupt, truncated), `max` for more than {@link MAX_INPUT_PIXELS} pixels.
+ * The checks of an uploaded image (spec 4.1, section 8), on its bytes: a JPEG, PNG or WebP by its
+ * magic numbers, a readable header, at most {@link MAX_INPUT_PIXELS} pixels and
+ * {@link MAX_ASPECT_RATIO}:1, and the whole file present. Throws {@link ValidationError} on field
+ * `image` (`format` or `max`); answers the format and the header's metadata.
  */
-export async function decodeCover(
-  input: ImageInput,
-  width: number,
-  height: number,
-  focus: Focus = 'center',
-): Promise<DecodedCanvas> {
-  // The file is read once (at most 10 MB): the format sniffing, the end check and the decoder all
-  // use these bytes.
-  const bytes = Buffer.isBuffer(input) ? input : await readFile(input.path);
+export async function checkImage(bytes: Buffer): Promise<{ format: SniffedFormat; meta: Metadata }> {
   const sniffed = sniff(bytes.subarray(0, 64));
   if ('other' in sniffed)
     throw new ValidationError(
@@ -167,13 +159,33 @@ export async function decodeCover(
       'max',
       `Expected an image with an aspect ratio of at most ${MAX_ASPECT_RATIO}:1 for image but received ${w}×${h}`,
     );
-  const corrupt = (why: string) =>
-    new ValidationError(
+  if (!endsWhole(bytes, sniffed.format))
+    throw new ValidationError(
       'image',
       'format',
-      `Expected a decodable ${sniffed.format.toUpperCase()} image for image but it is corrupt or truncated (${why})`,
+      `Expected a decodable ${sniffed.format.toUpperCase()} image for image but it is corrupt or truncated (the file ends before its end marker)`,
     );
-  if (!endsWhole(bytes, sniffed.format)) throw corrupt('the file ends before its end marker');
+  return { format: sniffed.format, meta };
+}
+
+/**
+ * Checks the input and returns it cover-cropped to `width × height`, keeping `focus` in frame
+ * (default the centre).
+ * Throws {@link ValidationError} on field `image`: `format` for anything but a decodable JPEG, PNG or
+ * WebP (wrong type, corrupt, truncated), `max` for more than {@link MAX_INPUT_PIXELS} pixels.
+ */
+export async function decodeCover(
+  input: ImageInput,
+  width: number,
+  height: number,
+  focus: Focus = 'center',
+): Promise<DecodedCanvas> {
+  // The file is read once (at most 10 MB): the format sniffing, the end check and the decoder all
+  // use these bytes.
+  const bytes = Buffer.isBuffer(input) ? input : await readFile(input.path);
+  const { format, meta } = await checkImage(bytes);
+  const w = meta.width ?? 0;
+  const h = meta.height ?? 0;
   try {
     // failOn 'warning': libvips' warnings include "premature end of JPEG file", which a header that
     // claims more rows than the data holds gives; at 'error' such a file became a flat grey card.
@@ -198,6 +210,10 @@ export async function decodeCover(
     if (info.channels !== 3 && info.channels !== 4) throw new Error(`unexpected ${info.channels} channels`);
     return { pixels: data, width: info.width, height: info.height, channels: info.channels };
   } catch (err) {
-    throw corrupt((err as Error).message.split('\n')[0] ?? 'unreadable');
+    throw new ValidationError(
+      'image',
+      'format',
+      `Expected a decodable ${format.toUpperCase()} image for image but it is corrupt or truncated (${(err as Error).message.split('\n')[0] ?? 'unreadable'})`,
+    );
   }
 }

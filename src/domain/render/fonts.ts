@@ -165,11 +165,13 @@ export class FontLibrary {
   /**
    * The fonts to try, in order, for the characters of `text`: the chosen family's face, Arimo, the
    * small Noto fallbacks, and the CJK and emoji fonts when `text` needs them (loaded on first use).
+   * `name` may be an uploaded font (POST /fonts), used for both weights.
    * The chosen font keeps every glyph it has; emoji prefer the emoji font (see shaping.ts).
    */
-  chain(name: FontName, weight: Weight, text = ''): LoadedFont[] {
-    const family = this.families.get(name);
-    if (!family) throw new Error(`font ${name} is not loaded`);
+  chain(name: FontName | LoadedFont, weight: Weight, text = ''): LoadedFont[] {
+    // An uploaded font (one file) sets both weights; the fallbacks follow it as they follow a family.
+    const family = typeof name === 'string' ? this.families.get(name) : { regular: name, bold: name };
+    if (!family) throw new Error(`font ${typeof name === 'string' ? name : name.name} is not loaded`);
     const chain = [family[weight]];
     if (this.arimo[weight] !== family[weight]) chain.push(this.arimo[weight]);
     for (const which of EAGER) chain.push(this.fallback(which, weight));

@@ -14,14 +14,15 @@ import { FILE_TYPES } from '../files.js';
 import type { FileFormat } from '../model.js';
 import {
   ASPECTS,
+  type FontName,
   type GenerateOptions,
   type LayoutReport,
   type RenderReport,
   type Template,
 } from '../schemas.js';
 import { decodeCover, type ImageInput } from './decode.js';
-import type { FontLibrary } from './fonts.js';
-import { layoutText, type Placement, type TextLayout } from './layout.js';
+import type { FontLibrary, LoadedFont } from './fonts.js';
+import { layoutText, safeZoneOf, type Placement, type Rect, type TextLayout } from './layout.js';
 import { buildOverlaySvgs, LAYER_SCALE, rasterise, type RasterLayer } from './overlay.js';
 import { reportLayout } from './report.js';
 import { meanOver, saliencyMap } from './saliency.js';
@@ -43,6 +44,61 @@ export const LOSSY_QUALITY = 85;
 export const READING_MARGIN_PX = 6;
 /** Thumbnail width in px; the height follows the aspect (og 400×210, square 400×400, portrait 400×500). */
 export const THUMBNAIL_WIDTH = 400;
+
+/** Corners a logo can sit in (a preset's `logo.corner`). */
+export const LOGO_CORNERS = ['top-left', 'top-right', 'bottom-left', 'bottom-right'] as const;
+export type LogoCorner = (typeof LOGO_CORNERS)[number];
+
+/** A logo laid over the card: its decoded bytes (PNG, JPEG or WebP, alpha kept) and where it goes. */
+export interface LogoOverlay {
+  image: Buffer;
+  /** Natural size of `image`, px. */
+  width: number;
+  height: number;
+  corner: LogoCorner;
+  /** Logo width as a fraction of the canvas width, 0.05 to 0.3. */
+  size: number;
+}
+
+/** Gap kept between a logo and the text, as a fraction of the canvas width. */
+export const LOGO_GAP = 0.02;
+/** A logo is never taller than this fraction of the canvas height (a tall logo is scaled down). */
+const LOGO_MAX_HEIGHT = 0.25;
+
+/**
+ * Where a logo goes, px: `size` × the canvas width wide (height by its aspect, at most
+ * {@link LOGO_MAX_HEIGHT} of the canvas), in its corner of the safe zone (spec 4.1 rule 3).
+ */
+export function logoRect(aspect: GenerateOptions['aspect'], logo: Omit<LogoOverlay, 'image'>): Rect {
+  const canvas = ASPECTS[aspect];
+  const safe = safeZoneOf(aspect);
+  let width = Math.round(canvas.width * logo.size);
+  let height = Math.round((width * logo.height) / logo.width);
+  const maxHeight = Math.round(canvas.height * LOGO_MAX_HEIGHT);
+  if (height > maxHeight) {
+    width = Math.max(1, Math.round((width * maxHeight) / height));
+    height = maxHeight;
+  }
+  const left = logo.corner.endsWith('left') ? safe.x : safe.x + safe.width - width;
+  const top = logo.corner.startsWith('top') ? safe.y : safe.y + safe.height - height;
+  return { x: Math.round(left), y: Math.round(top), width, height };
+}
+
+/**
+ * What the renderer draws: the generate options, with an uploaded font (`{custom}`) loaded by the
+ * domain into a {@link LoadedFont} (an unresolved one is a fault), and an optional logo.
+ */
+export type RenderOptions = Omit<GenerateOptions, 'font'> & {
+  font: GenerateOptions['font'] | LoadedFont;
+  logo?: LogoOverlay | undefined;
+};
+
+/** The font to lay out with; throws (a fault of ours) for an uploaded font the domain did not load. */
+function fontOf(font: RenderOptions['font']): FontName | LoadedFont {
+  if (typeof font === 'object' && 'custom' in font)
+    throw new Error(`the uploaded font ${font.custom} was not loaded before rendering`);
+  return font;
+}
 
 /** Milliseconds spent in each stage of one render. */
 export interface RenderTimings {
@@ -109,7 +165,7 @@ export interface Renderer {
    */
   render(
     input: ImageInput,
-    options: GenerateOptions,
+    options: RenderOptions,
     diagnostics?: { measure?: boolean },
   ): Promise<RenderResult>;
   /**
@@ -117,7 +173,7 @@ export interface Renderer {
    * `template: auto` needs the photo to choose, so it is laid out as bottom-left here (and
    * reported so). Synchronous, milliseconds.
    */
-  layout(options: GenerateOptions): LayoutReport;
+  layout(options: RenderOptions): LayoutReport;
   /** Renders under way and waiting for a turn. */
   load(): { active: number; waiting: number };
 }
@@ -159,7 +215,7 @@ export function chooseTemplate(
  * Template wins over position; with neither, the default template bottom-left (spec 4.1 rule 1).
  * `auto` must be resolved first (see {@link chooseTemplate}); here it stands for bottom-left.
  */
-export function placementOf(options: GenerateOptions): Placement {
+export function placementOf(options: Pick<GenerateOptions, 'template' | 'position'>): Placement {
   if (options.template === 'auto') return { template: 'bottom-left' };
   if (options.template) return { template: options.template };
   if (options.position !== undefined) return { position: options.position };
@@ -219,16 +275,24 @@ function measureInk(
 export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOptions = {}): Renderer {
   const limit = pLimit(rendererOptions.concurrency ?? availableParallelism());
   /** The layout of `options` with `template` (resolved: never auto). */
-  const layOut = (options: GenerateOptions, template: Template | undefined) =>
+  const layOut = (options: RenderOptions, template: Template | undefined) =>
     layoutText(fonts, {
       aspect: options.aspect,
       placement: template ? { template } : placementOf(options),
       title: options.title,
       subtitle: options.subtitle,
-      font: options.font,
+      font: fontOf(options.font),
       fontSize: options.fontSize,
+      reserve: reserveOf(options),
     });
-  const templateOf = (options: GenerateOptions): Template | undefined =>
+  /** The logo's rectangle grown by the gap: what the text keeps out of. */
+  const reserveOf = (options: RenderOptions): Rect | undefined => {
+    if (!options.logo) return undefined;
+    const rect = logoRect(options.aspect, options.logo);
+    const gap = ASPECTS[options.aspect].width * LOGO_GAP;
+    return { x: rect.x - gap, y: rect.y - gap, width: rect.width + 2 * gap, height: rect.height + 2 * gap };
+  };
+  const templateOf = (options: RenderOptions): Template | undefined =>
     options.template === 'auto'
       ? 'bottom-left'
       : (options.template ?? (options.position === undefined ? 'bottom-left' : undefined));
@@ -238,13 +302,17 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
     render: (input, options, diagnostics) => limit(() => renderOne(input, options, diagnostics)),
     layout(options) {
       const template = templateOf(options);
-      return reportLayout(layOut(options, template), fonts, { ...options, template });
+      return reportLayout(layOut(options, template), fonts, {
+        ...options,
+        font: fontOf(options.font),
+        template,
+      });
     },
   };
 
   async function renderOne(
     input: ImageInput,
-    options: GenerateOptions,
+    options: RenderOptions,
     diagnostics: { measure?: boolean } | undefined,
   ): Promise<RenderResult> {
     const t: Partial<RenderTimings> = {};
@@ -266,7 +334,7 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
       template = chosen.template;
       layout = chosen.layout;
     } else layout = layOut(options, template);
-    const report = reportLayout(layout, fonts, { ...options, template });
+    const report = reportLayout(layout, fonts, { ...options, font: fontOf(options.font), template });
     lap('layout');
 
     // The pixels a reader sees the glyphs against, block by block: each line's box from cap height
@@ -300,6 +368,11 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
         .raw()
         .toBuffer();
     const [gradientPixels, shadowPixels] = await Promise.all([stretch(gradient), stretch(shadow)]);
+    const logo = options.logo && logoRect(options.aspect, options.logo);
+    const logoPixels =
+      options.logo &&
+      logo &&
+      (await sharp(options.logo.image).resize(logo.width, logo.height, { fit: 'fill' }).png().toBuffer());
     lap('overlay');
 
     const raw = { width, height, channels: canvas.channels };
@@ -307,6 +380,7 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
     let composed = sharp(canvas.pixels, { raw }).composite([
       ...(gradientPixels ? [{ input: gradientPixels, raw: layer }] : []),
       ...(shadowPixels ? [{ input: shadowPixels, raw: layer }] : []),
+      ...(logoPixels && logo ? [{ input: logoPixels, left: logo.x, top: logo.y }] : []),
       { input: text.pixels, raw: { ...layer, premultiplied: true } },
     ]);
     if (canvas.channels === 3) composed = composed.removeAlpha();

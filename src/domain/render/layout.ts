@@ -121,9 +121,12 @@ export interface LayoutRequest {
   placement: Placement;
   title: string;
   subtitle?: string | undefined;
-  font: FontName;
+  /** A bundled family, or an uploaded font (both weights). */
+  font: FontName | LoadedFont;
   /** Title size in px; automatic when undefined. */
   fontSize?: number | undefined;
+  /** A rectangle the text must keep out of (a logo and its gap), px; the columns shrink vertically. */
+  reserve?: Rect | undefined;
 }
 
 interface Column {
@@ -183,6 +186,23 @@ function columnsFor(aspect: Aspect, placement: Placement, hasSubtitle: boolean):
   const boxWidth = safe.width * 0.6;
   const x0 = Math.min(Math.max(position.x * width - boxWidth / 2, safe.x), right - boxWidth);
   return [{ roles: both, box: full(x0, x0 + boxWidth), align: 'center', valign: 'center' }];
+}
+
+/**
+ * Columns kept out of `reserve` (a logo in a corner of the safe zone): a column whose width it
+ * overlaps gives up the band from its edge to the far side of the rectangle.
+ */
+function avoid(columns: Column[], reserve: Rect | undefined): Column[] {
+  if (!reserve) return columns;
+  return columns.map((c) => {
+    const { box } = c;
+    if (reserve.x >= box.x + box.width || reserve.x + reserve.width <= box.x) return c;
+    const top = reserve.y - box.y < box.y + box.height - (reserve.y + reserve.height);
+    const next = top
+      ? { ...box, y: reserve.y + reserve.height, height: box.y + box.height - (reserve.y + reserve.height) }
+      : { ...box, height: reserve.y - box.y };
+    return { ...c, box: next };
+  });
 }
 
 /** A piece of text between two break opportunities, measured in em. */
@@ -413,7 +433,7 @@ function columnHeight(plans: BlockPlan[], titleSize: number): number {
 export function layoutText(fonts: FontLibrary, req: LayoutRequest): TextLayout {
   const { width, height } = ASPECTS[req.aspect];
   const hasSubtitle = req.subtitle !== undefined && req.subtitle.length > 0;
-  const columns = columnsFor(req.aspect, req.placement, hasSubtitle);
+  const columns = avoid(columnsFor(req.aspect, req.placement, hasSubtitle), req.reserve);
   const paragraphs = {
     title: paragraph(req.title, fonts.chain(req.font, 'bold', req.title)),
     subtitle: hasSubtitle

@@ -3,7 +3,7 @@
  * `layoutReportSchema`). Pure: it reads the layout and the font chain, nothing else.
  */
 import type { FontName, LayoutReport, Template } from '../schemas.js';
-import type { FontLibrary } from './fonts.js';
+import type { FontLibrary, LoadedFont } from './fonts.js';
 import type { TextLayout } from './layout.js';
 import { covers } from './shaping.js';
 
@@ -20,7 +20,12 @@ export function familyName(fontFileStem: string): string {
 export function reportLayout(
   layout: TextLayout,
   fonts: FontLibrary,
-  request: { title: string; subtitle?: string | undefined; font: FontName; template: Template | undefined },
+  request: {
+    title: string;
+    subtitle?: string | undefined;
+    font: FontName | LoadedFont;
+    template: Template | undefined;
+  },
 ): LayoutReport {
   const block = (role: 'title' | 'subtitle') => layout.blocks.find((b) => b.role === role);
   const title = block('title');

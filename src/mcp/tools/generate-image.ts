@@ -4,7 +4,15 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import sharp from 'sharp';
 import { ValidationError } from '../../domain/errors.js';
 import { FILE_TYPES } from '../../domain/files.js';
-import { generateOptionsSchema, imageRecordSchema, type GenerateOptions } from '../../domain/schemas.js';
+import { z } from 'zod';
+import { FILE_FORMATS } from '../../domain/model.js';
+import {
+  generateOptionsSchema,
+  imageRecordSchema,
+  presetOptionsShape,
+  recordIdSchema,
+} from '../../domain/schemas.js';
+import type { GenerateRequest } from '../backend.js';
 import type { ToolContext } from './context.js';
 import { safely, structuredResult } from './results.js';
 
@@ -33,17 +41,30 @@ export function registerGenerateImage(
   server: McpServer,
   { backend, imageSources, logger }: ToolContext,
 ): void {
-  const names = imageSources.map((s) => s.name);
-  const inputSchema = generateOptionsSchema.safeExtend(
-    Object.fromEntries(imageSources.map((s) => [s.name, s.schema])),
-  );
+  const names = [...imageSources.map((s) => s.name), 'asset'];
+  // The options without their defaults: a preset's apply first, then the defaults of spec 4.1
+  // (the domain fills them in after merging).
+  const inputSchema = z.object({
+    title: generateOptionsSchema.shape.title,
+    subtitle: generateOptionsSchema.shape.subtitle,
+    ...presetOptionsShape,
+    preset: recordIdSchema('pre')
+      .optional()
+      .describe(
+        'A preset (list_presets): its options and background apply; the fields given here override them.',
+      ),
+    asset: recordIdSchema('ast')
+      .optional()
+      .describe('Background: an image uploaded to Titlecard (POST /assets).'),
+    ...Object.fromEntries(imageSources.map((s) => [s.name, s.schema])),
+  });
   server.registerTool(
     'generate_image',
     {
       title: 'Generate a titled image',
       description:
         'Lays a title (and optional subtitle) over a background photo and publishes a PNG, JPEG or WebP for link previews (og 1200×630, square 1080×1080, portrait 1080×1350). Costs one unit of the monthly quota (free 10, pro 500, agency 2000). ' +
-        `Give the background as exactly one of ${names.join(', ')}. Returns the image record, a small preview and a link to the full image.`,
+        `Give the background as one of ${names.join(', ')}, or name a preset that has one. Returns the image record, a small preview and a link to the full image.`,
       inputSchema,
       outputSchema: imageRecordSchema,
       annotations: {
@@ -54,19 +75,25 @@ export function registerGenerateImage(
       },
     },
     safely(logger, async (args: Record<string, unknown>) => {
-      const given = imageSources.filter((s) => args[s.name] !== undefined);
-      const source = given[0];
-      if (given.length !== 1 || !source)
+      const given = names.filter((name) => args[name] !== undefined);
+      if (given.length > 1)
+        throw new ValidationError(
+          given[1] ?? 'image',
+          'type',
+          `Expected one background but received ${given.join(' and ')}: give only one of ${names.join(', ')}`,
+        );
+      if (given.length === 0 && args.preset === undefined)
         throw new ValidationError(
           names[0] ?? 'image',
-          given.length ? 'type' : 'required',
-          `Expected exactly one of ${names.join(', ')} but received ${given.length}`,
+          'required',
+          `Expected one of ${names.join(', ')} (or a preset with a background) but received none`,
         );
+      const source = imageSources.find((s) => args[s.name] !== undefined);
       const options = Object.fromEntries(
-        Object.entries(args).filter(([k]) => !names.includes(k)),
-      ) as GenerateOptions;
+        Object.entries(args).filter(([k]) => !imageSources.some((s) => s.name === k)),
+      ) as GenerateRequest;
       const { image, thumbnail } = await backend.generate(
-        () => source.read(args[source.name] as string),
+        source && (() => source.read(args[source.name] as string)),
         options,
       );
 
@@ -80,7 +107,8 @@ export function registerGenerateImage(
         },
       );
       if (preview) content.push({ type: 'image', data: preview.toString('base64'), mimeType: 'image/jpeg' });
-      const type = FILE_TYPES[options.fileFormat];
+      const type =
+        FILE_TYPES[FILE_FORMATS.find((f) => image.url.endsWith(`.${FILE_TYPES[f].extension}`)) ?? 'png'];
       content.push({
         type: 'resource_link',
         uri: image.url,

@@ -10,6 +10,7 @@ import { registerDeleteImage } from './delete-image.js';
 import { registerGenerateImage } from './generate-image.js';
 import { registerGetUsage } from './get-usage.js';
 import { registerListImages } from './list-images.js';
+import { registerPresetTools } from './presets.js';
 import { registerValidateToken } from './validate-token.js';
 
 export type { ToolContext } from './context.js';
@@ -21,4 +22,5 @@ export function registerTools(server: McpServer, context: ToolContext): void {
   registerValidateToken(server, context);
   registerDeleteImage(server, context);
   registerCheckLayout(server, context);
+  registerPresetTools(server, context);
 }
