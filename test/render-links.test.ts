@@ -624,6 +624,13 @@ describe.skipIf(!hasChromium)('render links in the dashboard, in Chromium', () =
       await page.waitForURL('**/links/uploads?done=uploaded');
       await expect(page.getByRole('img', { name: 'Dragonfly' }).count()).resolves.toBe(1);
       await accessible();
+      // A name left blank: the file's name.
+      await page.getByLabel('Font file', { exact: true }).setInputFiles(FONT);
+      await page.getByRole('button', { name: 'Upload font' }).click();
+      await page.waitForURL('**/links/uploads?done=uploaded');
+      await expect(
+        page.getByRole('cell', { name: 'PlayfairDisplay_700Bold.ttf', exact: true }).count(),
+      ).resolves.toBe(1);
 
       await page.getByRole('link', { name: 'Presets', exact: true }).click();
       await page.getByLabel('Name', { exact: true }).fill('Journal');

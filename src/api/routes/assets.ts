@@ -9,6 +9,7 @@ import { MAX_INPUT_PIXELS } from '../../domain/render/decode.js';
 import type { Services } from '../../domain/services.js';
 import { principalOf, requireAuth } from '../auth.js';
 import { envelope, errorResponses, json, ref, secured, type Json, type Resource } from '../describe.js';
+import { decodeFields } from '../form.js';
 import { receiveForm } from '../multipart.js';
 import { ok } from '../respond.js';
 
@@ -20,14 +21,19 @@ function upload(
   keep: (
     res: Response,
     file: { path: string } | undefined,
-    fields: Record<string, string>,
+    fields: Record<string, unknown>,
     name?: string,
   ) => Promise<unknown>,
 ): express.RequestHandler {
   return async (req, res) => {
     const form = await receiveForm(req, field, limit);
     try {
-      const created = await keep(res, form.image && { path: form.image.path }, form.fields, form.fileName);
+      const created = await keep(
+        res,
+        form.image && { path: form.image.path },
+        decodeFields(form.fields),
+        form.fileName,
+      );
       res.status(201).json({ success: true, data: created });
     } finally {
       await form.cleanup();

@@ -7,6 +7,7 @@
  *   /links/keys         signing keys (the secret shown once), revoke; the link builder
  */
 import express, { type Response } from 'express';
+import { decodeFields } from '../../api/form.js';
 import { receiveForm } from '../../api/multipart.js';
 import type { Principal } from '../../domain/accounts.js';
 import { FONT_MAX_BYTES } from '../../domain/assets.js';
@@ -196,8 +197,10 @@ export function linksRoutes(services: Services, publicUrl: string): express.Rout
           const form = await receiveForm(req, field, limit);
           try {
             const file = form.image && { path: form.image.path };
-            if (field === 'image') await assets.uploadImage(principal(res), file, form.fields, form.fileName);
-            else await assets.uploadFont(principal(res), file, form.fields, form.fileName);
+            // Empty fields are left out (a name left blank means the file's name).
+            const fields = decodeFields(form.fields);
+            if (field === 'image') await assets.uploadImage(principal(res), file, fields, form.fileName);
+            else await assets.uploadFont(principal(res), file, fields, form.fileName);
           } finally {
             await form.cleanup();
           }
