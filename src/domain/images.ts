@@ -125,8 +125,6 @@ export interface Images {
    * an uploaded font loaded; the preset's logo decoded. ValidationError on the field at fault.
    */
   prepare(userId: string, image: ImageInput | undefined, options: unknown): Promise<PreparedRender>;
-  /** {@link prepare} without a background (the fit check): the options only. */
-  prepareLayout(userId: string, options: unknown): Promise<RenderOptions>;
 }
 
 /** Width of a playground preview in px (JPEG, quality 70). */
@@ -398,11 +396,6 @@ export function createImages({
     },
 
     prepare,
-
-    async prepareLayout(userId, options) {
-      const { preset, raw } = await merged(userId, options);
-      return renderOptions(userId, raw, preset);
-    },
 
     async sweepOrphans({ olderThan, dryRun = false }) {
       const referenced = new Set<string>();
