@@ -2,7 +2,8 @@
  * Screenshots of the dashboard for the README (docs/dashboard-*.jpg), taken from the real app in
  * Chromium: a fresh server on a temporary DATA_DIR, an account signed up through the form, a few
  * images made from the bundled sample photos, then the overview, the playground with its live
- * preview, and the tokens page right after a token is created.
+ * preview, the tokens page right after a token is created, the render links page with a link made,
+ * and the consent page an assistant opens to connect with OAuth.
  *
  *   npx tsx scripts/screenshots.ts
  */
@@ -56,7 +57,57 @@ try {
   await page.getByRole('button', { name: 'Create New Token' }).click();
   await page.getByLabel('New token', { exact: true }).waitFor();
   await page.screenshot({ path: `${DOCS}dashboard-tokens.jpg`, type: 'jpeg', quality: 82 });
-  process.stdout.write(`wrote ${DOCS}dashboard-{overview,playground,tokens}.jpg\n`);
+
+  // Render links: a preset on an uploaded background, a signing key, and a link made for a post.
+  const background = await srv.services.assets.uploadImage(
+    principal,
+    await readFile(`${SAMPLES}seeding.jpg`),
+    {
+      kind: 'background',
+      name: 'Seedlings',
+    },
+  );
+  await srv.services.presets.create(principal, {
+    name: 'Journal',
+    template: 'left',
+    background: background.id,
+  });
+  await srv.services.renderUrls.createKey(principal, { name: 'Blog build' });
+  await page.goto(`${srv.url}/links/keys`);
+  await page.getByLabel('Title', { exact: true }).fill('Quiet harbours of the north');
+  await page.getByRole('button', { name: 'Make link' }).click();
+  await page.getByLabel("For the page's head").waitFor();
+  await page.screenshot({
+    path: `${DOCS}dashboard-render-links.jpg`,
+    type: 'jpeg',
+    quality: 82,
+    fullPage: true,
+  });
+
+  // The consent page an assistant opens (OAuth for the MCP connector).
+  const registered = (await (
+    await fetch(`${srv.url}/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_name: 'Claude',
+        redirect_uris: ['https://claude.ai/api/mcp/auth_callback'],
+        token_endpoint_auth_method: 'none',
+      }),
+    })
+  ).json()) as { client_id: string };
+  const authorize = new URLSearchParams({
+    response_type: 'code',
+    client_id: registered.client_id,
+    redirect_uri: 'https://claude.ai/api/mcp/auth_callback',
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+    state: 'screenshot',
+    resource: `${srv.url}/mcp`,
+  });
+  await page.goto(`${srv.url}/authorize?${authorize.toString()}`);
+  await page.screenshot({ path: `${DOCS}dashboard-consent.jpg`, type: 'jpeg', quality: 82 });
+  process.stdout.write(`wrote ${DOCS}dashboard-{overview,playground,tokens,render-links,consent}.jpg\n`);
 } finally {
   await browser.close();
   await srv.close();
