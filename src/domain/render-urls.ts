@@ -114,7 +114,8 @@ export function createRenderUrls(deps: RenderUrlsDeps): RenderUrls {
     user: User,
     request: { options: Record<string, unknown>; format: FileFormat },
   ): Promise<RenderEntry> {
-    const deadline = clock.now().getTime() + CLAIM_STALE_MS;
+    // A real wait, so measured on the system clock (a test's clock may stand still).
+    const deadline = Date.now() + CLAIM_STALE_MS;
     for (;;) {
       const now = clock.now();
       const claim = await store.renders.claim(hash, user.id, now, new Date(now.getTime() - CLAIM_STALE_MS));
