@@ -308,6 +308,17 @@ describe('OAuth 2.1 for /mcp, over HTTP', () => {
     expect(JSON.parse(res.text)).toMatchObject({ error: 'invalid_request' });
   });
 
+  it('refuses an unknown scope with invalid_scope; an empty scope means the default one', async () => {
+    const clientId = await register(srv);
+    const { web } = await person(srv);
+    const unknown = authorization(srv, clientId, { scope: 'mcp admin' });
+    const refused = await web.get(`/authorize?${new URLSearchParams(unknown.query).toString()}`);
+    expect(refused.status).toBe(302);
+    expect(new URL(refused.location ?? '').searchParams.get('error')).toBe('invalid_scope');
+    const empty = authorization(srv, clientId, { scope: '' });
+    expect((await web.get(`/authorize?${new URLSearchParams(empty.query).toString()}`)).status).toBe(200);
+  });
+
   it('"Deny" returns access_denied with the state, and no code', async () => {
     const clientId = await register(srv);
     const { web } = await person(srv);

@@ -177,7 +177,8 @@ export function createOAuth({
   const after = (seconds: number) => new Date(clock.now().getTime() + seconds * 1000);
 
   function checkAuthorization(request: Pick<AuthorizationRequest, 'scopes' | 'resource'>) {
-    const unknown = request.scopes.filter((s) => s !== OAUTH_SCOPE);
+    // `scope=""` splits into one empty name: no scope asked for, so the default.
+    const unknown = request.scopes.filter((s) => s !== '' && s !== OAUTH_SCOPE);
     if (unknown.length > 0)
       throw new OAuthRefusal(
         'invalid_scope',
