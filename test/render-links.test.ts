@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeZoneOf } from '../src/domain/render/layout.js';
 import { hasChromium, launchChromium, seriousViolations } from './support/browser.js';
 import { WebClient } from './support/web.js';
-import { ROOT, runCli } from './support/process.js';
+import { ROOT, runCli, spawnServer } from './support/process.js';
 import { call, generate, startTestServer, type ApiResponse, type TestServer } from './support/server.js';
 
 const PHOTO = path.join(ROOT, 'src/web/static/samples/dragonfly.jpg');
@@ -333,6 +333,32 @@ describe('render links, presets and uploads', () => {
       (await call(srv.base, 'DELETE', `/signing-keys/${other.body.data.id as string}`, { token })).status,
     ).toBe(200);
     expect((await fetchLink(signed.body.data.url as string)).status).toBe(403);
+  });
+
+  it('a server with another SECRETS_KEY cannot open the signing keys: links are refused (403) and new ones too (400), never a 500', async () => {
+    const made = await call(srv.base, 'POST', '/render-urls', {
+      token,
+      json: { preset: presetId, title: 'Sealed elsewhere' },
+    });
+    // Another process on the same DATA_DIR, started with another key.
+    const other = await spawnServer({
+      DATA_DIR: srv.dataDir,
+      SECRETS_KEY: Buffer.alloc(32, 9).toString('base64'),
+    });
+    try {
+      const local = other.url;
+      const link = new URL(made.body.data.url as string);
+      const refused = await fetchLink(`${local}${link.pathname}${link.search}`);
+      expect(refused.status).toBe(403);
+      const again = await call(`${local}/api`, 'POST', '/render-urls', {
+        token,
+        json: { preset: presetId, title: 'Cannot sign' },
+      });
+      expect(again.status).toBe(400);
+      expect(again.body.error.details).toMatchObject({ field: 'key' });
+    } finally {
+      await other.stop();
+    }
   });
 
   it('the second fetch is served from the store: no render, no quota, the same ETag; If-None-Match gets a 304', async () => {

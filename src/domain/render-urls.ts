@@ -101,6 +101,22 @@ export function createRenderUrls(deps: RenderUrlsDeps): RenderUrls {
   /** Renders under way in this process, by hash: concurrent fetches here share one. */
   const inFlight = new Map<string, Promise<RenderEntry>>();
 
+  /**
+   * A key's secret, or undefined when it cannot be opened: the server's SECRETS_KEY is not the one
+   * that sealed it (logged, since only the operator can fix it; the key's links cannot be verified).
+   */
+  function secretOf(key: { id: string; sealedSecret: string }): string | undefined {
+    try {
+      return box.open(key.sealedSecret, key.id);
+    } catch (err) {
+      logger.error(
+        { err, keyId: key.id },
+        'a signing key cannot be opened: SECRETS_KEY differs from the one that sealed it',
+      );
+      return undefined;
+    }
+  }
+
   /** The stored file of a done entry. */
   async function served(entry: RenderEntry, etag: string): Promise<ServedRender> {
     const blob = entry.blobKey ? await blobs.get(entry.blobKey) : undefined;
@@ -201,6 +217,13 @@ export function createRenderUrls(deps: RenderUrlsDeps): RenderUrls {
             ? `Expected the id of one of your active signing keys for key but received ${request.key}`
             : 'Expected a signing key to sign with, but this account has none: create one with POST /signing-keys',
         );
+      const secret = secretOf(key);
+      if (!secret)
+        throw new ValidationError(
+          'key',
+          'format',
+          `The signing key ${key.id} cannot be used on this server (its SECRETS_KEY changed): revoke it and create another`,
+        );
       const url = signRenderUrl({
         baseUrl: deps.publicUrl,
         preset: request.preset,
@@ -213,7 +236,7 @@ export function createRenderUrls(deps: RenderUrlsDeps): RenderUrls {
             ? undefined
             : Math.floor(clock.now().getTime() / 1000) + request.expiresIn,
         keyId: key.id,
-        secret: box.open(key.sealedSecret, key.id),
+        secret,
       });
       return { url };
     },
@@ -223,7 +246,8 @@ export function createRenderUrls(deps: RenderUrlsDeps): RenderUrls {
       const key = await store.signingKeys.find(link.keyId);
       if (!key || key.revokedAt)
         throw new InvalidSignatureError('This link was signed with an unknown or revoked key');
-      if (!signatureMatches(box.open(key.sealedSecret, key.id), link.canonical, link.sig))
+      const secret = secretOf(key);
+      if (!secret || !signatureMatches(secret, link.canonical, link.sig))
         throw new InvalidSignatureError('The signature of this link does not match its parameters');
       const { exp, title, subtitle, image } = link.params;
       if (exp !== undefined) {
