@@ -37,6 +37,34 @@ export const envelope = (name: string) => ({
   properties: { success: { const: true }, data: ref(name) },
 });
 
+/** The `{id}` path parameter of a resource. */
+export const idParameter = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+
+/** A success envelope whose `data` is `{<key>: [<component item>…]}` (a list answer). */
+export const listEnvelope = (key: string, item: string) =>
+  json({
+    type: 'object',
+    required: ['success', 'data'],
+    properties: {
+      success: { const: true },
+      data: {
+        type: 'object',
+        required: [key],
+        properties: { [key]: { type: 'array', items: ref(item) } },
+      },
+    },
+  });
+
+/** An answer with `message` in place of `data` (spec 4.6's shape, for deletions and revocations). */
+export const messageResponse = (description: string) => ({
+  description,
+  content: json({
+    type: 'object',
+    required: ['success', 'message'],
+    properties: { success: { const: true }, message: { type: 'string' } },
+  }),
+});
+
 /** Responses several routes share (spec section 7). */
 export const errorResponses = {
   400: { description: 'Invalid or missing parameter.', content: json(ref('ValidationErrorBody')) },

@@ -8,7 +8,18 @@ import { LIMITS } from '../../domain/schemas.js';
 import { MAX_INPUT_PIXELS } from '../../domain/render/decode.js';
 import type { Services } from '../../domain/services.js';
 import { principalOf, requireAuth } from '../auth.js';
-import { envelope, errorResponses, json, ref, secured, type Json, type Resource } from '../describe.js';
+import {
+  envelope,
+  errorResponses,
+  idParameter,
+  json,
+  listEnvelope,
+  messageResponse,
+  ref,
+  secured,
+  type Json,
+  type Resource,
+} from '../describe.js';
 import { decodeFields } from '../form.js';
 import { receiveForm } from '../multipart.js';
 import { ok } from '../respond.js';
@@ -45,37 +56,16 @@ const list = (name: string, summary: string): Json => ({
   operationId: `list${name}s`,
   summary,
   responses: {
-    200: {
-      description: 'Newest first.',
-      content: json({
-        type: 'object',
-        required: ['success', 'data'],
-        properties: {
-          success: { const: true },
-          data: {
-            type: 'object',
-            required: [`${name.toLowerCase()}s`],
-            properties: { [`${name.toLowerCase()}s`]: { type: 'array', items: ref('Asset') } },
-          },
-        },
-      }),
-    },
+    200: { description: 'Newest first.', content: listEnvelope(`${name.toLowerCase()}s`, 'Asset') },
   },
 });
 
 const remove = (name: string, what: string): Json => ({
   operationId: `delete${name}`,
   summary: `Delete ${what} and its file.`,
-  parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+  parameters: [idParameter],
   responses: {
-    200: {
-      description: 'Deleted.',
-      content: json({
-        type: 'object',
-        required: ['success', 'message'],
-        properties: { success: { const: true }, message: { type: 'string' } },
-      }),
-    },
+    200: messageResponse('Deleted.'),
     404: errorResponses[404],
     409: {
       description: `A preset uses this ${name.toLowerCase()}: change or delete it first.`,

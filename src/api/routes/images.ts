@@ -13,7 +13,9 @@ import {
   envelope,
   errorResponses,
   idempotent,
+  idParameter,
   json,
+  messageResponse,
   ref,
   schemaOf,
   secured,
@@ -243,16 +245,9 @@ export const imagesResource: Resource = {
         operationId: 'deleteImage',
         summary:
           'Delete one of your images: the record and both files (their URLs answer 404 from then on). The quota unit it used stays used.',
-        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        parameters: [idParameter],
         responses: {
-          200: {
-            description: 'Deleted.',
-            content: json({
-              type: 'object',
-              required: ['success', 'message'],
-              properties: { success: { const: true }, message: { type: 'string' } },
-            }),
-          },
+          200: messageResponse('Deleted.'),
           404: { description: "Unknown, or another user's image.", content: errorResponses[404].content },
         },
       }),

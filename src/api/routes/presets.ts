@@ -5,31 +5,20 @@
  */
 import express from 'express';
 import { principalOf, requireAuth } from '../auth.js';
-import { envelope, errorResponses, json, ref, secured, type Json, type Resource } from '../describe.js';
+import {
+  envelope,
+  errorResponses,
+  idParameter,
+  json,
+  listEnvelope,
+  messageResponse,
+  ref,
+  secured,
+  type Resource,
+} from '../describe.js';
 import { ok } from '../respond.js';
 
-const idParameter = [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }];
-const listOf = (key: string, item: string): Json =>
-  json({
-    type: 'object',
-    required: ['success', 'data'],
-    properties: {
-      success: { const: true },
-      data: {
-        type: 'object',
-        required: [key],
-        properties: { [key]: { type: 'array', items: ref(item) } },
-      },
-    },
-  });
-const done = {
-  description: 'Done.',
-  content: json({
-    type: 'object',
-    required: ['success', 'message'],
-    properties: { success: { const: true }, message: { type: 'string' } },
-  }),
-};
+const idParameters = [idParameter];
 
 export const presetsResource: Resource = {
   router(services) {
@@ -87,14 +76,14 @@ export const presetsResource: Resource = {
       get: secured({
         operationId: 'listPresets',
         summary: 'Your presets, newest first.',
-        responses: { 200: { description: 'Presets.', content: listOf('presets', 'Preset') } },
+        responses: { 200: { description: 'Presets.', content: listEnvelope('presets', 'Preset') } },
       }),
     },
     '/presets/{id}': {
       get: secured({
         operationId: 'getPreset',
         summary: 'One preset.',
-        parameters: idParameter,
+        parameters: idParameters,
         responses: {
           200: { description: 'The preset.', content: json(envelope('Preset')) },
           404: errorResponses[404],
@@ -104,7 +93,7 @@ export const presetsResource: Resource = {
         operationId: 'replacePreset',
         summary:
           'Replace a preset; its version goes up by one, so render links made with it render again on their next fetch.',
-        parameters: idParameter,
+        parameters: idParameters,
         requestBody: { required: true, content: json(ref('PresetRequest')) },
         responses: {
           200: { description: 'The preset as saved.', content: json(envelope('Preset')) },
@@ -115,8 +104,8 @@ export const presetsResource: Resource = {
       delete: secured({
         operationId: 'deletePreset',
         summary: 'Delete a preset; links naming it answer 404.',
-        parameters: idParameter,
-        responses: { 200: done, 404: errorResponses[404] },
+        parameters: idParameters,
+        responses: { 200: messageResponse('Done.'), 404: errorResponses[404] },
       }),
     },
     '/signing-keys': {
@@ -132,15 +121,17 @@ export const presetsResource: Resource = {
       get: secured({
         operationId: 'listSigningKeys',
         summary: 'Your active signing keys, without secrets.',
-        responses: { 200: { description: 'Keys, newest first.', content: listOf('keys', 'SigningKey') } },
+        responses: {
+          200: { description: 'Keys, newest first.', content: listEnvelope('keys', 'SigningKey') },
+        },
       }),
     },
     '/signing-keys/{id}': {
       delete: secured({
         operationId: 'revokeSigningKey',
         summary: 'Revoke a signing key: every link signed with it answers 403 from now on.',
-        parameters: idParameter,
-        responses: { 200: done, 404: errorResponses[404] },
+        parameters: idParameters,
+        responses: { 200: messageResponse('Done.'), 404: errorResponses[404] },
       }),
     },
     '/render-urls': {

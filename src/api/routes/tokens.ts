@@ -6,7 +6,18 @@ import express from 'express';
 import { fingerprintOf } from '../../domain/idempotency.js';
 import type { StoredResponse } from '../../domain/ports.js';
 import { principalOf, requireAuth } from '../auth.js';
-import { envelope, errorResponses, idempotent, json, ref, secured, type Resource } from '../describe.js';
+import {
+  envelope,
+  errorResponses,
+  idempotent,
+  idParameter,
+  json,
+  listEnvelope,
+  messageResponse,
+  ref,
+  secured,
+  type Resource,
+} from '../describe.js';
 import { ok, sendStored } from '../respond.js';
 
 export const tokensResource: Resource = {
@@ -67,21 +78,7 @@ export const tokensResource: Resource = {
         operationId: 'listTokens',
         summary: 'List active tokens, without secrets.',
         responses: {
-          200: {
-            description: 'Tokens, newest first.',
-            content: json({
-              type: 'object',
-              required: ['success', 'data'],
-              properties: {
-                success: { const: true },
-                data: {
-                  type: 'object',
-                  required: ['tokens'],
-                  properties: { tokens: { type: 'array', items: ref('TokenListEntry') } },
-                },
-              },
-            }),
-          },
+          200: { description: 'Tokens, newest first.', content: listEnvelope('tokens', 'TokenListEntry') },
         },
       }),
     },
@@ -98,16 +95,9 @@ export const tokensResource: Resource = {
       delete: secured({
         operationId: 'revokeToken',
         summary: 'Revoke a token at once.',
-        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        parameters: [idParameter],
         responses: {
-          200: {
-            description: 'Revoked.',
-            content: json({
-              type: 'object',
-              required: ['success', 'message'],
-              properties: { success: { const: true }, message: { type: 'string' } },
-            }),
-          },
+          200: messageResponse('Revoked.'),
           404: {
             description: "Unknown, already revoked, or another user's token.",
             content: json(ref('EndpointErrorBody')),
