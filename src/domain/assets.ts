@@ -88,6 +88,13 @@ export interface Assets {
   /** Deletes an upload and its file. NotFoundError; ConflictError while a preset uses it. */
   delete(principal: Principal, id: string): Promise<void>;
   /**
+   * The record of the user's image upload `id`, without reading its file (a cache key needs only its
+   * SHA-256). Throws ValidationError on `field` when there is none (unknown, another user's, or a font).
+   */
+  imageRecordOf(userId: string, id: string, field: string): Promise<Asset>;
+  /** The record of the user's font `id`, without loading it. Throws ValidationError on `font` when there is none. */
+  fontRecordOf(userId: string, id: string): Promise<Asset>;
+  /**
    * The bytes of the user's image upload `id` for a render. Throws ValidationError on `field` when
    * there is none (unknown, another user's, or a font).
    */
@@ -157,6 +164,28 @@ export function createAssets({
   }
 
   const read = async (file: ImageInput) => (Buffer.isBuffer(file) ? file : readFile(file.path));
+
+  async function imageRecordOf(userId: string, id: string, field: string): Promise<Asset> {
+    const asset = await store.assets.find(userId, id);
+    if (!asset || asset.kind === 'font')
+      throw new ValidationError(
+        field,
+        'format',
+        `Expected the id of one of your images (POST /assets) for ${field} but ${id} is none`,
+      );
+    return asset;
+  }
+
+  async function fontRecordOf(userId: string, id: string): Promise<Asset> {
+    const asset = await store.assets.find(userId, id);
+    if (!asset || asset.kind !== 'font')
+      throw new ValidationError(
+        'font',
+        'format',
+        `Expected the id of one of your fonts (POST /fonts) for font but ${id} is none`,
+      );
+    return asset;
+  }
 
   return {
     async uploadImage(principal, file, fields, fileName) {
@@ -264,27 +293,18 @@ export function createAssets({
       await blobs.delete(asset.blobKey);
     },
 
+    imageRecordOf,
+    fontRecordOf,
+
     async imageOf(userId, id, field) {
-      const asset = await store.assets.find(userId, id);
-      if (!asset || asset.kind === 'font')
-        throw new ValidationError(
-          field,
-          'format',
-          `Expected the id of one of your images (POST /assets) for ${field} but ${id} is none`,
-        );
+      const asset = await imageRecordOf(userId, id, field);
       const blob = await blobs.get(asset.blobKey);
       if (!blob) throw new Error(`the file of asset ${id} is missing`);
       return { asset, bytes: blob.body };
     },
 
     async fontOf(userId, id) {
-      const asset = await store.assets.find(userId, id);
-      if (!asset || asset.kind !== 'font')
-        throw new ValidationError(
-          'font',
-          'format',
-          `Expected the id of one of your fonts (POST /fonts) for font but ${id} is none`,
-        );
+      const asset = await fontRecordOf(userId, id);
       const cached = fonts.get(asset.id);
       if (cached) return { asset, font: cached.font };
       const blob = await blobs.get(asset.blobKey);

@@ -7,6 +7,7 @@
  */
 import type { z } from 'zod';
 import type { Principal } from './accounts.js';
+import type { Assets } from './assets.js';
 import { NotFoundError, ValidationError } from './errors.js';
 import { newId } from './ids.js';
 import type { Preset } from './model.js';
@@ -42,7 +43,16 @@ export interface Presets {
   use(userId: string, id: unknown, field?: string): Promise<Preset>;
 }
 
-export function createPresets({ store, clock }: { store: RecordStore; clock: Clock }): Presets {
+export function createPresets({
+  store,
+  clock,
+  assets,
+}: {
+  store: RecordStore;
+  clock: Clock;
+  /** Checks that the uploads a preset names are the caller's. */
+  assets: Pick<Assets, 'imageRecordOf' | 'fontRecordOf'>;
+}): Presets {
   /** The stored fields of a valid body, its uploads checked to be the user's. */
   async function fieldsOf(userId: string, body: unknown) {
     const parsed = parseOrThrow(presetBodySchema, body ?? {});
@@ -52,28 +62,11 @@ export function createPresets({ store, clock }: { store: RecordStore; clock: Clo
     const options = Object.fromEntries(
       Object.entries(raw).filter(([k, v]) => !['name', 'background', 'logo'].includes(k) && v !== undefined),
     );
-    const image = async (id: string, field: string) => {
-      const asset = await store.assets.find(userId, id);
-      if (!asset || asset.kind === 'font')
-        throw new ValidationError(
-          field,
-          'format',
-          `Expected the id of one of your images (POST /assets) for ${field} but ${id} is none`,
-        );
-    };
-    if (background) await image(background, 'background');
-    if (logo) await image(logo.asset, 'logo.asset');
+    if (background) await assets.imageRecordOf(userId, background, 'background');
+    if (logo) await assets.imageRecordOf(userId, logo.asset, 'logo.asset');
     const font = parsed.font;
     const fontId = typeof font === 'object' ? font.custom : null;
-    if (fontId) {
-      const asset = await store.assets.find(userId, fontId);
-      if (!asset || asset.kind !== 'font')
-        throw new ValidationError(
-          'font',
-          'format',
-          `Expected the id of one of your fonts (POST /fonts) for font but ${fontId} is none`,
-        );
-    }
+    if (fontId) await assets.fontRecordOf(userId, fontId);
     return {
       name,
       options,

@@ -89,7 +89,7 @@ export interface RenderUrlsDeps {
   box: SecretBox;
   quota: Quota;
   images: Pick<Images, 'prepare'>;
-  assets: Pick<Assets, 'imageOf'>;
+  assets: Pick<Assets, 'imageRecordOf' | 'fontRecordOf'>;
   presets: Pick<Presets, 'use'>;
   renderer: Renderer;
 }
@@ -206,7 +206,7 @@ export function createRenderUrls(deps: RenderUrlsDeps): RenderUrls {
       const request = parseOrThrow(renderUrlBodySchema, body ?? {});
       await presets.use(principal.user.id, request.preset);
       if (request.image?.startsWith('ast_'))
-        await deps.assets.imageOf(principal.user.id, request.image, 'image');
+        await deps.assets.imageRecordOf(principal.user.id, request.image, 'image');
       const keys = await store.signingKeys.listActive(principal.user.id);
       const key = request.key ? keys.find((k) => k.id === request.key) : keys[0];
       if (!key)
@@ -283,8 +283,9 @@ export function createRenderUrls(deps: RenderUrlsDeps): RenderUrls {
         subtitle,
         fileFormat: link.format,
       });
+      // The uploads' SHA-256 from their records: a cached fetch reads no file but the render's.
       const shaOf = async (id: string | null | undefined, field: string) =>
-        id ? (await deps.assets.imageOf(user.id, id, field)).asset.sha256 : null;
+        id ? (await deps.assets.imageRecordOf(user.id, id, field)).sha256 : null;
       const hash = createHash('sha256')
         .update(
           JSON.stringify({
@@ -299,7 +300,7 @@ export function createRenderUrls(deps: RenderUrlsDeps): RenderUrls {
             logo: await shaOf(preset.logo?.assetId, 'logo'),
             font:
               typeof parsed.font === 'object'
-                ? ((await store.assets.find(user.id, parsed.font.custom))?.sha256 ?? parsed.font.custom)
+                ? (await deps.assets.fontRecordOf(user.id, parsed.font.custom)).sha256
                 : parsed.font,
           }),
         )

@@ -106,7 +106,7 @@ export function createServices(deps: ServiceDeps): Services {
   const { store } = deps;
   const quota = createQuota(store, clock);
   const assets = createAssets({ store, blobs: deps.blobs, clock });
-  const presets = createPresets({ store, clock });
+  const presets = createPresets({ store, clock, assets });
   const images = createImages({ ...deps, quota, clock, assets, presets });
   const renderUrls = createRenderUrls({
     ...deps,
