@@ -3,9 +3,8 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import sharp from 'sharp';
 import { ValidationError } from '../../domain/errors.js';
-import { FILE_TYPES } from '../../domain/files.js';
+import { contentTypeOfKey } from '../../domain/files.js';
 import { z } from 'zod';
-import { FILE_FORMATS } from '../../domain/model.js';
 import {
   generateOptionsSchema,
   imageRecordSchema,
@@ -107,13 +106,12 @@ export function registerGenerateImage(
         },
       );
       if (preview) content.push({ type: 'image', data: preview.toString('base64'), mimeType: 'image/jpeg' });
-      const type =
-        FILE_TYPES[FILE_FORMATS.find((f) => image.url.endsWith(`.${FILE_TYPES[f].extension}`)) ?? 'png'];
+      // The format may come from a preset: the file's extension says which.
       content.push({
         type: 'resource_link',
         uri: image.url,
-        name: `${image.id}.${type.extension}`,
-        mimeType: type.contentType,
+        name: `${image.id}${image.url.slice(image.url.lastIndexOf('.'))}`,
+        mimeType: contentTypeOfKey(image.url),
         description: `The full ${image.width}×${image.height} image`,
       });
       return structuredResult(image, content);
