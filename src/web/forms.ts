@@ -2,6 +2,14 @@
 import type { Response } from 'express';
 import { TitlecardError, TooManyAttemptsError } from '../domain/errors.js';
 
+/**
+ * A notice for a page's `?done=` code: the one `notices` has for it, or undefined for any other
+ * value (a code never echoes text from the URL).
+ */
+export function noticeFrom(notices: Record<string, string>, done: unknown): string | undefined {
+  return typeof done === 'string' && Object.hasOwn(notices, done) ? notices[done] : undefined;
+}
+
 /** A text field of a parsed urlencoded form; '' when absent or not text. */
 export function formText(body: unknown, field: string): string {
   const v = (body as Record<string, unknown> | undefined)?.[field];

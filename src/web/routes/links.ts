@@ -13,7 +13,7 @@ import type { Principal } from '../../domain/accounts.js';
 import { FONT_MAX_BYTES } from '../../domain/assets.js';
 import { LIMITS, FONT_NAMES } from '../../domain/schemas.js';
 import type { Services } from '../../domain/services.js';
-import { formText, orRefusal } from '../forms.js';
+import { formText, noticeFrom, orRefusal } from '../forms.js';
 import { day, page } from '../render.js';
 import { mustBeSignedIn } from '../session.js';
 
@@ -24,30 +24,41 @@ const NOTICES: Record<string, string> = {
   'upload-deleted': 'The upload is deleted.',
   'key-revoked': 'The signing key is revoked: its links answer 403 from now on.',
 };
-const noticeOf = (done: unknown) =>
-  typeof done === 'string' && Object.hasOwn(NOTICES, done) ? NOTICES[done] : undefined;
+const noticeOf = (done: unknown) => noticeFrom(NOTICES, done);
+
+/** The generate options the preset form has, decoded as the REST form's are (src/api/form.ts). */
+const OPTION_FIELDS = [
+  'template',
+  'aspect',
+  'colorMode',
+  'colorHex',
+  'fileFormat',
+  'focus',
+  'fontSize',
+  'font',
+  'gradient',
+  'textShadow',
+] as const;
 
 /** A preset's JSON body from the dashboard's form (empty fields are left out, so defaults apply). */
 function presetBodyOf(form: unknown): Record<string, unknown> {
   const text = (name: string) => formText(form, name).trim();
-  const body: Record<string, unknown> = { name: text('name') };
-  for (const name of ['template', 'aspect', 'colorMode', 'fileFormat', 'focus'])
-    if (text(name)) body[name] = text(name);
-  if (text('colorMode') === 'custom' || text('colorHex')) body.colorHex = text('colorHex') || undefined;
-  if (text('fontSize')) body.fontSize = Number(text('fontSize'));
-  const font = text('font');
-  if (font) body.font = font.startsWith('fnt_') ? { custom: font } : font;
-  body.gradient = text('gradient') !== 'false';
-  body.textShadow = text('textShadow') !== 'false';
-  body.background = text('background') || null;
-  body.logo = text('logo')
-    ? {
-        asset: text('logo'),
-        corner: text('logoCorner') || 'top-right',
-        size: Number(text('logoSize') || '0.15'),
-      }
-    : null;
-  return body;
+  const options = decodeFields(Object.fromEntries(OPTION_FIELDS.map((name) => [name, text(name)])));
+  // The font menu lists uploaded fonts by id.
+  if (typeof options.font === 'string' && options.font.startsWith('fnt_'))
+    options.font = { custom: options.font };
+  return {
+    name: text('name'),
+    ...options,
+    background: text('background') || null,
+    logo: text('logo')
+      ? {
+          asset: text('logo'),
+          corner: text('logoCorner') || 'top-right',
+          size: Number(text('logoSize') || '0.15'),
+        }
+      : null,
+  };
 }
 
 /** The form's values of a preset (for editing). */

@@ -1,7 +1,7 @@
 /** Settings: API tokens (spec section 5's dashboard flow), connected apps (OAuth grants) and the account itself. */
 import express, { type Response } from 'express';
 import type { Services } from '../../domain/services.js';
-import { formText, orRefusal } from '../forms.js';
+import { formText, noticeFrom, orRefusal } from '../forms.js';
 import { day, page } from '../render.js';
 import { clearSessionCookie, mustBeSignedIn, sessionSecret, type CookieSettings } from '../session.js';
 
@@ -15,8 +15,7 @@ const NOTICES: Record<string, string> = {
 };
 
 /** The notice for a `?done=` code, if it is one of ours. */
-const noticeOf = (done: unknown) =>
-  typeof done === 'string' && Object.hasOwn(NOTICES, done) ? NOTICES[done] : undefined;
+const noticeOf = (done: unknown) => noticeFrom(NOTICES, done);
 
 export function settingsRoutes(services: Services, cookie: CookieSettings): express.Router {
   const { accounts, sessions, oauth } = services;
