@@ -8,6 +8,7 @@
  * each with its license (SIL OFL 1.1).
  */
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -128,17 +129,27 @@ function cjkFor(text: string): Fallback {
 
 const require = createRequire(import.meta.url);
 
-function loadFallback(which: Fallback, weight: Weight): LoadedFont {
+/** The file of a fallback font in its npm package. */
+function fallbackFile(which: Fallback, weight: Weight): string {
   const spec = FALLBACKS[which];
   const dir = path.dirname(require.resolve(`${spec.pkg}/package.json`));
   const [folder, suffix] =
     weight === 'bold' && !spec.boldless ? ['700Bold', '700Bold'] : ['400Regular', '400Regular'];
-  return loadFile(path.join(dir, folder, `${spec.stem}_${suffix}.ttf`));
+  return path.join(dir, folder, `${spec.stem}_${suffix}.ttf`);
+}
+
+/** The lazy fallbacks a text needs beyond the eager ones: its CJK font, the emoji font. */
+function lazyFallbacks(text: string): Fallback[] {
+  const needed: Fallback[] = [];
+  if (HAN_KANA_HANGUL.test(text)) needed.push(cjkFor(text));
+  if (ANY_EMOJI.test(text)) needed.push('emoji');
+  return needed;
 }
 
 /** All fonts of the process. Build it once at start-up with {@link loadFontLibrary}. */
 export class FontLibrary {
   private readonly fallbacks = new Map<string, LoadedFont>();
+  private readonly loading = new Map<string, Promise<void>>();
   /** Milliseconds spent loading each lazy fallback, for `npm run bench`. */
   readonly loadTimes = new Map<string, number>();
 
@@ -150,16 +161,51 @@ export class FontLibrary {
       for (const weight of ['regular', 'bold'] as const) this.fallback(which, weight);
   }
 
+  private keyOf(which: Fallback, weight: Weight): string {
+    return FALLBACKS[which].boldless ? which : `${which}-${weight}`;
+  }
+
   private fallback(which: Fallback, weight: Weight): LoadedFont {
-    const key = FALLBACKS[which].boldless ? which : `${which}-${weight}`;
+    const key = this.keyOf(which, weight);
     let font = this.fallbacks.get(key);
     if (!font) {
       const started = performance.now();
-      font = loadFallback(which, weight);
+      const file = fallbackFile(which, weight);
+      font = new LoadedFont(path.basename(file, '.ttf'), readFileSync(file));
       this.fallbacks.set(key, font);
       this.loadTimes.set(key, performance.now() - started);
     }
     return font;
+  }
+
+  /**
+   * Loads the large fallbacks `text` needs at `weight` (a CJK font, the emoji font: 5 to 25 MB)
+   * unless loaded already, reading the file off the main thread; concurrent calls share one load.
+   * Then {@link chain} finds them loaded: a first CJK title blocked the event loop for 68 to 74 ms
+   * while its font was read synchronously (issue 11); now the read is asynchronous and what stays
+   * on the main thread (HarfBuzz's copy of the file, its coverage set) takes 10 to 15 ms.
+   */
+  async prepare(text: string, weight: Weight): Promise<void> {
+    await Promise.all(
+      lazyFallbacks(text).map((which) => {
+        const key = this.keyOf(which, weight);
+        if (this.fallbacks.has(key)) return Promise.resolve();
+        let loading = this.loading.get(key);
+        if (!loading) {
+          const started = performance.now();
+          const file = fallbackFile(which, weight);
+          loading = readFile(file)
+            .then((data) => {
+              if (this.fallbacks.has(key)) return;
+              this.fallbacks.set(key, new LoadedFont(path.basename(file, '.ttf'), data));
+              this.loadTimes.set(key, performance.now() - started);
+            })
+            .finally(() => this.loading.delete(key));
+          this.loading.set(key, loading);
+        }
+        return loading;
+      }),
+    );
   }
 
   /**
@@ -175,8 +221,7 @@ export class FontLibrary {
     const chain = [family[weight]];
     if (this.arimo[weight] !== family[weight]) chain.push(this.arimo[weight]);
     for (const which of EAGER) chain.push(this.fallback(which, weight));
-    if (HAN_KANA_HANGUL.test(text)) chain.push(this.fallback(cjkFor(text), weight));
-    if (ANY_EMOJI.test(text)) chain.push(this.fallback('emoji', weight));
+    for (const which of lazyFallbacks(text)) chain.push(this.fallback(which, weight));
     return chain;
   }
 }
