@@ -59,7 +59,7 @@ function buildProgram(): Command {
     .action(async () => {
       const config = loadConfig();
       const logger = createLogger(config.logLevel);
-      const running = await startServer(config, logger);
+      const running = await startServer(config, logger, { warmUp: true });
       const stop = () => {
         logger.info('shutting down');
         running.close().then(

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { ConfigError, type Config } from './config.js';
 import type { Clock } from './domain/ports.js';
 import { loadFontLibrary, type FontLibrary } from './domain/render/fonts.js';
-import { createRenderer } from './domain/render/index.js';
+import { createRenderer, warmUp } from './domain/render/index.js';
 import { createMetrics, measuredRenderer, type Metrics } from './metrics.js';
 import { createServices, type Services } from './domain/services.js';
 import { createImageFetcher, type ImageFetcher, type ImageFetcherOptions } from './fetch-image.js';
@@ -55,6 +55,8 @@ export interface RuntimeOverrides {
   fonts?: FontLibrary;
   /** Options of the imageUrl fetcher; default from `FETCH_ALLOW_ADDRESSES`. */
   fetcher?: ImageFetcherOptions;
+  /** Render a few throw-away cards before serving (`warmUp` of the renderer; `titlecard serve` does). */
+  warmUp?: boolean;
 }
 
 /** A running Titlecard without any edge: what every edge is built on. */
@@ -86,6 +88,7 @@ export async function createRuntime(
   const publicUrl = options.publicUrl ?? config.publicUrl ?? `http://localhost:${config.port}`;
   const { store, blobs } = await openStorage(config);
   const base = createRenderer(options.fonts ?? loadFontLibrary(), { concurrency: config.renderConcurrency });
+  if (options.warmUp) await warmUp(base);
   const metrics = createMetrics(base);
   const renderer = measuredRenderer(base, metrics);
   const mailer = config.smtpUrl

@@ -1,13 +1,18 @@
 /**
  * The renderer: a pure function of its input and the font set loaded at start-up. Its stages, each
  * in its own file:
- *   decode → cover crop (decode.ts) → lay out text (layout.ts, shaping.ts) → analyse tones
- *   (tones.ts) → build and rasterise the overlay (overlay.ts) → composite → encode (here).
- * Shaping and tone analysis run on the main thread and take milliseconds; decoding, rasterising,
- * compositing and encoding run on libuv / libvips threads.
+ *   decode → cover crop (decode.ts), and meanwhile: lay out the text (layout.ts, shaping.ts) and
+ *   rasterise it and its shadow within the text's box (overlay.ts);
+ *   then analyse the tones (tones.ts) → blend gradient, shadow and text into the photo (blend.ts)
+ *   → encode the card and its thumbnail at once (here).
+ * The photo decodes on a libvips thread while the text is laid out and rasterised: neither waits
+ * for the other (issue 11: the title costs close to nothing on top of the photo). Layout, tones and
+ * the blend run on the main thread, each in its own turn of the event loop, none longer than a few
+ * milliseconds once warmed up ({@link warmUp}).
  */
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import sharp, { type Sharp } from 'sharp';
 import { FILE_TYPES } from '../files.js';
@@ -15,6 +20,7 @@ import type { FileFormat } from '../model.js';
 import {
   ASPECTS,
   type FontName,
+  generateOptionsSchema,
   type GenerateOptions,
   type LayoutReport,
   type RenderReport,
@@ -23,7 +29,8 @@ import {
 import { decodeCover, type ImageInput } from './decode.js';
 import type { FontLibrary, LoadedFont } from './fonts.js';
 import { layoutText, safeZoneOf, type Placement, type Rect, type TextLayout } from './layout.js';
-import { buildOverlaySvgs, LAYER_SCALE, rasterise, type RasterLayer } from './overlay.js';
+import { rasteriseText, type TextMasks } from './overlay.js';
+import { type Backdrop, blendOverlay, type LogoPixels, type Overlay } from './blend.js';
 import { reportLayout } from './report.js';
 import { meanOver, saliencyMap } from './saliency.js';
 import {
@@ -42,6 +49,11 @@ export const LOSSY_QUALITY = 85;
  * judges text against what lies just outside the strokes, 3 to 6 px (issue 13's measure).
  */
 export const READING_MARGIN_PX = 6;
+/**
+ * Rows blended per turn of the event loop: a 1200×630 card's blend (6 to 9 ms) in four parts of
+ * about 2 ms (`npm run bench` measures the event-loop delay).
+ */
+export const BLEND_BAND_ROWS = 160;
 /** Thumbnail width in px; the height follows the aspect (og 400×210, square 400×400, portrait 400×500). */
 export const THUMBNAIL_WIDTH = 400;
 
@@ -100,7 +112,11 @@ function fontOf(font: RenderOptions['font']): FontName | LoadedFont {
   return font;
 }
 
-/** Milliseconds spent in each stage of one render. */
+/**
+ * Milliseconds spent in each stage of one render. `overlay` (text and shadow rasterised) runs while
+ * the photo decodes, and `thumbnail` while the card encodes: the stages add up to more than the
+ * render's wall time.
+ */
 export interface RenderTimings {
   decode: number;
   layout: number;
@@ -150,9 +166,10 @@ export interface InkMeasurement {
 export interface RendererOptions {
   /**
    * Most renders at once; further requests wait their turn. Default: the number of cores, where
-   * throughput stops rising (`npm run bench`: two at once on 2 cores). Each render holds five or six
-   * full-canvas pixel buffers (photo, text, shadow and gradient layers, composite), at portrait
-   * size 1080 × 1350 × 4 bytes = 5.8 MB each: about 30 MB.
+   * throughput stops rising (`npm run bench`: two at once on 2 cores). Each render holds the
+   * decoded photo at canvas size (portrait 1080 × 1350 × 3 bytes = 4.4 MB), the text's box as RGBA
+   * (at most the canvas, 5.8 MB) and the encoded outputs, besides what libvips holds while it
+   * decodes: about 15 MB.
    */
   concurrency?: number | undefined;
 }
@@ -171,9 +188,9 @@ export interface Renderer {
   /**
    * Lays the texts out without a photo (`POST /layout`): the report of what `render` would set.
    * `template: auto` needs the photo to choose, so it is laid out as bottom-left here (and
-   * reported so). Synchronous, milliseconds.
+   * reported so). Milliseconds, once the fonts it needs are loaded ({@link FontLibrary.prepare}).
    */
-  layout(options: RenderOptions): LayoutReport;
+  layout(options: RenderOptions): Promise<LayoutReport>;
   /** Renders under way and waiting for a turn. */
   load(): { active: number; waiting: number };
 }
@@ -222,54 +239,97 @@ export function placementOf(options: Pick<GenerateOptions, 'template' | 'positio
   return { template: 'bottom-left' };
 }
 
-function encoder(pipeline: Sharp, format: FileFormat): Sharp {
+/**
+ * Encoder settings, chosen by measured speed and size on 1200×630 cards from the photos of
+ * ../shared/fixtures/photos (issue 11; `npm run bench -- --encoders` prints the table):
+ * - PNG: zlib level 4 with adaptive filtering: 40% smaller than level 6 unfiltered and about as
+ *   fast (55 against 46 ms); level 6 filtered saves 1% more and takes twice as long.
+ * - JPEG: quality {@link LOSSY_QUALITY} with libjpeg's standard Huffman tables: optimised tables
+ *   save 1% of the bytes and take 2.5× as long to encode (9 against 3.5 ms).
+ * - WebP: quality {@link LOSSY_QUALITY} at effort (libwebp method) 2: half the time of the default
+ *   effort 4 (32 against 66 ms) for 3 to 5% more bytes; efforts 3 and up cost twice as much.
+ */
+export const ENCODER_SETTINGS = {
+  png: { compressionLevel: 3, adaptiveFiltering: true },
+  jpeg: { quality: LOSSY_QUALITY, optimiseCoding: false },
+  webp: { quality: LOSSY_QUALITY, effort: 2 },
+} as const;
+
+/** Adds the output encoder ({@link ENCODER_SETTINGS}) to a pipeline; JPEG is flattened onto white (no alpha). */
+export function encodeCard(pipeline: Sharp, format: FileFormat): Sharp {
   switch (format) {
     case 'png':
-      return pipeline.png({ compressionLevel: 6 });
+      return pipeline.png(ENCODER_SETTINGS.png);
     case 'jpeg':
-      // JPEG has no alpha: transparent areas become white.
-      return pipeline.flatten({ background: '#ffffff' }).jpeg({ quality: LOSSY_QUALITY });
+      return pipeline.flatten({ background: '#ffffff' }).jpeg(ENCODER_SETTINGS.jpeg);
     case 'webp':
-      return pipeline.webp({ quality: LOSSY_QUALITY });
+      return pipeline.webp(ENCODER_SETTINGS.webp);
   }
 }
 
-/** See {@link InkMeasurement}. `textLayer` is premultiplied RGBA, `backdrop` RGB. */
-function measureInk(
-  textLayer: Buffer,
-  backdrop: Buffer,
-  width: number,
-  height: number,
-  text: Rgb,
-): InkMeasurement {
+/** See {@link InkMeasurement}: over the text's box, the ink is where a glyph (outline or colour) covers ≥ 50%. */
+function measureInk(masks: TextMasks, backdrop: Backdrop, text: Rgb): InkMeasurement {
   const lt = relativeLuminance(text);
+  const { box } = masks;
   const ratios: number[] = [];
-  let box: InkMeasurement['box'];
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const i = y * width + x;
-      if ((textLayer[i * 4 + 3] as number) < 128) continue;
+  let ink: InkMeasurement['box'];
+  for (let y = 0; y < box.height; y++) {
+    for (let x = 0; x < box.width; x++) {
+      const i = y * box.width + x;
+      const coverage = Math.max(masks.text[i * 4 + 3] as number, (masks.colour?.[i * 4 + 3] as number) ?? 0);
+      if (coverage < 128) continue;
+      const { rgb } = backdrop;
       const lb = relativeLuminance([
-        backdrop[i * 3] as number,
-        backdrop[i * 3 + 1] as number,
-        backdrop[i * 3 + 2] as number,
+        rgb[i * 3] as number,
+        rgb[i * 3 + 1] as number,
+        rgb[i * 3 + 2] as number,
       ]);
       ratios.push(contrastRatio(lt, lb));
-      if (!box) box = { left: x, top: y, right: x, bottom: y };
+      const cx = box.x + x;
+      const cy = box.y + y;
+      if (!ink) ink = { left: cx, top: cy, right: cx, bottom: cy };
       else {
-        box.left = Math.min(box.left, x);
-        box.right = Math.max(box.right, x);
-        box.top = Math.min(box.top, y);
-        box.bottom = Math.max(box.bottom, y);
+        ink.left = Math.min(ink.left, cx);
+        ink.right = Math.max(ink.right, cx);
+        ink.top = Math.min(ink.top, cy);
+        ink.bottom = Math.max(ink.bottom, cy);
       }
     }
   }
   ratios.sort((a, b) => a - b);
   return {
-    box,
+    box: ink,
     contrastP10: ratios[Math.floor(ratios.length * 0.1)] ?? 21,
     contrastMin: ratios[0] ?? 21,
   };
+}
+
+/** A promise's value and how long it took to settle, ms. */
+interface Timed<T> {
+  value: T;
+  ms: number;
+}
+function timed<T>(promise: Promise<T>): Promise<Timed<T>> {
+  const started = performance.now();
+  return promise.then((value) => ({ value, ms: performance.now() - started }));
+}
+
+/**
+ * Renders `renders` cards on a plain synthetic background and throws them away, so that the
+ * JavaScript of the render path is compiled before the first request: a process's first renders
+ * ran their pixel loops unoptimised and held the event loop for 25 to 70 ms each (issue 11,
+ * `npm run bench`). `titlecard serve` calls it at start-up (about 100 ms).
+ */
+export async function warmUp(renderer: Renderer, renders = 4): Promise<void> {
+  const photo = await sharp({ create: { width: 1200, height: 630, channels: 3, background: '#4a6b8a' } })
+    .jpeg()
+    .toBuffer();
+  const options = generateOptionsSchema.parse({
+    title: 'Warm-up card',
+    subtitle: 'Titlecard',
+    fileFormat: 'jpeg',
+  });
+  for (let i = 0; i < renders; i++) await renderer.render(photo, options);
 }
 
 export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOptions = {}): Renderer {
@@ -292,6 +352,12 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
     const gap = ASPECTS[options.aspect].width * LOGO_GAP;
     return { x: rect.x - gap, y: rect.y - gap, width: rect.width + 2 * gap, height: rect.height + 2 * gap };
   };
+  /** Loads the large fallback fonts the texts need before they are laid out (off the main thread). */
+  const prepareFonts = (options: RenderOptions) =>
+    Promise.all([
+      fonts.prepare(options.title, 'bold'),
+      options.subtitle ? fonts.prepare(options.subtitle, 'regular') : undefined,
+    ]);
   const templateOf = (options: RenderOptions): Template | undefined =>
     options.template === 'auto'
       ? 'bottom-left'
@@ -300,7 +366,8 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
   return {
     load: () => ({ active: limit.activeCount, waiting: limit.pendingCount }),
     render: (input, options, diagnostics) => limit(() => renderOne(input, options, diagnostics)),
-    layout(options) {
+    async layout(options) {
+      await prepareFonts(options);
       const template = templateOf(options);
       return reportLayout(layOut(options, template), fonts, {
         ...options,
@@ -324,18 +391,53 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
       mark = now;
     };
     const { width, height } = ASPECTS[options.aspect];
-    const canvas = await decodeCover(input, width, height, options.focus);
-    lap('decode');
+    // The photo decodes on libvips' threads while the main thread lays the text out and resvg
+    // rasterises it on libuv's: neither needs the other until the tones are chosen (except
+    // template auto, whose layout is chosen on the photo).
+    const decoding = timed(decodeCover(input, width, height, options.focus));
+    const logo = options.logo && logoRect(options.aspect, options.logo);
+    const logoPixels =
+      options.logo && logo
+        ? sharp(options.logo.image)
+            .resize(logo.width, logo.height, { fit: 'fill' })
+            .ensureAlpha()
+            .raw()
+            .toBuffer()
+            .then((rgba): LogoPixels => ({ rect: logo, rgba }))
+        : undefined;
+    // A rejected decode is awaited below; until then it must not count as unhandled.
+    decoding.catch(() => undefined);
+    logoPixels?.catch(() => undefined);
 
     let template = templateOf(options);
-    let layout: TextLayout;
-    if (options.template === 'auto') {
+    let layout: TextLayout | undefined;
+    let layoutMs = 0;
+    let masks: Promise<Timed<TextMasks | undefined>> | undefined;
+    await prepareFonts(options);
+    if (options.template !== 'auto') {
+      const started = performance.now();
+      layout = layOut(options, template);
+      layoutMs = performance.now() - started;
+      masks = timed(rasteriseText(layout, options.textShadow));
+      masks.catch(() => undefined);
+    }
+    const decoded = await decoding;
+    const canvas = decoded.value;
+    t.decode = decoded.ms;
+    mark = performance.now();
+    if (!layout) {
       const chosen = chooseTemplate(canvas, (t) => layOut(options, t));
       template = chosen.template;
       layout = chosen.layout;
-    } else layout = layOut(options, template);
+      masks = timed(rasteriseText(layout, options.textShadow));
+    }
     const report = reportLayout(layout, fonts, { ...options, font: fontOf(options.font), template });
     lap('layout');
+    t.layout = (t.layout ?? 0) + layoutMs;
+    // Each step on the main thread is its own turn of the event loop (issue 11: no render holds it
+    // for more than 20 ms); the yields cost microseconds.
+    await yieldToEventLoop();
+    mark = performance.now();
 
     // The pixels a reader sees the glyphs against, block by block: each line's box from cap height
     // to baseline, grown by READING_MARGIN_PX on every side (the ring 3 to 6 px around the glyphs
@@ -352,59 +454,41 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
     const tones = chooseTones(samples, options);
     lap('tones');
 
-    const svgs = buildOverlaySvgs(layout, tones, options.textShadow);
-    const [gradient, shadow, text] = await Promise.all([
-      svgs.gradient === undefined ? undefined : rasterise(svgs.gradient, LAYER_SCALE.gradient),
-      svgs.shadow === undefined ? undefined : rasterise(svgs.shadow, LAYER_SCALE.shadow),
-      rasterise(svgs.text),
-    ]);
-    // Stretch the small layers to the canvas (resampled in premultiplied space, so edges keep their colour).
-    const stretch = async (layer: RasterLayer | undefined) =>
-      layer &&
-      sharp(layer.pixels, {
-        raw: { width: layer.width, height: layer.height, channels: 4, premultiplied: true },
-      })
-        .resize(width, height, { fit: 'fill', kernel: 'linear' })
-        .raw()
-        .toBuffer();
-    const [gradientPixels, shadowPixels] = await Promise.all([stretch(gradient), stretch(shadow)]);
-    const logo = options.logo && logoRect(options.aspect, options.logo);
-    const logoPixels =
-      options.logo &&
-      logo &&
-      (await sharp(options.logo.image).resize(logo.width, logo.height, { fit: 'fill' }).png().toBuffer());
-    lap('overlay');
-
-    const raw = { width, height, channels: canvas.channels };
-    const layer = { width, height, channels: 4 as const };
-    let composed = sharp(canvas.pixels, { raw }).composite([
-      ...(gradientPixels ? [{ input: gradientPixels, raw: layer }] : []),
-      ...(shadowPixels ? [{ input: shadowPixels, raw: layer }] : []),
-      ...(logoPixels && logo ? [{ input: logoPixels, left: logo.x, top: logo.y }] : []),
-      { input: text.pixels, raw: { ...layer, premultiplied: true } },
-    ]);
-    if (canvas.channels === 3) composed = composed.removeAlpha();
-    const pixels = await composed.raw().toBuffer();
-    lap('composite');
-
+    const rasterised = await (masks as Promise<Timed<TextMasks | undefined>>);
+    t.overlay = rasterised.ms;
+    const text = rasterised.value;
+    const overlay: Overlay = { geometry: layout.gradient, tones, masks: text, logo: await logoPixels };
+    mark = performance.now();
     let ink: InkMeasurement | undefined;
     if (diagnostics?.measure) {
-      const backdrop = await sharp(canvas.pixels, { raw })
-        .composite(gradientPixels ? [{ input: gradientPixels, raw: layer }] : [])
-        .removeAlpha()
-        .raw()
-        .toBuffer();
-      ink = measureInk(text.pixels, backdrop, width, height, tones.text);
-    }
+      // In one piece: the ink measurement reads the backdrop between the gradient and the text.
+      const backdrop = blendOverlay(canvas, overlay, undefined, true);
+      ink = backdrop && text && measureInk(text, backdrop, tones.text);
+    } else
+      for (let from = 0; from < height; from += BLEND_BAND_ROWS) {
+        await yieldToEventLoop();
+        blendOverlay(canvas, overlay, { from, to: Math.min(height, from + BLEND_BAND_ROWS) });
+      }
+    const pixels = canvas.pixels;
+    lap('composite');
 
-    const image = await encoder(sharp(pixels, { raw }), options.fileFormat).toBuffer();
-    lap('encode');
+    // The card and its thumbnail encode at once, from the same composed pixels.
+    const raw = { raw: { width, height, channels: canvas.channels } };
     const thumbnailHeight = Math.round((THUMBNAIL_WIDTH * height) / width);
-    const thumbnail = await encoder(
-      sharp(pixels, { raw }).resize(THUMBNAIL_WIDTH, thumbnailHeight),
-      options.fileFormat,
-    ).toBuffer();
-    lap('thumbnail');
+    const [encoded, thumbnailEncoded] = await Promise.all([
+      timed(encodeCard(sharp(pixels, raw), options.fileFormat).toBuffer()),
+      timed(
+        encodeCard(
+          sharp(pixels, raw).resize(THUMBNAIL_WIDTH, thumbnailHeight),
+          options.fileFormat,
+        ).toBuffer(),
+      ),
+    ]);
+    const image = encoded.value;
+    const thumbnail = thumbnailEncoded.value;
+    t.encode = encoded.ms;
+    t.thumbnail = thumbnailEncoded.ms;
+    mark = performance.now();
 
     return {
       image,

@@ -1,114 +1,215 @@
 /**
- * The overlay: gradient, text shadow and text, each an SVG of its own built from glyph outlines (no
- * SVG <text>: resvg's own text layout is not used), rasterised by resvg on libuv's thread pool, all
- * three at once. The smooth layers are rasterised small and scaled up, which looks the same and costs
- * far less: the gradient at 1/4 scale, the blurred shadow at 1/2 (measured on a 1200×630 card:
- * gradient + shadow + text 76 ms at full scale, see the closing note of the core issue and
- * `npm run bench`). resvg returns premultiplied RGBA.
+ * The overlay's text layers: coverage masks of the glyphs and of their soft shadow, rasterised by
+ * resvg from glyph outlines (no SVG <text>: resvg's own text layout is not used) on libuv's thread
+ * pool. They depend on the layout only, not on the photo or the tones, so the renderer starts them
+ * while the photo is still being decoded; blend.ts then lays them over the pixels in the colours the
+ * tone analysis chose.
+ *
+ * Only the text's box is rasterised (the line boxes grown by {@link TEXT_BOX_PAD} of the largest
+ * size), not the canvas: on a 1200×630 card with a two-line title that is about a third of the
+ * pixels. The shadow is the text's own coverage at half resolution, blurred by libvips (a Gaussian
+ * of σ = 0.06 × each block's size) and moved down: resvg's feGaussianBlur on a layer of its own took
+ * 20 to 28 ms of the overlay even at half scale (issue 11's profile), this about 2.
  */
 import { renderAsync } from '@resvg/resvg-js';
+import sharp from 'sharp';
 import { svgNumber } from './colr.js';
-import type { GradientGeometry, TextLayout } from './layout.js';
-import { BAND_TEXT_ALPHA, RADIAL_TEXT_AT, toHex, type ToneChoice } from './tones.js';
+import type { Rect, TextLayout } from './layout.js';
 
 const n = svgNumber;
 
-/** Scale at which each layer is rasterised before being stretched to the canvas. */
-export const LAYER_SCALE = { gradient: 0.25, shadow: 0.5, text: 1 } as const;
-/** Shadow look, as fractions of the block's font size: blur σ, downward offset; and its opacity. */
-const SHADOW_SIGMA = 0.06;
-const SHADOW_OFFSET = 0.03;
-const SHADOW_OPACITY = 0.55;
+/** Shadow look, as fractions of the block's font size: blur σ, downward offset (its opacity: blend.ts). */
+export const SHADOW_SIGMA = 0.06;
+export const SHADOW_OFFSET = 0.03;
+/**
+ * How far the text's box reaches past the line boxes, as a fraction of the largest font size: room
+ * for glyphs that overhang their advance or the font's ascent (accents, swashes, emoji) and for the
+ * shadow (3σ of blur plus its offset: 0.21 of the size).
+ */
+export const TEXT_BOX_PAD = 0.5;
 
-function gradientBody(
-  geometry: GradientGeometry,
-  colour: string,
-  strength: number,
-): { defs: string; body: string } {
-  const stop = (offset: number, opacity: number) =>
-    `<stop offset="${n(offset)}" stop-color="${colour}" stop-opacity="${(opacity * strength).toFixed(4)}"/>`;
-  if (geometry.kind === 'radial') {
-    const { cx, cy, rx, ry } = geometry;
-    return {
-      defs: `<radialGradient id="g0" gradientUnits="userSpaceOnUse" cx="0" cy="0" r="1" gradientTransform="translate(${n(cx)} ${n(cy)}) scale(${n(rx)} ${n(ry)})">${stop(0, 1)}${stop(RADIAL_TEXT_AT, 0.9)}${stop(1, 0)}</radialGradient>`,
-      body: `<rect width="100%" height="100%" fill="url(#g0)"/>`,
-    };
-  }
-  let defs = '';
-  let body = '';
-  geometry.bands.forEach((band, i) => {
-    const textAt = Math.min(Math.max(band.textAt, 0.01), 0.99);
-    defs += `<linearGradient id="g${i}" gradientUnits="userSpaceOnUse" x1="${n(band.from[0])}" y1="${n(band.from[1])}" x2="${n(band.to[0])}" y2="${n(band.to[1])}">${stop(0, 1)}${stop(textAt, BAND_TEXT_ALPHA)}${stop(1, 0)}</linearGradient>`;
-    body += `<rect width="100%" height="100%" fill="url(#g${i})"/>`;
-  });
-  return { defs, body };
+/**
+ * The rasterised text of one layout, all within `box` (canvas px, even coordinates and size, inside
+ * the canvas), row-major, `box.width` wide.
+ */
+export interface TextMasks {
+  box: Rect;
+  /** The outline glyphs in white: premultiplied RGBA, whose alpha is their coverage (the text colour fills it). */
+  text: Uint8Array;
+  /** For each row of the box, the columns [from, to) where `text` has coverage (from = to when none). */
+  spans: Int32Array;
+  /** Colour glyphs (emoji) in their own colours: premultiplied RGBA, or undefined when there are none. */
+  colour: Uint8Array | undefined;
+  /** The blurred shadow (before its opacity), at half resolution, or undefined when it is off. */
+  shadow: ShadowPlane | undefined;
 }
 
-const svg = (width: number, height: number, defs: string, body: string) =>
-  `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"><defs>${defs}</defs>${body}</svg>`;
-
-/** The SVG documents of the overlay's layers, bottom to top; absent layers are off. */
-export interface OverlaySvgs {
-  gradient: string | undefined;
-  shadow: string | undefined;
-  text: string;
+/** The text's box on the canvas: line boxes grown by {@link TEXT_BOX_PAD}, snapped outward to even px. */
+export function textBoxOf(layout: TextLayout): Rect {
+  const sizes = layout.blocks.map((b) => b.size);
+  const pad = Math.max(0, ...sizes) * TEXT_BOX_PAD;
+  const even = (v: number, up: boolean) => 2 * (up ? Math.ceil(v / 2) : Math.floor(v / 2));
+  const { bounds } = layout;
+  const x0 = Math.max(0, even(bounds.x - pad, false));
+  const y0 = Math.max(0, even(bounds.y - pad, false));
+  const x1 = Math.min(even(layout.width, false), even(bounds.x + bounds.width + pad, true));
+  const y1 = Math.min(even(layout.height, false), even(bounds.y + bounds.height + pad, true));
+  return { x: x0, y: y0, width: Math.max(0, x1 - x0), height: Math.max(0, y1 - y0) };
 }
 
-/** Builds the layers: gradient (when on), soft shadow of each block (when on), text. */
-export function buildOverlaySvgs(layout: TextLayout, tones: ToneChoice, textShadow: boolean): OverlaySvgs {
-  const { width, height } = layout;
-  const fill = toHex(tones.text);
-  let text = '';
-  let shadowDefs = '';
-  let shadow = '';
-  layout.blocks.forEach((block, bi) => {
-    let paths = '';
-    let colour = '';
-    for (const line of block.lines) {
-      for (const g of line.glyphs) {
-        const k = g.size / g.font.upem;
-        const matrix = `matrix(${k.toFixed(6)} 0 0 ${(-k).toFixed(6)} ${n(g.x)} ${n(g.y)})`;
-        // Colour glyphs (emoji) keep their own colours and cast no shadow of the text colour.
-        if (g.font.isColor) colour += `<g transform="${matrix}">${g.font.colorSvg(g.glyphId)}</g>`;
-        else {
-          const d = g.font.glyphPath(g.glyphId);
-          if (d) paths += `<path transform="${matrix}" d="${d}"/>`;
-        }
+/** The SVG documents of the text layers in a viewBox on `box`; a layer with nothing to draw is undefined. */
+export function buildTextSvgs(
+  layout: TextLayout,
+  box: Rect,
+): { text: string | undefined; colour: string | undefined } {
+  let paths = '';
+  let colour = '';
+  for (const line of layout.blocks.flatMap((b) => b.lines)) {
+    for (const g of line.glyphs) {
+      const k = g.size / g.font.upem;
+      const matrix = `matrix(${k.toFixed(6)} 0 0 ${(-k).toFixed(6)} ${n(g.x)} ${n(g.y)})`;
+      // Colour glyphs (emoji) keep their own colours and cast no shadow of the text colour.
+      if (g.font.isColor) colour += `<g transform="${matrix}">${g.font.colorSvg(g.glyphId)}</g>`;
+      else {
+        const d = g.font.glyphPath(g.glyphId);
+        if (d) paths += `<path transform="${matrix}" d="${d}"/>`;
       }
     }
-    text += `<g fill="${fill}">${paths}</g>${colour}`;
-    if (textShadow) {
-      shadowDefs += `<filter id="s${bi}" x="-25%" y="-25%" width="150%" height="150%"><feGaussianBlur stdDeviation="${n(block.size * SHADOW_SIGMA)}"/></filter>`;
-      shadow += `<g fill="${toHex(tones.shadow)}" opacity="${SHADOW_OPACITY}" filter="url(#s${bi})" transform="translate(0 ${n(block.size * SHADOW_OFFSET)})">${paths}</g>`;
-    }
-  });
-  let gradient: string | undefined;
-  if (tones.gradient) {
-    const g = gradientBody(layout.gradient, toHex(tones.gradient.colour), tones.gradient.strength);
-    gradient = svg(width, height, g.defs, g.body);
   }
+  const svg = (body: string) =>
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${box.width}" height="${box.height}" viewBox="${box.x} ${box.y} ${box.width} ${box.height}">${body}</svg>`;
   return {
-    gradient,
-    shadow: textShadow ? svg(width, height, shadowDefs, shadow) : undefined,
-    text: svg(width, height, '', text),
+    text: paths ? svg(`<g fill="#fff">${paths}</g>`) : undefined,
+    colour: colour ? svg(colour) : undefined,
   };
 }
 
-/** A rasterised layer: premultiplied RGBA of `width × height`, to be stretched to the canvas. */
-export interface RasterLayer {
-  pixels: Buffer;
-  width: number;
-  height: number;
-}
-
 /**
- * Rasterises an SVG with resvg at `scale` on libuv's thread pool. Only known option keys are passed:
- * resvg-js 2.6 silently drops every option when one key is unknown (and then loads all system fonts).
+ * Rasterises an SVG with resvg at `scale` on libuv's thread pool into premultiplied RGBA. Only known
+ * option keys are passed: resvg-js 2.6 silently drops every option when one key is unknown (and
+ * then loads all system fonts).
  */
-export async function rasterise(source: string, scale = 1): Promise<RasterLayer> {
+async function rasterise(source: string, scale = 1) {
   const image = await renderAsync(source, {
     fitTo: scale === 1 ? { mode: 'original' } : { mode: 'zoom', value: scale },
     font: { loadSystemFonts: false },
   });
   return { pixels: image.pixels, width: image.width, height: image.height };
+}
+
+/** How much smaller the shadow is blurred than drawn: it is smooth, so half resolution looks the same. */
+export const SHADOW_SCALE = 0.5;
+
+/**
+ * The shadow at {@link SHADOW_SCALE}: coverage 0..255 of `width × height` px (half the text box's),
+ * stretched back over the box bilinearly when it is blended (blend.ts).
+ */
+export interface ShadowPlane {
+  coverage: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/**
+ * The shadow of the text's coverage (`text`: premultiplied RGBA of white glyphs in `box`): block by
+ * block, the rows of its lines averaged down to {@link SHADOW_SCALE}, blurred by libvips with
+ * σ = {@link SHADOW_SIGMA} × its size (scaled) and moved down by {@link SHADOW_OFFSET} × its size,
+ * the blocks stacked with source-over. About 2 ms of CPU for a two-line title, most of it on
+ * libvips' threads (`npm run bench`).
+ */
+async function shadowOf(layout: TextLayout, box: Rect, text: Uint8Array): Promise<ShadowPlane> {
+  const width = box.width / 2; // box sizes are even
+  const height = box.height / 2;
+  const coverage = new Uint8Array(width * height);
+  const strips = await Promise.all(
+    layout.blocks.map(async (block) => {
+      const sigma = block.size * SHADOW_SIGMA * SHADOW_SCALE;
+      const reach = Math.ceil(3 * sigma);
+      // The block's rows (its line boxes, which hold its glyphs and no other block's), in half rows.
+      const top = Math.max(
+        0,
+        Math.floor((Math.min(...block.lines.map((l) => l.baseline - l.ascent)) - box.y) / 2),
+      );
+      const bottom = Math.min(
+        height,
+        Math.ceil((Math.max(...block.lines.map((l) => l.baseline + l.descent)) - box.y) / 2),
+      );
+      if (bottom <= top) return undefined;
+      // Half-resolution coverage of those rows (2×2 means), with room above and below for the blur.
+      const rows = bottom - top + 2 * reach;
+      const plane = new Uint8Array(width * rows);
+      for (let y = top; y < bottom; y++) {
+        const a = 2 * y * box.width * 4 + 3;
+        const b = a + box.width * 4;
+        const to = (y - top + reach) * width;
+        for (let x = 0; x < width; x++)
+          plane[to + x] =
+            ((text[a + 8 * x] as number) +
+              (text[a + 8 * x + 4] as number) +
+              (text[b + 8 * x] as number) +
+              (text[b + 8 * x + 4] as number) +
+              2) >>
+            2;
+      }
+      const blurred = await sharp(plane, { raw: { width, height: rows, channels: 1 } })
+        .blur(Math.max(0.3, sigma))
+        // One band reads as greyscale, which sharp would hand back as sRGB: keep the one band.
+        .toColourspace('b-w')
+        .raw()
+        .toBuffer();
+      return { blurred, rows, origin: top - reach + Math.round((block.size * SHADOW_OFFSET) / 2) };
+    }),
+  );
+  for (const strip of strips) {
+    if (!strip) continue;
+    for (let y = Math.max(0, -strip.origin); y < strip.rows && strip.origin + y < height; y++) {
+      const from = y * width;
+      const to = (strip.origin + y) * width;
+      for (let x = 0; x < width; x++) {
+        const a = strip.blurred[from + x] as number;
+        if (a === 0) continue;
+        const below = coverage[to + x] as number;
+        coverage[to + x] = (a + below - (a * below + 127) / 255) | 0;
+      }
+    }
+  }
+  return { coverage, width, height };
+}
+
+/** The covered columns of each row of premultiplied RGBA `rgba` in `box` (see {@link TextMasks.spans}). */
+function spansOf(rgba: Uint8Array, box: Rect): Int32Array {
+  const spans = new Int32Array(2 * box.height);
+  for (let y = 0; y < box.height; y++) {
+    const row = y * box.width * 4 + 3;
+    let first = 0;
+    while (first < box.width && rgba[row + first * 4] === 0) first++;
+    let last = box.width;
+    while (last > first && rgba[row + (last - 1) * 4] === 0) last--;
+    spans[2 * y] = first;
+    spans[2 * y + 1] = last;
+  }
+  return spans;
+}
+
+/**
+ * Rasterises the layout's text (and, with `textShadow`, its shadow) within {@link textBoxOf}. Runs
+ * on the thread pool; resolves to undefined when the box is empty (nothing to draw).
+ */
+export async function rasteriseText(layout: TextLayout, textShadow: boolean): Promise<TextMasks | undefined> {
+  const box = textBoxOf(layout);
+  if (box.width === 0 || box.height === 0) return undefined;
+  const svgs = buildTextSvgs(layout, box);
+  const count = box.width * box.height;
+  const [text, colour] = await Promise.all([
+    svgs.text === undefined ? undefined : rasterise(svgs.text),
+    svgs.colour === undefined ? undefined : rasterise(svgs.colour),
+  ]);
+  const coverage = text?.pixels ?? new Uint8Array(count * 4);
+  return {
+    box,
+    text: coverage,
+    spans: spansOf(coverage, box),
+    colour: colour?.pixels,
+    shadow: textShadow && text ? await shadowOf(layout, box, coverage) : undefined,
+  };
 }

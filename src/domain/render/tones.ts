@@ -42,7 +42,7 @@ function srgbToLinear(c: number): number {
 }
 
 /** {@link srgbToLinear} of every 8-bit value, for the per-pixel loops. */
-const LINEAR = Array.from({ length: 256 }, (_, v) => srgbToLinear(v / 255));
+const LINEAR = Float64Array.from({ length: 256 }, (_, v) => srgbToLinear(v / 255));
 
 /** Relative luminance of an 8-bit sRGB colour (WCAG 2.2 definition), 0..1; channels are clamped to 0..255. */
 export function relativeLuminance([r, g, b]: Rgb): number {
@@ -253,12 +253,14 @@ function blockQuantile(
 ): number {
   if (to <= from) return 21;
   const lt = relativeLuminance(text);
+  const [g0, g1, g2] = gradient;
   histogram.fill(0);
   for (let i = from; i < to; i++) {
     const a = (s.alpha[i] as number) * strength;
-    const r = Math.round((s.rgb[i * 3] as number) * (1 - a) + gradient[0] * a);
-    const g = Math.round((s.rgb[i * 3 + 1] as number) * (1 - a) + gradient[1] * a);
-    const b = Math.round((s.rgb[i * 3 + 2] as number) * (1 - a) + gradient[2] * a);
+    // Rounded to the nearest 8-bit value (the sum is never negative: `| 0` truncates like floor).
+    const r = ((s.rgb[i * 3] as number) * (1 - a) + g0 * a + 0.5) | 0;
+    const g = ((s.rgb[i * 3 + 1] as number) * (1 - a) + g1 * a + 0.5) | 0;
+    const b = ((s.rgb[i * 3 + 2] as number) * (1 - a) + g2 * a + 0.5) | 0;
     const lb =
       0.2126 * (LINEAR[r] as number) + 0.7152 * (LINEAR[g] as number) + 0.0722 * (LINEAR[b] as number);
     const ratio = lt > lb ? (lt + 0.05) / (lb + 0.05) : (lb + 0.05) / (lt + 0.05);

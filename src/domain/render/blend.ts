@@ -1,0 +1,362 @@
+/**
+ * Lays the overlay over the decoded photo, in place: the gradient, then the text's shadow, the logo
+ * and the text, each with source-over (Porter-Duff) in 8-bit sRGB, as resvg and libvips composite
+ * do. Each layer is blended only where it has coverage: the gradient over the rows or columns its
+ * bands reach (it is computed, not rasterised: a linear band's opacity is a function of one
+ * coordinate), the text and shadow within the text's box.
+ *
+ * This replaced rasterising three canvas-sized SVG layers, stretching them into RGBA buffers and
+ * compositing them in libvips (62 to 86 ms of overlay and 35 to 56 ms of composite per card, issue
+ * 11; libvips' composite works in floating point, 15 to 20 ms a layer here); it takes 5 to 9 ms on
+ * the main thread for a 1200×630 card, which the renderer spreads over several turns of the event
+ * loop (`npm run bench`).
+ */
+import type { GradientGeometry, Rect } from './layout.js';
+import type { ShadowPlane, TextMasks } from './overlay.js';
+import { gradientAlpha, type Rgb, type ToneChoice } from './tones.js';
+
+/** Opacity of the text shadow (of its colour, `ToneChoice.shadow`). */
+export const SHADOW_OPACITY = 0.55;
+
+/** Canvas rows `from` (inclusive) to `to` (exclusive): the part of the canvas one call blends. */
+export interface RowRange {
+  from: number;
+  to: number;
+}
+
+/** The rows of `box` (relative to it) that fall within `rows`. */
+function boxRows(box: Rect, rows: RowRange): RowRange {
+  return { from: Math.max(0, rows.from - box.y), to: Math.min(box.height, rows.to - box.y) };
+}
+
+/** Decoded pixels to blend into: 8-bit sRGB, straight (not premultiplied) alpha when `channels` is 4. */
+export interface Canvas {
+  pixels: Buffer;
+  width: number;
+  height: number;
+  channels: 3 | 4;
+}
+
+/** A logo resized to `rect`: straight-alpha RGBA, `rect.width × rect.height`. */
+export interface LogoPixels {
+  rect: Rect;
+  rgba: Buffer;
+}
+
+/**
+ * Source-over of colour `c` at opacity `a` (0..1) onto the pixel at byte `i`. Three channels: the
+ * lerp; four: the Porter-Duff over of straight-alpha colours (the result's alpha grows).
+ */
+function over(px: Buffer, i: number, channels: number, c: Rgb, a: number): void {
+  if (channels === 3) {
+    px[i] = (px[i] as number) + ((c[0] - (px[i] as number)) * a + 0.5);
+    px[i + 1] = (px[i + 1] as number) + ((c[1] - (px[i + 1] as number)) * a + 0.5);
+    px[i + 2] = (px[i + 2] as number) + ((c[2] - (px[i + 2] as number)) * a + 0.5);
+    return;
+  }
+  const below = ((px[i + 3] as number) / 255) * (1 - a);
+  const alpha = a + below;
+  if (alpha <= 0) return;
+  px[i] = (c[0] * a + (px[i] as number) * below) / alpha + 0.5;
+  px[i + 1] = (c[1] * a + (px[i + 1] as number) * below) / alpha + 0.5;
+  px[i + 2] = (c[2] * a + (px[i + 2] as number) * below) / alpha + 0.5;
+  px[i + 3] = alpha * 255 + 0.5;
+}
+
+/**
+ * Per-row and per-column transparency (1 - opacity) of a linear gradient's bands, when each band
+ * runs along one axis (all of layout.ts's do); undefined otherwise (then it is computed per pixel).
+ * The bands are stacked with source-over, so their transparencies multiply.
+ */
+function separable(geometry: GradientGeometry, width: number, height: number) {
+  if (geometry.kind !== 'linear') return undefined;
+  const rows = new Float32Array(height).fill(1);
+  const cols = new Float32Array(width).fill(1);
+  for (const band of geometry.bands) {
+    const vertical = band.from[0] === band.to[0];
+    const horizontal = band.from[1] === band.to[1];
+    if (!vertical && !horizontal) return undefined;
+    const single = { kind: 'linear' as const, bands: [band] };
+    // Pixel centres, as resvg samples a gradient.
+    if (vertical)
+      for (let y = 0; y < height; y++)
+        rows[y] = (rows[y] as number) * (1 - gradientAlpha(single, 0, y + 0.5));
+    else
+      for (let x = 0; x < width; x++) cols[x] = (cols[x] as number) * (1 - gradientAlpha(single, x + 0.5, 0));
+  }
+  return { rows, cols };
+}
+
+/**
+ * Source-over of colour `c` onto the RGB pixel at byte `i` with an opacity in 1/256ths (0..256):
+ * integer arithmetic, rounded; the hot loop of the gradient, text and shadow.
+ */
+function lerp256(px: Buffer, i: number, c: Rgb, a8: number): void {
+  const p0 = px[i] as number;
+  const p1 = px[i + 1] as number;
+  const p2 = px[i + 2] as number;
+  px[i] = p0 + (((c[0] - p0) * a8 + 128) >> 8);
+  px[i + 1] = p1 + (((c[1] - p1) * a8 + 128) >> 8);
+  px[i + 2] = p2 + (((c[2] - p2) * a8 + 128) >> 8);
+}
+
+/**
+ * Source-over of `colour` at an opacity in 1/256ths onto `length` bytes of RGB from byte `start`
+ * (a whole number of pixels, `start` on a pixel). Four bytes at a time where they are aligned: two
+ * 8-bit lanes in each 16-bit half of a 32-bit word (SIMD within a register), which takes about a
+ * third of the time of byte by byte on a 1200×630 card; the bytes of lanes cycle R, G, B with a
+ * period of three words. Rounds like {@link lerp256}: (p·(256 − a) + c·a + 128) >> 8. `all` is
+ * the word view of `px` when it starts word-aligned (one view per canvas: a typed array per row
+ * costs more than the row's blend).
+ */
+function lerpRow(
+  px: Uint8Array,
+  all: Uint32Array | undefined,
+  start: number,
+  length: number,
+  colour: Rgb,
+  a8: number,
+): void {
+  const end = start + length;
+  let i = start;
+  // Bytes up to the first aligned word that starts on an R byte (every 12 bytes), one at a time.
+  while (i < end && ((px.byteOffset + i) % 4 !== 0 || (i - start) % 3 !== 0)) {
+    const p = px[i] as number;
+    px[i] = p + ((((colour[(i - start) % 3] as number) - p) * a8 + 128) >> 8);
+    i++;
+  }
+  const inverse = 256 - a8;
+  // The colour's bytes in the three word phases (R G B R, G B R G, B R G B), as even and odd lanes, × a.
+  const lane = (k: number) => colour[k % 3] as number;
+  const even = (k: number) => ((lane(k) | (lane(k + 2) << 16)) * a8 + 0x00800080) >>> 0;
+  const odd = (k: number) => ((lane(k + 1) | (lane(k + 3) << 16)) * a8 + 0x00800080) >>> 0;
+  const [e0, e1, e2, o0, o1, o2] = [even(0), even(1), even(2), odd(0), odd(1), odd(2)];
+  // Whole groups of three words (four pixels), unrolled: the phases stay constants.
+  const count = Math.floor((end - i) / 12) * 3;
+  const words = all ?? new Uint32Array(px.buffer, px.byteOffset + i, count);
+  const first = all ? (px.byteOffset + i) / 4 - all.byteOffset / 4 : 0;
+  for (let w = first; w < first + count; w += 3) {
+    let v = words[w] as number;
+    words[w] =
+      (((Math.imul(v & 0xff00ff, inverse) + e0) >>> 8) & 0xff00ff) |
+      ((Math.imul((v >>> 8) & 0xff00ff, inverse) + o0) & 0xff00ff00);
+    v = words[w + 1] as number;
+    words[w + 1] =
+      (((Math.imul(v & 0xff00ff, inverse) + e1) >>> 8) & 0xff00ff) |
+      ((Math.imul((v >>> 8) & 0xff00ff, inverse) + o1) & 0xff00ff00);
+    v = words[w + 2] as number;
+    words[w + 2] =
+      (((Math.imul(v & 0xff00ff, inverse) + e2) >>> 8) & 0xff00ff) |
+      ((Math.imul((v >>> 8) & 0xff00ff, inverse) + o2) & 0xff00ff00);
+  }
+  for (i += count * 4; i < end; i++) {
+    const p = px[i] as number;
+    px[i] = p + ((((colour[(i - start) % 3] as number) - p) * a8 + 128) >> 8);
+  }
+}
+
+/** The gradient of `tones` over the canvas rows `rows` (only where its opacity is above zero). */
+function blendGradient(
+  canvas: Canvas,
+  geometry: GradientGeometry,
+  colour: Rgb,
+  strength: number,
+  rows: RowRange,
+): void {
+  const { pixels: px, width, height, channels } = canvas;
+  const axes = separable(geometry, width, height);
+  const alphaAt = axes
+    ? (x: number, y: number) => (1 - (axes.rows[y] as number) * (axes.cols[x] as number)) * strength
+    : (x: number, y: number) => gradientAlpha(geometry, x + 0.5, y + 0.5) * strength;
+  if (channels === 4) {
+    for (let y = rows.from; y < rows.to; y++)
+      for (let x = 0, i = y * width * 4; x < width; x++, i += 4) {
+        const a = alphaAt(x, y);
+        if (a > 0) over(px, i, 4, colour, a);
+      }
+    return;
+  }
+  const to256 = (a: number) => Math.round(a * 256);
+  if (axes?.cols.every((v) => v === 1)) {
+    // Bands along y only (bottom-left, top, bottom): one opacity per row.
+    const words =
+      px.byteOffset % 4 === 0 ? new Uint32Array(px.buffer, px.byteOffset, px.length >> 2) : undefined;
+    for (let y = rows.from; y < rows.to; y++) {
+      const a8 = to256(alphaAt(0, y));
+      if (a8 !== 0) lerpRow(px, words, y * width * 3, width * 3, colour, a8);
+    }
+    return;
+  }
+  if (axes?.rows.every((v) => v === 1)) {
+    // Bands along x only (left, right, split): one opacity per column, the same in every row.
+    const cols = Int32Array.from({ length: width }, (_, x) => to256(alphaAt(x, 0)));
+    for (let y = rows.from; y < rows.to; y++)
+      for (let x = 0, i = y * width * 3; x < width; x++, i += 3) {
+        const a8 = cols[x] as number;
+        if (a8 !== 0) lerp256(px, i, colour, a8);
+      }
+    return;
+  }
+  for (let y = rows.from; y < rows.to; y++)
+    for (let x = 0, i = y * width * 3; x < width; x++, i += 3) {
+      const a8 = to256(alphaAt(x, y));
+      if (a8 !== 0) lerp256(px, i, colour, a8);
+    }
+}
+
+/**
+ * The half-resolution shadow's coverage along row `y` of the text's box, stretched ×2 bilinearly
+ * (sample centres: a full-resolution pixel lies a quarter of a half-resolution one from its nearest
+ * sample, so the weights are ¾ and ¼; edges clamped) into `out` (`2 × shadow.width` values, 0..255).
+ * `line` is scratch of `shadow.width`. Answers the columns [from, to) it wrote, where the row has
+ * coverage, or undefined when it has none.
+ */
+function shadowRow(
+  shadow: ShadowPlane,
+  y: number,
+  line: Float32Array,
+  out: Float32Array,
+): [from: number, to: number] | undefined {
+  const { coverage: c, width: w, height: h } = shadow;
+  const near = Math.min(h - 1, y >> 1);
+  const far = Math.min(h - 1, Math.max(0, y % 2 === 0 ? near - 1 : near + 1));
+  const a = near * w;
+  const b = far * w;
+  let first = w;
+  let last = -1;
+  for (let k = 0; k < w; k++) {
+    const v = 0.75 * (c[a + k] as number) + 0.25 * (c[b + k] as number);
+    line[k] = v;
+    if (v !== 0) {
+      if (first === w) first = k;
+      last = k;
+    }
+  }
+  if (last < 0) return undefined;
+  // A half-resolution sample reaches the two pixels on each side of its own two.
+  const from = Math.max(0, first - 1);
+  const to = Math.min(w, last + 2);
+  for (let k = from; k < to; k++) {
+    const v = line[k] as number;
+    out[2 * k] = 0.75 * v + 0.25 * (line[k > 0 ? k - 1 : 0] as number);
+    out[2 * k + 1] = 0.75 * v + 0.25 * (line[k < w - 1 ? k + 1 : k] as number);
+  }
+  return [2 * from, 2 * to];
+}
+
+/**
+ * The shadow (when `masks.shadow`) filled with `shadowColour` at {@link SHADOW_OPACITY}, then the
+ * text's coverage (the alpha of `masks.text`) filled with `textColour`, row by row over the box,
+ * each only over the span of the row it covers (`masks.spans`).
+ */
+function blendText(
+  canvas: Canvas,
+  masks: TextMasks,
+  textColour: Rgb,
+  shadowColour: Rgb,
+  rows: RowRange,
+): void {
+  const { pixels: px, width, channels } = canvas;
+  const { box, text, shadow, spans } = masks;
+  const textTable = Int32Array.from({ length: 256 }, (_, m) => Math.round((m / 255) * 256));
+  const shadeK = (SHADOW_OPACITY / 255) * 256;
+  const row = new Float32Array(box.width);
+  const line = new Float32Array(shadow?.width ?? 0);
+  const { from, to } = boxRows(box, rows);
+  for (let y = from; y < to; y++) {
+    const at = ((box.y + y) * width + box.x) * channels;
+    const shaded = shadow && shadowRow(shadow, y, line, row);
+    if (shaded) {
+      for (let x = shaded[0], i = at + x * channels; x < shaded[1]; x++, i += channels) {
+        const s = row[x] as number;
+        if (s < 0.5) continue;
+        if (channels === 3) lerp256(px, i, shadowColour, (s * shadeK + 0.5) | 0);
+        else over(px, i, 4, shadowColour, (s / 255) * SHADOW_OPACITY);
+      }
+    }
+    const m0 = y * box.width;
+    for (let x = spans[2 * y] as number, end = spans[2 * y + 1] as number; x < end; x++) {
+      const t = text[(m0 + x) * 4 + 3] as number;
+      if (t === 0) continue;
+      if (channels === 3) lerp256(px, at + x * 3, textColour, textTable[t] as number);
+      else over(px, at + x * 4, 4, textColour, t / 255);
+    }
+  }
+}
+
+/** Premultiplied RGBA (`premultiplied`) or straight RGBA in `box`, over the canvas. */
+function blendRgba(
+  canvas: Canvas,
+  box: Rect,
+  rgba: Uint8Array,
+  premultiplied: boolean,
+  rows: RowRange,
+): void {
+  const { pixels: px, width, channels } = canvas;
+  const c: Rgb = [0, 0, 0];
+  const { from, to } = boxRows(box, rows);
+  for (let y = from; y < to; y++) {
+    for (let x = 0; x < box.width; x++) {
+      const s = (y * box.width + x) * 4;
+      const a = (rgba[s + 3] as number) / 255;
+      if (a === 0) continue;
+      for (let ch = 0; ch < 3; ch++) {
+        const v = rgba[s + ch] as number;
+        c[ch] = premultiplied ? Math.min(255, v / a) : v;
+      }
+      over(px, ((box.y + y) * width + box.x + x) * channels, channels, c, a);
+    }
+  }
+}
+
+/** The photo + gradient behind the text's box, before the shadow and text: what ink is measured against. */
+export interface Backdrop {
+  box: Rect;
+  /** RGB of the box, row-major. */
+  rgb: Uint8Array;
+}
+
+/** What {@link blendOverlay} lays over a canvas. */
+export interface Overlay {
+  geometry: GradientGeometry;
+  tones: ToneChoice;
+  masks: TextMasks | undefined;
+  logo: LogoPixels | undefined;
+}
+
+/** The backdrop of the text's box (photo + gradient, before shadow and text) of blended `canvas`. */
+function backdropOf(canvas: Canvas, box: Rect): Backdrop {
+  const rgb = new Uint8Array(box.width * box.height * 3);
+  for (let y = 0; y < box.height; y++)
+    for (let x = 0; x < box.width; x++) {
+      const i = ((box.y + y) * canvas.width + box.x + x) * canvas.channels;
+      rgb.set(canvas.pixels.subarray(i, i + 3), (y * box.width + x) * 3);
+    }
+  return { box, rgb };
+}
+
+/**
+ * Blends the overlay into `canvas.pixels` in place, over the canvas rows `rows` (default all):
+ * gradient (when `tones.gradient`), shadow (when `masks.shadow`) and text, logo, colour glyphs.
+ * Calls on disjoint row ranges touch disjoint bytes. With
+ * `keepBackdrop` (all rows only), returns the box's pixels as they were after the gradient (for the
+ * ink measurement of index.ts).
+ */
+export function blendOverlay(
+  canvas: Canvas,
+  { geometry, tones, masks, logo }: Overlay,
+  rows: RowRange = { from: 0, to: canvas.height },
+  keepBackdrop = false,
+): Backdrop | undefined {
+  // 8-bit colours (as the SVG layers had them): the integer arithmetic of lerp256 stays integer.
+  const rgb = (c: Rgb): Rgb => [Math.round(c[0]), Math.round(c[1]), Math.round(c[2])];
+  if (tones.gradient)
+    blendGradient(canvas, geometry, rgb(tones.gradient.colour), tones.gradient.strength, rows);
+  const backdrop = masks && keepBackdrop ? backdropOf(canvas, masks.box) : undefined;
+  if (masks) blendText(canvas, masks, rgb(tones.text), rgb(tones.shadow), rows);
+  // The layout keeps the text clear of the logo (its rectangle and gap), so only the shadow can
+  // reach under it.
+  if (logo) blendRgba(canvas, logo.rect, logo.rgba, false, rows);
+  if (masks?.colour) blendRgba(canvas, masks.box, masks.colour, true, rows);
+  return backdrop;
+}

@@ -1,0 +1,151 @@
+/**
+ * The overlay's blend (src/domain/render/blend.ts) and text masks (overlay.ts) as functions: the
+ * word-at-a-time gradient against source-over byte by byte, the text and its shadow, and the large
+ * fallback fonts loaded ahead of a layout (fonts.ts `prepare`).
+ */
+import { describe, expect, it } from 'vitest';
+import { blendOverlay, type Canvas } from '../src/domain/render/blend.js';
+import { loadFontLibrary } from '../src/domain/render/fonts.js';
+import { layoutText, type GradientGeometry } from '../src/domain/render/layout.js';
+import { rasteriseText, textBoxOf } from '../src/domain/render/overlay.js';
+import { gradientAlpha, type Rgb, type ToneChoice } from '../src/domain/render/tones.js';
+import { testFonts } from './support/server.js';
+
+/** Deterministic noise (a linear congruential generator): every byte value occurs. */
+function noise(length: number, seed = 7): Buffer {
+  const out = Buffer.alloc(length);
+  let x = seed;
+  for (let i = 0; i < length; i++) {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    out[i] = x >>> 24;
+  }
+  return out;
+}
+
+/** Source-over of `c` at `a` (1/256ths) on one byte, rounded: the definition the fast path must meet. */
+const overByte = (p: number, c: number, a8: number) => p + (((c - p) * a8 + 128) >> 8);
+
+const tones = (gradient: { colour: Rgb; strength: number } | undefined): ToneChoice => ({
+  text: [255, 255, 255],
+  shadow: [0, 0, 0],
+  gradient,
+  contrast: 7,
+});
+
+describe('gradient blend', () => {
+  // A band from the bottom edge up to a third of the height, as the bottom-left template draws it.
+  const band = (height: number): GradientGeometry => ({
+    kind: 'linear',
+    bands: [{ from: [0, height], to: [0, height / 3], textAt: 0.4 }],
+  });
+
+  for (const { name, width, offset } of [
+    { name: 'a 1200 px wide canvas, word-aligned', width: 1200, offset: 0 },
+    { name: 'an odd width', width: 333, offset: 0 },
+    { name: 'a buffer that does not start on a word', width: 1200, offset: 3 },
+  ])
+    it(`equals source-over byte by byte on ${name}`, () => {
+      const height = 90;
+      const colour: Rgb = [12, 200, 77];
+      const strength = 0.8;
+      const backing = noise(width * height * 3 + offset);
+      const pixels = backing.subarray(offset);
+      const before = Buffer.from(pixels);
+      const canvas: Canvas = { pixels, width, height, channels: 3 };
+      blendOverlay(canvas, {
+        geometry: band(height),
+        tones: tones({ colour, strength }),
+        masks: undefined,
+        logo: undefined,
+      });
+      let differing = 0;
+      for (let y = 0; y < height; y++) {
+        const a8 = Math.round(gradientAlpha(band(height), 0, y + 0.5) * strength * 256);
+        for (let i = y * width * 3; i < (y + 1) * width * 3; i++)
+          if (pixels[i] !== overByte(before[i] as number, colour[i % 3] as number, a8)) differing++;
+      }
+      expect(differing).toBe(0);
+      // The band is clear above its end and at full strength at the bottom edge.
+      expect(pixels.subarray(0, width * 3).equals(before.subarray(0, width * 3))).toBe(true);
+      const last = (height - 1) * width * 3;
+      expect(pixels.subarray(last, last + width * 3).equals(before.subarray(last, last + width * 3))).toBe(
+        false,
+      );
+    });
+});
+
+describe('text and shadow', () => {
+  const fonts = testFonts();
+  const layout = layoutText(fonts, {
+    aspect: 'og',
+    placement: { template: 'bottom-left' },
+    title: 'Shadow',
+    font: 'arial',
+  });
+
+  it('fills the glyphs with the text colour, shades under them, and leaves the rest of the canvas alone', async () => {
+    const masks = await rasteriseText(layout, true);
+    if (!masks) throw new Error('nothing rasterised');
+    const { box } = masks;
+    expect(box).toEqual(textBoxOf(layout));
+    const grey = 128;
+    const canvas: Canvas = {
+      pixels: Buffer.alloc(1200 * 630 * 3, grey),
+      width: 1200,
+      height: 630,
+      channels: 3,
+    };
+    blendOverlay(canvas, { geometry: layout.gradient, tones: tones(undefined), masks, logo: undefined });
+    const at = (x: number, y: number) => canvas.pixels[(y * 1200 + x) * 3] as number;
+    let solid = 0;
+    let shaded = 0;
+    let changedOutside = 0;
+    let solidNotWhite = 0;
+    for (let y = 0; y < 630; y++)
+      for (let x = 0; x < 1200; x++) {
+        const inside = x >= box.x && x < box.x + box.width && y >= box.y && y < box.y + box.height;
+        const v = at(x, y);
+        if (!inside) {
+          if (v !== grey) changedOutside++;
+          continue;
+        }
+        const coverage = masks.text[((y - box.y) * box.width + (x - box.x)) * 4 + 3] as number;
+        if (coverage === 255) {
+          solid++;
+          if (v !== 255) solidNotWhite++;
+        } else if (coverage === 0 && v < grey) shaded++;
+      }
+    expect(changedOutside).toBe(0);
+    expect(solidNotWhite).toBe(0);
+    expect(solid).toBeGreaterThan(1000);
+    // The shadow (black at 55%, blurred) darkens the grey around and below the glyphs.
+    expect(shaded).toBeGreaterThan(1000);
+    // Spans: each row's covered columns hold all of its coverage.
+    let outsideSpan = 0;
+    for (let y = 0; y < box.height; y++)
+      for (let x = 0; x < box.width; x++)
+        if ((masks.text[(y * box.width + x) * 4 + 3] as number) > 0)
+          if (x < (masks.spans[2 * y] as number) || x >= (masks.spans[2 * y + 1] as number)) outsideSpan++;
+    expect(outsideSpan).toBe(0);
+  });
+
+  it('draws no shadow when it is off', async () => {
+    const masks = await rasteriseText(layout, false);
+    expect(masks?.shadow).toBeUndefined();
+  });
+});
+
+describe('large fallback fonts', () => {
+  it('are loaded ahead of the layout, once, however many renders ask at once', async () => {
+    const library = loadFontLibrary();
+    expect(library.loadTimes.has('sc-bold')).toBe(false);
+    await Promise.all([library.prepare('我们的标题', 'bold'), library.prepare('构建时间', 'bold')]);
+    expect([...library.loadTimes.keys()].filter((k) => k.startsWith('sc'))).toEqual(['sc-bold']);
+    const chain = library.chain('arial', 'bold', '我们的标题');
+    expect(chain.at(-1)?.name).toBe('NotoSansSC_700Bold');
+    // Latin text needs no large fallback: nothing more is loaded.
+    const loaded = library.loadTimes.size;
+    await library.prepare('Hello', 'regular');
+    expect(library.loadTimes.size).toBe(loaded);
+  });
+});
