@@ -1,163 +1,235 @@
 /**
- * `npm run bench`: times each render stage on the photographs of ../shared/fixtures/photos, and the
- * longest the event loop was blocked while rendering. One render at a time, then two at once (the
- * machine has 2 cores). Reports medians over RUNS renders per photo and format, after one warm-up.
+ * `npm run bench`: how fast Titlecard renders, on the photographs of ../shared/fixtures/photos.
  *
- * Usage: npm run bench [-- --runs 5]
+ *   npm run bench [-- --runs 5]   each render stage per photo and format (medians after a warm-up),
+ *                                 the event-loop delay while rendering, two renders at a time.
+ *   npm run bench -- --compare    the same job through the floor, Titlecard, satori + resvg and
+ *                                 takumi, interleaved (compare.ts); then HTTP throughput at 1, 4 and
+ *                                 8 requests in flight, the event-loop delay, and the peak RSS of a
+ *                                 server taking 16 uploads of 10 MB at once (http.ts).
+ *   npm run bench -- --encoders   encoder settings by speed and size (encoders.ts).
+ *   npm run bench -- --http       only the HTTP throughput and the memory under uploads.
+ *
+ * Options: --photos a,b (file names, default all), --formats png,jpeg,webp.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
+import os from 'node:os';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { loadFontLibrary } from '../src/domain/render/fonts.js';
 import { layoutText } from '../src/domain/render/layout.js';
-import { createRenderer, type RenderTimings } from '../src/domain/render/index.js';
+import { createRenderer, type RenderTimings, warmUp } from '../src/domain/render/index.js';
 import { generateOptionsSchema } from '../src/domain/schemas.js';
+import { compare, webpOf } from './compare.js';
+import { encoderTable } from './encoders.js';
+import { FORMATS, SUBTITLE, TITLE, type Format } from './engines.js';
+import { tenMegabytePhoto, throughput, uploadMemory } from './http.js';
+import { median } from './stats.js';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '5' },
+    compare: { type: 'boolean', default: false },
+    encoders: { type: 'boolean', default: false },
+    http: { type: 'boolean', default: false },
+    photos: { type: 'string' },
+    formats: { type: 'string' },
+  },
+});
 const RUNS = Number(values.runs);
 const PHOTOS = new URL('../../shared/fixtures/photos/', import.meta.url);
 const FILES = readdirSync(PHOTOS)
   .filter((f) => /\.(jpe?g|png|webp)$/i.test(f))
+  .filter((f) => !values.photos || values.photos.split(',').includes(f))
   .sort();
+const formats = (values.formats?.split(',') ?? FORMATS) as Format[];
+const print = (line: string) => console.log(line);
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2
-    ? (s[(s.length - 1) / 2] as number)
-    : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
-};
-const ms = (v: number) => v.toFixed(1).padStart(7);
-
-/**
- * Longest the event loop went without running a 1 ms timer while `fn` ran: how long the main thread
- * was blocked at a stretch (a timer callback can only run when nothing else holds the thread).
- */
-async function maxBlocked<T>(fn: () => Promise<T>): Promise<{ result: T; maxGap: number }> {
-  let last = performance.now();
-  let maxGap = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    maxGap = Math.max(maxGap, now - last);
-    last = now;
-  }, 1);
-  try {
-    const result = await fn();
-    return { result, maxGap };
-  } finally {
-    clearInterval(timer);
-  }
-}
-
-const firstUse: string[] = [];
 const t0 = performance.now();
 const fonts = loadFontLibrary();
 const fontLoad = performance.now() - t0;
-const renderer = createRenderer(fonts);
+print(
+  `Titlecard render benchmark, ${new Date().toISOString().slice(0, 10)}, ${os.availableParallelism()} cores (${os.cpus()[0]?.model.trim()}), Node ${process.version}.`,
+);
 
-// First use of the large fallback fonts: loaded once per process, when a title first needs them.
-for (const [what, text] of [
-  ['CJK (Noto Sans SC Bold)', '我们如何把构建时间缩短一半'],
-  ['CJK (Noto Sans JP Bold)', '新しいリリースのお知らせ'],
-  ['CJK (Noto Sans KR Bold)', '한국어 제목'],
-  ['emoji (Noto Color Emoji)', 'Ship it 🚀'],
-] as const) {
-  const started = performance.now();
-  layoutText(fonts, { aspect: 'og', placement: { template: 'bottom-left' }, title: text, font: 'arial' });
-  firstUse.push(`${what}: ${(performance.now() - started).toFixed(1)} ms`);
-}
-// Layout of a 200-character title (shaping, line breaking, automatic size), after warm-up.
-const long200 = {
-  latin:
-    'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut a',
-  cjk: '我们如何把构建时间缩短一半，并且更稳定。'.repeat(10),
-  arabic: 'مرحبا بالعالم: كيف نكتب عناوين جميلة تقرأ بوضوح على أي صورة، '.repeat(4).slice(0, 200),
-};
-const layoutTimes: string[] = [];
-for (const [name, title] of Object.entries(long200)) {
-  for (let i = 0; i < 3; i++)
-    layoutText(fonts, { aspect: 'og', placement: { template: 'left' }, title, font: 'arial' });
-  const runs: number[] = [];
-  for (let i = 0; i < 20; i++) {
-    const started = performance.now();
-    layoutText(fonts, { aspect: 'og', placement: { template: 'left' }, title, font: 'arial' });
-    runs.push(performance.now() - started);
+/**
+ * The event-loop delay while `fn` runs: percentiles and maximum, ms. The histogram samples every
+ * 1 ms and records whole intervals; the delay is the interval less that millisecond.
+ */
+async function eventLoopDelay(fn: () => Promise<void>) {
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  try {
+    await fn();
+  } finally {
+    histogram.disable();
   }
-  layoutTimes.push(`${name} ${median(runs).toFixed(1)} ms`);
+  const ms = (ns: number) => Math.max(0, ns / 1e6 - 1);
+  return {
+    p50: ms(histogram.percentile(50)),
+    p99: ms(histogram.percentile(99)),
+    max: ms(histogram.max),
+  };
 }
-const title = 'How we cut our build times in half with a smarter cache';
-const stages: (keyof RenderTimings)[] = [
-  'decode',
-  'layout',
-  'tones',
-  'overlay',
-  'composite',
-  'encode',
-  'thumbnail',
-];
+const delayLine = (d: { p50: number; p99: number; max: number }) =>
+  `p50 ${d.p50.toFixed(1)} ms, p99 ${d.p99.toFixed(1)} ms, max ${d.max.toFixed(1)} ms`;
 
-console.log(`Titlecard render benchmark: ${RUNS} runs per photo and format after a warm-up; medians in ms.`);
-console.log(
-  `Font set (nine families + Hebrew, Arabic, Devanagari, Thai) loaded once at start-up in ${fontLoad.toFixed(1)} ms.`,
-);
-console.log(`First use of a large fallback font (then cached for the process): ${firstUse.join('; ')}.`);
-console.log(
-  `Layout of a 200-character title, template left, auto size (median of 20): ${layoutTimes.join('; ')}.\n`,
-);
+const photos = new Map<string, Buffer>();
+for (const f of FILES) photos.set(f, readFileSync(new URL(f, PHOTOS)));
 
-let blockedOne = 0;
-for (const fileFormat of ['png', 'jpeg', 'webp'] as const) {
-  console.log(`fileFormat=${fileFormat}, aspect og, template bottom-left, with subtitle`);
-  console.log(
-    `${'photo'.padEnd(36)}${stages.map((s) => s.padStart(10)).join('')}${'total'.padStart(10)}${'bytes'.padStart(10)}`,
+if (values.encoders) {
+  await encoderTable(photos, print);
+} else if (values.http) {
+  await serverFigures();
+} else if (values.compare) {
+  // WebP input too: the fixtures hold JPEG and PNG only.
+  const first = photos.get('mate_RainDrops.jpg');
+  if (first) photos.set('mate_RainDrops.webp (from the jpg)', await webpOf(first));
+  print(`${RUNS} interleaved rounds per photo and format after a warm-up round; medians.`);
+  await compare(fonts, photos, RUNS, formats, print);
+  const renderer = createRenderer(fonts);
+  await warmUp(renderer);
+  const delay = await eventLoopDelay(() => renderAll(renderer, 1));
+  print(`\nEvent-loop delay while rendering every photo × format one at a time: ${delayLine(delay)}.`);
+  await serverFigures();
+} else {
+  await stages();
+}
+
+/** Throughput of `titlecard serve` at 1, 4 and 8 requests in flight, and its memory under 16 large uploads. */
+async function serverFigures() {
+  const jpeg = readFileSync(new URL('mate_RainDrops.jpg', PHOTOS));
+  await throughput(jpeg, [1, 4, 8], RUNS * 8, print);
+  await uploadMemory(
+    await tenMegabytePhoto(readFileSync(new URL('Dragonfly_by_Bolly.jpg', PHOTOS))),
+    16,
+    print,
   );
-  const totals: number[] = [];
-  for (const file of FILES) {
-    const input = readFileSync(new URL(file, PHOTOS));
-    const options = generateOptionsSchema.parse({
-      title,
-      subtitle: 'Engineering blog · 8 min read',
-      fileFormat,
-    });
-    await renderer.render(input, options); // warm-up
-    const runs: RenderTimings[] = [];
-    const walls: number[] = [];
-    let bytes = 0;
-    const { maxGap } = await maxBlocked(async () => {
-      for (let i = 0; i < RUNS; i++) {
-        const start = performance.now();
-        const out = await renderer.render(input, options);
-        walls.push(performance.now() - start);
-        runs.push(out.timings);
-        bytes = out.image.length;
-      }
-    });
-    blockedOne = Math.max(blockedOne, maxGap);
-    const wall = median(walls);
-    totals.push(wall);
-    console.log(
-      `${file.padEnd(36)}${stages.map((s) => `${ms(median(runs.map((r) => r[s])))}   `).join('')}${ms(wall)}   ${String(bytes).padStart(10)}`,
-    );
-  }
-  console.log(`${'median of photos'.padEnd(36)}${' '.repeat(stages.length * 10)}${ms(median(totals))}\n`);
 }
-console.log(
-  `Main thread blocked at most ${blockedOne.toFixed(1)} ms at a stretch while rendering one at a time.`,
-);
 
-// Two renders at once: throughput on the 2-core machine.
-const input = readFileSync(new URL('mate_RainDrops.jpg', PHOTOS));
-const options = generateOptionsSchema.parse({ title, fileFormat: 'jpeg' });
-const n = RUNS * 4;
-const start = performance.now();
-const two = await maxBlocked(async () => {
-  for (let i = 0; i < n; i += 2)
-    await Promise.all([renderer.render(input, options), renderer.render(input, options)]);
-});
-const elapsed = performance.now() - start;
-console.log(
-  `Two at a time (mate_RainDrops.jpg, jpeg): ${(n / (elapsed / 1000)).toFixed(1)} renders/s; main thread blocked at most ${two.maxGap.toFixed(1)} ms at a stretch.`,
-);
-const mem = process.memoryUsage();
-console.log(
-  `Memory after the run: rss ${(mem.rss / 2 ** 20).toFixed(0)} MiB, heap ${(mem.heapUsed / 2 ** 20).toFixed(0)} MiB.`,
-);
+/** Renders every photo in every format `runs` times. */
+async function renderAll(renderer: ReturnType<typeof createRenderer>, runs: number) {
+  for (const fileFormat of formats)
+    for (const input of photos.values())
+      for (let i = 0; i < runs; i++)
+        await renderer.render(
+          input,
+          generateOptionsSchema.parse({ title: TITLE, subtitle: SUBTITLE, fileFormat }),
+        );
+}
+
+async function stages() {
+  const renderer = createRenderer(fonts);
+  print(
+    `Font set (nine families + Hebrew, Arabic, Devanagari, Thai) loaded at start-up in ${fontLoad.toFixed(1)} ms.`,
+  );
+  // First use of the large fallback fonts: loaded once per process, when a title first needs them.
+  const firstUse: string[] = [];
+  const photo = photos.values().next().value as Buffer;
+  // As `titlecard serve` does before it listens.
+  const warming = performance.now();
+  await warmUp(renderer);
+  print(`Warm-up at start-up (four throw-away cards): ${(performance.now() - warming).toFixed(0)} ms.`);
+  const firstDelay = await eventLoopDelay(async () => {
+    for (const [what, title] of [
+      ['CJK (Noto Sans SC)', '我们如何把构建时间缩短一半'],
+      ['CJK (Noto Sans JP)', '新しいリリースのお知らせ'],
+      ['CJK (Noto Sans KR)', '한국어 제목'],
+      ['emoji (Noto Color Emoji)', 'Ship it 🚀'],
+    ] as const) {
+      const started = performance.now();
+      await renderer.render(photo, generateOptionsSchema.parse({ title, subtitle: SUBTITLE }));
+      firstUse.push(`${what} ${(performance.now() - started).toFixed(0)} ms`);
+    }
+  });
+  print(
+    `First render needing a large fallback font (loaded then, once per process): ${firstUse.join('; ')}.`,
+  );
+  print(`Event-loop delay during those four renders: ${delayLine(firstDelay)}.`);
+
+  // Layout of a 200-character title (shaping, line breaking, automatic size), after warm-up.
+  const long200 = {
+    latin:
+      'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut a',
+    cjk: '我们如何把构建时间缩短一半，并且更稳定。'.repeat(10),
+    arabic: 'مرحبا بالعالم: كيف نكتب عناوين جميلة تقرأ بوضوح على أي صورة، '.repeat(4).slice(0, 200),
+  };
+  const layoutTimes: string[] = [];
+  for (const [name, title] of Object.entries(long200)) {
+    const lay = () =>
+      layoutText(fonts, { aspect: 'og', placement: { template: 'left' }, title, font: 'arial' });
+    for (let i = 0; i < 3; i++) lay();
+    const runs: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const started = performance.now();
+      lay();
+      runs.push(performance.now() - started);
+    }
+    layoutTimes.push(`${name} ${median(runs).toFixed(1)} ms`);
+  }
+  print(
+    `Layout of a 200-character title, template left, auto size (median of 20): ${layoutTimes.join('; ')}.\n`,
+  );
+
+  const stageNames: (keyof RenderTimings)[] = [
+    'decode',
+    'layout',
+    'tones',
+    'overlay',
+    'composite',
+    'encode',
+    'thumbnail',
+  ];
+  print(
+    'Stages overlap: the text is laid out and rasterised (overlay) while the photo decodes, and the card and its thumbnail encode at once.',
+  );
+  const ms = (v: number) => v.toFixed(1).padStart(7);
+  const delay = await eventLoopDelay(async () => {
+    for (const fileFormat of formats) {
+      print(`fileFormat=${fileFormat}, aspect og, template bottom-left, with subtitle`);
+      print(
+        `${'photo'.padEnd(36)}${stageNames.map((s) => s.padStart(10)).join('')}${'total'.padStart(10)}${'bytes'.padStart(10)}`,
+      );
+      const totals: number[] = [];
+      for (const [file, input] of photos) {
+        const options = generateOptionsSchema.parse({ title: TITLE, subtitle: SUBTITLE, fileFormat });
+        await renderer.render(input, options); // warm-up
+        const runs: RenderTimings[] = [];
+        const walls: number[] = [];
+        let bytes = 0;
+        for (let i = 0; i < RUNS; i++) {
+          const started = performance.now();
+          const out = await renderer.render(input, options);
+          walls.push(performance.now() - started);
+          runs.push(out.timings);
+          bytes = out.image.length;
+        }
+        const wall = median(walls);
+        totals.push(wall);
+        print(
+          `${file.padEnd(36)}${stageNames.map((s) => `${ms(median(runs.map((r) => r[s])))}   `).join('')}${ms(wall)}   ${String(bytes).padStart(10)}`,
+        );
+      }
+      print(`${'median of photos'.padEnd(36)}${' '.repeat(stageNames.length * 10)}${ms(median(totals))}\n`);
+    }
+  });
+  print(`Event-loop delay while rendering one at a time: ${delayLine(delay)}.`);
+
+  // Two renders at once: throughput on the 2-core machine.
+  const input = photos.get('mate_RainDrops.jpg') ?? photo;
+  const options = generateOptionsSchema.parse({ title: TITLE, fileFormat: 'jpeg' });
+  const n = RUNS * 4;
+  const started = performance.now();
+  const two = await eventLoopDelay(async () => {
+    for (let i = 0; i < n; i += 2)
+      await Promise.all([renderer.render(input, options), renderer.render(input, options)]);
+  });
+  const elapsed = performance.now() - started;
+  print(
+    `Two at a time (jpeg): ${(n / (elapsed / 1000)).toFixed(1)} renders/s; event-loop delay ${delayLine(two)}.`,
+  );
+  const mem = process.memoryUsage();
+  print(
+    `Memory after the run: rss ${(mem.rss / 2 ** 20).toFixed(0)} MiB, heap ${(mem.heapUsed / 2 ** 20).toFixed(0)} MiB.`,
+  );
+}

@@ -1,0 +1,171 @@
+/**
+ * The service as users meet it: `titlecard serve` in its own process (embedded default: SQLite and
+ * local disk, in a temporary DATA_DIR), driven over HTTP by `POST /api/generate`.
+ *
+ * - throughput: JPEG cards per second with 1, 4 and 8 requests in flight (each client sends its next
+ *   request when its last answer arrives), and the server's event-loop delay meanwhile (prom-client's
+ *   `nodejs_eventloop_lag_*` gauges of `GET /metrics`, read before the load to reset them and after);
+ * - memory: the server's peak resident set (VmHWM of /proc/<pid>/status) when 16 clients upload a
+ *   10 MB photo each at the same moment, on a fresh server; beyond the render queue the answers are
+ *   503 with Retry-After (RENDER_QUEUE, spec section 8).
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import sharp from 'sharp';
+import { runCli, spawnServer, type ServerProcess } from '../test/support/process.js';
+import { TITLE, SUBTITLE } from './engines.js';
+
+/** Most bytes a photo may have (spec 4.1: 10 MB). */
+const UPLOAD_LIMIT = 10 * 1024 * 1024;
+
+async function startServer(): Promise<{
+  server: ServerProcess;
+  token: string;
+  cleanup: () => Promise<void>;
+}> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'titlecard-bench-'));
+  const env = { DATA_DIR: dataDir, LOG_LEVEL: 'info' };
+  const made = await runCli(
+    ['users', 'create', '--email', 'bench@example.com', '--name', 'Bench', '--tier', 'agency', '--json'],
+    env,
+  );
+  if (made.code !== 0) throw new Error(`users create failed: ${made.stderr}`);
+  const { token } = JSON.parse(made.stdout) as { token: string };
+  const server = await spawnServer(env);
+  return {
+    server,
+    token,
+    cleanup: async () => {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function generate(server: ServerProcess, token: string, photo: Buffer, name: string): Promise<Response> {
+  const form = new FormData();
+  form.set('image', new Blob([photo]), name);
+  form.set('title', TITLE);
+  form.set('subtitle', SUBTITLE);
+  form.set('fileFormat', 'jpeg');
+  return fetch(`${server.base}/generate`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+}
+
+/**
+ * The server's event-loop delay, ms, from prom-client's lag gauges (it resets its histogram at each
+ * scrape). prom-client samples every 10 ms and records whole intervals: the delay is the interval
+ * less those 10 ms.
+ */
+async function eventLoopLag(server: ServerProcess): Promise<Record<string, number>> {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  const lag: Record<string, number> = {};
+  for (const [, name, value] of text.matchAll(
+    /^titlecard_nodejs_eventloop_lag_(p50|p90|p99|max)_seconds (\S+)$/gm,
+  ))
+    lag[name as string] = Math.max(0, Number(value) * 1000 - 10);
+  return lag;
+}
+
+export interface ThroughputRow {
+  inFlight: number;
+  perSecond: number;
+}
+
+/** Cards per second at each level of concurrency, `total` requests per level after a warm-up. */
+export async function throughput(
+  photo: Buffer,
+  levels: number[],
+  total: number,
+  print: (line: string) => void,
+): Promise<ThroughputRow[]> {
+  const { server, token, cleanup } = await startServer();
+  try {
+    for (let i = 0; i < 2; i++) await (await generate(server, token, photo, 'photo.jpg')).arrayBuffer();
+    await eventLoopLag(server);
+    const rows: ThroughputRow[] = [];
+    for (const inFlight of levels) {
+      let sent = 0;
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: inFlight }, async () => {
+          while (sent < total) {
+            sent++;
+            const res = await generate(server, token, photo, 'photo.jpg');
+            await res.arrayBuffer();
+            if (res.status !== 201) throw new Error(`POST /generate answered ${res.status}`);
+          }
+        }),
+      );
+      const perSecond = total / ((performance.now() - started) / 1000);
+      rows.push({ inFlight, perSecond });
+    }
+    const lag = await eventLoopLag(server);
+    const base = rows[0]?.perSecond ?? 1;
+    print(
+      `\nHTTP: POST /api/generate, ${total} JPEG cards per level (mate_RainDrops.jpg), one server process`,
+    );
+    for (const r of rows)
+      print(
+        `  ${String(r.inFlight).padStart(2)} in flight: ${r.perSecond.toFixed(1)} cards/s (${(r.perSecond / base).toFixed(2)}× one at a time)`,
+      );
+    print(
+      `  server event-loop delay meanwhile: p50 ${lag.p50?.toFixed(1)} ms, p90 ${lag.p90?.toFixed(1)} ms, p99 ${lag.p99?.toFixed(1)} ms, max ${lag.max?.toFixed(1)} ms`,
+    );
+    return rows;
+  } finally {
+    await cleanup();
+  }
+}
+
+/** A JPEG (quality 100) just under the upload limit, from `photo` scaled up: the widest that fits. */
+export async function tenMegabytePhoto(photo: Buffer): Promise<Buffer> {
+  for (let width = 7000; width >= 3000; width -= 200) {
+    const out = await sharp(photo).resize(width).jpeg({ quality: 100 }).toBuffer();
+    if (out.length <= UPLOAD_LIMIT) return out;
+  }
+  throw new Error('could not make a photo under the upload limit');
+}
+
+/** A memory figure of the server process from /proc/<pid>/status (Linux), MiB. */
+function procStatus(server: ServerProcess, field: 'VmRSS' | 'VmHWM'): number {
+  const status = readFileSync(`/proc/${server.proc.pid}/status`, 'utf8');
+  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1]) / 1024;
+}
+
+/** Peak RSS of a fresh server while `clients` upload `photo` at once; answers counted by status. */
+export async function uploadMemory(photo: Buffer, clients: number, print: (line: string) => void) {
+  const { server, token, cleanup } = await startServer();
+  try {
+    const idle = procStatus(server, 'VmRSS');
+    const started = performance.now();
+    const answers = await Promise.all(
+      Array.from({ length: clients }, async () => {
+        try {
+          const res = await generate(server, token, photo, 'large.jpg');
+          await res.arrayBuffer();
+          return String(res.status);
+        } catch {
+          // The server answered 503 and closed the connection before taking the whole upload.
+          return 'refused mid-upload';
+        }
+      }),
+    );
+    const elapsed = performance.now() - started;
+    const peak = procStatus(server, 'VmHWM');
+    const counts = new Map<string, number>();
+    for (const s of answers) counts.set(s, (counts.get(s) ?? 0) + 1);
+    print(
+      `\nMemory: ${clients} clients upload a ${(photo.length / 2 ** 20).toFixed(1)} MiB JPEG at once to a fresh server: ` +
+        `peak RSS ${peak.toFixed(0)} MiB (idle ${idle.toFixed(0)} MiB); answers ${[...counts].map(([s, n]) => `${n}× ${s}`).join(', ')} in ${(elapsed / 1000).toFixed(1)} s`,
+    );
+    return { peak, idle, counts };
+  } finally {
+    await cleanup();
+  }
+}
