@@ -241,13 +241,15 @@ export function placementOf(options: Pick<GenerateOptions, 'template' | 'positio
 
 /**
  * Encoder settings, chosen by measured speed and size on 1200×630 cards from the photos of
- * ../shared/fixtures/photos (issue 11; `npm run bench -- --encoders` prints the table):
- * - PNG: zlib level 4 with adaptive filtering: 40% smaller than level 6 unfiltered and about as
- *   fast (55 against 46 ms); level 6 filtered saves 1% more and takes twice as long.
+ * ../shared/fixtures/photos (issue 11; `npm run bench -- --encoders` prints the table; medians per
+ * card, total bytes of the seven):
+ * - PNG: zlib level 3 with adaptive filtering: 35% smaller than the former level 6 unfiltered
+ *   (7.2 against 11.1 MB) for 10 ms more (57 against 46 ms); level 4 saves 1% more for another 12
+ *   ms, level 6 filtered 2% for twice the time. On the same pixels it matches takumi's PNG to 0.2%.
  * - JPEG: quality {@link LOSSY_QUALITY} with libjpeg's standard Huffman tables: optimised tables
- *   save 1% of the bytes and take 2.5× as long to encode (9 against 3.5 ms).
+ *   save 1.7% of the bytes and take 2.3 times as long (7.8 against 3.4 ms).
  * - WebP: quality {@link LOSSY_QUALITY} at effort (libwebp method) 2: half the time of the default
- *   effort 4 (32 against 66 ms) for 3 to 5% more bytes; efforts 3 and up cost twice as much.
+ *   effort 4 (34 against 65 ms) for 2.4% more bytes; efforts 3 and up cost twice as much.
  */
 export const ENCODER_SETTINGS = {
   png: { compressionLevel: 3, adaptiveFiltering: true },
@@ -318,14 +320,16 @@ function timed<T>(promise: Promise<T>): Promise<Timed<T>> {
  * Renders `renders` cards on a plain synthetic background and throws them away, so that the
  * JavaScript of the render path is compiled before the first request: a process's first renders
  * ran their pixel loops unoptimised and held the event loop for 25 to 70 ms each (issue 11,
- * `npm run bench`). `titlecard serve` calls it at start-up (about 100 ms).
+ * `npm run bench`). `titlecard serve` calls it at start-up (about 0.3 s).
  */
 export async function warmUp(renderer: Renderer, renders = 4): Promise<void> {
   const photo = await sharp({ create: { width: 1200, height: 630, channels: 3, background: '#4a6b8a' } })
     .jpeg()
     .toBuffer();
+  // With an emoji: the colour font (25 MB) loads here rather than in a request, where its first
+  // use held the event loop for about 45 ms; it adds about 25 MB of resident memory.
   const options = generateOptionsSchema.parse({
-    title: 'Warm-up card',
+    title: 'Warm-up card ✨',
     subtitle: 'Titlecard',
     fileFormat: 'jpeg',
   });
@@ -414,6 +418,8 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
     let layoutMs = 0;
     let masks: Promise<Timed<TextMasks | undefined>> | undefined;
     await prepareFonts(options);
+    // A large fallback font just loaded took its own turn of the event loop; the layout takes the next.
+    await yieldToEventLoop();
     if (options.template !== 'auto') {
       const started = performance.now();
       layout = layOut(options, template);

@@ -11,6 +11,7 @@
  * of σ = 0.06 × each block's size) and moved down: resvg's feGaussianBlur on a layer of its own took
  * 20 to 28 ms of the overlay even at half scale (issue 11's profile), this about 2.
  */
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { renderAsync } from '@resvg/resvg-js';
 import sharp from 'sharp';
 import { svgNumber } from './colr.js';
@@ -196,6 +197,9 @@ function spansOf(rgba: Uint8Array, box: Rect): Int32Array {
  * on the thread pool; resolves to undefined when the box is empty (nothing to draw).
  */
 export async function rasteriseText(layout: TextLayout, textShadow: boolean): Promise<TextMasks | undefined> {
+  // A turn of the event loop of its own, apart from the layout: a colour glyph's first SVG takes
+  // about 10 ms (COLRv1 paint graph), a first emoji layout about 18.
+  await yieldToEventLoop();
   const box = textBoxOf(layout);
   if (box.width === 0 || box.height === 0) return undefined;
   const svgs = buildTextSvgs(layout, box);
