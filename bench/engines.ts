@@ -72,9 +72,33 @@ export function titlecardEngine(fonts: FontLibrary): Engine {
   };
 }
 
-/** The overlay both foreign engines draw: bottom-left text over a bottom-up dark gradient. */
-// Like Titlecard's own for this title: 60% at the bottom edge, 51% where the text starts, clear at the top.
-const GRADIENT = 'linear-gradient(to top, rgba(0,0,0,0.6) 0%, rgba(0,0,0,0.51) 70%, rgba(0,0,0,0) 100%)';
+/**
+ * The card both foreign engines draw, as CSS: the photo cover-cropped, a bottom-up dark gradient like
+ * Titlecard's own for this title (60% at the bottom edge, 51% where the text starts, clear at the
+ * top), and the title and subtitle at the bottom left with a soft shadow.
+ */
+const FULL = { position: 'absolute', left: 0, top: 0, width: WIDTH, height: HEIGHT } as const;
+const STYLES = {
+  card: { width: WIDTH, height: HEIGHT, position: 'relative', display: 'flex' },
+  photo: { ...FULL, objectFit: 'cover' },
+  gradient: {
+    ...FULL,
+    backgroundImage: 'linear-gradient(to top, rgba(0,0,0,0.6) 0%, rgba(0,0,0,0.51) 70%, rgba(0,0,0,0) 100%)',
+  },
+  text: {
+    position: 'absolute',
+    left: 60,
+    right: 60,
+    bottom: 60,
+    display: 'flex',
+    flexDirection: 'column',
+    color: 'white',
+    fontFamily: 'Arimo',
+    textShadow: '0 2px 4px rgba(0,0,0,0.55)',
+  },
+  title: { fontSize: 64, fontWeight: 700, lineHeight: 1.1 },
+  subtitle: { fontSize: 32, fontWeight: 400, marginTop: 16 },
+} as const;
 
 export async function satoriEngine(): Promise<Engine> {
   const fonts = [
@@ -85,43 +109,19 @@ export async function satoriEngine(): Promise<Engine> {
     const meta = await sharp(photo).metadata();
     if (meta.format === 'webp') return undefined;
     const mime = meta.format === 'png' ? 'image/png' : 'image/jpeg';
-    const el = (type: string, style: Record<string, unknown>, children?: unknown, extra = {}) => ({
+    const el = (type: string, style: object, children?: unknown, extra = {}) => ({
       type,
       key: null,
       props: { style, children, ...extra },
     });
-    const tree = el('div', { display: 'flex', width: WIDTH, height: HEIGHT, position: 'relative' }, [
-      el('img', { position: 'absolute', width: WIDTH, height: HEIGHT, objectFit: 'cover' }, undefined, {
+    const tree = el('div', STYLES.card, [
+      el('img', STYLES.photo, undefined, {
         src: `data:${mime};base64,${photo.toString('base64')}`,
         width: WIDTH,
         height: HEIGHT,
       }),
-      el('div', {
-        position: 'absolute',
-        left: 0,
-        top: 0,
-        width: WIDTH,
-        height: HEIGHT,
-        backgroundImage: GRADIENT,
-      }),
-      el(
-        'div',
-        {
-          position: 'absolute',
-          left: 60,
-          right: 60,
-          bottom: 60,
-          display: 'flex',
-          flexDirection: 'column',
-          color: 'white',
-          fontFamily: 'Arimo',
-          textShadow: '0 2px 4px rgba(0,0,0,0.55)',
-        },
-        [
-          el('div', { fontSize: 64, fontWeight: 700, lineHeight: 1.1 }, TITLE),
-          el('div', { fontSize: 32, fontWeight: 400, marginTop: 16 }, SUBTITLE),
-        ],
-      ),
+      el('div', STYLES.gradient),
+      el('div', STYLES.text, [el('div', STYLES.title, TITLE), el('div', STYLES.subtitle, SUBTITLE)]),
     ]);
     // satori reads React elements; the plain objects above are ones (type, key, props).
     const svg = await satori(tree, { width: WIDTH, height: HEIGHT, fonts });
@@ -157,38 +157,13 @@ export async function takumiEngine(): Promise<Engine> {
   await renderer.registerFont({ name: 'Arimo', data: regular, weight: 400 });
   return async (photo, format) => {
     const node = container({
-      style: { width: WIDTH, height: HEIGHT, position: 'relative', display: 'flex' },
+      style: STYLES.card,
       children: [
-        image({
-          src: 'photo',
-          style: { position: 'absolute', width: WIDTH, height: HEIGHT, objectFit: 'cover' },
-        }),
+        image({ src: 'photo', style: STYLES.photo }),
+        container({ style: STYLES.gradient }),
         container({
-          style: {
-            position: 'absolute',
-            left: 0,
-            top: 0,
-            width: WIDTH,
-            height: HEIGHT,
-            backgroundImage: GRADIENT,
-          },
-        }),
-        container({
-          style: {
-            position: 'absolute',
-            left: 60,
-            right: 60,
-            bottom: 60,
-            display: 'flex',
-            flexDirection: 'column',
-            color: 'white',
-            fontFamily: 'Arimo',
-            textShadow: '0 2px 4px rgba(0,0,0,0.55)',
-          },
-          children: [
-            text(TITLE, { fontSize: 64, fontWeight: 700, lineHeight: 1.1 }),
-            text(SUBTITLE, { fontSize: 32, fontWeight: 400, marginTop: 16 }),
-          ],
+          style: STYLES.text,
+          children: [text(TITLE, STYLES.title), text(SUBTITLE, STYLES.subtitle)],
         }),
       ],
     });
