@@ -475,17 +475,16 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
         await yieldToEventLoop();
         blendOverlay(canvas, overlay, { from, to: Math.min(height, from + BLEND_BAND_ROWS) });
       }
-    const pixels = canvas.pixels;
     lap('composite');
 
     // The card and its thumbnail encode at once, from the same composed pixels.
     const raw = { raw: { width, height, channels: canvas.channels } };
     const thumbnailHeight = Math.round((THUMBNAIL_WIDTH * height) / width);
     const [encoded, thumbnailEncoded] = await Promise.all([
-      timed(encodeCard(sharp(pixels, raw), options.fileFormat).toBuffer()),
+      timed(encodeCard(sharp(canvas.pixels, raw), options.fileFormat).toBuffer()),
       timed(
         encodeCard(
-          sharp(pixels, raw).resize(THUMBNAIL_WIDTH, thumbnailHeight),
+          sharp(canvas.pixels, raw).resize(THUMBNAIL_WIDTH, thumbnailHeight),
           options.fileFormat,
         ).toBuffer(),
       ),

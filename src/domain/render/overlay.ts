@@ -9,7 +9,7 @@
  * size), not the canvas: on a 1200×630 card with a two-line title that is about a third of the
  * pixels. The shadow is the text's own coverage at half resolution, blurred by libvips (a Gaussian
  * of σ = 0.06 × each block's size) and moved down: resvg's feGaussianBlur on a layer of its own took
- * 20 to 28 ms of the overlay even at half scale (issue 11's profile), this about 2.
+ * 20 to 28 ms of the overlay even at half scale (issue 11's profile), this about 5 ms of CPU.
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { renderAsync } from '@resvg/resvg-js';
@@ -86,15 +86,12 @@ export function buildTextSvgs(
 }
 
 /**
- * Rasterises an SVG with resvg at `scale` on libuv's thread pool into premultiplied RGBA. Only known
+ * Rasterises an SVG with resvg at its own size on libuv's thread pool into premultiplied RGBA. Only known
  * option keys are passed: resvg-js 2.6 silently drops every option when one key is unknown (and
  * then loads all system fonts).
  */
-async function rasterise(source: string, scale = 1) {
-  const image = await renderAsync(source, {
-    fitTo: scale === 1 ? { mode: 'original' } : { mode: 'zoom', value: scale },
-    font: { loadSystemFonts: false },
-  });
+async function rasterise(source: string) {
+  const image = await renderAsync(source, { fitTo: { mode: 'original' }, font: { loadSystemFonts: false } });
   return { pixels: image.pixels, width: image.width, height: image.height };
 }
 
@@ -115,8 +112,8 @@ export interface ShadowPlane {
  * The shadow of the text's coverage (`text`: premultiplied RGBA of white glyphs in `box`): block by
  * block, the rows of its lines averaged down to {@link SHADOW_SCALE}, blurred by libvips with
  * σ = {@link SHADOW_SIGMA} × its size (scaled) and moved down by {@link SHADOW_OFFSET} × its size,
- * the blocks stacked with source-over. About 2 ms of CPU for a two-line title, most of it on
- * libvips' threads (`npm run bench`).
+ * the blocks stacked with source-over. About 5 ms of CPU for a two-line title, half of it on
+ * libvips' threads (measured with `process.cpuUsage` around `rasteriseText`, with and without it).
  */
 async function shadowOf(layout: TextLayout, box: Rect, text: Uint8Array): Promise<ShadowPlane> {
   const width = box.width / 2; // box sizes are even
