@@ -5,9 +5,3 @@ export function median(xs: number[]): number {
     ? (s[(s.length - 1) / 2] as number)
     : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
 }
-
-/** The value below which `q` (0..1) of the list lies (nearest rank). */
-export function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] as number;
-}

@@ -17,6 +17,7 @@ import {
   presetBodySchema,
   presetSchema,
   renderUrlBodySchema,
+  renderUrlSchema,
   signingKeySchema,
   imageDetailSchema,
   layoutReportSchema,
@@ -132,6 +133,7 @@ export function buildOpenApiDocument(): Json {
         CreatedSigningKey: schemaOf(createdSigningKeySchema),
         CreateSigningKeyRequest: schemaOf(createSigningKeyBodySchema, 'input'),
         RenderUrlRequest: schemaOf(renderUrlBodySchema, 'input'),
+        RenderUrl: schemaOf(renderUrlSchema),
         EndpointErrorBody: endpointErrorSchema({ type: 'string' }),
         ValidationErrorBody: endpointErrorSchema(
           { const: 'VALIDATION_ERROR' },

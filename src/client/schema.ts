@@ -682,6 +682,13 @@ export interface components {
       /** @description Signing key to sign with; default your newest. */
       key?: string;
     };
+    RenderUrl: {
+      /**
+       * Format: uri
+       * @description The signed link under PUBLIC_URL/r/: put it in <meta property="og:image">.
+       */
+      url: string;
+    };
     EndpointErrorBody: {
       /** @constant */
       success: false;
@@ -2350,10 +2357,7 @@ export interface operations {
           'application/json': {
             /** @constant */
             success: true;
-            data: {
-              /** Format: uri */
-              url: string;
-            };
+            data: components['schemas']['RenderUrl'];
           };
         };
       };

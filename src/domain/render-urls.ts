@@ -35,6 +35,7 @@ import {
   generateOptionsSchema,
   renderUrlBodySchema,
   type createdSigningKeySchema,
+  type renderUrlSchema,
   type signingKeySchema,
 } from './schemas.js';
 import type { SecretBox } from './secrets.js';
@@ -49,6 +50,7 @@ const WAIT_STEP_MS = 100;
 
 export type SigningKeyView = z.infer<typeof signingKeySchema>;
 export type CreatedSigningKey = z.infer<typeof createdSigningKeySchema>;
+export type RenderUrl = z.infer<typeof renderUrlSchema>;
 
 /** A render link's image, as served. */
 export interface ServedRender {
@@ -70,7 +72,7 @@ export interface RenderUrls {
    * `POST /render-urls`: a signed link under PUBLIC_URL/r/. Costs nothing until fetched.
    * ValidationError on a field, on a preset or key that is not the caller's, or without any key.
    */
-  createUrl(principal: Principal, body: unknown): Promise<{ url: string }>;
+  createUrl(principal: Principal, body: unknown): Promise<RenderUrl>;
   /**
    * `GET /r/…`: `path` from `/r/`, `search` the raw query. Throws InvalidSignatureError (403),
    * NotFoundError (no such preset), ValidationError (a bad text or image), QuotaExceededError.

@@ -468,6 +468,11 @@ export const createdSigningKeySchema = signingKeySchema.extend({
   secret: z.string().describe('The HMAC secret, shown once: tcs_ and 43 base62 characters.'),
 });
 
+/** Answer of `POST /render-urls` and of the MCP tool `create_render_url`. */
+export const renderUrlSchema = z.object({
+  url: z.url().describe('The signed link under PUBLIC_URL/r/: put it in <meta property="og:image">.'),
+});
+
 /** Body of `POST /render-urls`. */
 export const renderUrlBodySchema = z
   .object({

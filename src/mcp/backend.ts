@@ -9,6 +9,7 @@ import type { ImagePage, ImageView } from '../domain/images.js';
 import type { ImageSort, SortOrder } from '../domain/model.js';
 import type { TokenValidation, UsageView } from '../domain/quota.js';
 import type { PresetView } from '../domain/presets.js';
+import type { RenderUrl } from '../domain/render-urls.js';
 import type { GenerateOptions, LayoutReport } from '../domain/schemas.js';
 import type { Services } from '../domain/services.js';
 
@@ -31,7 +32,7 @@ export interface TitlecardBackend {
   /** The caller's presets, newest first. */
   listPresets(): Promise<PresetView[]>;
   /** A signed render link (`POST /render-urls`). */
-  createRenderUrl(body: Record<string, unknown>): Promise<{ url: string }>;
+  createRenderUrl(body: Record<string, unknown>): Promise<RenderUrl>;
 }
 
 /**

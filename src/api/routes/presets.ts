@@ -141,21 +141,7 @@ export const presetsResource: Resource = {
           'A signed link under PUBLIC_URL/r/ that renders on its first fetch (one unit of quota) and is served from the store after. Free until fetched.',
         requestBody: { required: true, content: json(ref('RenderUrlRequest')) },
         responses: {
-          200: {
-            description: 'The link.',
-            content: json({
-              type: 'object',
-              required: ['success', 'data'],
-              properties: {
-                success: { const: true },
-                data: {
-                  type: 'object',
-                  required: ['url'],
-                  properties: { url: { type: 'string', format: 'uri' } },
-                },
-              },
-            }),
-          },
+          200: { description: 'The link.', content: json(envelope('RenderUrl')) },
           400: errorResponses[400],
         },
       }),

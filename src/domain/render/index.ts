@@ -273,6 +273,7 @@ export function encodeCard(pipeline: Sharp, format: FileFormat): Sharp {
 function measureInk(masks: TextMasks, backdrop: Backdrop, text: Rgb): InkMeasurement {
   const lt = relativeLuminance(text);
   const { box } = masks;
+  const { rgb } = backdrop;
   const ratios: number[] = [];
   let ink: InkMeasurement['box'];
   for (let y = 0; y < box.height; y++) {
@@ -280,7 +281,6 @@ function measureInk(masks: TextMasks, backdrop: Backdrop, text: Rgb): InkMeasure
       const i = y * box.width + x;
       const coverage = Math.max(masks.text[i * 4 + 3] as number, (masks.colour?.[i * 4 + 3] as number) ?? 0);
       if (coverage < 128) continue;
-      const { rgb } = backdrop;
       const lb = relativeLuminance([
         rgb[i * 3] as number,
         rgb[i * 3 + 1] as number,

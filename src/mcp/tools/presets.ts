@@ -1,7 +1,7 @@
 /** `list_presets` and `create_render_url`: saved designs, and signed links that render on first fetch (issue 10). */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { presetSchema, renderUrlBodySchema } from '../../domain/schemas.js';
+import { presetSchema, renderUrlBodySchema, renderUrlSchema } from '../../domain/schemas.js';
 import { READ_ONLY, type ToolContext } from './context.js';
 import { safely, structuredResult } from './results.js';
 
@@ -25,7 +25,7 @@ export function registerPresetTools(server: McpServer, { backend, logger }: Tool
       description:
         'A signed URL for a page\'s <meta property="og:image">: the image is rendered from the preset on its first fetch (one unit of quota then) and served from the store after. Free until fetched. Needs a signing key on the account (dashboard → Render links).',
       inputSchema: renderUrlBodySchema,
-      outputSchema: z.object({ url: z.string() }),
+      outputSchema: renderUrlSchema,
       annotations: {
         readOnlyHint: false,
         destructiveHint: false,
