@@ -39,6 +39,15 @@ async function generateWithKey(base: string, token: string, key: string, title: 
 const generated = async (token: string) =>
   (await call(srv.base, 'GET', '/usage', { token })).body.data.usage.generated as number;
 
+/** Resolves once the server has a render under way (the renders_active gauge of GET /metrics). */
+async function renderUnderWay(url: string): Promise<void> {
+  for (;;) {
+    const metrics = await (await fetch(`${url}/metrics`)).text();
+    if (/^titlecard_renders_active [1-9]/m.test(metrics)) return;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 describe('Idempotency-Key', () => {
   it('a retry with the same key and request gets the first answer and is not charged again', async () => {
     const { token } = await srv.createUser('pro');
@@ -63,11 +72,11 @@ describe('Idempotency-Key', () => {
   it('a retry while the first is under way is a 409; only one generation is charged', async () => {
     const { token } = await srv.createUser('pro');
     const big = photo('Kleiber_by_Lukas_Baubkus.jpg');
+    // The retry is sent once the first is rendering (a fixed delay raced the render once renders
+    // got faster): its upload and fingerprint take a fraction of the first's render.
     const [a, b] = await Promise.all([
       generateWithKey(srv.base, token, 'racing', 'Race', big),
-      new Promise((r) => setTimeout(r, 150)).then(() =>
-        generateWithKey(srv.base, token, 'racing', 'Race', big),
-      ),
+      renderUnderWay(srv.url).then(() => generateWithKey(srv.base, token, 'racing', 'Race', big)),
     ]);
     expect([a.status, b.status].sort()).toEqual([201, 409]);
     const conflict = a.status === 409 ? a : b;
