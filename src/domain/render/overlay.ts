@@ -118,46 +118,19 @@ export interface ShadowPlane {
 async function shadowOf(layout: TextLayout, box: Rect, text: Uint8Array): Promise<ShadowPlane> {
   const width = box.width / 2; // box sizes are even
   const height = box.height / 2;
+  const blurs: Promise<ShadowStrip | undefined>[] = [];
+  for (const block of layout.blocks) {
+    // Each block's averaging in a turn of the event loop of its own, one after another (branches
+    // yielding side by side would share one turn), while libvips blurs the blocks before it.
+    await yieldToEventLoop();
+    const blur = blockShadow(block, box, text);
+    // Awaited below with the others; until then a rejection must not count as unhandled.
+    blur.catch(() => undefined);
+    blurs.push(blur);
+  }
+  const strips = await Promise.all(blurs);
+  await yieldToEventLoop();
   const coverage = new Uint8Array(width * height);
-  const strips = await Promise.all(
-    layout.blocks.map(async (block) => {
-      const sigma = block.size * SHADOW_SIGMA * SHADOW_SCALE;
-      const reach = Math.ceil(3 * sigma);
-      // The block's rows (its line boxes, which hold its glyphs and no other block's), in half rows.
-      const top = Math.max(
-        0,
-        Math.floor((Math.min(...block.lines.map((l) => l.baseline - l.ascent)) - box.y) / 2),
-      );
-      const bottom = Math.min(
-        height,
-        Math.ceil((Math.max(...block.lines.map((l) => l.baseline + l.descent)) - box.y) / 2),
-      );
-      if (bottom <= top) return undefined;
-      // Half-resolution coverage of those rows (2×2 means), with room above and below for the blur.
-      const rows = bottom - top + 2 * reach;
-      const plane = new Uint8Array(width * rows);
-      for (let y = top; y < bottom; y++) {
-        const a = 2 * y * box.width * 4 + 3;
-        const b = a + box.width * 4;
-        const to = (y - top + reach) * width;
-        for (let x = 0; x < width; x++)
-          plane[to + x] =
-            ((text[a + 8 * x] as number) +
-              (text[a + 8 * x + 4] as number) +
-              (text[b + 8 * x] as number) +
-              (text[b + 8 * x + 4] as number) +
-              2) >>
-            2;
-      }
-      const blurred = await sharp(plane, { raw: { width, height: rows, channels: 1 } })
-        .blur(Math.max(0.3, sigma))
-        // One band reads as greyscale, which sharp would hand back as sRGB: keep the one band.
-        .toColourspace('b-w')
-        .raw()
-        .toBuffer();
-      return { blurred, rows, origin: top - reach + Math.round((block.size * SHADOW_OFFSET) / 2) };
-    }),
-  );
   for (const strip of strips) {
     if (!strip) continue;
     for (let y = Math.max(0, -strip.origin); y < strip.rows && strip.origin + y < height; y++) {
@@ -172,6 +145,64 @@ async function shadowOf(layout: TextLayout, box: Rect, text: Uint8Array): Promis
     }
   }
   return { coverage, width, height };
+}
+
+/** One block's blurred shadow: `rows` half-resolution rows of the box's width, the first at half row `origin`. */
+interface ShadowStrip {
+  blurred: Buffer;
+  rows: number;
+  origin: number;
+}
+
+/**
+ * The shadow of one block (see {@link shadowOf}): its rows of `text` averaged down to
+ * {@link SHADOW_SCALE} here, blurred on libvips' threads; undefined when the block has no rows in the box.
+ */
+function blockShadow(
+  block: TextLayout['blocks'][number],
+  box: Rect,
+  text: Uint8Array,
+): Promise<ShadowStrip | undefined> {
+  const width = box.width / 2;
+  const height = box.height / 2;
+  const sigma = block.size * SHADOW_SIGMA * SHADOW_SCALE;
+  const reach = Math.ceil(3 * sigma);
+  // The block's rows (its line boxes, which hold its glyphs and no other block's), in half rows.
+  const top = Math.max(
+    0,
+    Math.floor((Math.min(...block.lines.map((l) => l.baseline - l.ascent)) - box.y) / 2),
+  );
+  const bottom = Math.min(
+    height,
+    Math.ceil((Math.max(...block.lines.map((l) => l.baseline + l.descent)) - box.y) / 2),
+  );
+  if (bottom <= top) return Promise.resolve(undefined);
+  // Half-resolution coverage of those rows (2×2 means), with room above and below for the blur.
+  const rows = bottom - top + 2 * reach;
+  const plane = new Uint8Array(width * rows);
+  for (let y = top; y < bottom; y++) {
+    const a = 2 * y * box.width * 4 + 3;
+    const b = a + box.width * 4;
+    const to = (y - top + reach) * width;
+    for (let x = 0; x < width; x++)
+      plane[to + x] =
+        ((text[a + 8 * x] as number) +
+          (text[a + 8 * x + 4] as number) +
+          (text[b + 8 * x] as number) +
+          (text[b + 8 * x + 4] as number) +
+          2) >>
+        2;
+  }
+  const origin = top - reach + Math.round((block.size * SHADOW_OFFSET) / 2);
+  return (
+    sharp(plane, { raw: { width, height: rows, channels: 1 } })
+      .blur(Math.max(0.3, sigma))
+      // One band reads as greyscale, which sharp would hand back as sRGB: keep the one band.
+      .toColourspace('b-w')
+      .raw()
+      .toBuffer()
+      .then((blurred) => ({ blurred, rows, origin }))
+  );
 }
 
 /** The covered columns of each row of premultiplied RGBA `rgba` in `box` (see {@link TextMasks.spans}). */
@@ -206,11 +237,8 @@ export async function rasteriseText(layout: TextLayout, textShadow: boolean): Pr
     svgs.colour === undefined ? undefined : rasterise(svgs.colour),
   ]);
   const coverage = text?.pixels ?? new Uint8Array(count * 4);
-  return {
-    box,
-    text: coverage,
-    spans: spansOf(coverage, box),
-    colour: colour?.pixels,
-    shadow: textShadow && text ? await shadowOf(layout, box, coverage) : undefined,
-  };
+  const shadow = textShadow && text ? await shadowOf(layout, box, coverage) : undefined;
+  // The spans in a turn of the event loop of their own too.
+  await yieldToEventLoop();
+  return { box, text: coverage, spans: spansOf(coverage, box), colour: colour?.pixels, shadow };
 }
