@@ -11,9 +11,18 @@ import { median } from './stats.js';
 
 const CANDIDATES: [string, (s: Sharp) => Sharp][] = [
   ['png level 6, no filter (before)', (s) => s.png({ compressionLevel: 6 })],
+  [
+    'png level 0, adaptive (the filters alone)',
+    (s) => s.png({ compressionLevel: 0, adaptiveFiltering: true }),
+  ],
+  ['png level 1, no filter', (s) => s.png({ compressionLevel: 1 })],
+  ['png level 1, adaptive', (s) => s.png({ compressionLevel: 1, adaptiveFiltering: true })],
   ['png level 2, adaptive', (s) => s.png({ compressionLevel: 2, adaptiveFiltering: true })],
-  ['png level 3, adaptive', (s) => s.png({ compressionLevel: 3, adaptiveFiltering: true })],
-  ['png: Titlecard (level 4, adaptive)', (s) => s.png(ENCODER_SETTINGS.png)],
+  [
+    `png: Titlecard (level ${ENCODER_SETTINGS.png.compressionLevel}, adaptive)`,
+    (s) => s.png(ENCODER_SETTINGS.png),
+  ],
+  ['png level 4, adaptive', (s) => s.png({ compressionLevel: 4, adaptiveFiltering: true })],
   ['png level 6, adaptive', (s) => s.png({ compressionLevel: 6, adaptiveFiltering: true })],
   ['jpeg q85, optimised Huffman (before)', (s) => s.jpeg({ quality: 85 })],
   ['jpeg: Titlecard (q85, standard Huffman)', (s) => s.jpeg(ENCODER_SETTINGS.jpeg)],
