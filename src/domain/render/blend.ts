@@ -222,8 +222,9 @@ function blendGradient(
  * The half-resolution shadow's coverage along row `y` of the text's box, stretched ×2 bilinearly
  * (sample centres: a full-resolution pixel lies a quarter of a half-resolution one from its nearest
  * sample, so the weights are ¾ and ¼; edges clamped) into `out` (`2 × shadow.width` values, 0..255).
- * `line` is scratch of `shadow.width`. Answers the columns [from, to) it wrote, where the row has
- * coverage, or undefined when it has none.
+ * `line` is scratch of `shadow.width`. Only the columns of the two half rows' spans are computed
+ * (coverage is 0 elsewhere). Answers the columns [from, to) it wrote, where the row has coverage,
+ * or undefined when it has none.
  */
 function shadowRow(
   shadow: ShadowPlane,
@@ -231,25 +232,26 @@ function shadowRow(
   line: Float32Array,
   out: Float32Array,
 ): [from: number, to: number] | undefined {
-  const { coverage: c, width: w, height: h } = shadow;
+  const { coverage: c, width: w, height: h, spans } = shadow;
   const near = Math.min(h - 1, y >> 1);
   const far = Math.min(h - 1, Math.max(0, y % 2 === 0 ? near - 1 : near + 1));
+  // The union of the two rows' spans (an empty one, from = to, adds nothing).
+  const nearFrom = spans[2 * near] as number;
+  const nearTo = spans[2 * near + 1] as number;
+  const farFrom = spans[2 * far] as number;
+  const farTo = spans[2 * far + 1] as number;
+  const lo = Math.min(nearFrom === nearTo ? w : nearFrom, farFrom === farTo ? w : farFrom);
+  const hi = Math.max(nearFrom === nearTo ? 0 : nearTo, farFrom === farTo ? 0 : farTo);
+  if (hi <= lo) return undefined;
   const a = near * w;
   const b = far * w;
-  let first = w;
-  let last = -1;
-  for (let k = 0; k < w; k++) {
-    const v = 0.75 * (c[a + k] as number) + 0.25 * (c[b + k] as number);
-    line[k] = v;
-    if (v !== 0) {
-      if (first === w) first = k;
-      last = k;
-    }
-  }
-  if (last < 0) return undefined;
+  for (let k = lo; k < hi; k++) line[k] = 0.75 * (c[a + k] as number) + 0.25 * (c[b + k] as number);
+  // The two columns on each side that the stretch reads are 0 (as the coverage there).
+  for (let k = Math.max(0, lo - 2); k < lo; k++) line[k] = 0;
+  for (let k = hi; k < Math.min(w, hi + 2); k++) line[k] = 0;
   // A half-resolution sample reaches the two pixels on each side of its own two.
-  const from = Math.max(0, first - 1);
-  const to = Math.min(w, last + 2);
+  const from = Math.max(0, lo - 1);
+  const to = Math.min(w, hi + 1);
   for (let k = from; k < to; k++) {
     const v = line[k] as number;
     out[2 * k] = 0.75 * v + 0.25 * (line[k > 0 ? k - 1 : 0] as number);
@@ -280,16 +282,21 @@ function blendText(
   for (let y = from; y < to; y++) {
     const at = ((box.y + y) * width + box.x) * channels;
     const shaded = shadow && shadowRow(shadow, y, line, row);
+    const m0 = y * box.width;
+    const textFrom = spans[2 * y] as number;
+    const textTo = spans[2 * y + 1] as number;
     if (shaded) {
       for (let x = shaded[0], i = at + x * channels; x < shaded[1]; x++, i += channels) {
         const s = row[x] as number;
         if (s < 0.5) continue;
+        // Where a glyph covers the pixel whole, the text's colour replaces what is under it: the
+        // shadow there would be drawn over (source-over at opacity 1 is the colour, exactly).
+        if (x >= textFrom && x < textTo && text[(m0 + x) * 4 + 3] === 255) continue;
         if (channels === 3) lerp256(px, i, shadowColour, (s * shadeK + 0.5) | 0);
         else over(px, i, 4, shadowColour, (s / 255) * SHADOW_OPACITY);
       }
     }
-    const m0 = y * box.width;
-    for (let x = spans[2 * y] as number, end = spans[2 * y + 1] as number; x < end; x++) {
+    for (let x = textFrom; x < textTo; x++) {
       const t = text[(m0 + x) * 4 + 3] as number;
       if (t === 0) continue;
       if (channels === 3) lerp256(px, at + x * 3, textColour, textTable[t] as number);

@@ -106,6 +106,8 @@ export interface ShadowPlane {
   coverage: Uint8Array;
   width: number;
   height: number;
+  /** For each row, the columns [from, to) where `coverage` is not 0 (from = to when none). */
+  spans: Int32Array;
 }
 
 /**
@@ -144,7 +146,7 @@ async function shadowOf(layout: TextLayout, box: Rect, text: Uint8Array): Promis
       }
     }
   }
-  return { coverage, width, height };
+  return { coverage, width, height, spans: spansOf(coverage, width, height, 1) };
 }
 
 /** One block's blurred shadow: `rows` half-resolution rows of the box's width, the first at half row `origin`. */
@@ -205,15 +207,19 @@ function blockShadow(
   );
 }
 
-/** The covered columns of each row of premultiplied RGBA `rgba` in `box` (see {@link TextMasks.spans}). */
-function spansOf(rgba: Uint8Array, box: Rect): Int32Array {
-  const spans = new Int32Array(2 * box.height);
-  for (let y = 0; y < box.height; y++) {
-    const row = y * box.width * 4 + 3;
+/**
+ * For each of `height` rows of `width` pixels of `stride` bytes, the columns [from, to) whose last
+ * byte (the alpha of RGBA, or the one byte of a plane) is not 0; from = to when none. See
+ * {@link TextMasks.spans} and {@link ShadowPlane.spans}.
+ */
+function spansOf(bytes: Uint8Array, width: number, height: number, stride: number): Int32Array {
+  const spans = new Int32Array(2 * height);
+  for (let y = 0; y < height; y++) {
+    const row = y * width * stride + stride - 1;
     let first = 0;
-    while (first < box.width && rgba[row + first * 4] === 0) first++;
-    let last = box.width;
-    while (last > first && rgba[row + (last - 1) * 4] === 0) last--;
+    while (first < width && bytes[row + first * stride] === 0) first++;
+    let last = width;
+    while (last > first && bytes[row + (last - 1) * stride] === 0) last--;
     spans[2 * y] = first;
     spans[2 * y + 1] = last;
   }
@@ -240,5 +246,11 @@ export async function rasteriseText(layout: TextLayout, textShadow: boolean): Pr
   const shadow = textShadow && text ? await shadowOf(layout, box, coverage) : undefined;
   // The spans in a turn of the event loop of their own too.
   await yieldToEventLoop();
-  return { box, text: coverage, spans: spansOf(coverage, box), colour: colour?.pixels, shadow };
+  return {
+    box,
+    text: coverage,
+    spans: spansOf(coverage, box.width, box.height, 4),
+    colour: colour?.pixels,
+    shadow,
+  };
 }
