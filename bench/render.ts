@@ -11,6 +11,9 @@
  *   npm run bench -- --http       only the HTTP throughput and the memory under uploads.
  *
  * Options: --photos a,b (file names, default all), --formats png,jpeg,webp.
+ *
+ * `npm run bench` runs this file under `node --max-semi-space-size=4`, as `npm start` runs the
+ * server (README, Configuration), so that the event-loop figures are those of the service.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
