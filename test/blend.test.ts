@@ -129,6 +129,32 @@ describe('text and shadow', () => {
     expect(outsideSpan).toBe(0);
   });
 
+  it('blends shadow and text in one pass exactly as shadow first, text second, over every column', async () => {
+    const masks = await rasteriseText(layout, true);
+    if (!masks?.shadow) throw new Error('no shadow rasterised');
+    const { shadow, box } = masks;
+    const canvasOf = (): Canvas => ({ pixels: noise(1200 * 630 * 3), width: 1200, height: 630, channels: 3 });
+    const blend = (canvas: Canvas, m: typeof masks) =>
+      blendOverlay(canvas, { geometry: layout.gradient, tones: tones(undefined), masks: m, logo: undefined });
+    // One pass, as the renderer does it: the shadow only over its spans, none under solid glyphs.
+    const fused = canvasOf();
+    blend(fused, masks);
+    // Two passes with nothing skipped: the shadow alone (no text, every half row's span the whole
+    // width), then the text alone.
+    const twoPass = canvasOf();
+    const wholeRows = new Int32Array(2 * shadow.height);
+    for (let y = 0; y < shadow.height; y++) wholeRows[2 * y + 1] = shadow.width;
+    const noText = new Int32Array(2 * box.height).fill(box.width);
+    blend(twoPass, {
+      ...masks,
+      text: new Uint8Array(masks.text.length),
+      spans: noText,
+      shadow: { ...shadow, spans: wholeRows },
+    });
+    blend(twoPass, { ...masks, shadow: undefined });
+    expect(fused.pixels.equals(twoPass.pixels)).toBe(true);
+  });
+
   it('draws no shadow when it is off', async () => {
     const masks = await rasteriseText(layout, false);
     expect(masks?.shadow).toBeUndefined();
