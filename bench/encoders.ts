@@ -11,6 +11,7 @@ import { median } from './stats.js';
 
 const CANDIDATES: [string, (s: Sharp) => Sharp][] = [
   ['png level 6, no filter (before)', (s) => s.png({ compressionLevel: 6 })],
+  ['png level 0, no filter (stored)', (s) => s.png({ compressionLevel: 0 })],
   [
     'png level 0, adaptive (the filters alone)',
     (s) => s.png({ compressionLevel: 0, adaptiveFiltering: true }),
