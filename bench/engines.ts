@@ -44,7 +44,7 @@ const THUMB_HEIGHT = Math.round((THUMBNAIL_WIDTH * HEIGHT) / WIDTH);
 
 /** The thumbnail the two foreign engines get: sharp resizes their card, same encoder settings as ours. */
 const thumbnailOf = (card: Buffer, format: Format) =>
-  encodeCard(sharp(card).resize(THUMBNAIL_WIDTH, THUMB_HEIGHT), format).toBuffer();
+  encodeCard(sharp(card).resize(THUMBNAIL_WIDTH, THUMB_HEIGHT), format);
 
 export function floorEngine(): Engine {
   return async (photo, format) => {
@@ -56,8 +56,8 @@ export function floorEngine(): Engine {
       .toBuffer({ resolveWithObject: true });
     const raw = { raw: { width: WIDTH, height: HEIGHT, channels: info.channels } };
     const [card, thumbnail] = await Promise.all([
-      encodeCard(sharp(data, raw), format).toBuffer(),
-      encodeCard(sharp(data, raw).resize(THUMBNAIL_WIDTH, THUMB_HEIGHT), format).toBuffer(),
+      encodeCard(sharp(data, raw), format),
+      encodeCard(sharp(data, raw).resize(THUMBNAIL_WIDTH, THUMB_HEIGHT), format),
     ]);
     return { card, thumbnail };
   };
@@ -128,7 +128,7 @@ export async function satoriEngine(): Promise<Engine> {
     const png = new Resvg(svg, { fitTo: { mode: 'original' }, font: { loadSystemFonts: false } })
       .render()
       .asPng();
-    const card = format === 'png' ? png : await encodeCard(sharp(png), format).toBuffer();
+    const card = format === 'png' ? png : await encodeCard(sharp(png), format);
     return { card, thumbnail: await thumbnailOf(card, format) };
   };
 }

@@ -13,6 +13,7 @@
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { type PngEncodeOptions, Transformer } from '@napi-rs/image';
 import pLimit from 'p-limit';
 import sharp, { type Sharp } from 'sharp';
 import { FILE_TYPES } from '../files.js';
@@ -243,29 +244,41 @@ export function placementOf(options: Pick<GenerateOptions, 'template' | 'positio
  * Encoder settings, chosen by measured speed and size on 1200×630 cards from the photos of
  * ../shared/fixtures/photos (issue 11; `npm run bench -- --encoders` prints the table; medians per
  * card, total bytes of the seven):
- * - PNG: zlib level 3 with adaptive filtering: 35% smaller than the former level 6 unfiltered
- *   (7.2 against 11.1 MB) for 10 ms more (57 against 46 ms); level 4 saves 1% more for another 12
- *   ms, level 6 filtered 2% for twice the time. On the same pixels it matches takumi's PNG to 0.2%.
+ * - PNG: the Rust `png` crate (through @napi-rs/image) with its fast deflate (fdeflate) and adaptive
+ *   filters: about 10 ms against libvips' 53 ms at zlib level 3 with adaptive filtering, for 1%
+ *   more bytes (7.30 against 7.23 MB). libpng's adaptive filters alone took about 25 of those 53 ms
+ *   (zlib level 0: 4 ms without them, 30 with them), and sharp offers all five filters or none.
+ *   The crate's default deflate saves 2.5% for 72 ms.
  * - JPEG: quality {@link LOSSY_QUALITY} with libjpeg's standard Huffman tables: optimised tables
  *   save 1.7% of the bytes and take 2.3 times as long (7.8 against 3.4 ms).
  * - WebP: quality {@link LOSSY_QUALITY} at effort (libwebp method) 2: half the time of the default
  *   effort 4 (34 against 65 ms) for 2.4% more bytes; efforts 3 and up cost twice as much.
  */
 export const ENCODER_SETTINGS = {
-  png: { compressionLevel: 3, adaptiveFiltering: true },
+  // CompressionType.Fast (1) and FilterType.Adaptive (5) by number: @napi-rs/image 1.15 declares
+  // both enums in its types but exports them as empty objects, so `CompressionType.Fast` would be
+  // undefined at run time and leave its defaults (no filter, zlib's default level: 53% larger).
+  png: { compressionType: 1, filterType: 5 } satisfies PngEncodeOptions,
   jpeg: { quality: LOSSY_QUALITY, optimiseCoding: false },
   webp: { quality: LOSSY_QUALITY, effort: 2 },
 } as const;
 
-/** Adds the output encoder ({@link ENCODER_SETTINGS}) to a pipeline; JPEG is flattened onto white (no alpha). */
-export function encodeCard(pipeline: Sharp, format: FileFormat): Sharp {
+/**
+ * Encodes a pipeline's pixels as a card in `format` ({@link ENCODER_SETTINGS}); JPEG is flattened
+ * onto white (no alpha). PNG goes from libvips to @napi-rs/image as a stored PNG (zlib level 0, no
+ * filters: about 4 ms), which keeps the channels (RGB, or RGBA for a photo with alpha). Both run on
+ * libuv's thread pool. Rejects as the pipeline does (an undecodable input).
+ */
+export async function encodeCard(pipeline: Sharp, format: FileFormat): Promise<Buffer> {
   switch (format) {
-    case 'png':
-      return pipeline.png(ENCODER_SETTINGS.png);
+    case 'png': {
+      const stored = await pipeline.png({ compressionLevel: 0 }).toBuffer();
+      return new Transformer(stored).png(ENCODER_SETTINGS.png);
+    }
     case 'jpeg':
-      return pipeline.flatten({ background: '#ffffff' }).jpeg(ENCODER_SETTINGS.jpeg);
+      return pipeline.flatten({ background: '#ffffff' }).jpeg(ENCODER_SETTINGS.jpeg).toBuffer();
     case 'webp':
-      return pipeline.webp(ENCODER_SETTINGS.webp);
+      return pipeline.webp(ENCODER_SETTINGS.webp).toBuffer();
   }
 }
 
@@ -481,12 +494,9 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
     const raw = { raw: { width, height, channels: canvas.channels } };
     const thumbnailHeight = Math.round((THUMBNAIL_WIDTH * height) / width);
     const [encoded, thumbnailEncoded] = await Promise.all([
-      timed(encodeCard(sharp(canvas.pixels, raw), options.fileFormat).toBuffer()),
+      timed(encodeCard(sharp(canvas.pixels, raw), options.fileFormat)),
       timed(
-        encodeCard(
-          sharp(canvas.pixels, raw).resize(THUMBNAIL_WIDTH, thumbnailHeight),
-          options.fileFormat,
-        ).toBuffer(),
+        encodeCard(sharp(canvas.pixels, raw).resize(THUMBNAIL_WIDTH, thumbnailHeight), options.fileFormat),
       ),
     ]);
     const image = encoded.value;
