@@ -244,11 +244,11 @@ export function placementOf(options: Pick<GenerateOptions, 'template' | 'positio
  * Encoder settings, chosen by measured speed and size on 1200×630 cards from the photos of
  * ../shared/fixtures/photos (issue 11; `npm run bench -- --encoders` prints the table; medians per
  * card, total bytes of the seven):
- * - PNG: the Rust `png` crate (through @napi-rs/image) with its fast deflate (fdeflate) and adaptive
- *   filters: about 10 ms against libvips' 53 ms at zlib level 3 with adaptive filtering, for 1%
- *   more bytes (7.30 against 7.23 MB). libpng's adaptive filters alone took about 25 of those 53 ms
- *   (zlib level 0: 4 ms without them, 30 with them), and sharp offers all five filters or none.
- *   The crate's default deflate saves 2.5% for 72 ms.
+ * - PNG: the Rust `png` crate (through @napi-rs/image) with its fast deflate and adaptive filters:
+ *   11 ms against libvips' 52 ms at zlib level 3 with adaptive filtering, for 1% more bytes (7.30
+ *   against 7.23 MB). libpng's adaptive filters alone took about 25 of those 52 ms (zlib level 0:
+ *   3 ms without them, 26 with them), and sharp offers all five filters or none. The crate's
+ *   default deflate is 2.5% smaller than libvips' level 3 and takes 80 ms.
  * - JPEG: quality {@link LOSSY_QUALITY} with libjpeg's standard Huffman tables: optimised tables
  *   save 1.7% of the bytes and take 2.3 times as long (7.8 against 3.4 ms).
  * - WebP: quality {@link LOSSY_QUALITY} at effort (libwebp method) 2: half the time of the default
