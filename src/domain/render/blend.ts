@@ -260,6 +260,9 @@ function shadowRow(
   return [2 * from, 2 * to];
 }
 
+/** A coverage 0..255 as an opacity in 1/256ths (0..256) for {@link lerp256}: one table for every card. */
+const COVERAGE_256 = Int32Array.from({ length: 256 }, (_, m) => Math.round((m / 255) * 256));
+
 /**
  * The shadow (when `masks.shadow`) filled with `shadowColour` at {@link SHADOW_OPACITY}, then the
  * text's coverage (the alpha of `masks.text`) filled with `textColour`, row by row over the box,
@@ -274,7 +277,6 @@ function blendText(
 ): void {
   const { pixels: px, width, channels } = canvas;
   const { box, text, shadow, spans } = masks;
-  const textTable = Int32Array.from({ length: 256 }, (_, m) => Math.round((m / 255) * 256));
   const shadeK = (SHADOW_OPACITY / 255) * 256;
   const row = new Float32Array(box.width);
   const line = new Float32Array(shadow?.width ?? 0);
@@ -299,7 +301,7 @@ function blendText(
     for (let x = textFrom; x < textTo; x++) {
       const t = text[(m0 + x) * 4 + 3] as number;
       if (t === 0) continue;
-      if (channels === 3) lerp256(px, at + x * 3, textColour, textTable[t] as number);
+      if (channels === 3) lerp256(px, at + x * 3, textColour, COVERAGE_256[t] as number);
       else over(px, at + x * 4, 4, textColour, t / 255);
     }
   }
