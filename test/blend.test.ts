@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { blendOverlay, type Canvas } from '../src/domain/render/blend.js';
 import { loadFontLibrary } from '../src/domain/render/fonts.js';
 import { layoutText, type GradientGeometry } from '../src/domain/render/layout.js';
-import { rasteriseText, textBoxOf } from '../src/domain/render/overlay.js';
+import { rasteriseText, SHADOW_OPACITY, shadeOf, shadowOf, textBoxOf } from '../src/domain/render/overlay.js';
 import { gradientAlpha, type Rgb, type ToneChoice } from '../src/domain/render/tones.js';
 import { testFonts } from './support/server.js';
 
@@ -131,33 +131,89 @@ describe('text and shadow', () => {
 
   it('blends shadow and text in one pass exactly as shadow first, text second, over every column', async () => {
     const masks = await rasteriseText(layout, true);
-    if (!masks?.shadow) throw new Error('no shadow rasterised');
-    const { shadow, box } = masks;
+    if (!masks?.shade) throw new Error('no shadow rasterised');
+    const { box } = masks;
     const canvasOf = (): Canvas => ({ pixels: noise(1200 * 630 * 3), width: 1200, height: 630, channels: 3 });
     const blend = (canvas: Canvas, m: typeof masks) =>
       blendOverlay(canvas, { geometry: layout.gradient, tones: tones(undefined), masks: m, logo: undefined });
     // One pass, as the renderer does it: the shadow only over its spans, none under solid glyphs.
     const fused = canvasOf();
     blend(fused, masks);
-    // Two passes with nothing skipped: the shadow alone (no text, every half row's span the whole
-    // width), then the text alone.
+    // Two passes with nothing skipped: the shadow alone (its shade made with no text, every half
+    // row's and every row's span the whole width), then the text alone.
     const twoPass = canvasOf();
-    const wholeRows = new Int32Array(2 * shadow.height);
-    for (let y = 0; y < shadow.height; y++) wholeRows[2 * y + 1] = shadow.width;
-    const noText = new Int32Array(2 * box.height).fill(box.width);
-    blend(twoPass, {
-      ...masks,
-      text: new Uint8Array(masks.text.length),
-      spans: noText,
-      shadow: { ...shadow, spans: wholeRows },
-    });
-    blend(twoPass, { ...masks, shadow: undefined });
+    const plane = await shadowOf(layout, box, masks.text);
+    const halfRows = new Int32Array(2 * plane.height);
+    for (let y = 0; y < plane.height; y++) halfRows[2 * y + 1] = plane.width;
+    const noText = new Uint8Array(masks.text.length);
+    const noSpans = new Int32Array(2 * box.height);
+    const shade = shadeOf({ ...plane, spans: halfRows }, noText, noSpans);
+    const wholeRows = new Int32Array(2 * box.height);
+    for (let y = 0; y < box.height; y++) wholeRows[2 * y + 1] = box.width;
+    blend(twoPass, { ...masks, text: noText, spans: noSpans, shade: { ...shade, spans: wholeRows } });
+    blend(twoPass, { ...masks, shade: undefined });
     expect(fused.pixels.equals(twoPass.pixels)).toBe(true);
+  });
+
+  it('stretches the half-resolution shadow ×2 bilinearly into opacities, by the plain per-pixel formula', () => {
+    // A half-resolution plane of noise with empty margins and empty rows, its spans computed plainly.
+    const width = 60;
+    const height = 30;
+    const coverage = new Uint8Array(noise(width * height, 3));
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++)
+        if (y < 3 || y > 25 || y === 12 || x < 5 + y || x > 50) coverage[y * width + x] = 0;
+    const spans = new Int32Array(2 * height);
+    for (let y = 0; y < height; y++) {
+      const covered = [...coverage.subarray(y * width, (y + 1) * width).keys()].filter(
+        (x) => coverage[y * width + x] !== 0,
+      );
+      spans[2 * y] = covered[0] ?? 0;
+      spans[2 * y + 1] = covered.length ? (covered.at(-1) as number) + 1 : 0;
+    }
+    // Text: solid (255) in a square, partly covering (128) beside it.
+    const text = new Uint8Array(4 * width * height * 4);
+    const textSpans = new Int32Array(4 * height);
+    for (let y = 20; y < 40; y++) {
+      for (let x = 30; x < 50; x++) text[(y * 2 * width + x) * 4 + 3] = x < 40 ? 255 : 128;
+      textSpans[2 * y] = 30;
+      textSpans[2 * y + 1] = 50;
+    }
+    const shade = shadeOf({ coverage, width, height, spans }, text, textSpans);
+    const at = (x: number, y: number) => coverage[y * width + x] as number;
+    const clamp = (v: number, max: number) => Math.min(max, Math.max(0, v));
+    let wrong = 0;
+    let outsideSpans = 0;
+    let shaded = 0;
+    for (let y = 0; y < 2 * height; y++)
+      for (let x = 0; x < 2 * width; x++) {
+        const near = [x >> 1, y >> 1] as const;
+        const far = [
+          clamp(x % 2 ? near[0] + 1 : near[0] - 1, width - 1),
+          clamp(y % 2 ? near[1] + 1 : near[1] - 1, height - 1),
+        ];
+        // Rows first, kept in single precision, then columns: ¾ of the nearest sample, ¼ of the next.
+        const column = (cx: number) => Math.fround(0.75 * at(cx, near[1]) + 0.25 * at(cx, far[1] as number));
+        const s = Math.fround(0.75 * column(near[0]) + 0.25 * column(far[0] as number));
+        const solid = text[(y * 2 * width + x) * 4 + 3] === 255;
+        const expected = s < 0.5 || solid ? 0 : Math.floor((s * SHADOW_OPACITY * 256) / 255 + 0.5);
+        const actual = shade.alpha[y * 2 * width + x] as number;
+        if (actual !== expected) wrong++;
+        if (actual > 0) shaded++;
+        if (actual > 0 && (x < (shade.spans[2 * y] as number) || x >= (shade.spans[2 * y + 1] as number)))
+          outsideSpans++;
+      }
+    expect(wrong).toBe(0);
+    expect(outsideSpans).toBe(0);
+    expect(shaded).toBeGreaterThan(1000);
+    // None under the solid part of the text, some under the part it covers partly.
+    expect(shade.alpha[25 * 2 * width + 35]).toBe(0);
+    expect(shade.alpha[25 * 2 * width + 45]).toBeGreaterThan(0);
   });
 
   it('draws no shadow when it is off', async () => {
     const masks = await rasteriseText(layout, false);
-    expect(masks?.shadow).toBeUndefined();
+    expect(masks?.shade).toBeUndefined();
   });
 });
 

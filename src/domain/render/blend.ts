@@ -3,20 +3,18 @@
  * and the text, each with source-over (Porter-Duff) in 8-bit sRGB, as resvg and libvips composite
  * do. Each layer is blended only where it has coverage: the gradient over the rows or columns its
  * bands reach (it is computed, not rasterised: a linear band's opacity is a function of one
- * coordinate), the text and shadow within the text's box.
+ * coordinate), the text and shadow within the text's box. The shadow arrives as an opacity per
+ * pixel (overlay.ts `shadeOf`, computed while the photo decodes), so that here it is only lerped.
  *
  * This replaced rasterising three canvas-sized SVG layers, stretching them into RGBA buffers and
  * compositing them in libvips (62 to 86 ms of overlay and 35 to 56 ms of composite per card, issue
- * 11; libvips' composite works in floating point, 15 to 20 ms a layer here); it takes 5 to 9 ms on
+ * 11; libvips' composite works in floating point, 15 to 20 ms a layer here); it takes 4 to 6 ms on
  * the main thread for a 1200×630 card, which the renderer spreads over several turns of the event
  * loop (`npm run bench`).
  */
 import type { GradientGeometry, Rect } from './layout.js';
-import type { ShadowPlane, TextMasks } from './overlay.js';
+import type { TextMasks } from './overlay.js';
 import { gradientAlpha, type Rgb, type ToneChoice } from './tones.js';
-
-/** Opacity of the text shadow (of its colour, `ToneChoice.shadow`). */
-export const SHADOW_OPACITY = 0.55;
 
 /** Canvas rows `from` (inclusive) to `to` (exclusive): the part of the canvas one call blends. */
 export interface RowRange {
@@ -218,55 +216,13 @@ function blendGradient(
     }
 }
 
-/**
- * The half-resolution shadow's coverage along row `y` of the text's box, stretched ×2 bilinearly
- * (sample centres: a full-resolution pixel lies a quarter of a half-resolution one from its nearest
- * sample, so the weights are ¾ and ¼; edges clamped) into `out` (`2 × shadow.width` values, 0..255).
- * `line` is scratch of `shadow.width`. Only the columns of the two half rows' spans are computed
- * (coverage is 0 elsewhere). Answers the columns [from, to) it wrote, where the row has coverage,
- * or undefined when it has none.
- */
-function shadowRow(
-  shadow: ShadowPlane,
-  y: number,
-  line: Float32Array,
-  out: Float32Array,
-): [from: number, to: number] | undefined {
-  const { coverage: c, width: w, height: h, spans } = shadow;
-  const near = Math.min(h - 1, y >> 1);
-  const far = Math.min(h - 1, Math.max(0, y % 2 === 0 ? near - 1 : near + 1));
-  // The union of the two rows' spans (an empty one, from = to, adds nothing).
-  const nearFrom = spans[2 * near] as number;
-  const nearTo = spans[2 * near + 1] as number;
-  const farFrom = spans[2 * far] as number;
-  const farTo = spans[2 * far + 1] as number;
-  const lo = Math.min(nearFrom === nearTo ? w : nearFrom, farFrom === farTo ? w : farFrom);
-  const hi = Math.max(nearFrom === nearTo ? 0 : nearTo, farFrom === farTo ? 0 : farTo);
-  if (hi <= lo) return undefined;
-  const a = near * w;
-  const b = far * w;
-  for (let k = lo; k < hi; k++) line[k] = 0.75 * (c[a + k] as number) + 0.25 * (c[b + k] as number);
-  // The two columns on each side that the stretch reads are 0 (as the coverage there).
-  for (let k = Math.max(0, lo - 2); k < lo; k++) line[k] = 0;
-  for (let k = hi; k < Math.min(w, hi + 2); k++) line[k] = 0;
-  // A half-resolution sample reaches the two pixels on each side of its own two.
-  const from = Math.max(0, lo - 1);
-  const to = Math.min(w, hi + 1);
-  for (let k = from; k < to; k++) {
-    const v = line[k] as number;
-    out[2 * k] = 0.75 * v + 0.25 * (line[k > 0 ? k - 1 : 0] as number);
-    out[2 * k + 1] = 0.75 * v + 0.25 * (line[k < w - 1 ? k + 1 : k] as number);
-  }
-  return [2 * from, 2 * to];
-}
-
 /** A coverage 0..255 as an opacity in 1/256ths (0..256) for {@link lerp256}: one table for every card. */
 const COVERAGE_256 = Int32Array.from({ length: 256 }, (_, m) => Math.round((m / 255) * 256));
 
 /**
- * The shadow (when `masks.shadow`) filled with `shadowColour` at {@link SHADOW_OPACITY}, then the
- * text's coverage (the alpha of `masks.text`) filled with `textColour`, row by row over the box,
- * each only over the span of the row it covers (`masks.spans`).
+ * The shadow (when `masks.shade`) filled with `shadowColour` at its opacity, then the text's
+ * coverage (the alpha of `masks.text`) filled with `textColour`, row by row over the box, each only
+ * over the span of the row it covers (`masks.shade.spans`, `masks.spans`).
  */
 function blendText(
   canvas: Canvas,
@@ -276,29 +232,22 @@ function blendText(
   rows: RowRange,
 ): void {
   const { pixels: px, width, channels } = canvas;
-  const { box, text, shadow, spans } = masks;
-  const shadeK = (SHADOW_OPACITY / 255) * 256;
-  const row = new Float32Array(box.width);
-  const line = new Float32Array(shadow?.width ?? 0);
+  const { box, text, shade, spans } = masks;
   const { from, to } = boxRows(box, rows);
   for (let y = from; y < to; y++) {
     const at = ((box.y + y) * width + box.x) * channels;
-    const shaded = shadow && shadowRow(shadow, y, line, row);
     const m0 = y * box.width;
-    const textFrom = spans[2 * y] as number;
-    const textTo = spans[2 * y + 1] as number;
-    if (shaded) {
-      for (let x = shaded[0], i = at + x * channels; x < shaded[1]; x++, i += channels) {
-        const s = row[x] as number;
-        if (s < 0.5) continue;
-        // Where a glyph covers the pixel whole, the text's colour replaces what is under it: the
-        // shadow there would be drawn over (source-over at opacity 1 is the colour, exactly).
-        if (x >= textFrom && x < textTo && text[(m0 + x) * 4 + 3] === 255) continue;
-        if (channels === 3) lerp256(px, i, shadowColour, (s * shadeK + 0.5) | 0);
-        else over(px, i, 4, shadowColour, (s / 255) * SHADOW_OPACITY);
+    if (shade) {
+      const shadeTo = shade.spans[2 * y + 1] as number;
+      for (let x = shade.spans[2 * y] as number, i = at + x * channels; x < shadeTo; x++, i += channels) {
+        const a8 = shade.alpha[m0 + x] as number;
+        if (a8 === 0) continue;
+        if (channels === 3) lerp256(px, i, shadowColour, a8);
+        else over(px, i, 4, shadowColour, a8 / 256);
       }
     }
-    for (let x = textFrom; x < textTo; x++) {
+    const textTo = spans[2 * y + 1] as number;
+    for (let x = spans[2 * y] as number; x < textTo; x++) {
       const t = text[(m0 + x) * 4 + 3] as number;
       if (t === 0) continue;
       if (channels === 3) lerp256(px, at + x * 3, textColour, COVERAGE_256[t] as number);
@@ -360,7 +309,7 @@ function backdropOf(canvas: Canvas, box: Rect): Backdrop {
 
 /**
  * Blends the overlay into `canvas.pixels` in place, over the canvas rows `rows` (default all):
- * gradient (when `tones.gradient`), shadow (when `masks.shadow`) and text, logo, colour glyphs.
+ * gradient (when `tones.gradient`), shadow (when `masks.shade`) and text, logo, colour glyphs.
  * Calls on disjoint row ranges touch disjoint bytes. With
  * `keepBackdrop` (all rows only), returns the box's pixels as they were after the gradient (for the
  * ink measurement of index.ts).

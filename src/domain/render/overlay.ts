@@ -19,9 +19,11 @@ import type { Rect, TextLayout } from './layout.js';
 
 const n = svgNumber;
 
-/** Shadow look, as fractions of the block's font size: blur σ, downward offset (its opacity: blend.ts). */
+/** Shadow look, as fractions of the block's font size: blur σ, downward offset. */
 export const SHADOW_SIGMA = 0.06;
 export const SHADOW_OFFSET = 0.03;
+/** Opacity of the text shadow (of its colour, `ToneChoice.shadow`). */
+export const SHADOW_OPACITY = 0.55;
 /**
  * How far the text's box reaches past the line boxes, as a fraction of the largest font size: room
  * for glyphs that overhang their advance or the font's ascent (accents, swashes, emoji) and for the
@@ -41,8 +43,8 @@ export interface TextMasks {
   spans: Int32Array;
   /** Colour glyphs (emoji) in their own colours: premultiplied RGBA, or undefined when there are none. */
   colour: Uint8Array | undefined;
-  /** The blurred shadow (before its opacity), at half resolution, or undefined when it is off. */
-  shadow: ShadowPlane | undefined;
+  /** The shadow's opacity over the box ({@link shadeOf}), or undefined when it is off. */
+  shade: Shade | undefined;
 }
 
 /** The text's box on the canvas: line boxes grown by {@link TEXT_BOX_PAD}, snapped outward to even px. */
@@ -111,13 +113,87 @@ export interface ShadowPlane {
 }
 
 /**
+ * The shadow as the blend draws it: an opacity in 1/256ths (0 to 141: {@link SHADOW_OPACITY} of
+ * 256) for each pixel of the text's box, row-major, `box.width` wide.
+ */
+export interface Shade {
+  alpha: Uint8Array;
+  /** For each row, the columns [from, to) where `alpha` is not 0 (from = to when none). */
+  spans: Int32Array;
+}
+
+/**
+ * The half-resolution shadow (`plane`) stretched ×2 bilinearly over the box (`2 × plane.width` by
+ * `2 × plane.height` px; sample centres: a pixel lies a quarter of a half-resolution sample from
+ * its nearest one, so the weights are ¾ and ¼; edges clamped) and turned into the opacity the
+ * blend lerps with: coverage c (0..255) gives round(c × {@link SHADOW_OPACITY} × 256 / 255), and
+ * c below 0.5 gives 0. Pixels that a glyph covers whole (alpha 255 in `text`, premultiplied RGBA
+ * of the box, whose covered columns per row are `textSpans`) get 0: the text's colour replaces
+ * them, so a shadow there would change nothing. Only the columns of each row's two half rows'
+ * spans are computed (coverage is 0 elsewhere). Computed while the photo decodes, so that the
+ * blend after it only lerps.
+ */
+export function shadeOf(plane: ShadowPlane, text: Uint8Array, textSpans: Int32Array): Shade {
+  const { coverage: c, width: w, height: h, spans } = plane;
+  const boxWidth = 2 * w;
+  const alpha = new Uint8Array(boxWidth * 2 * h);
+  const shadeSpans = new Int32Array(2 * 2 * h);
+  const k = (SHADOW_OPACITY / 255) * 256;
+  const line = new Float32Array(w);
+  for (let y = 0; y < 2 * h; y++) {
+    const near = Math.min(h - 1, y >> 1);
+    const far = Math.min(h - 1, Math.max(0, y % 2 === 0 ? near - 1 : near + 1));
+    // The union of the two half rows' spans (an empty one, from = to, adds nothing).
+    const nearFrom = spans[2 * near] as number;
+    const nearTo = spans[2 * near + 1] as number;
+    const farFrom = spans[2 * far] as number;
+    const farTo = spans[2 * far + 1] as number;
+    const lo = Math.min(nearFrom === nearTo ? w : nearFrom, farFrom === farTo ? w : farFrom);
+    const hi = Math.max(nearFrom === nearTo ? 0 : nearTo, farFrom === farTo ? 0 : farTo);
+    if (hi <= lo) continue;
+    const a = near * w;
+    const b = far * w;
+    for (let x = lo; x < hi; x++) line[x] = 0.75 * (c[a + x] as number) + 0.25 * (c[b + x] as number);
+    // The column on each side that the stretch reads is 0 (as the coverage there).
+    if (lo > 0) line[lo - 1] = 0;
+    if (hi < w) line[hi] = 0;
+    const row = y * boxWidth;
+    const textFrom = textSpans[2 * y] as number;
+    const textTo = textSpans[2 * y + 1] as number;
+    let first = boxWidth;
+    let last = 0;
+    // A half-resolution sample k covers pixels 2k and 2k + 1 and reaches one more on each side.
+    for (let x = Math.max(0, 2 * lo - 1); x < Math.min(boxWidth, 2 * hi + 1); x++) {
+      const half = x >> 1;
+      const v = line[half] as number;
+      const side =
+        x % 2 === 0
+          ? (line[half > 0 ? half - 1 : 0] as number)
+          : (line[half < w - 1 ? half + 1 : half] as number);
+      // Rounded to single precision, as the stretch has always been kept (a Float32Array row).
+      const s = Math.fround(0.75 * v + 0.25 * side);
+      if (s < 0.5) continue;
+      if (x >= textFrom && x < textTo && text[(row + x) * 4 + 3] === 255) continue;
+      alpha[row + x] = (s * k + 0.5) | 0;
+      if (x < first) first = x;
+      last = x + 1;
+    }
+    if (last > first) {
+      shadeSpans[2 * y] = first;
+      shadeSpans[2 * y + 1] = last;
+    }
+  }
+  return { alpha, spans: shadeSpans };
+}
+
+/**
  * The shadow of the text's coverage (`text`: premultiplied RGBA of white glyphs in `box`): block by
  * block, the rows of its lines averaged down to {@link SHADOW_SCALE}, blurred by libvips with
  * σ = {@link SHADOW_SIGMA} × its size (scaled) and moved down by {@link SHADOW_OFFSET} × its size,
  * the blocks stacked with source-over. About 5 ms of CPU for a two-line title, half of it on
  * libvips' threads (measured with `process.cpuUsage` around `rasteriseText`, with and without it).
  */
-async function shadowOf(layout: TextLayout, box: Rect, text: Uint8Array): Promise<ShadowPlane> {
+export async function shadowOf(layout: TextLayout, box: Rect, text: Uint8Array): Promise<ShadowPlane> {
   const width = box.width / 2; // box sizes are even
   const height = box.height / 2;
   const blurs: Promise<ShadowStrip | undefined>[] = [];
@@ -244,13 +320,15 @@ export async function rasteriseText(layout: TextLayout, textShadow: boolean): Pr
   ]);
   const coverage = text?.pixels ?? new Uint8Array(count * 4);
   const shadow = textShadow && text ? await shadowOf(layout, box, coverage) : undefined;
-  // The spans in a turn of the event loop of their own too.
+  // The spans in a turn of the event loop of their own too, and the shade in the next.
   await yieldToEventLoop();
+  const spans = spansOf(coverage, box.width, box.height, 4);
+  if (shadow) await yieldToEventLoop();
   return {
     box,
     text: coverage,
-    spans: spansOf(coverage, box.width, box.height, 4),
+    spans,
     colour: colour?.pixels,
-    shadow,
+    shade: shadow && shadeOf(shadow, coverage, spans),
   };
 }
