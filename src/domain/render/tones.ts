@@ -321,7 +321,16 @@ export function chooseTones(
       const grid = Array.from({ length: Math.round((1 - GRADIENT_MIN_STRENGTH) / 0.05) + 1 }, (_, i) =>
         Math.min(1, GRADIENT_MIN_STRENGTH + i * 0.05),
       );
-      const at = (i: number) => contrastQuantile(s, text, gradientColour, grid[i] as number);
+      // Each grid point measured at most once (the search's last probe is usually its answer).
+      const measured = new Map<number, number>();
+      const at = (i: number) => {
+        let contrast = measured.get(i);
+        if (contrast === undefined) {
+          contrast = contrastQuantile(s, text, gradientColour, grid[i] as number);
+          measured.set(i, contrast);
+        }
+        return contrast;
+      };
       let lo = 0;
       let hi = grid.length - 1;
       let loContrast = at(lo);
