@@ -27,7 +27,7 @@ import {
   type RenderReport,
   type Template,
 } from '../schemas.js';
-import { decodeCover, type ImageInput } from './decode.js';
+import { type ImageInput, startDecodeCover } from './decode.js';
 import type { FontLibrary, LoadedFont } from './fonts.js';
 import { layoutText, safeZoneOf, type Placement, type Rect, type TextLayout } from './layout.js';
 import { rasteriseText, type TextMasks } from './overlay.js';
@@ -412,8 +412,13 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
     const { width, height } = ASPECTS[options.aspect];
     // The photo decodes on libvips' threads while the main thread lays the text out and resvg
     // rasterises it on libuv's: neither needs the other until the tones are chosen (except
-    // template auto, whose layout is chosen on the photo).
-    const decoding = timed(decodeCover(input, width, height, options.focus));
+    // template auto, whose layout is chosen on the photo). The layout waits until the decode is
+    // under way, so as not to hold up its start (startDecodeCover); large fallback fonts load meanwhile.
+    const fontsReady = prepareFonts(options);
+    // Awaited below; if the photo is refused first, a rejection must not count as unhandled.
+    fontsReady.catch(() => undefined);
+    const decodeStart = await startDecodeCover(input, width, height, options.focus);
+    const decoding = decodeStart.decoded.then((value) => ({ value, ms: performance.now() - start }));
     const logo = options.logo && logoRect(options.aspect, options.logo);
     const logoPixels =
       options.logo && logo
@@ -432,7 +437,7 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
     let layout: TextLayout | undefined;
     let layoutMs = 0;
     let masks: Promise<Timed<TextMasks | undefined>> | undefined;
-    await prepareFonts(options);
+    await fontsReady;
     // A large fallback font just loaded took its own turn of the event loop; the layout takes the next.
     await yieldToEventLoop();
     if (options.template !== 'auto') {
