@@ -82,11 +82,14 @@ export function gradientAlpha(geometry: GradientGeometry, x: number, y: number):
     return ramp(Math.sqrt(dx * dx + dy * dy), RADIAL_TEXT_AT, 0.9);
   }
   let clear = 1;
-  for (const band of geometry.bands) {
-    const [x0, y0] = band.from;
-    const [x1, y1] = band.to;
-    const dx = x1 - x0;
-    const dy = y1 - y0;
+  // Indexed, not destructured: called for every sample and row, where destructuring's iterators
+  // were allocated on V8's heap (its sampling heap profiler) and outlived young collections.
+  for (let k = 0; k < geometry.bands.length; k++) {
+    const band = geometry.bands[k] as (typeof geometry.bands)[number];
+    const x0 = band.from[0];
+    const y0 = band.from[1];
+    const dx = band.to[0] - x0;
+    const dy = band.to[1] - y0;
     const len2 = dx * dx + dy * dy || 1;
     const t = ((x - x0) * dx + (y - y0) * dy) / len2;
     clear *= 1 - ramp(t, Math.min(Math.max(band.textAt, 0.01), 0.99), BAND_TEXT_ALPHA);
