@@ -362,50 +362,35 @@ function splitOverwide(p: Paragraph, maxWidth: number): Paragraph {
 /** Greedy line filling at `maxWidth` em: returns [first, end) segment ranges. */
 function greedy(segments: Segment[], maxWidth: number): [number, number][] {
   const lines: [number, number][] = [];
-  let first = 0;
-  let used = 0; // em, including trailing space of segments placed so far
-  segments.forEach((s, i) => {
-    if (i > first && used + s.width > maxWidth + 1e-9) {
-      lines.push([first, i]);
-      first = i;
-      used = 0;
-    }
-    used += s.width + s.trailing;
-    if (s.required) {
-      lines.push([first, i + 1]);
-      first = i + 1;
-      used = 0;
-    }
-  });
-  if (first < segments.length) lines.push([first, segments.length]);
+  greedyFill(segments, maxWidth, lines);
   return lines;
 }
 
 /**
- * How many lines {@link greedy} makes at `maxWidth`, without building them: the search of
- * {@link balanced} probes up to 25 widths per paragraph and size, and the line arrays it built and
- * dropped each time outlived V8's young collections (about 300 KiB per render in V8's sampling
+ * Greedy line filling at `maxWidth` em: pushes the lines' [first, end) segment ranges onto `lines`
+ * when given, and answers how many lines there are. Without `lines` it builds nothing: the search
+ * of {@link balanced} probes up to 25 widths per paragraph and size, and the line arrays it built
+ * and dropped each time outlived V8's young collections (about 300 KiB per render in V8's sampling
  * heap profiler, issue 11), so that only a full collection reclaimed them.
  */
-function greedyCount(segments: Segment[], maxWidth: number): number {
+function greedyFill(segments: Segment[], maxWidth: number, lines?: [number, number][]): number {
   let count = 0;
   let first = 0;
-  let used = 0;
+  let used = 0; // em, including trailing space of segments placed so far
+  const close = (end: number) => {
+    lines?.push([first, end]);
+    count++;
+    first = end;
+    used = 0;
+  };
   for (let i = 0; i < segments.length; i++) {
     const s = segments[i] as Segment;
-    if (i > first && used + s.width > maxWidth + 1e-9) {
-      count++;
-      first = i;
-      used = 0;
-    }
+    if (i > first && used + s.width > maxWidth + 1e-9) close(i);
     used += s.width + s.trailing;
-    if (s.required) {
-      count++;
-      first = i + 1;
-      used = 0;
-    }
+    if (s.required) close(i + 1);
   }
-  return first < segments.length ? count + 1 : count;
+  if (first < segments.length) close(segments.length);
+  return count;
 }
 
 function widestSegment(p: Paragraph): number {
@@ -420,7 +405,7 @@ function balanced(segments: Segment[], maxWidth: number): [number, number][] {
   let hi = maxWidth;
   for (let i = 0; i < 24 && hi - lo > 1e-4; i++) {
     const mid = (lo + hi) / 2;
-    if (greedyCount(segments, mid) <= lines.length) hi = mid;
+    if (greedyFill(segments, mid) <= lines.length) hi = mid;
     else lo = mid;
   }
   return greedy(segments, hi);
