@@ -326,8 +326,8 @@ interface Timed<T> {
   value: T;
   ms: number;
 }
-function timed<T>(promise: Promise<T>): Promise<Timed<T>> {
-  const started = performance.now();
+/** `promise` with the ms from `started` (default now, `performance.now()`) until it settled. */
+function timed<T>(promise: Promise<T>, started = performance.now()): Promise<Timed<T>> {
   return promise.then((value) => ({ value, ms: performance.now() - started }));
 }
 
@@ -418,7 +418,7 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
     // Awaited below; if the photo is refused first, a rejection must not count as unhandled.
     fontsReady.catch(() => undefined);
     const decodeStart = await startDecodeCover(input, width, height, options.focus);
-    const decoding = decodeStart.decoded.then((value) => ({ value, ms: performance.now() - start }));
+    const decoding = timed(decodeStart.decoded, start);
     const logo = options.logo && logoRect(options.aspect, options.logo);
     const logoPixels =
       options.logo && logo
