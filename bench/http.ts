@@ -4,7 +4,8 @@
  *
  * - throughput: JPEG cards per second with 1, 4 and 8 requests in flight (each client sends its next
  *   request when its last answer arrives), and the server's event-loop delay meanwhile (prom-client's
- *   `nodejs_eventloop_lag_*` gauges of `GET /metrics`, read before the load to reset them and after);
+ *   `nodejs_eventloop_lag_*` gauges of `GET /metrics`, read before the load to reset them and after),
+ *   and its resident memory after those cards (VmRSS and VmHWM of /proc/<pid>/status);
  * - memory: the server's peak resident set (VmHWM of /proc/<pid>/status) when 16 clients upload a
  *   10 MB photo each at the same moment, on a fresh server; beyond the render queue the answers are
  *   503 with Retry-After (RENDER_QUEUE, spec section 8).
@@ -106,6 +107,8 @@ export async function throughput(
       rows.push({ inFlight, perSecond });
     }
     const lag = await eventLoopLag(server);
+    const resident = procStatus(server, 'VmRSS');
+    const peak = procStatus(server, 'VmHWM');
     const base = rows[0]?.perSecond ?? 1;
     print(
       `\nHTTP: POST /api/generate, ${total} JPEG cards per level (mate_RainDrops.jpg), one server process`,
@@ -116,6 +119,9 @@ export async function throughput(
       );
     print(
       `  server event-loop delay meanwhile: p50 ${lag.p50?.toFixed(1)} ms, p90 ${lag.p90?.toFixed(1)} ms, p99 ${lag.p99?.toFixed(1)} ms, max ${lag.max?.toFixed(1)} ms`,
+    );
+    print(
+      `  server resident memory after these ${levels.length * total + 2} cards: ${resident.toFixed(0)} MiB (peak ${peak.toFixed(0)} MiB)`,
     );
     return rows;
   } finally {

@@ -9,6 +9,8 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = ['--import', 'tsx', 'src/cli.ts'];
 /** The V8 flag `npm start` and the Dockerfile give `titlecard serve` (README, Configuration). */
 const SERVE_FLAGS = ['--max-semi-space-size=4'];
+/** The glibc malloc setting `npm start` and the Dockerfile give it (README, Configuration). */
+const SERVE_ENV = { MALLOC_ARENA_MAX: '2' };
 
 export interface ServerProcess {
   url: string;
@@ -21,7 +23,7 @@ export interface ServerProcess {
 export function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
   const proc = spawn(process.execPath, [...SERVE_FLAGS, ...CLI, 'serve'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    env: { ...SERVE_ENV, ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {
