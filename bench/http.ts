@@ -156,9 +156,9 @@ export async function uploadMemory(photo: Buffer, clients: number, print: (line:
           const res = await generate(server, token, photo, 'large.jpg');
           await res.arrayBuffer();
           return String(res.status);
-        } catch {
-          // The server answered 503 and closed the connection before taking the whole upload.
-          return 'refused mid-upload';
+        } catch (err) {
+          // No answer: the connection failed (a 503 comes as an answer, the upload read and discarded).
+          return `failed (${(err as { cause?: { code?: string } }).cause?.code ?? String(err)})`;
         }
       }),
     );

@@ -68,6 +68,15 @@ describe('quota in one process', () => {
       },
     );
     expect(early.status).toBe(429);
+    // A slow uploader that goes on sending after the 429 can finish: the server reads and discards
+    // the rest instead of closing the connection under it (which its next writes meet as EPIPE).
+    const slow = await answerBeforeUploadEnds(
+      srv.base,
+      token,
+      { title: 'No more' },
+      { sentBytes: 64 * 1024, declaredBytes: 2 * 1024 * 1024, sendRestAfterAnswer: true },
+    );
+    expect(slow.status).toBe(429);
     // And a client that sends everything at once still reads the 429 (no reset connection).
     const big = Buffer.alloc(8 * 1024 * 1024, 7);
     const res = await generate(srv.base, token, { title: 'No more' }, { data: big });

@@ -93,13 +93,15 @@ export function requestError(err: unknown): ValidationError | undefined {
 
 /**
  * When we answer before the request body was read (413 as soon as the limit is crossed, 401 or 429
- * before an upload), the client is still sending. Closing at once makes it see ECONNRESET instead of
- * our answer, so we say `Connection: close`, keep reading and discarding the rest, and cut the
- * connection only if it goes on for more than 10 s after the answer.
+ * before an upload), the client is still sending. Closing at once makes it see ECONNRESET or EPIPE
+ * instead of our answer, so we keep reading and discarding the rest, and cut the connection only
+ * if it goes on for more than 10 s after the answer. No `Connection: close`: with it, Node's HTTP
+ * server closes the socket as soon as the answer is written, and a client still uploading (a slow
+ * link, a busy event loop) met EPIPE on its next write (test/quota.test.ts); kept alive, the
+ * connection can serve the client's next request once the body has ended.
  */
 export function drainAfterResponse(req: Request, res: Response): void {
   if (req.complete || req.readableEnded) return;
-  res.setHeader('Connection', 'close');
   req.resume();
   res.once('finish', () => {
     if (req.readableEnded) return;

@@ -151,14 +151,18 @@ export async function download(url: string): Promise<{ status: number; headers: 
 
 /**
  * Starts a `POST /generate` whose body claims `declaredBytes` of image but sends only the first
- * `sentBytes`, and resolves with the status the server answers while the rest is still unsent (the
- * rest is never sent). Rejects if no answer comes within 10 s: the server was waiting for the body.
+ * `sentBytes`, and resolves with the status the server answers while the rest is still unsent.
+ * Rejects if no answer comes within 10 s: the server was waiting for the body.
+ * With `sendRestAfterAnswer`, the client then sends the rest of the body, in 64 KiB writes a turn of
+ * the event loop apart, as a slow uploader whose answer came early would, and resolves only once
+ * all of it was taken; it rejects (EPIPE, ECONNRESET) if the server closed the connection first.
+ * Without it, the rest is never sent.
  */
 export function answerBeforeUploadEnds(
   base: string,
   token: string,
   fields: Record<string, string>,
-  upload: { sentBytes: number; declaredBytes: number },
+  upload: { sentBytes: number; declaredBytes: number; sendRestAfterAnswer?: boolean },
 ): Promise<{ status: number; body: unknown }> {
   const boundary = `----titlecard${Date.now()}`;
   const head = Buffer.from(
@@ -187,8 +191,19 @@ export function answerBeforeUploadEnds(
       res.on('data', (c: Buffer) => (text += c.toString()));
       res.on('end', () => {
         clearTimeout(timer);
-        req.destroy();
-        resolve({ status: res.statusCode ?? 0, body: text ? (JSON.parse(text) as unknown) : undefined });
+        const answer = {
+          status: res.statusCode ?? 0,
+          body: text ? (JSON.parse(text) as unknown) : undefined,
+        };
+        if (!upload.sendRestAfterAnswer) {
+          req.destroy();
+          resolve(answer);
+          return;
+        }
+        sendRest(upload.declaredBytes - upload.sentBytes).then(() => {
+          req.destroy();
+          resolve(answer);
+        }, reject);
       });
     });
     req.on('error', (err) => {
@@ -197,6 +212,28 @@ export function answerBeforeUploadEnds(
     });
     req.write(head);
     req.write(Buffer.alloc(upload.sentBytes, 0xff));
+    /**
+     * Writes `bytes` more of the image, then the closing boundary; settles when all was sent, and
+     * rejects if the connection closes first (a write to a closed request never calls back).
+     */
+    const sendRest = async (bytes: number) => {
+      const early = () => new Error('the server closed the connection during the upload');
+      const closed = req.destroyed
+        ? Promise.reject(early())
+        : new Promise<never>((_, fail) => req.once('close', () => fail(early())));
+      closed.catch(() => undefined);
+      const chunk = Buffer.alloc(64 * 1024, 0xff);
+      const write = (data: Buffer) =>
+        Promise.race([
+          new Promise<void>((done, fail) => req.write(data, (err) => (err ? fail(err) : done()))),
+          closed,
+        ]);
+      for (let left = bytes; left > 0; left -= chunk.length) {
+        await write(left < chunk.length ? chunk.subarray(0, left) : chunk);
+        await new Promise((turn) => setImmediate(turn));
+      }
+      await Promise.race([new Promise<void>((done) => req.end(tail, done)), closed]);
+    };
   });
 }
 
