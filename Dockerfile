@@ -28,5 +28,4 @@ VOLUME /data
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s \
   CMD node -e "fetch('http://127.0.0.1:3000/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# 4 MB semi-spaces: less resident memory under concurrent uploads (README, Configuration).
-CMD ["node", "--max-semi-space-size=4", "dist/cli.js", "serve"]
+CMD ["node", "dist/cli.js", "serve"]

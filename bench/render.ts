@@ -12,8 +12,8 @@
  *
  * Options: --photos a,b (file names, default all), --formats png,jpeg,webp.
  *
- * `npm run bench` runs this file under `node --max-semi-space-size=4`, as `npm start` runs the
- * server (README, Configuration), so that the event-loop figures are those of the service.
+ * `npm run bench` runs this file with `MALLOC_ARENA_MAX=2`, as `npm start` runs the server (README,
+ * Configuration), so that its memory figures are those of the service.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';

@@ -7,8 +7,6 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = ['--import', 'tsx', 'src/cli.ts'];
-/** The V8 flag `npm start` and the Dockerfile give `titlecard serve` (README, Configuration). */
-const SERVE_FLAGS = ['--max-semi-space-size=4'];
 /** The glibc malloc setting `npm start` and the Dockerfile give it (README, Configuration). */
 const SERVE_ENV = { MALLOC_ARENA_MAX: '2' };
 
@@ -21,7 +19,7 @@ export interface ServerProcess {
 
 /** Starts `titlecard serve` on a free port of 127.0.0.1 and waits until it listens. */
 export function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
-  const proc = spawn(process.execPath, [...SERVE_FLAGS, ...CLI, 'serve'], {
+  const proc = spawn(process.execPath, [...CLI, 'serve'], {
     cwd: ROOT,
     env: { ...SERVE_ENV, ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
