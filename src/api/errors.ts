@@ -92,8 +92,8 @@ export function requestError(err: unknown): ValidationError | undefined {
 }
 
 /**
- * When we answer before the request body was read (413 as soon as the limit is crossed, 401 or 429
- * before an upload), the client is still sending. Closing at once makes it see ECONNRESET or EPIPE
+ * When we answer before the request body was read (413 as soon as the limit is crossed, 401, 429 or
+ * 503 before an upload), the client is still sending. Closing at once makes it see ECONNRESET or EPIPE
  * instead of our answer, so we keep reading and discarding the rest, and cut the connection only
  * if it goes on for more than 10 s after the answer. No `Connection: close`: with it, Node's HTTP
  * server closes the socket as soon as the answer is written, and a client still uploading (a slow

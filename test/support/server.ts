@@ -155,7 +155,8 @@ export async function download(url: string): Promise<{ status: number; headers: 
  * Rejects if no answer comes within 10 s: the server was waiting for the body.
  * With `sendRestAfterAnswer`, the client then sends the rest of the body, in 64 KiB writes a turn of
  * the event loop apart, as a slow uploader whose answer came early would, and resolves only once
- * all of it was taken; it rejects (EPIPE, ECONNRESET) if the server closed the connection first.
+ * all of it was taken; it rejects if the server closed the connection first (the client would
+ * have met EPIPE or ECONNRESET).
  * Without it, the rest is never sent.
  */
 export function answerBeforeUploadEnds(
