@@ -13,7 +13,8 @@
  * Options: --photos a,b (file names, default all), --formats png,jpeg,webp.
  *
  * `npm run bench` runs this file with `MALLOC_ARENA_MAX=2`, as `npm start` runs the server (README,
- * Configuration), so that its memory figures are those of the service.
+ * Configuration), and sets V8's heap growing factor as `titlecard serve` does (src/heap.ts), so
+ * that its figures are those of the service.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -23,6 +24,7 @@ import { loadFontLibrary } from '../src/domain/render/fonts.js';
 import { layoutText } from '../src/domain/render/layout.js';
 import { createRenderer, type RenderTimings, warmUp } from '../src/domain/render/index.js';
 import { generateOptionsSchema } from '../src/domain/schemas.js';
+import { tuneHeapGrowing } from '../src/heap.js';
 import { compare, webpOf } from './compare.js';
 import { encoderTable } from './encoders.js';
 import { FORMATS, SUBTITLE, TITLE, type Format } from './engines.js';
@@ -39,6 +41,7 @@ const { values } = parseArgs({
     formats: { type: 'string' },
   },
 });
+tuneHeapGrowing();
 const RUNS = Number(values.runs);
 const PHOTOS = new URL('../../shared/fixtures/photos/', import.meta.url);
 const FILES = readdirSync(PHOTOS)

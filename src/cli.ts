@@ -14,6 +14,7 @@ import { TitlecardError } from './domain/errors.js';
 import { FILE_FORMATS, TIERS, type FileFormat } from './domain/model.js';
 import { signRenderUrl } from './domain/render-links.js';
 import type { Services } from './domain/services.js';
+import { tuneHeapGrowing } from './heap.js';
 import { createLogger } from './logger.js';
 import { runStdio } from './mcp/stdio.js';
 import { createRuntime } from './runtime.js';
@@ -59,6 +60,7 @@ function buildProgram(): Command {
     .action(async () => {
       const config = loadConfig();
       const logger = createLogger(config.logLevel);
+      tuneHeapGrowing();
       const running = await startServer(config, logger, { warmUp: true });
       const stop = () => {
         logger.info('shutting down');
