@@ -1,6 +1,7 @@
 /**
  * The service as users meet it: `titlecard serve` in its own process (embedded default: SQLite and
- * local disk, in a temporary DATA_DIR), driven over HTTP by `POST /api/generate`.
+ * local disk, in a temporary DATA_DIR), driven over HTTP by `POST /api/generate` from this process
+ * ({@link generateClient}).
  *
  * - throughput: JPEG cards per second with 1, 4 and 8 requests in flight (each client sends its next
  *   request when its last answer arrives), and the server's event-loop delay meanwhile (prom-client's
@@ -11,6 +12,7 @@
  *   503 with Retry-After (RENDER_QUEUE, spec section 8).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -45,17 +47,43 @@ async function startServer(): Promise<{
   };
 }
 
-function generate(server: ServerProcess, token: string, photo: Buffer, name: string): Promise<Response> {
+/**
+ * A client of `POST /generate` that sends the same multipart body (`image` = `photo`, the bench's
+ * title and subtitle, JPEG) again and again over keep-alive connections; resolves to each answer's
+ * status once its body has been read. The body is encoded once, by the platform's FormData: the
+ * client runs on the server's two cores, and fetch with a fresh FormData took 8 to 13 ms of CPU a
+ * card there, this 1.5 to 2 (issue 11, a scratch run of both on 24 November 2026).
+ */
+async function generateClient(
+  server: ServerProcess,
+  token: string,
+  photo: Buffer,
+  name: string,
+): Promise<{ send: () => Promise<number>; close: () => void }> {
   const form = new FormData();
   form.set('image', new Blob([photo]), name);
   form.set('title', TITLE);
   form.set('subtitle', SUBTITLE);
   form.set('fileFormat', 'jpeg');
-  return fetch(`${server.base}/generate`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
-  });
+  const encoded = new Request(`${server.base}/generate`, { method: 'POST', body: form });
+  const body = Buffer.from(await encoded.arrayBuffer());
+  const headers = {
+    authorization: `Bearer ${token}`,
+    'content-type': encoded.headers.get('content-type') ?? '',
+    'content-length': body.length,
+  };
+  const agent = new http.Agent({ keepAlive: true });
+  const send = () =>
+    new Promise<number>((resolve, reject) => {
+      const req = http.request(encoded.url, { method: 'POST', agent, headers }, (res) => {
+        res.resume();
+        res.once('end', () => resolve(res.statusCode ?? 0));
+        res.once('error', reject);
+      });
+      req.once('error', reject);
+      req.end(body);
+    });
+  return { send, close: () => agent.destroy() };
 }
 
 /**
@@ -76,6 +104,8 @@ async function eventLoopLag(server: ServerProcess): Promise<Record<string, numbe
 export interface ThroughputRow {
   inFlight: number;
   perSecond: number;
+  /** CPU of this process (the client) per card, ms: it shares the cores with the server. */
+  clientCpuMs: number;
 }
 
 /** Cards per second at each level of concurrency, `total` requests per level after a warm-up. */
@@ -86,25 +116,27 @@ export async function throughput(
   print: (line: string) => void,
 ): Promise<ThroughputRow[]> {
   const { server, token, cleanup } = await startServer();
+  const client = await generateClient(server, token, photo, 'photo.jpg');
   try {
-    for (let i = 0; i < 2; i++) await (await generate(server, token, photo, 'photo.jpg')).arrayBuffer();
+    for (let i = 0; i < 2; i++) await client.send();
     await eventLoopLag(server);
     const rows: ThroughputRow[] = [];
     for (const inFlight of levels) {
       let sent = 0;
+      const cpu = process.cpuUsage();
       const started = performance.now();
       await Promise.all(
         Array.from({ length: inFlight }, async () => {
           while (sent < total) {
             sent++;
-            const res = await generate(server, token, photo, 'photo.jpg');
-            await res.arrayBuffer();
-            if (res.status !== 201) throw new Error(`POST /generate answered ${res.status}`);
+            const status = await client.send();
+            if (status !== 201) throw new Error(`POST /generate answered ${status}`);
           }
         }),
       );
       const perSecond = total / ((performance.now() - started) / 1000);
-      rows.push({ inFlight, perSecond });
+      const used = process.cpuUsage(cpu);
+      rows.push({ inFlight, perSecond, clientCpuMs: (used.user + used.system) / 1000 / total });
     }
     const lag = await eventLoopLag(server);
     const resident = procStatus(server, 'VmRSS');
@@ -115,7 +147,7 @@ export async function throughput(
     );
     for (const r of rows)
       print(
-        `  ${String(r.inFlight).padStart(2)} in flight: ${r.perSecond.toFixed(1)} cards/s (${(r.perSecond / base).toFixed(2)}× one at a time)`,
+        `  ${String(r.inFlight).padStart(2)} in flight: ${r.perSecond.toFixed(1)} cards/s (${(r.perSecond / base).toFixed(2)}× one at a time; client CPU ${r.clientCpuMs.toFixed(1)} ms a card)`,
       );
     print(
       `  server event-loop delay meanwhile: p50 ${lag.p50?.toFixed(1)} ms, p90 ${lag.p90?.toFixed(1)} ms, p99 ${lag.p99?.toFixed(1)} ms, max ${lag.max?.toFixed(1)} ms`,
@@ -125,6 +157,7 @@ export async function throughput(
     );
     return rows;
   } finally {
+    client.close();
     await cleanup();
   }
 }
@@ -147,18 +180,17 @@ function procStatus(server: ServerProcess, field: 'VmRSS' | 'VmHWM'): number {
 /** Peak RSS of a fresh server while `clients` upload `photo` at once; answers counted by status. */
 export async function uploadMemory(photo: Buffer, clients: number, print: (line: string) => void) {
   const { server, token, cleanup } = await startServer();
+  const client = await generateClient(server, token, photo, 'large.jpg');
   try {
     const idle = procStatus(server, 'VmRSS');
     const started = performance.now();
     const answers = await Promise.all(
       Array.from({ length: clients }, async () => {
         try {
-          const res = await generate(server, token, photo, 'large.jpg');
-          await res.arrayBuffer();
-          return String(res.status);
+          return String(await client.send());
         } catch (err) {
           // No answer: the connection failed (a 503 comes as an answer, the upload read and discarded).
-          return `failed (${(err as { cause?: { code?: string } }).cause?.code ?? String(err)})`;
+          return `failed (${(err as { code?: string }).code ?? String(err)})`;
         }
       }),
     );
@@ -172,6 +204,7 @@ export async function uploadMemory(photo: Buffer, clients: number, print: (line:
     );
     return { peak, idle, counts };
   } finally {
+    client.close();
     await cleanup();
   }
 }
