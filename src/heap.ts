@@ -7,14 +7,16 @@
  * the room left under that limit is smaller than the young generation (up to 16 MB here). The
  * server's live heap is about 31 MB (fonts, shaping tables, code); when V8 picked 1.2 to 1.5, the
  * limit (37 to 47 MB) left less room than the young generation, and a full collection ran every
- * two or three cards: 16 to 28 per 60 to 120 cards, against 0 to 6 otherwise. Which way a server
- * went varied from start to start. In that state it used about 20 ms more CPU per card (V8's
- * helper threads marking, and the main thread's pauses) and gave 22 to 24 instead of 26 to 28
- * cards/s at four requests in flight (issue 11; `--trace-gc` and per-thread CPU of the server,
- * measured 24 November 2026 on 2 cores).
+ * three to eight cards. Which way a server went varied from run to run: in four servers alternated
+ * with four of the fixed factor below, five of their eight levels of four requests in flight had
+ * 15 to 34 full collections per 120 cards and gave 21.8 to 25.3 cards/s, using up to 20 ms more
+ * CPU per card (V8's helper threads marking, the main thread's pauses); the other three had none
+ * and gave 25.8 to 28.7 (issue 11; `--trace-gc` and per-thread CPU of the server, 24 November 2026,
+ * 2 cores).
  *
- * A fixed factor of 2 (`--heap-growing-percent=100`) keeps room above the young generation: 0 to 2
- * full collections per 120 cards in every run, for at most about 30 MB more heap before one runs.
+ * A fixed factor of 2 (`--heap-growing-percent=100`) keeps room above the young generation: 0 to 3
+ * full collections per 120 cards and 26.3 to 27.8 cards/s in all eight levels, for at most about
+ * 30 MB more heap before a collection.
  */
 import v8 from 'node:v8';
 
