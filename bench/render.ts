@@ -12,8 +12,7 @@
  *
  * Options: --photos a,b (file names, default all), --formats png,jpeg,webp.
  *
- * `npm run bench` runs this file with `MALLOC_ARENA_MAX=2`, as `npm start` runs the server (README,
- * Configuration), and sets V8's heap growing factor as `titlecard serve` does (src/heap.ts), so
+ * `npm run bench` runs this file with `MALLOC_ARENA_MAX=2`, as `npm start` runs the server (docs/configuration.md), and sets V8's heap growing factor as `titlecard serve` does (src/heap.ts), so
  * that its figures are those of the service.
  */
 import { readdirSync, readFileSync } from 'node:fs';

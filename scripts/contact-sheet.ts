@@ -1,5 +1,5 @@
 /**
- * Regenerates the README's pictures of real outputs, on the photographs of ../shared/fixtures/photos
+ * Regenerates the pictures of real outputs in the README and docs/, on the photographs of ../shared/fixtures/photos
  * (credits in the README):
  * - docs/contact-sheet.jpg: the four templates (columns: bottom-left, left, right, split) at the three
  *   aspects (rows: og, square, portrait);

@@ -1,5 +1,5 @@
 /**
- * Screenshots of the dashboard for the README (docs/dashboard-*.jpg), taken from the real app in
+ * Screenshots of the dashboard for the README and docs/dashboard.md (docs/dashboard-*.jpg), taken from the real app in
  * Chromium: a fresh server on a temporary DATA_DIR, an account signed up through the form, a few
  * images made from the bundled sample photos, then the overview, the playground with its live
  * preview, the tokens page right after a token is created, the render links page with a link made,

@@ -147,7 +147,7 @@ function buildProgram(): Command {
     .description('Render links: url sign.')
     .command('sign')
     .description(
-      'Print a signed render link (README, "Render links"), computed here: no server is called. The link renders on its first fetch.',
+      'Print a signed render link (docs/render-links.md), computed here: no server is called. The link renders on its first fetch.',
     )
     .requiredOption('--preset <id>', 'preset id, pre_…')
     .requiredOption('--title <text>', 'the title')

@@ -1,22 +1,13 @@
 /**
  * V8's heap growing factor for a process that renders (`titlecard serve`, `npm run bench`).
  *
- * After each full collection (mark-compact), V8 sets the next old-generation limit at the live
- * size times a growing factor that it picks from how fast the collector runs against how fast the
- * program allocates (1.1 to 4; heap-controller.cc). It starts the next full collection as soon as
- * the room left under that limit is smaller than the young generation (up to 16 MB here). The
- * server's live heap is about 31 MB (fonts, shaping tables, code); when V8 picked 1.2 to 1.5, the
- * limit (37 to 47 MB) left less room than the young generation, and a full collection ran every
- * three to eight cards. Which way a server went varied from run to run: in four servers alternated
- * with four of the fixed factor below, five of their eight levels of four requests in flight had
- * 15 to 34 full collections per 120 cards and gave 21.8 to 25.3 cards/s, using up to 20 ms more
- * CPU per card (V8's helper threads marking, the main thread's pauses); the other three had none
- * and gave 25.8 to 28.7 (issue 11; `--trace-gc` and per-thread CPU of the server, 24 November 2026,
- * 2 cores).
- *
- * A fixed factor of 2 (`--heap-growing-percent=100`) keeps room above the young generation: 0 to 3
- * full collections per 120 cards and 26.3 to 27.8 cards/s in all eight levels, for at most about
- * 30 MB more heap before a collection.
+ * After each full collection V8 sets the next old-generation limit at the live size times a growing
+ * factor it picks itself (1.1 to 4; heap-controller.cc), and starts the next full collection once
+ * the room under that limit is smaller than the young generation (up to 16 MB here). For the
+ * server's live heap of about 31 MB it sometimes picked 1.2 to 1.5, and a full collection then ran
+ * every three to eight cards. A fixed factor of 2 keeps room above the young generation, for at
+ * most about 30 MB more heap: at four in flight, 26.3 to 27.8 cards/s against 21.8 to 25.3 in the
+ * runs where V8's own choice went wrong (`npm run bench -- --http`; docs/performance.md).
  */
 import v8 from 'node:v8';
 

@@ -157,7 +157,7 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
     await expect(
       page.getByLabel('Claude Code configuration', { exact: true }).inputValue(),
     ).resolves.toContain(`${srv.url}/mcp`);
-    // The README's command: the package is not on the npm registry, so no `npx -y titlecard`.
+    // The command of docs/mcp.md: the package is not on the npm registry, so no `npx -y titlecard`.
     const desktop = JSON.parse(
       await page.getByLabel('Claude Desktop configuration', { exact: true }).inputValue(),
     );

@@ -88,29 +88,29 @@ async function pixelsOf(image: Buffer, rgb: [number, number, number], tolerance 
   return { count, box, points, width: info.width, height: info.height };
 }
 
-/** The JavaScript example of the README's "Render links" section, run as a program. */
+/** The JavaScript example of docs/render-links.md, run as a program. */
 async function readmeJavaScriptLink(input: Record<string, unknown>): Promise<string> {
-  const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
+  const readme = await readFile(path.join(ROOT, 'docs', 'render-links.md'), 'utf8');
   const code = /```js\n(\/\/ sign-render-url\.mjs[\s\S]*?)```/.exec(readme)?.[1];
-  if (!code) throw new Error('README.md has no ```js block starting with // sign-render-url.mjs');
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'titlecard-readme-'));
+  if (!code) throw new Error('docs/render-links.md has no ```js block starting with // sign-render-url.mjs');
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'titlecard-docs-'));
   const file = path.join(dir, 'sign.mjs');
   await writeFile(file, `${code}\nconsole.log(signRenderUrl(JSON.parse(process.argv[2])));\n`);
   const { stdout } = await promisify(execFile)(process.execPath, [file, JSON.stringify(input)]);
   return stdout.trim();
 }
 
-/** The Python example of the README, run by python3 with the same input. */
+/** The Python example of docs/render-links.md, run by python3 with the same input. */
 async function readmePythonLink(input: Record<string, unknown>): Promise<string> {
-  const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
+  const readme = await readFile(path.join(ROOT, 'docs', 'render-links.md'), 'utf8');
   const code = /```python\n(# sign_render_url\.py[\s\S]*?)```/.exec(readme)?.[1];
-  if (!code) throw new Error('README.md has no ```python block starting with # sign_render_url.py');
+  if (!code) throw new Error('docs/render-links.md has no ```python block starting with # sign_render_url.py');
   const program = `${code}\nimport json, sys\nprint(sign_render_url(**json.loads(sys.argv[1])))\n`;
   const { stdout } = await promisify(execFile)('python3', ['-c', program, JSON.stringify(input)]);
   return stdout.trim();
 }
 
-describe('the README examples sign alike', () => {
+describe('the examples of docs/render-links.md sign alike', () => {
   it('the Python example builds the same link as the JavaScript one, and both match signRenderUrl', async () => {
     const common = {
       preset: 'pre_0000000000000000000001',
@@ -138,7 +138,7 @@ describe('the README examples sign alike', () => {
       fmt: 'webp',
     });
     expect(py).toBe(js);
-    // The worked example of the README, signature included.
+    // The worked example of docs/render-links.md, signature included.
     const worked = await readmeJavaScriptLink({
       baseUrl: 'https://cards.example.com',
       preset: 'pre_0000000000000000000001',
@@ -146,7 +146,7 @@ describe('the README examples sign alike', () => {
       keyId: 'key_0000000000000000000001',
       secret: 'tcs_example',
     });
-    expect(await readFile(path.join(ROOT, 'README.md'), 'utf8')).toContain(`link       ${worked}`);
+    expect(await readFile(path.join(ROOT, 'docs', 'render-links.md'), 'utf8')).toContain(`link       ${worked}`);
     const { signRenderUrl } = await import('../src/domain/render-links.js');
     expect(
       signRenderUrl({
@@ -212,11 +212,11 @@ describe('render links, presets and uploads', () => {
     });
   });
 
-  it('a link built by the README JavaScript example and one from POST /render-urls both render, from the preset background', async () => {
+  it('a link built by the docs' JavaScript example and one from POST /render-urls both render, from the preset background', async () => {
     const fromReadme = await readmeJavaScriptLink({
       baseUrl: srv.url,
       preset: presetId,
-      title: 'Signed by the README',
+      title: 'Signed by the docs',
       subtitle: 'Ünïcödé & spaces + symbols',
       keyId: key.id,
       secret: key.secret,

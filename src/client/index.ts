@@ -16,7 +16,7 @@
  */
 import createClient, { type Client } from 'openapi-fetch';
 
-/** Builds a signed render link without calling the server (README, "Render links"). */
+/** Builds a signed render link without calling the server (docs/render-links.md). */
 export { signRenderUrl, type RenderLinkInput } from '../domain/render-links.js';
 import type { components, operations, paths } from './schema.js';
 

@@ -341,7 +341,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A signed render link: rendered on its first fetch (one unit of the owner quota), served from the store after. No token: the signature authorizes it (README, "Render links"). */
+    /** A signed render link: rendered on its first fetch (one unit of the owner quota), served from the store after. No token: the signature authorizes it (docs/render-links.md). */
     get: operations['fetchRenderLink'];
     put?: never;
     post?: never;

@@ -25,7 +25,7 @@ export type ErrorCode =
 
 /**
  * The documented set of `details.constraint` values of a VALIDATION_ERROR (spec 7.2 names `required`;
- * the rest are ours and listed in the README and the OpenAPI document).
+ * the rest are ours and listed in docs/api.md and the OpenAPI document).
  */
 export const CONSTRAINTS = [
   'required',

@@ -50,7 +50,7 @@ export type ImageDetail = z.infer<typeof imageDetailSchema>;
 export type GenerateRequestReader = () => Promise<{ image?: ImageInput | undefined; options: unknown }>;
 
 /**
- * Fields of a generation besides the options of spec 4.1 (issue 10): `preset` (a saved design whose
+ * Fields of a generation besides the options of spec 4.1: `preset` (a saved design whose
  * options the request's own override), and a background given by `asset` (an upload's id) or
  * `imageUrl` (fetched SSRF-safely, as the MCP connector does), instead of the uploaded `image`.
  */

@@ -1,7 +1,7 @@
 /**
  * Signed render links: the canonical form, the signature and the parsing of a link, with no I/O, so
  * that the server, the command line (`titlecard url sign`) and the package's `signRenderUrl` share
- * one definition. The README ("Render links") states it for sites that sign links themselves:
+ * one definition. docs/render-links.md states it for sites that sign links themselves:
  *
  *   link      PUBLIC_URL/r/<presetId>.<png|jpg|webp>?<query>&sig=<signature>
  *   query     the parameters (title, subtitle?, image?, exp?, key), sorted by name (code point

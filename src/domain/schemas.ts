@@ -390,7 +390,7 @@ export const presetOptionsShape = Object.fromEntries(
   >;
 };
 
-/** Where a preset's logo sits (issue 10): an uploaded image, a corner of the safe zone, a width fraction. */
+/** Where a preset's logo sits: an uploaded image, a corner of the safe zone, a width fraction. */
 export const presetLogoSchema = z
   .object({
     asset: recordIdSchema('ast').describe(

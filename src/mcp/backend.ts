@@ -37,7 +37,7 @@ export interface TitlecardBackend {
 
 /**
  * The options of a generation as a tool sends them: spec 4.1's options (not yet defaulted, so that
- * a preset's apply), and optionally `preset` and `asset` (issue 10).
+ * a preset's apply), and optionally `preset` and `asset`.
  */
 export type GenerateRequest = Partial<GenerateOptions> & { title: string; preset?: string; asset?: string };
 

@@ -3,7 +3,7 @@
  * `windowSeconds`, then the key waits until the window ends.
  *
  * Per process: with several API processes behind a load balancer, each counts on its own, so the
- * effective limit is the process count times `points` (documented in the README). Still a bound
+ * effective limit is the process count times `points` (documented in docs/dashboard.md). Still a bound
  * on guessing, and no extra server.
  */
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';

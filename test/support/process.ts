@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = ['--import', 'tsx', 'src/cli.ts'];
-/** The glibc malloc setting `npm start` and the Dockerfile give it (README, Configuration). */
+/** The glibc malloc setting `npm start` and the Dockerfile give it (docs/configuration.md). */
 const SERVE_ENV = { MALLOC_ARENA_MAX: '2' };
 
 export interface ServerProcess {

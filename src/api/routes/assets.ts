@@ -1,5 +1,5 @@
 /**
- * Uploads kept for reuse (issue 10): background photos and logos at `/assets`, fonts at `/fonts`;
+ * Uploads kept for reuse: background photos and logos at `/assets`, fonts at `/fonts`;
  * and their OpenAPI description. The files stay private (never served by `/files`).
  */
 import express, { type Response } from 'express';

@@ -1,5 +1,5 @@
 /**
- * Presets (issue 10), signing keys and render links: `/presets` CRUD, `/signing-keys`,
+ * Presets, signing keys and render links: `/presets` CRUD, `/signing-keys`,
  * `POST /render-urls`; and their OpenAPI description. The links themselves are served at `/r/`
  * (render-links.ts).
  */

@@ -44,7 +44,7 @@ export const renderLinksResource: Resource = {
       get: {
         operationId: 'fetchRenderLink',
         summary:
-          'A signed render link: rendered on its first fetch (one unit of the owner quota), served from the store after. No token: the signature authorizes it (README, "Render links").',
+          'A signed render link: rendered on its first fetch (one unit of the owner quota), served from the store after. No token: the signature authorizes it (docs/render-links.md).',
         security: [],
         parameters: [
           {

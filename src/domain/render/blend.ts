@@ -6,11 +6,9 @@
  * coordinate), the text and shadow within the text's box. The shadow arrives as an opacity per
  * pixel (overlay.ts `shadeOf`, computed while the photo decodes), so that here it is only lerped.
  *
- * This replaced rasterising three canvas-sized SVG layers, stretching them into RGBA buffers and
- * compositing them in libvips (62 to 86 ms of overlay and 35 to 56 ms of composite per card, issue
- * 11; libvips' composite works in floating point, 15 to 20 ms a layer here); it takes 4 to 6 ms on
- * the main thread for a 1200×630 card, which the renderer spreads over several turns of the event
- * loop (`npm run bench`).
+ * Blending here rather than compositing canvas-sized layers in libvips (which works in floating
+ * point, 15 to 20 ms a layer) takes 4 to 6 ms on the main thread for a 1200×630 card, spread over
+ * several turns of the event loop (`npm run bench`).
  */
 import type { GradientGeometry, Rect } from './layout.js';
 import type { TextMasks } from './overlay.js';

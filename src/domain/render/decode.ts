@@ -187,9 +187,8 @@ export async function decodeCover(
  * {@link decodeCover} in two steps: resolves once the input has passed its checks and libvips has
  * started decoding it, to the decode under way (`decoded`, which rejects as decodeCover does).
  * The renderer lays its text out only then: each step of the decode's start (reading the file, the
- * header's metadata, starting the pipeline) waits for the main thread, and while the layout ran
- * first, libvips began decoding 3.3 to 3.7 ms after the render began (median of 16 renders, up to
- * 9 ms); now after 1.2 ms (up to 2.4; issue 11, a scratch measurement of both versions side by side).
+ * header's metadata, starting the pipeline) waits for the main thread, so laying out first would
+ * delay the decode's start by about three times (1.2 ms at the median, measured beside each other).
  * Throws {@link ValidationError} on field `image` as decodeCover does for what the checks find.
  */
 export async function startDecodeCover(

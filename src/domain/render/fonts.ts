@@ -193,10 +193,8 @@ export class FontLibrary {
   /**
    * Loads the large fallbacks `text` needs at `weight` (a CJK font, the emoji font: 5 to 25 MB)
    * unless loaded already, reading the file off the main thread; concurrent calls share one load.
-   * Then {@link chain} finds them loaded: a first CJK title blocked the event loop for 68 to 74 ms
-   * while its font was read synchronously (issue 11); now the read is asynchronous, and what stays
-   * on the main thread takes two turns of the event loop: HarfBuzz's copy of the file (10 to 17 ms),
-   * then its coverage and colour tables (5 to 8 ms).
+   * Then {@link chain} finds them loaded. What stays on the main thread takes two turns of the
+   * event loop: HarfBuzz's copy of the file (10 to 17 ms), then its coverage and colour tables.
    */
   async prepare(text: string, weight: Weight): Promise<void> {
     await Promise.all(

@@ -6,7 +6,7 @@
  *   then analyse the tones (tones.ts) → blend gradient, shadow and text into the photo (blend.ts)
  *   → encode the card and its thumbnail at once (here).
  * The photo decodes on a libvips thread while the text is laid out and rasterised: neither waits
- * for the other (issue 11: the title costs close to nothing on top of the photo). Layout, tones and
+ * for the other, so the title costs little on top of the photo (docs/performance.md). Layout, tones and
  * the blend run on the main thread, each in its own turn of the event loop, none longer than a few
  * milliseconds once warmed up ({@link warmUp}).
  */
@@ -47,7 +47,7 @@ import {
 export const LOSSY_QUALITY = 85;
 /**
  * How far around a line's cap-height box the tone analysis reads the background, px: a reader
- * judges text against what lies just outside the strokes, 3 to 6 px (issue 13's measure).
+ * judges text against what lies just outside the strokes, 3 to 6 px.
  */
 export const READING_MARGIN_PX = 6;
 /**
@@ -241,18 +241,14 @@ export function placementOf(options: Pick<GenerateOptions, 'template' | 'positio
 }
 
 /**
- * Encoder settings, chosen by measured speed and size on 1200×630 cards from the photos of
- * ../shared/fixtures/photos (issue 11; `npm run bench -- --encoders` prints the table; medians per
- * card, total bytes of the seven):
+ * Encoder settings, chosen by speed and size on 1200×630 cards from the photos of
+ * ../shared/fixtures/photos (`npm run bench -- --encoders` prints the table; docs/performance.md):
  * - PNG: the Rust `png` crate (through @napi-rs/image) with its fast deflate and adaptive filters:
- *   11 ms against libvips' 52 ms at zlib level 3 with adaptive filtering, for 1% more bytes (7.30
- *   against 7.23 MB). libpng's adaptive filters alone took about 25 of those 52 ms (zlib level 0:
- *   3 ms without them, 26 with them), and sharp offers all five filters or none. The crate's
- *   default deflate is 2.5% smaller than libvips' level 3 and takes 80 ms.
+ *   about a fifth of libvips' time at zlib level 3, for 1% more bytes.
  * - JPEG: quality {@link LOSSY_QUALITY} with libjpeg's standard Huffman tables: optimised tables
- *   save 1.7% of the bytes and take 2.3 times as long (7.8 against 3.4 ms).
+ *   save 1.7% of the bytes and take 2.3 times as long.
  * - WebP: quality {@link LOSSY_QUALITY} at effort (libwebp method) 2: half the time of the default
- *   effort 4 (34 against 65 ms) for 2.4% more bytes; efforts 3 and up cost twice as much.
+ *   effort 4 for 2.4% more bytes.
  */
 export const ENCODER_SETTINGS = {
   // CompressionType.Fast (1) and FilterType.Adaptive (5) by number: @napi-rs/image 1.15 declares
@@ -334,8 +330,8 @@ function timed<T>(promise: Promise<T>, started = performance.now()): Promise<Tim
 /**
  * Renders `renders` cards on a plain synthetic background and throws them away, so that the
  * JavaScript of the render path is compiled before the first request: a process's first renders
- * ran their pixel loops unoptimised and held the event loop for 25 to 70 ms each (issue 11,
- * `npm run bench`). `titlecard serve` calls it at start-up (about 0.3 s).
+ * ran their pixel loops unoptimised and held the event loop for up to 70 ms each (`npm run bench`).
+ * `titlecard serve` calls it at start-up (about 0.3 s).
  */
 export async function warmUp(renderer: Renderer, renders = 4): Promise<void> {
   const photo = await sharp({ create: { width: 1200, height: 630, channels: 3, background: '#4a6b8a' } })
@@ -460,7 +456,7 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
     const report = reportLayout(layout, fonts, { ...options, font: fontOf(options.font), template });
     lap('layout');
     t.layout = (t.layout ?? 0) + layoutMs;
-    // Each step on the main thread is its own turn of the event loop (issue 11: no render holds it
+    // Each step on the main thread is its own turn of the event loop (no render holds it
     // for more than 20 ms); the yields cost microseconds.
     await yieldToEventLoop();
     mark = performance.now();

@@ -371,7 +371,7 @@ function greedy(segments: Segment[], maxWidth: number): [number, number][] {
  * when given, and answers how many lines there are. Without `lines` it builds nothing: the search
  * of {@link balanced} probes up to 25 widths per paragraph and size, and the line arrays it built
  * and dropped each time outlived V8's young collections (about 300 KiB per render in V8's sampling
- * heap profiler, issue 11), so that only a full collection reclaimed them.
+ * heap profiler), so that only a full collection reclaimed them.
  */
 function greedyFill(segments: Segment[], maxWidth: number, lines?: [number, number][]): number {
   let count = 0;

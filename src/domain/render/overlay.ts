@@ -9,7 +9,7 @@
  * size), not the canvas: on a 1200×630 card with a two-line title that is about a third of the
  * pixels. The shadow is the text's own coverage at half resolution, blurred by libvips (a Gaussian
  * of σ = 0.06 × each block's size) and moved down: resvg's feGaussianBlur on a layer of its own took
- * 20 to 28 ms of the overlay even at half scale (issue 11's profile), this about 5 ms of CPU.
+ * 20 to 28 ms even at half scale, this about 5 ms of CPU (a CPU profile of `npm run bench`).
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { renderAsync } from '@resvg/resvg-js';

@@ -1,4 +1,4 @@
-/** `list_presets` and `create_render_url`: saved designs, and signed links that render on first fetch (issue 10). */
+/** `list_presets` and `create_render_url`: saved designs, and signed links that render on first fetch. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { presetSchema, renderUrlBodySchema, renderUrlSchema } from '../../domain/schemas.js';

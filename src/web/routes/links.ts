@@ -1,5 +1,5 @@
 /**
- * Render links in the dashboard (issue 10): presets, uploads (backgrounds, logos, fonts), signing
+ * Render links in the dashboard: presets, uploads (backgrounds, logos, fonts), signing
  * keys and a link builder. Every action is one use case of the domain, as in the REST API.
  *
  *   /links/presets      list, create; /links/presets/:id edit, delete
