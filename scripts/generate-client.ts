@@ -1,7 +1,7 @@
 /**
  * Generates the types of the typed API client (`src/client/schema.ts`) from the OpenAPI document the
  * server serves, with openapi-typescript. Run `npm run client` after changing a route or a schema;
- * test/client.test.ts fails while the committed file differs from what this writes.
+ * test/client/client.test.ts fails while the committed file differs from what this writes.
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -1,5 +1,5 @@
 /**
- * Regenerates the reference images of test/reference.test.ts after an intended change of the
+ * Regenerates the reference images of test/render/reference.test.ts after an intended change of the
  * rendering. Look at the new images before committing them.
  *
  * Usage: npx tsx scripts/reference-images.ts [name …]   (all, or only the named cases, e.g. script-korean)

@@ -9,10 +9,10 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.js';
-import { profileOf } from './domain/accounts.js';
-import { TitlecardError } from './domain/errors.js';
-import { FILE_FORMATS, TIERS, type FileFormat } from './domain/model.js';
-import { signRenderUrl } from './domain/render-links.js';
+import { profileOf } from './domain/accounts/accounts.js';
+import { TitlecardError } from './domain/kernel/errors.js';
+import { FILE_FORMATS, TIERS, type FileFormat } from './domain/kernel/records.js';
+import { signRenderUrl } from './domain/render-links/signature.js';
 import type { Services } from './domain/services.js';
 import { tuneHeapGrowing } from './heap.js';
 import { createLogger } from './logger.js';

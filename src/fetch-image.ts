@@ -21,7 +21,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
-import { FileTooLargeError, ValidationError } from './domain/errors.js';
+import { FileTooLargeError, ValidationError } from './domain/kernel/errors.js';
 import { LIMITS } from './domain/schemas.js';
 
 export interface ImageFetcherOptions {

@@ -4,7 +4,7 @@
  * line at level `warn` (with its links), so that a local install needs no mail server.
  */
 import type { Logger } from 'pino';
-import type { Mailer } from './domain/ports.js';
+import type { Mailer } from './domain/kernel/ports.js';
 
 /** Sends with nodemailer over `smtpUrl`, from `from` (an address, or `Name <address>`). */
 export async function createSmtpMailer(smtpUrl: string, from: string): Promise<Mailer> {

@@ -7,7 +7,7 @@
 import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
 import { ConfigError, type Config } from './config.js';
-import type { Clock } from './domain/ports.js';
+import type { Clock } from './domain/kernel/ports.js';
 import { loadFontLibrary, type FontLibrary } from './domain/render/fonts.js';
 import { createRenderer, warmUp } from './domain/render/index.js';
 import { createMetrics, measuredRenderer, type Metrics } from './metrics.js';
@@ -17,14 +17,14 @@ import { createLogMailer, createSmtpMailer } from './mail.js';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { SECRETS_KEY_BYTES } from './domain/secrets.js';
+import { SECRETS_KEY_BYTES } from './domain/kernel/secrets.js';
 import { openStorage } from './storage/index.js';
 import { openUploadDir } from './uploads.js';
 import { createMemoryThrottle, createSignInThrottle } from './storage/throttle.js';
-import { PREVIEW_LIMIT } from './domain/images.js';
+import { PREVIEW_LIMIT } from './domain/images/images.js';
 
 /**
- * The key that seals secrets at rest (src/domain/secrets.ts): SECRETS_KEY, else `DATA_DIR/secrets.key`,
+ * The key that seals secrets at rest (src/domain/kernel/secrets.ts): SECRETS_KEY, else `DATA_DIR/secrets.key`,
  * made on first start with 32 random bytes (mode 0600; created exclusively, so two processes
  * starting together agree on one).
  */

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
-import { createHttpApp } from './http.js';
+import { createHttpApp } from './app.js';
 import { createRuntime, type Runtime, type RuntimeOverrides } from './runtime.js';
 
 /** How long a shutdown waits for requests in flight: 25 s, under the usual 30 s a container platform gives after SIGTERM. */

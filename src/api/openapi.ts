@@ -6,8 +6,8 @@
  * with (JSON Schema 2020-12, which OpenAPI 3.1 uses), so the document cannot drift from the behaviour.
  * `npm run client` generates the typed client (`src/client`) from it.
  */
-import { CONSTRAINTS } from '../domain/errors.js';
-import { FILE_CACHE_CONTROL } from '../domain/files.js';
+import { CONSTRAINTS } from '../domain/kernel/errors.js';
+import { FILE_CACHE_CONTROL } from '../domain/images/files.js';
 import {
   assetSchema,
   createdSigningKeySchema,

@@ -17,7 +17,7 @@
 import createClient, { type Client } from 'openapi-fetch';
 
 /** Builds a signed render link without calling the server (docs/render-links.md). */
-export { signRenderUrl, type RenderLinkInput } from '../domain/render-links.js';
+export { signRenderUrl, type RenderLinkInput } from '../domain/render-links/signature.js';
 import type { components, operations, paths } from './schema.js';
 
 export type { components, operations, paths };

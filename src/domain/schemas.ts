@@ -4,8 +4,8 @@
  * document is generated from them. Every rule cites spec section 4 or 8 unless marked as our choice.
  */
 import { z } from 'zod';
-import { TOKEN_PATTERN } from './ids.js';
-import { FILE_FORMATS, IMAGE_SORTS, SORT_ORDERS, TIERS } from './model.js';
+import { TOKEN_PATTERN } from './kernel/ids.js';
+import { FILE_FORMATS, IMAGE_SORTS, SORT_ORDERS, TIERS } from './kernel/records.js';
 
 /** Output canvas sizes in px per `aspect` (spec 4.1, "Aspect ratios"). */
 export const ASPECTS = {
@@ -105,7 +105,7 @@ function text(max: number) {
 
 const fontNameSchema = z.enum(FONT_NAMES);
 
-/** An id of Titlecard's records: a prefix, `_`, and 22 base62 characters (src/domain/ids.ts). */
+/** An id of Titlecard's records: a prefix, `_`, and 22 base62 characters (src/domain/kernel/ids.ts). */
 export const recordIdSchema = (prefix: string) =>
   z
     .string()
@@ -125,7 +125,7 @@ const fontChoiceSchema = z
 
 /**
  * Options of `POST /generate` (spec 4.1), typed. The REST edge decodes form text into these types
- * first (`src/api/form.ts`); MCP clients send them typed.
+ * first (`src/http/form.ts`); MCP clients send them typed.
  */
 const generateShape = {
   title: text(LIMITS.textMaxLength).describe('Title, 1 to 200 characters. A line feed forces a line break.'),

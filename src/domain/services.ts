@@ -3,15 +3,15 @@
  * case per action; they never see the record store, the blob store or the renderer.
  */
 import type { Logger } from 'pino';
-import { createAccountLinks, type AccountLinks } from './account-links.js';
-import { createAccounts, type Accounts } from './accounts.js';
-import { createIdempotency, type Idempotency } from './idempotency.js';
-import { createAssets, type Assets } from './assets.js';
-import { createImages, type Images } from './images.js';
-import { createPresets, type Presets } from './presets.js';
-import { createRenderUrls, type RenderUrls } from './render-urls.js';
-import { createSecretBox } from './secrets.js';
-import { createOAuth, type OAuth } from './oauth.js';
+import { createAccountLinks, type AccountLinks } from './accounts/email-links.js';
+import { createAccounts, type Accounts } from './accounts/accounts.js';
+import { createIdempotency, type Idempotency } from './kernel/idempotency.js';
+import { createAssets, type Assets } from './render-links/uploads.js';
+import { createImages, type Images } from './images/images.js';
+import { createPresets, type Presets } from './render-links/presets.js';
+import { createRenderUrls, type RenderUrls } from './render-links/render-links.js';
+import { createSecretBox } from './kernel/secrets.js';
+import { createOAuth, type OAuth } from './oauth/oauth.js';
 import {
   systemClock,
   type BlobStore,
@@ -20,10 +20,10 @@ import {
   type Mailer,
   type RecordStore,
   type Throttle,
-} from './ports.js';
-import { createQuota, type Quota } from './quota.js';
+} from './kernel/ports.js';
+import { createQuota, type Quota } from './accounts/quota.js';
 import type { Renderer } from './render/index.js';
-import { createSessions, type Sessions, type SignUpMode } from './sessions.js';
+import { createSessions, type Sessions, type SignUpMode } from './accounts/sessions.js';
 
 export interface ServiceDeps {
   store: RecordStore;

@@ -4,22 +4,24 @@
  * (stdio with TITLECARD_API_URL, so that a customer of a hosted Titlecard needs only a token).
  */
 import { createTitlecardClient, errorMessage, multipartBody } from '../client/index.js';
-import type { Principal } from '../domain/accounts.js';
-import type { ImagePage, ImageView } from '../domain/images.js';
-import type { ImageSort, SortOrder } from '../domain/model.js';
-import type { TokenValidation, UsageView } from '../domain/quota.js';
-import type { PresetView } from '../domain/presets.js';
-import type { RenderUrl } from '../domain/render-urls.js';
+import type { Principal } from '../domain/accounts/accounts.js';
+import type { ImagePage, ImageView } from '../domain/images/images.js';
+import type { ImageSort, SortOrder } from '../domain/kernel/records.js';
+import type { TokenValidation, UsageView } from '../domain/accounts/quota.js';
+import type { PresetView } from '../domain/render-links/presets.js';
+import type { RenderUrl } from '../domain/render-links/render-links.js';
 import type { GenerateOptions, LayoutReport } from '../domain/schemas.js';
 import type { Services } from '../domain/services.js';
 
 export interface TitlecardBackend {
   /**
-   * Generates an image; `readImage` is called once the quota unit is reserved. Answers the record
-   * and, where the backend has it at hand, the thumbnail's bytes (for the inline preview).
+   * Generates an image; `bytes.read`, when the tool was given bytes, is called once the quota unit
+   * is reserved, and `bytes.field` names the tool's argument for them in refusals. `imageUrl`,
+   * `asset` and `preset` travel in `options`, for the domain to decide. Answers the record and,
+   * where the backend has it at hand, the thumbnail's bytes (for the inline preview).
    */
   generate(
-    readImage: (() => Promise<Buffer>) | undefined,
+    bytes: { field: string; read: (() => Promise<Buffer>) | undefined },
     options: GenerateRequest,
   ): Promise<{ image: ImageView; thumbnail: Buffer | undefined }>;
   listImages(query: { limit: number; offset: number; sort: ImageSort; order: SortOrder }): Promise<ImagePage>;
@@ -37,16 +39,22 @@ export interface TitlecardBackend {
 
 /**
  * The options of a generation as a tool sends them: spec 4.1's options (not yet defaulted, so that
- * a preset's apply), and optionally `preset` and `asset`.
+ * a preset's apply), and optionally `preset`, `asset` and `imageUrl`.
  */
-export type GenerateRequest = Partial<GenerateOptions> & { title: string; preset?: string; asset?: string };
+export type GenerateRequest = Partial<GenerateOptions> & {
+  title: string;
+  preset?: string;
+  asset?: string;
+  imageUrl?: string;
+};
 
 /** The domain, for a caller authenticated by `principal()` (called on every tool call). */
 export function localBackend(services: Services, principal: () => Promise<Principal>): TitlecardBackend {
   return {
-    async generate(readImage, options) {
+    async generate(bytes, options) {
       const generated = await services.images.generate(await principal(), async () => ({
-        image: readImage ? await readImage() : undefined,
+        image: bytes.read ? await bytes.read() : undefined,
+        imageField: bytes.field,
         options,
       }));
       return { image: generated.image, thumbnail: generated.thumbnail.body };
@@ -97,10 +105,10 @@ function dataOf<T>(answer: { data?: { data: T }; error?: unknown; response: Resp
 export function remoteBackend(apiUrl: string, token: string): TitlecardBackend {
   const api = createTitlecardClient({ baseUrl: apiUrl, token });
   return {
-    async generate(readImage, options) {
+    async generate(bytes, options) {
       const image = dataOf(
         await api.POST('/generate', {
-          body: { ...options, ...(readImage ? { image: new Blob([await readImage()]) } : {}) } as never,
+          body: { ...options, ...(bytes.read ? { image: new Blob([await bytes.read()]) } : {}) } as never,
           bodySerializer: multipartBody,
         }),
       );

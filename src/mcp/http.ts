@@ -1,7 +1,7 @@
 /**
  * The remote MCP connector: Streamable HTTP at `/mcp`, stateless (every POST is answered on its own;
  * GET and DELETE answer 405), authenticated with the same bearer tokens as the REST API and answering
- * a failed authentication the same way (`src/api/auth.ts`).
+ * a failed authentication the same way (`src/http/auth.ts`).
  *
  * - OAuth 2.1 (src/web/oauth.ts): an access token of a connected app (`tca_…`) is checked by the
  *   MCP SDK's bearer middleware, for this resource only (RFC 8707); an API token (`tc_…`) as by
@@ -17,15 +17,15 @@ import type { OAuthTokenVerifier } from '@modelcontextprotocol/sdk/server/auth/p
 import { getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { principalOf, unauthorizedResponse } from '../api/auth.js';
-import { requestError } from '../api/errors.js';
-import type { User } from '../domain/model.js';
-import { UnauthorizedError } from '../domain/errors.js';
-import { ACCESS_TOKEN_PATTERN } from '../domain/oauth.js';
+import { principalOf, unauthorizedResponse } from '../http/auth.js';
+import { requestError } from '../http/errors.js';
+import type { User } from '../domain/kernel/records.js';
+import { UnauthorizedError } from '../domain/kernel/errors.js';
+import { ACCESS_TOKEN_PATTERN } from '../domain/oauth/oauth.js';
 import type { Runtime } from '../runtime.js';
 import { localBackend } from './backend.js';
 import { buildMcpServer } from './server.js';
-import { base64Source, urlSource } from './sources.js';
+import { base64Source } from './sources.js';
 
 /** Largest /mcp request body, MB: a 10 MB image in base64 (13.4 MB) and the rest of the call. */
 export const MCP_BODY_LIMIT_MB = 15;
@@ -38,7 +38,7 @@ const rpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { 
  * authorization server (src/web/oauth.ts).
  */
 export function createMcpRouter(
-  { services, fetchImage, logger, publicUrl, config }: Runtime,
+  { services, logger, publicUrl, config }: Runtime,
   oauthVerifier?: OAuthTokenVerifier,
 ): express.Router {
   const own = new URL(publicUrl);
@@ -46,7 +46,7 @@ export function createMcpRouter(
     h.includes(':') && !h.startsWith('[') ? `[${h}]` : h,
   );
   const origins = new Set([own.origin, ...config.mcpAllowedOrigins]);
-  const imageSources = [urlSource(fetchImage), base64Source];
+  const imageSources = [base64Source];
 
   const checkOrigin = (req: Request, res: Response, next: NextFunction) => {
     const origin = req.headers.origin;

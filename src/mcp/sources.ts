@@ -1,36 +1,23 @@
 /**
- * Where `generate_image` may take its background image from. Each transport passes in the sources
- * it offers: over HTTP `imageUrl` and `imageBase64`; over stdio also `imagePath`, a file on the
- * user's own computer (never offered over HTTP, where the "computer" would be the server).
+ * How `generate_image` may send a background's bytes. Each transport passes in the sources it
+ * offers: over HTTP `imageBase64`; over stdio also `imagePath`, a file on the user's own computer
+ * (never offered over HTTP, where the "computer" would be the server). `imageUrl`, `asset` and a
+ * preset's background are not sources here: the tool passes them to the domain, whose one rule
+ * (exactly one background) and one SSRF-safe fetcher decide, as for `POST /generate`.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { FileTooLargeError, ValidationError } from '../domain/errors.js';
+import { FileTooLargeError, ValidationError } from '../domain/kernel/errors.js';
 import { LIMITS } from '../domain/schemas.js';
-import type { ImageFetcher } from '../fetch-image.js';
 
 /** One way of giving the background: a tool argument and how to read the image from its value. */
 export interface ImageSource {
-  /** The argument's name, e.g. `imageUrl`. */
+  /** The argument's name, e.g. `imageBase64`. */
   name: string;
   /** Its schema (optional: exactly one source is given per call), with a description for the model. */
   schema: z.ZodOptional<z.ZodType<string>>;
   /** The image's bytes, at most 10 MB. Throws ValidationError naming the argument, or FileTooLargeError. */
   read(value: string): Promise<Buffer>;
-}
-
-/** `imageUrl`: fetched by the server through the SSRF-safe fetcher (`src/fetch-image.ts`). */
-export function urlSource(fetchImage: ImageFetcher): ImageSource {
-  return {
-    name: 'imageUrl',
-    schema: z
-      .url({ protocol: /^https?$/ })
-      .optional()
-      .describe(
-        'Background image URL (http or https). Fetched by the server; private and local addresses are refused.',
-      ),
-    read: fetchImage,
-  };
 }
 
 /** `imageBase64`: the bytes inline, for small images (at most 10 MB decoded, spec section 8). */

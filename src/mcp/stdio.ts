@@ -8,11 +8,10 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Logger } from 'pino';
 import { ConfigError, type Config } from '../config.js';
-import { createImageFetcher } from '../fetch-image.js';
 import { createRuntime } from '../runtime.js';
 import { localBackend, remoteBackend, type TitlecardBackend } from './backend.js';
 import { buildMcpServer } from './server.js';
-import { base64Source, pathSource, urlSource } from './sources.js';
+import { base64Source, pathSource } from './sources.js';
 
 /** Serves MCP on stdin/stdout until stdin closes. Throws ConfigError for a missing token or a bad URL. */
 export async function runStdio(
@@ -38,10 +37,9 @@ export async function runStdio(
     close = () => runtime.close();
     logger.info({ dataDir: config.dataDir }, 'MCP over stdio, local store');
   }
-  const fetchImage = createImageFetcher({ allowAddresses: config.fetchAllowAddresses });
   const server = buildMcpServer({
     backend,
-    imageSources: [urlSource(fetchImage), base64Source, pathSource],
+    imageSources: [base64Source, pathSource],
     logger,
   });
   const transport = new StdioServerTransport();

@@ -8,7 +8,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError, type Config } from '../config.js';
-import type { BlobStore, RecordStore } from '../domain/ports.js';
+import type { BlobStore, RecordStore } from '../domain/kernel/ports.js';
 import { openLocalDiskBlobStore } from './local-disk.js';
 import { openSqliteStore } from './sqlite.js';
 

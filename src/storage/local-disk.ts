@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open as fsOpen, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { assertBlobKey, STORED_KEY_PATTERN, contentTypeOfKey } from '../domain/files.js';
-import type { BlobStore } from '../domain/ports.js';
+import { assertBlobKey, STORED_KEY_PATTERN, contentTypeOfKey } from '../domain/images/files.js';
+import type { BlobStore } from '../domain/kernel/ports.js';
 
 /** Stores files in `dir` (created if missing). */
 export async function openLocalDiskBlobStore(dir: string): Promise<BlobStore> {

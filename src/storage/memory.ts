@@ -2,8 +2,8 @@
  * An in-memory blob store, for fast domain tests. Not for production: files vanish with the process.
  */
 import { Readable } from 'node:stream';
-import { assertBlobKey, contentTypeOfKey } from '../domain/files.js';
-import type { BlobStore } from '../domain/ports.js';
+import { assertBlobKey, contentTypeOfKey } from '../domain/images/files.js';
+import type { BlobStore } from '../domain/kernel/ports.js';
 
 export function createMemoryBlobStore(): BlobStore {
   const files = new Map<string, { body: Buffer; modifiedAt: Date }>();

@@ -9,13 +9,13 @@
  * makes it atomic, so no transaction is needed and any number of processes stay exact, and at most
  * `limit` charges can exist. We first used one conditional update (`count < limit` → `$inc`), which
  * real MongoDB performs atomically, but FerretDB 1.24 (SQLite) reads and then writes: 20 concurrent
- * charges with 2 units left gave 11 successes (test/contract/record-store.ts). A unique key holds on
+ * charges with 2 units left gave 11 successes (test/storage/contract/). A unique key holds on
  * every server that speaks the protocol. A refund deletes exactly the slot its charge claimed.
  * Title sorting uses a lower-cased copy of the title rather than a collation, which not every
  * MongoDB-compatible server supports.
  */
 import type { Collection, Db, MongoClient, MongoServerError, Sort, SortDirection } from 'mongodb';
-import { emailTakenError, ServiceBusyError } from '../domain/errors.js';
+import { emailTakenError, ServiceBusyError } from '../domain/kernel/errors.js';
 import type {
   AccountLink,
   ApiToken,
@@ -30,8 +30,8 @@ import type {
   Session,
   SigningKey,
   User,
-} from '../domain/model.js';
-import type { RecordStore, StoredResponse } from '../domain/ports.js';
+} from '../domain/kernel/records.js';
+import type { RecordStore, StoredResponse } from '../domain/kernel/ports.js';
 
 interface UserDoc extends Omit<User, 'id'> {
   _id: string;

@@ -9,8 +9,13 @@
  */
 import type { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { BlobStore } from '../domain/ports.js';
-import { assertBlobKey, STORED_KEY_PATTERN, contentTypeOfKey, FILE_CACHE_CONTROL } from '../domain/files.js';
+import type { BlobStore } from '../domain/kernel/ports.js';
+import {
+  assertBlobKey,
+  STORED_KEY_PATTERN,
+  contentTypeOfKey,
+  FILE_CACHE_CONTROL,
+} from '../domain/images/files.js';
 
 export interface S3StoreOptions {
   bucket: string;

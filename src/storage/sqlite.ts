@@ -4,7 +4,7 @@
  * migrations are applied at open, under an immediate transaction, so concurrent starts are safe.
  */
 import Database from 'better-sqlite3';
-import { emailTakenError } from '../domain/errors.js';
+import { emailTakenError } from '../domain/kernel/errors.js';
 import type {
   AccountLink,
   AccountLinkPurpose,
@@ -22,8 +22,8 @@ import type {
   SigningKey,
   Tier,
   User,
-} from '../domain/model.js';
-import type { IdempotencyStart, RecordStore, RenderClaim, StoredResponse } from '../domain/ports.js';
+} from '../domain/kernel/records.js';
+import type { IdempotencyStart, RecordStore, RenderClaim, StoredResponse } from '../domain/kernel/ports.js';
 
 /** Ordered schema migrations; `PRAGMA user_version` holds how many have been applied. */
 const MIGRATIONS = [

@@ -7,8 +7,8 @@
  * on guessing, and no extra server.
  */
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import type { Throttle } from '../domain/ports.js';
-import { SIGN_IN_KEYS, SIGN_IN_LIMITS } from '../domain/sessions.js';
+import type { Throttle } from '../domain/kernel/ports.js';
+import { SIGN_IN_KEYS, SIGN_IN_LIMITS } from '../domain/accounts/sessions.js';
 
 export function createMemoryThrottle(limits: {
   points: (key: string) => number;

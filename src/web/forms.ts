@@ -1,6 +1,7 @@
 /** Reading forms and answering a refused one, for every dashboard route. */
 import type { Response } from 'express';
-import { TitlecardError, TooManyAttemptsError } from '../domain/errors.js';
+import { TitlecardError } from '../domain/kernel/errors.js';
+import { HTTP_ERRORS } from '../http/errors.js';
 
 /**
  * A notice for a page's `?done=` code: the one `notices` has for it, or undefined for any other
@@ -17,33 +18,22 @@ export function formText(body: unknown, field: string): string {
 }
 
 /**
- * The HTTP status of a page that shows a refusal of the domain: 401 wrong credentials, 403 not
- * allowed, 404 unknown, 413 file too large, 429 quota or throttle, 400 any other bad input.
+ * The status and headers a refusal of the domain is answered with on a page or in the playground:
+ * the same as the REST API's ({@link HTTP_ERRORS}), so a busy service is a 503 with `Retry-After`
+ * here too. Sets the headers on `res` and answers the status.
  */
-export function statusOf(err: TitlecardError): number {
-  switch (err.code) {
-    case 'INVALID_CREDENTIALS':
-      return 401;
-    case 'FORBIDDEN':
-      return 403;
-    case 'NOT_FOUND':
-      return 404;
-    case 'CONFLICT':
-      return 409;
-    case 'FILE_TOO_LARGE':
-      return 413;
-    case 'RATE_LIMITED':
-    case 'QUOTA_EXCEEDED':
-      return 429;
-    default:
-      return 400;
-  }
+export function refusalStatus(res: Response, err: TitlecardError): number {
+  const answer = HTTP_ERRORS[err.code](err);
+  // The dashboard's forms never ask for a bearer token: no WWW-Authenticate challenge on a page.
+  for (const [name, value] of Object.entries(answer.headers ?? {}))
+    if (name !== 'WWW-Authenticate') res.set(name, value);
+  return answer.status;
 }
 
 /**
  * Runs a form's `action`; when the domain refuses it (a TitlecardError), `show` renders the page
- * again with the refusal's message and {@link statusOf} its code, with `Retry-After` for a
- * throttle. Any other error goes on to the error handler.
+ * again with the refusal's message and {@link refusalStatus}. Any other error goes on to the error
+ * handler.
  */
 export async function orRefusal(
   res: Response,
@@ -54,7 +44,6 @@ export async function orRefusal(
     await action();
   } catch (err) {
     if (!(err instanceof TitlecardError)) throw err;
-    if (err instanceof TooManyAttemptsError) res.set('Retry-After', String(err.retryAfterSeconds));
-    await show(err.message, statusOf(err));
+    await show(err.message, refusalStatus(res, err));
   }
 }

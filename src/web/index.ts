@@ -13,13 +13,13 @@
  */
 import cookieParser from 'cookie-parser';
 import express, { type ErrorRequestHandler } from 'express';
-import { NotFoundError, TitlecardError } from '../domain/errors.js';
+import { NotFoundError, TitlecardError } from '../domain/kernel/errors.js';
 import type { Runtime } from '../runtime.js';
 import { securityHeaders } from './headers.js';
 import { page, STATIC_DIR } from './render.js';
 import { authRoutes } from './routes/auth.js';
 import { dashboardRoutes } from './routes/dashboard.js';
-import { linksRoutes } from './routes/links.js';
+import { linksRoutes } from './routes/render-links.js';
 import { settingsRoutes } from './routes/settings.js';
 import { checkSameOrigin, cookieSettings, loadSession, requireSignIn } from './session.js';
 

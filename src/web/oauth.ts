@@ -1,7 +1,7 @@
 /**
  * The OAuth 2.1 authorization server of the MCP connector, on the MCP SDK's auth router
  * (`mcpAuthRouter`), which implements the protocol's endpoints; this module gives it a provider
- * backed by the domain (src/domain/oauth.ts) and the person's part, sign-in and consent:
+ * backed by the domain (src/domain/oauth/oauth.ts) and the person's part, sign-in and consent:
  *
  *   /.well-known/oauth-protected-resource/mcp   Protected Resource Metadata (RFC 9728)
  *   /.well-known/oauth-authorization-server     Authorization Server Metadata (RFC 8414)
@@ -37,8 +37,8 @@ import { mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import cookieParser from 'cookie-parser';
 import express, { type Request, type Response } from 'express';
-import { OAuthRefusal } from '../domain/errors.js';
-import { OAUTH_SCOPE, type AuthorizationRequest, type ClientRegistration } from '../domain/oauth.js';
+import { OAuthRefusal } from '../domain/kernel/errors.js';
+import { OAUTH_SCOPE, type AuthorizationRequest, type ClientRegistration } from '../domain/oauth/oauth.js';
 import type { Services } from '../domain/services.js';
 import type { Runtime } from '../runtime.js';
 import { formText } from './forms.js';

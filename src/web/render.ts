@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
 import type { Response } from 'express';
-import type { SessionPrincipal } from '../domain/sessions.js';
+import type { SessionPrincipal } from '../domain/accounts/sessions.js';
 
 const WEB_DIR = fileURLToPath(new URL('../../src/web/', import.meta.url));
 export const VIEWS_DIR = `${WEB_DIR}views`;

@@ -4,14 +4,14 @@
  * - The session cookie is `HttpOnly`, `SameSite=Lax`, `Path=/`; when PUBLIC_URL is https it is also
  *   `Secure` and named with the `__Host-` prefix (RFC 6265bis 4.1.3.2: no Domain, Path=/, Secure), so
  *   no subdomain can set or shadow it. It lives until the session's absolute expiry; the idle expiry
- *   is enforced by the server (src/domain/sessions.ts).
+ *   is enforced by the server (src/domain/accounts/sessions.ts).
  * - CSRF: every state-changing request (anything but GET and HEAD) must carry an `Origin` header
  *   equal to PUBLIC_URL's origin, or, when a browser sends none, a `Referer` of that origin
  *   (the OWASP CSRF Prevention Cheat Sheet's "verifying origin with standard headers"). SameSite=Lax
  *   is a second line: a cross-site POST carries no session cookie.
  */
 import type { NextFunction, Request, Response } from 'express';
-import type { SessionPrincipal, Sessions, SignedIn } from '../domain/sessions.js';
+import type { SessionPrincipal, Sessions, SignedIn } from '../domain/accounts/sessions.js';
 
 export interface CookieSettings {
   name: string;

@@ -10,14 +10,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config.js';
-import type { Tier, User } from '../../src/domain/model.js';
-import type { Clock } from '../../src/domain/ports.js';
+import type { Tier, User } from '../../src/domain/kernel/records.js';
+import type { Clock } from '../../src/domain/kernel/ports.js';
 import { loadFontLibrary, type FontLibrary } from '../../src/domain/render/fonts.js';
-import type { MailMessage, Mailer } from '../../src/domain/ports.js';
+import type { MailMessage, Mailer } from '../../src/domain/kernel/ports.js';
 import { createRenderer } from '../../src/domain/render/index.js';
 import { createServices, type ServiceDeps, type Services } from '../../src/domain/services.js';
 import { createMemoryThrottle, createSignInThrottle } from '../../src/storage/throttle.js';
-import { PREVIEW_LIMIT } from '../../src/domain/images.js';
+import { PREVIEW_LIMIT } from '../../src/domain/images/images.js';
 import type { ImageFetcherOptions } from '../../src/fetch-image.js';
 import { startServer } from '../../src/server.js';
 

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { BlobStore } from '../../src/domain/ports.js';
+import type { BlobStore } from '../../src/domain/kernel/ports.js';
 import type { Services } from '../../src/domain/services.js';
 import { openStorage, type StorageConfig } from '../../src/storage/index.js';
 import { solid } from './images.js';

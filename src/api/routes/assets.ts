@@ -3,11 +3,11 @@
  * and their OpenAPI description. The files stay private (never served by `/files`).
  */
 import express, { type Response } from 'express';
-import { FONT_MAX_BYTES } from '../../domain/assets.js';
+import { FONT_MAX_BYTES } from '../../domain/render-links/uploads.js';
 import { LIMITS } from '../../domain/schemas.js';
 import { MAX_INPUT_PIXELS } from '../../domain/render/decode.js';
 import type { Services } from '../../domain/services.js';
-import { principalOf, requireAuth } from '../auth.js';
+import { principalOf, requireAuth } from '../../http/auth.js';
 import {
   envelope,
   errorResponses,
@@ -20,9 +20,9 @@ import {
   type Json,
   type Resource,
 } from '../describe.js';
-import { decodeFields } from '../form.js';
-import { receiveForm } from '../multipart.js';
-import { ok } from '../respond.js';
+import { decodeFields } from '../../http/form.js';
+import { receiveForm } from '../../http/multipart.js';
+import { ok } from '../../http/respond.js';
 
 /** `POST` of a multipart upload whose file is `field`, kept by `keep`. */
 function upload(

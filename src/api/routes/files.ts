@@ -9,7 +9,7 @@
  */
 import { pipeline } from 'node:stream/promises';
 import express from 'express';
-import { BLOB_KEY_PATTERN, FILE_CACHE_CONTROL, FILE_TYPES } from '../../domain/files.js';
+import { BLOB_KEY_PATTERN, FILE_CACHE_CONTROL, FILE_TYPES } from '../../domain/images/files.js';
 import { errorResponses, type Resource } from '../describe.js';
 
 export const filesResource: Resource = {

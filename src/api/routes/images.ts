@@ -3,12 +3,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import express from 'express';
-import { fingerprintOf } from '../../domain/idempotency.js';
-import type { GenerateRequestReader } from '../../domain/images.js';
-import type { StoredResponse } from '../../domain/ports.js';
+import { fingerprintOf } from '../../domain/kernel/idempotency.js';
+import type { GenerateRequestReader } from '../../domain/images/images.js';
+import type { StoredResponse } from '../../domain/kernel/ports.js';
 import { MAX_INPUT_PIXELS } from '../../domain/render/decode.js';
 import { generateOptionsSchema, LIMITS, type RenderReport } from '../../domain/schemas.js';
-import { principalOf, requireAuth, setRateLimitHeaders } from '../auth.js';
+import { principalOf, requireAuth, setRateLimitHeaders } from '../../http/auth.js';
 import {
   envelope,
   errorResponses,
@@ -22,9 +22,10 @@ import {
   type Json,
   type Resource,
 } from '../describe.js';
-import { decodeFields } from '../form.js';
-import { receiveForm, type ReceivedForm } from '../multipart.js';
-import { ok, sendStored } from '../respond.js';
+import { decodeFields } from '../../http/form.js';
+import { receiveForm, type ReceivedForm } from '../../http/multipart.js';
+import { idempotently } from '../../http/idempotency.js';
+import { ok, sendStored } from '../../http/respond.js';
 
 /** The header of `POST /generate` that carries the render report (see `renderReportSchema`). */
 export const RENDER_REPORT_HEADER = 'Titlecard-Render-Report';
@@ -99,26 +100,20 @@ export const imagesResource: Resource = {
         };
       };
       try {
-        const key = req.headers['idempotency-key'];
-        let answer: StoredResponse;
-        if (typeof key === 'string') {
-          // With an Idempotency-Key the whole request is read first: its fingerprint decides
-          // whether this is a retry (answered from the store, not charged) or a new request.
-          const form = (upload.form = await receiveForm(req));
-          const fingerprint = fingerprintOf(
-            JSON.stringify(Object.entries(form.fields).sort(([a], [b]) => a.localeCompare(b))),
-            form.image ? await readFile(form.image.path) : '',
-          );
-          ({ response: answer } = await services.idempotency.run(
-            principalOf(res).user.id,
-            key,
-            fingerprint,
-            () => generateNow(async () => requestOf(form)),
-          ));
-        } else {
-          // The upload is read only once a unit of quota is reserved (429 first when none is left).
-          answer = await generateNow(async () => requestOf((upload.form = await receiveForm(req))));
-        }
+        // The upload is read only once a unit of quota is reserved (429 first when none is left),
+        // unless an Idempotency-Key is sent: then the whole request is read first, since its
+        // fingerprint decides whether this is a retry (answered from the store, not charged).
+        const answer = await idempotently(req, services.idempotency, {
+          userId: principalOf(res).user.id,
+          fingerprint: async () => {
+            const form = (upload.form = await receiveForm(req));
+            return fingerprintOf(
+              JSON.stringify(Object.entries(form.fields).sort(([a], [b]) => a.localeCompare(b))),
+              form.image ? await readFile(form.image.path) : '',
+            );
+          },
+          work: () => generateNow(async () => requestOf((upload.form ??= await receiveForm(req)))),
+        });
         setRateLimitHeaders(res, await services.quota.usage(principalOf(res).user));
         sendStored(res, answer);
       } finally {

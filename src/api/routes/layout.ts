@@ -4,10 +4,10 @@
  * covers). No quota; 60 a minute per account.
  */
 import express from 'express';
-import { principalOf, requireAuth } from '../auth.js';
+import { principalOf, requireAuth } from '../../http/auth.js';
 import { envelope, errorResponses, json, ref, schemaOf, secured, type Resource } from '../describe.js';
 import { generateOptionsSchema } from '../../domain/schemas.js';
-import { ok } from '../respond.js';
+import { ok } from '../../http/respond.js';
 
 export const layoutResource: Resource = {
   router(services) {

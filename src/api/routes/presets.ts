@@ -4,7 +4,7 @@
  * (render-links.ts).
  */
 import express from 'express';
-import { principalOf, requireAuth } from '../auth.js';
+import { principalOf, requireAuth } from '../../http/auth.js';
 import {
   envelope,
   errorResponses,
@@ -16,7 +16,7 @@ import {
   secured,
   type Resource,
 } from '../describe.js';
-import { ok } from '../respond.js';
+import { ok } from '../../http/respond.js';
 
 const idParameters = [idParameter];
 

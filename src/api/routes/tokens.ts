@@ -3,9 +3,9 @@
  * OpenAPI description.
  */
 import express from 'express';
-import { fingerprintOf } from '../../domain/idempotency.js';
-import type { StoredResponse } from '../../domain/ports.js';
-import { principalOf, requireAuth } from '../auth.js';
+import { fingerprintOf } from '../../domain/kernel/idempotency.js';
+import type { StoredResponse } from '../../domain/kernel/ports.js';
+import { principalOf, requireAuth } from '../../http/auth.js';
 import {
   envelope,
   errorResponses,
@@ -18,7 +18,8 @@ import {
   secured,
   type Resource,
 } from '../describe.js';
-import { ok, sendStored } from '../respond.js';
+import { idempotently } from '../../http/idempotency.js';
+import { ok, sendStored } from '../../http/respond.js';
 
 export const tokensResource: Resource = {
   router(services) {
@@ -38,16 +39,11 @@ export const tokensResource: Resource = {
         }),
         headers: {},
       });
-      const key = req.headers['idempotency-key'];
-      const { response } =
-        typeof key === 'string'
-          ? await services.idempotency.run(
-              principalOf(res).user.id,
-              key,
-              fingerprintOf(JSON.stringify(req.body ?? null)),
-              create,
-            )
-          : { response: await create() };
+      const response = await idempotently(req, services.idempotency, {
+        userId: principalOf(res).user.id,
+        fingerprint: async () => fingerprintOf(JSON.stringify(req.body ?? null)),
+        work: create,
+      });
       sendStored(res, response);
     });
     router.get('/tokens', auth, async (_req, res) => {

@@ -1,8 +1,8 @@
 /** Usage (spec 4.3): this month's generations against the tier's quota, and its OpenAPI description. */
 import express from 'express';
-import { principalOf, requireAuth } from '../auth.js';
+import { principalOf, requireAuth } from '../../http/auth.js';
 import { envelope, json, secured, type Resource } from '../describe.js';
-import { ok } from '../respond.js';
+import { ok } from '../../http/respond.js';
 
 export const usageResource: Resource = {
   router(services) {

@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import sharp, { type Metadata } from 'sharp';
-import { ValidationError } from '../errors.js';
+import { ValidationError } from '../kernel/errors.js';
 
 export type ImageInput = Buffer | { path: string };
 

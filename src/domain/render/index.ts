@@ -16,8 +16,8 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { type PngEncodeOptions, Transformer } from '@napi-rs/image';
 import pLimit from 'p-limit';
 import sharp, { type Sharp } from 'sharp';
-import { FILE_TYPES } from '../files.js';
-import type { FileFormat } from '../model.js';
+import { FILE_TYPES } from '../images/files.js';
+import type { FileFormat } from '../kernel/records.js';
 import {
   ASPECTS,
   type FontName,
@@ -463,7 +463,7 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
 
     // The pixels a reader sees the glyphs against, block by block: each line's box from cap height
     // to baseline, grown by READING_MARGIN_PX on every side (the ring 3 to 6 px around the glyphs
-    // that test/photos.test.ts measures from the outside).
+    // that test/render/photos.test.ts measures from the outside).
     const rects = layout.blocks.map((b) =>
       b.lines.map((l) => ({
         x: l.x - READING_MARGIN_PX,

@@ -2,8 +2,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import sharp from 'sharp';
-import { ValidationError } from '../../domain/errors.js';
-import { contentTypeOfKey } from '../../domain/files.js';
+import { ValidationError } from '../../domain/kernel/errors.js';
+import { contentTypeOfKey } from '../../domain/images/files.js';
 import { z } from 'zod';
 import {
   generateOptionsSchema,
@@ -40,7 +40,8 @@ export function registerGenerateImage(
   server: McpServer,
   { backend, imageSources, logger }: ToolContext,
 ): void {
-  const names = [...imageSources.map((s) => s.name), 'asset'];
+  const byteSources = imageSources.map((s) => s.name);
+  const names = ['imageUrl', ...byteSources, 'asset'];
   // The options without their defaults: a preset's apply first, then the defaults of spec 4.1
   // (the domain fills them in after merging).
   const inputSchema = z.object({
@@ -51,6 +52,12 @@ export function registerGenerateImage(
       .optional()
       .describe(
         'A preset (list_presets): its options and background apply; the fields given here override them.',
+      ),
+    imageUrl: z
+      .url({ protocol: /^https?$/ })
+      .optional()
+      .describe(
+        'Background image URL (http or https). Fetched by the server; private and local addresses are refused.',
       ),
     asset: recordIdSchema('ast')
       .optional()
@@ -74,25 +81,24 @@ export function registerGenerateImage(
       },
     },
     safely(logger, async (args: Record<string, unknown>) => {
-      const given = names.filter((name) => args[name] !== undefined);
+      // The domain decides between the bytes, `asset`, `imageUrl` and a preset's background (one
+      // rule, one SSRF-safe fetcher); this edge only refuses two of its own byte arguments at once.
+      const given = imageSources.filter((s) => args[s.name] !== undefined);
       if (given.length > 1)
         throw new ValidationError(
-          given[1] ?? 'image',
+          given[1]?.name ?? 'imageBase64',
           'type',
-          `Expected one background but received ${given.join(' and ')}: give only one of ${names.join(', ')}`,
+          `Expected one background but received ${given.map((s) => s.name).join(' and ')}: give only one of ${names.join(', ')}`,
         );
-      if (given.length === 0 && args.preset === undefined)
-        throw new ValidationError(
-          names[0] ?? 'image',
-          'required',
-          `Expected one of ${names.join(', ')} (or a preset with a background) but received none`,
-        );
-      const source = imageSources.find((s) => args[s.name] !== undefined);
+      const source = given[0];
       const options = Object.fromEntries(
-        Object.entries(args).filter(([k]) => !imageSources.some((s) => s.name === k)),
+        Object.entries(args).filter(([k]) => !byteSources.includes(k)),
       ) as GenerateRequest;
       const { image, thumbnail } = await backend.generate(
-        source && (() => source.read(args[source.name] as string)),
+        {
+          field: source?.name ?? byteSources[0] ?? 'image',
+          read: source && (() => source.read(args[source.name] as string)),
+        },
         options,
       );
 

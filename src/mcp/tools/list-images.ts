@@ -1,8 +1,8 @@
 /** `list_images`: spec 4.2 as a tool, paged with an opaque cursor in place of the offset. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { ValidationError } from '../../domain/errors.js';
-import { IMAGE_SORTS, SORT_ORDERS } from '../../domain/model.js';
+import { ValidationError } from '../../domain/kernel/errors.js';
+import { IMAGE_SORTS, SORT_ORDERS } from '../../domain/kernel/records.js';
 import { imageListEntrySchema, listImagesQuerySchema } from '../../domain/schemas.js';
 import { READ_ONLY, type ToolContext } from './context.js';
 import { safely, structuredResult } from './results.js';

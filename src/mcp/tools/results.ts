@@ -5,7 +5,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
-import { TitlecardError, ValidationError } from '../../domain/errors.js';
+import { TitlecardError, ValidationError } from '../../domain/kernel/errors.js';
 import { RemoteApiError } from '../backend.js';
 
 /** `structuredContent` and the same JSON as a text block (for clients without structured output), then `extra`. */

@@ -1,14 +1,14 @@
 /** The signed-in pages: overview, images, playground and "Connect an assistant". */
 import { readFile } from 'node:fs/promises';
 import express, { type Request, type Response } from 'express';
-import type { Principal } from '../../domain/accounts.js';
-import { TitlecardError, TooManyAttemptsError, ValidationError } from '../../domain/errors.js';
-import type { GenerateRequestReader } from '../../domain/images.js';
+import type { Principal } from '../../domain/accounts/accounts.js';
+import { TitlecardError, ValidationError } from '../../domain/kernel/errors.js';
+import type { GenerateRequestReader } from '../../domain/images/images.js';
 import { FONT_NAMES } from '../../domain/schemas.js';
 import type { Services } from '../../domain/services.js';
-import { decodeFields } from '../../api/form.js';
-import { receiveForm, type ReceivedForm } from '../../api/multipart.js';
-import { orRefusal, statusOf } from '../forms.js';
+import { decodeFields } from '../../http/form.js';
+import { receiveForm, type ReceivedForm } from '../../http/multipart.js';
+import { orRefusal, refusalStatus } from '../forms.js';
 import { day, page, STATIC_DIR } from '../render.js';
 import { mustBeSignedIn } from '../session.js';
 import { oauthAvailable } from '../oauth.js';
@@ -162,8 +162,7 @@ export function dashboardRoutes(services: Services, publicUrl: string): express.
       res.set('Cache-Control', 'no-store').type(preview.contentType).send(preview.body);
     } catch (err) {
       if (!(err instanceof TitlecardError)) throw err;
-      if (err instanceof TooManyAttemptsError) res.set('Retry-After', String(err.retryAfterSeconds));
-      res.status(statusOf(err)).json({ error: err.message });
+      res.status(refusalStatus(res, err)).json({ error: err.message });
     } finally {
       await upload.form?.cleanup();
     }

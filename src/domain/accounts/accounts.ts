@@ -1,0 +1,259 @@
+/**
+ * Accounts: users, API tokens (spec 2.2, 4.4–4.6, section 5) and bearer-token authentication.
+ * Token secrets are shown once, at creation; only their SHA-256 hash is stored. A revoked token fails
+ * on the very next request in every process, because every request looks the hash up in the store.
+ */
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { AccountLinks } from './email-links.js';
+import {
+  emailTakenError,
+  InvalidCredentialsError,
+  NotFoundError,
+  UnauthorizedError,
+  ValidationError,
+} from '../kernel/errors.js';
+import { hashToken, newId, newTokenSecret, TOKEN_PATTERN } from '../kernel/ids.js';
+import { TIERS, type ApiToken, type Tier, type User } from '../kernel/records.js';
+import { hashPassword, passwordSchema, verifyPassword } from './passwords.js';
+import type { Clock, RecordStore } from '../kernel/ports.js';
+import {
+  createTokenBodySchema,
+  LIMITS,
+  type createdTokenSchema,
+  type tokenListEntrySchema,
+} from '../schemas.js';
+import type { OAuth } from '../oauth/oauth.js';
+import type { Sessions } from './sessions.js';
+import { parseOrThrow } from '../kernel/validate.js';
+
+export type CreatedToken = z.infer<typeof createdTokenSchema>;
+export type TokenListEntry = z.infer<typeof tokenListEntrySchema>;
+
+/** Who is calling: the user, and the API token that authenticated the request (none for a dashboard session). */
+export interface Principal {
+  user: User;
+  tokenId?: string;
+}
+
+/** Spec 2.3: the user profile. */
+export function profileOf(user: User) {
+  return { id: user.id, email: user.email, displayName: user.displayName, tier: user.tier };
+}
+
+const newUserSchema = z.object({
+  email: z.email().max(254),
+  displayName: z.string().trim().min(1).max(100),
+  tier: z.enum(TIERS),
+});
+
+/** The account use cases. */
+export interface Accounts {
+  /**
+   * Creates an account and its first token (named "default"). Throws ValidationError on `email`
+   * (format, or already registered: constraint `format`), `displayName` (1–100 characters) or `tier`.
+   */
+  createUser(input: { email: string; displayName: string; tier: string }): Promise<{
+    user: User;
+    token: CreatedToken;
+  }>;
+  /** Changes a user's tier. Throws NotFoundError for an unknown email, ValidationError for a bad tier. */
+  setTier(email: string, tier: string): Promise<User>;
+  /** Throws NotFoundError for an unknown email (compared case-insensitively). */
+  findUserByEmail(email: string): Promise<User>;
+  /**
+   * Spec 4.4: creates a token; `body` is `{name}`. Name rules (our choice): 1 to 100 characters after
+   * trimming, no control characters, need not be unique. At most `LIMITS.activeTokensMax` (100)
+   * active tokens per account. Throws ValidationError on `name`.
+   */
+  createToken(user: User, body: unknown): Promise<CreatedToken>;
+  /** Spec 4.5: the user's active tokens, newest first, without secrets. */
+  listTokens(user: User): Promise<TokenListEntry[]>;
+  /** Spec 4.6: revokes at once. Unknown, already revoked, or another user's token: NotFoundError. */
+  revokeToken(user: User, id: string): Promise<void>;
+  /**
+   * Section 5: resolves an `Authorization` header value to the caller. Throws UnauthorizedError
+   * `missing` without a header, `invalid` for anything but a known, active bearer token.
+   * Records the token's `lastUsedAt`, to the minute (see {@link LAST_USED_EVERY_MS}).
+   */
+  authenticate(authorization: string | undefined): Promise<Principal>;
+  /**
+   * Changes the display name and, when it differs, the email (which then needs verifying again: a
+   * link is sent). Throws ValidationError on `displayName` or `email` (format, or taken).
+   */
+  updateProfile(user: User, input: unknown): Promise<User>;
+  /**
+   * Changes the password after checking the current one (InvalidCredentialsError when wrong; an
+   * account without a password sets its first one with a reset link), then ends every other session
+   * (`keepSession` is the cookie value of the one making the change) and every connected app's
+   * access (OAuth grants). ValidationError on `password`.
+   */
+  changePassword(user: User, input: unknown, keepSession?: string): Promise<void>;
+  /**
+   * Deletes the account after checking its password (InvalidCredentialsError when wrong): images
+   * and their files, tokens, connected apps' grants, sessions, email links, then the user. A revoked token or session fails
+   * at once, in every process.
+   */
+  deleteAccount(user: User, input: unknown): Promise<void>;
+}
+
+/** `lastUsedAt` is written at most this often per token (ms): a busy token costs no write per request. */
+export const LAST_USED_EVERY_MS = 60_000;
+
+/** What deleting an account needs from the other use cases. */
+export interface AccountsDeps {
+  store: RecordStore;
+  clock: Clock;
+  logger: Logger;
+  links: AccountLinks;
+  sessions: Pick<Sessions, 'signOutEverywhere'>;
+  /** Ends or deletes the OAuth grants of connected apps. */
+  oauth: Pick<OAuth, 'endAllFor' | 'deleteAllFor'>;
+  /** Deletes every image, upload, preset, signing key and rendered link of the user, records and files. */
+  deleteImagesOf: (userId: string) => Promise<void>;
+}
+
+const profileSchema = z.object({
+  displayName: z.string().trim().min(1).max(100),
+  email: z.email().max(254),
+});
+const passwordChangeSchema = z.object({
+  currentPassword: z.string().max(1024).default(''),
+  password: passwordSchema,
+});
+const confirmSchema = z.object({ password: z.string().max(1024).default('') });
+
+export function createAccounts({
+  store,
+  clock,
+  logger,
+  links,
+  sessions,
+  oauth,
+  deleteImagesOf,
+}: AccountsDeps): Accounts {
+  /** A new token record and its one-time view (with the secret); the caller stores the record. */
+  function newToken(user: User, name: string): { record: ApiToken; view: CreatedToken } {
+    const secret = newTokenSecret();
+    const record: ApiToken = {
+      id: newId('tok'),
+      userId: user.id,
+      name,
+      tokenHash: hashToken(secret),
+      createdAt: clock.now(),
+      lastUsedAt: null,
+      revokedAt: null,
+    };
+    return {
+      record,
+      view: { id: record.id, name, token: secret, createdAt: record.createdAt.toISOString() },
+    };
+  }
+
+  return {
+    async createUser(input) {
+      const parsed = parseOrThrow(newUserSchema, input);
+      if (await store.users.findByEmail(parsed.email)) throw emailTakenError(parsed.email);
+      const user: User = {
+        id: newId('usr'),
+        ...parsed,
+        createdAt: clock.now(),
+        passwordHash: null,
+        emailVerifiedAt: null,
+      };
+      await store.users.create(user);
+      const first = newToken(user, 'default');
+      await store.tokens.create(first.record);
+      return { user, token: first.view };
+    },
+
+    async setTier(email, tier) {
+      const parsedTier: Tier = parseOrThrow(z.enum(TIERS), tier, ['tier']);
+      const user = await store.users.findByEmail(email);
+      if (!user) throw new NotFoundError(`No user with email ${email}`);
+      await store.users.setTier(user.id, parsedTier);
+      return { ...user, tier: parsedTier };
+    },
+
+    async findUserByEmail(email) {
+      const user = await store.users.findByEmail(email);
+      if (!user) throw new NotFoundError(`No user with email ${email}`);
+      return user;
+    },
+
+    async createToken(user, body) {
+      const { name } = parseOrThrow(createTokenBodySchema, body ?? {});
+      const created = newToken(user, name);
+      if (!(await store.tokens.createWithinLimit(created.record, LIMITS.activeTokensMax)))
+        throw new ValidationError(
+          'name',
+          'max',
+          `Expected at most ${LIMITS.activeTokensMax} active tokens per account but this account has ${LIMITS.activeTokensMax}; revoke one first`,
+        );
+      return created.view;
+    },
+
+    async listTokens(user) {
+      return (await store.tokens.listActive(user.id)).map((t) => ({
+        id: t.id,
+        name: t.name,
+        lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
+        createdAt: t.createdAt.toISOString(),
+      }));
+    },
+
+    async revokeToken(user, id) {
+      if (!(await store.tokens.revoke(user.id, id, clock.now())))
+        throw new NotFoundError(`No active token with id ${id} on this account`);
+    },
+
+    async authenticate(authorization) {
+      if (authorization === undefined || authorization.trim() === '') throw new UnauthorizedError('missing');
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+      const secret = match?.[1];
+      if (!secret || !TOKEN_PATTERN.test(secret)) throw new UnauthorizedError('invalid');
+      const token = await store.tokens.findActiveByHash(hashToken(secret));
+      if (!token) throw new UnauthorizedError('invalid');
+      const user = await store.users.findById(token.userId);
+      if (!user) throw new UnauthorizedError('invalid');
+      // lastUsedAt: written at most once a minute per token, and never the reason a request fails.
+      const now = clock.now();
+      if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() >= LAST_USED_EVERY_MS)
+        await store.tokens
+          .touch(token.id, now)
+          .catch((err: unknown) => logger.warn({ err }, 'lastUsedAt not recorded'));
+      return { user, tokenId: token.id };
+    },
+
+    async updateProfile(user, input) {
+      const { displayName, email } = parseOrThrow(profileSchema, input);
+      const emailChanged = email.toLowerCase() !== user.email.toLowerCase();
+      const changes = emailChanged ? { displayName, email, emailVerifiedAt: null } : { displayName };
+      await store.users.update(user.id, changes);
+      const updated = { ...user, ...changes };
+      if (emailChanged) await links.sendVerification(updated);
+      return updated;
+    },
+
+    async changePassword(user, input, keepSession) {
+      const { currentPassword, password } = parseOrThrow(passwordChangeSchema, input);
+      if (!(await verifyPassword(user.passwordHash, currentPassword))) throw new InvalidCredentialsError();
+      await store.users.update(user.id, { passwordHash: await hashPassword(password) });
+      await sessions.signOutEverywhere(user, keepSession);
+      await oauth.endAllFor(user.id);
+    },
+
+    async deleteAccount(user, input) {
+      const { password } = parseOrThrow(confirmSchema, input);
+      if (!(await verifyPassword(user.passwordHash, password))) throw new InvalidCredentialsError();
+      // Access ends first, then the data; the user record goes last, so a crash midway leaves an
+      // account that can be deleted again.
+      await store.tokens.deleteAllForUser(user.id);
+      await oauth.deleteAllFor(user.id);
+      await sessions.signOutEverywhere(user);
+      await deleteImagesOf(user.id);
+      await store.links.deleteAllForUser(user.id);
+      await store.users.delete(user.id);
+    },
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * The monthly quota (spec section 8): successful generations per user per UTC calendar month,
+ * against the tier's limit. Charging is atomic in the store (`UsageRepository.tryCharge`), so with
+ * k units left exactly k of any number of concurrent requests succeed, across processes.
+ */
+import type { z } from 'zod';
+import { profileOf } from './accounts.js';
+import { QuotaExceededError } from '../kernel/errors.js';
+import { TIER_QUOTAS, type User } from '../kernel/records.js';
+import { monthOf, monthStart, nextMonthStart, secondsUntilReset } from '../kernel/period.js';
+import type { Clock, RecordStore } from '../kernel/ports.js';
+import type { tokenValidationSchema, usageSchema } from '../schemas.js';
+
+export type UsageView = z.infer<typeof usageSchema>;
+export type TokenValidation = z.infer<typeof tokenValidationSchema>;
+
+/** A unit of quota held by one generation, to be given back if the generation fails. */
+export interface Charge {
+  userId: string;
+  month: string;
+  /** The store's receipt, to refund exactly this unit. */
+  receipt: string;
+}
+
+/** The quota use cases. */
+export interface Quota {
+  /** Reserves one generation atomically; throws QuotaExceededError when the tier's units are used up. */
+  charge(user: User): Promise<Charge>;
+  /** Gives a reserved unit back (its generation failed). Refunding twice is a no-op where the store can tell. */
+  refund(charge: Charge): Promise<void>;
+  /** Spec 4.3. `period.end` is the first instant of the next UTC month; `percentUsed` has two decimals. */
+  usage(user: User): Promise<UsageView>;
+  /** Spec 4.7: the caller's profile and this month's usage. */
+  validation(user: User): Promise<TokenValidation>;
+}
+
+export function createQuota(store: RecordStore, clock: Clock): Quota {
+  const exceeded = (user: User, now: Date) =>
+    new QuotaExceededError(TIER_QUOTAS[user.tier], user.tier, nextMonthStart(now), secondsUntilReset(now));
+
+  async function counts(user: User) {
+    const now = clock.now();
+    const month = monthOf(now);
+    const limit = TIER_QUOTAS[user.tier];
+    const generated = await store.usage.get(user.id, month);
+    return { now, month, limit, generated, remaining: Math.max(0, limit - generated) };
+  }
+
+  return {
+    async charge(user) {
+      const now = clock.now();
+      const month = monthOf(now);
+      const receipt = await store.usage.tryCharge(user.id, month, TIER_QUOTAS[user.tier]);
+      if (receipt === undefined) throw exceeded(user, now);
+      return { userId: user.id, month, receipt };
+    },
+
+    async refund(charge) {
+      await store.usage.refund(charge.userId, charge.month, charge.receipt);
+    },
+
+    async usage(user) {
+      const c = await counts(user);
+      return {
+        period: { start: monthStart(c.now).toISOString(), end: nextMonthStart(c.now).toISOString() },
+        usage: {
+          generated: c.generated,
+          limit: c.limit,
+          remaining: c.remaining,
+          percentUsed: Math.round((c.generated / c.limit) * 10_000) / 100,
+        },
+        tier: user.tier,
+      };
+    },
+
+    async validation(user) {
+      const c = await counts(user);
+      return {
+        user: profileOf(user),
+        usage: { month: c.month, quota: c.limit, count: c.generated, remaining: c.remaining },
+      };
+    },
+  };
+}

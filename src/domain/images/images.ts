@@ -1,0 +1,433 @@
+/**
+ * Generating, listing and serving images (spec 4.1, 4.2), one use case per action: every edge (REST,
+ * MCP, and later the dashboard) calls these and repeats none of their rules.
+ *
+ * Order of a generation, chosen so that nothing is lost or charged wrongly:
+ *   reserve one unit of quota atomically (429 when none is left, before the upload is read or the
+ *   image URL fetched) → read the request → validate the options → render (a bad image is a 400
+ *   here) → write the files → write the record last. Any failure after the reservation refunds it,
+ *   and files already written are deleted. A crash between the files and the record leaves only
+ *   files no record points to, never a record without its files; {@link Images.sweepOrphans}
+ *   (`titlecard sweep`) removes those. A crash after the reservation costs the caller that unit for
+ *   the month (the store cannot tell a crashed generation from one in flight).
+ */
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { Principal } from '../accounts/accounts.js';
+import sharp from 'sharp';
+import { NotFoundError, ServiceBusyError, TooManyAttemptsError, ValidationError } from '../kernel/errors.js';
+import { BLOB_KEY_PATTERN, blobKeysOf } from './files.js';
+import { newBlobStem, newId } from '../kernel/ids.js';
+import type { ImageRecord } from '../kernel/records.js';
+import type { Readable } from 'node:stream';
+import type {
+  Blob,
+  BlobStore,
+  ByteRange,
+  Clock,
+  ImageFetcher,
+  RecordStore,
+  Throttle,
+} from '../kernel/ports.js';
+import type { Quota } from '../accounts/quota.js';
+import type { ImageInput } from '../render/decode.js';
+import type { Assets } from '../render-links/uploads.js';
+import type { Presets } from '../render-links/presets.js';
+import type { Renderer, RenderOptions } from '../render/index.js';
+import {
+  generateOptionsSchema,
+  listImagesQuerySchema,
+  type imageDetailSchema,
+  type LayoutReport,
+  type RenderReport,
+  type imagePageSchema,
+  type imageRecordSchema,
+} from '../schemas.js';
+import { monthStart, nextMonthStart } from '../kernel/period.js';
+import { parseOrThrow } from '../kernel/validate.js';
+
+export type ImageView = z.infer<typeof imageRecordSchema>;
+export type ImagePage = z.infer<typeof imagePageSchema>;
+export type ImageDetail = z.infer<typeof imageDetailSchema>;
+
+/**
+ * What an edge reads from its request for a generation: the background image and the options as
+ * typed values (see `generateOptionsSchema`; not yet validated). Called once, after the quota unit
+ * is reserved; what it throws (ValidationError, FileTooLargeError) refunds that unit. `imageField`
+ * is the edge's name for the image's bytes (default `image`, spec 4.1; `imageBase64` or `imagePath`
+ * in the MCP tool), used in the refusals' `field` and messages.
+ */
+export type GenerateRequestReader = () => Promise<{
+  image?: ImageInput | undefined;
+  imageField?: string;
+  options: unknown;
+}>;
+
+/**
+ * Fields of a generation besides the options of spec 4.1: `preset` (a saved design whose
+ * options the request's own override), and a background given by `asset` (an upload's id) or
+ * `imageUrl` (fetched SSRF-safely, as the MCP connector does), instead of the uploaded `image`.
+ */
+export const SOURCE_FIELDS = ['preset', 'asset', 'imageUrl'] as const;
+
+/** A generation's inputs resolved: the background, and what to draw (font loaded, logo decoded). */
+export interface PreparedRender {
+  input: ImageInput;
+  options: RenderOptions;
+}
+
+/** A generated image: its record as the API returns it, its thumbnail's bytes (MCP shows it inline), and the render report. */
+export interface Generated {
+  image: ImageView;
+  thumbnail: Blob;
+  report: RenderReport;
+}
+
+/** The image use cases. Every method throws the domain's errors only; anything else is a fault. */
+export interface Images {
+  /**
+   * Spec 4.1: one generation, in the order of this module's header. Throws QuotaExceededError
+   * (nothing left this month), ValidationError (bad option or image, field named),
+   * FileTooLargeError (image over 10 MB); a fault leaves no record, no file and no charge.
+   */
+  generate(principal: Principal, read: GenerateRequestReader): Promise<Generated>;
+  /** Spec 4.2: one page of the caller's images. `query` holds typed values; throws ValidationError. */
+  list(principal: Principal, query: unknown): Promise<ImagePage>;
+  /**
+   * A small preview of a generation (the dashboard's playground): rendered exactly as `generate`
+   * would, then scaled to {@link PREVIEW_WIDTH} px wide as JPEG. Not stored, uses no quota, and
+   * limited to {@link PREVIEW_LIMIT} per account. Throws TooManyAttemptsError, ValidationError,
+   * FileTooLargeError.
+   */
+  preview(principal: Principal, read: GenerateRequestReader): Promise<Blob>;
+  /**
+   * The free fit check (`POST /layout`): the report of how the texts and options would be set, with
+   * no photo, no quota and nothing stored; limited to {@link PREVIEW_LIMIT} per account. Throws
+   * ValidationError, TooManyAttemptsError.
+   */
+  checkLayout(principal: Principal, options: unknown): Promise<LayoutReport>;
+  /** One of the caller's images, with its title and subtitle. Throws NotFoundError (unknown, or another user's). */
+  get(principal: Principal, id: string): Promise<ImageDetail>;
+  /**
+   * Deletes one of the caller's images: the record, then both files (a crash between leaves files
+   * no record points to, for the sweep). The quota unit it used stays used: the month's
+   * generations are counted, not the images kept. Throws NotFoundError.
+   */
+  delete(principal: Principal, id: string): Promise<void>;
+  /** Deletes every image of a user, records then files (account deletion). */
+  deleteAllOf(userId: string): Promise<void>;
+  /** The caller's generations per UTC day of the current month, day 1 to today, for the dashboard's chart. */
+  activity(principal: Principal): Promise<{ date: string; count: number }[]>;
+  /**
+   * A published file (image or thumbnail) by its key, for anyone: files are public, their keys
+   * unguessable (see `BLOB_KEY_PATTERN`). Its size (bytes) and Content-Type; throws NotFoundError
+   * for an unknown or malformed key.
+   */
+  fileInfo(key: string): Promise<{ size: number; contentType: string }>;
+  /** The bytes of a published file, all or `range` (inclusive offsets), streamed. Throws NotFoundError. */
+  openFile(key: string, range?: ByteRange): Promise<Readable>;
+  /**
+   * Deletes files that no record points to and that were written before `olderThan` (younger
+   * files may belong to a generation still in flight: files are written before their record).
+   * Holds the set of referenced keys in memory: about 100 bytes per image. Returns the keys
+   * deleted, or that would be with `dryRun`.
+   */
+  sweepOrphans(options: { olderThan: Date; dryRun?: boolean }): Promise<string[]>;
+  /**
+   * Resolves a generation's request for the renderer: the preset's options under the request's own,
+   * validated; the background from exactly one of `image`, `asset` or `imageUrl`, else the preset's;
+   * an uploaded font loaded; the preset's logo decoded. ValidationError on the field at fault.
+   */
+  prepare(
+    userId: string,
+    image: ImageInput | undefined,
+    options: unknown,
+    imageField?: string,
+  ): Promise<PreparedRender>;
+}
+
+/** Width of a playground preview in px (JPEG, quality 70). */
+export const PREVIEW_WIDTH = 600;
+/** Previews per account per minute: a debounced live preview asks at most about one a second. */
+export const PREVIEW_LIMIT = { points: 60, windowSeconds: 60 } as const;
+
+export interface ImagesDeps {
+  store: RecordStore;
+  blobs: BlobStore;
+  renderer: Renderer;
+  quota: Quota;
+  clock: Clock;
+  /** Base of file URLs when the blob store has no public URL of its own, e.g. `https://cards.example.com`. */
+  publicUrl: string;
+  logger: Logger;
+  /** Counts previews per account ({@link PREVIEW_LIMIT}). */
+  previewThrottle: Throttle;
+  /** Uploads (backgrounds, logos, fonts) and presets, which a generation may name. */
+  assets: Assets;
+  presets: Presets;
+  /** Fetches an `imageUrl` SSRF-safely (src/fetch-image.ts); without it, imageUrl is refused. */
+  fetchImage?: ImageFetcher | undefined;
+  /**
+   * Most generations and previews under way at once in this process (reading, waiting for the
+   * renderer, rendering, writing); past it they are refused with ServiceBusyError before any
+   * charge. Default {@link DEFAULT_MAX_IN_FLIGHT}.
+   */
+  maxInFlight?: number;
+}
+
+/** Default of `maxInFlight`: 2 renders (the cores of this project's machine) plus a queue of 8 (RENDER_QUEUE). */
+export const DEFAULT_MAX_IN_FLIGHT = 10;
+
+export function createImages({
+  store,
+  blobs,
+  renderer,
+  quota,
+  clock,
+  publicUrl,
+  logger,
+  previewThrottle,
+  assets,
+  presets,
+  fetchImage,
+  maxInFlight = DEFAULT_MAX_IN_FLIGHT,
+}: ImagesDeps): Images {
+  /** The request's options over its preset's, without the source fields; and the preset. */
+  async function merged(userId: string, options: unknown) {
+    const given = (options ?? {}) as Record<string, unknown>;
+    const preset = given.preset === undefined ? undefined : await presets.use(userId, given.preset);
+    const own = Object.fromEntries(
+      Object.entries(given).filter(([k]) => !(SOURCE_FIELDS as readonly string[]).includes(k)),
+    );
+    return { given, preset, raw: { ...(preset?.options ?? {}), ...own } };
+  }
+
+  /** Options for the renderer: validated, the uploaded font loaded, the preset's logo decoded. */
+  async function renderOptions(
+    userId: string,
+    raw: Record<string, unknown>,
+    preset: Awaited<ReturnType<Presets['use']>> | undefined,
+  ): Promise<RenderOptions> {
+    const parsed = parseOrThrow(generateOptionsSchema, raw);
+    const font =
+      typeof parsed.font === 'object' ? (await assets.fontOf(userId, parsed.font.custom)).font : parsed.font;
+    let logo: RenderOptions['logo'];
+    if (preset?.logo) {
+      const { bytes } = await assets.imageOf(userId, preset.logo.assetId, 'logo');
+      const meta = await sharp(bytes).metadata();
+      logo = {
+        image: bytes,
+        width: meta.width ?? 1,
+        height: meta.height ?? 1,
+        corner: preset.logo.corner,
+        size: preset.logo.size,
+      };
+    }
+    return { ...parsed, font, logo };
+  }
+
+  async function prepare(
+    userId: string,
+    image: ImageInput | undefined,
+    options: unknown,
+    imageField = 'image',
+  ): Promise<PreparedRender> {
+    const { given, preset, raw } = await merged(userId, options);
+    const sources = [
+      ...(image !== undefined ? [imageField] : []),
+      ...(given.asset !== undefined ? ['asset'] : []),
+      ...(given.imageUrl !== undefined ? ['imageUrl'] : []),
+    ];
+    if (sources.length > 1)
+      throw new ValidationError(
+        sources[1] as string,
+        'type',
+        `Expected one background but received ${sources.join(' and ')}: give only one of ${imageField}, asset and imageUrl`,
+      );
+    if (sources.length === 0 && !preset?.backgroundAssetId)
+      throw new ValidationError(
+        imageField,
+        'required',
+        `Expected a JPEG, PNG or WebP file for ${imageField}, or one of asset and imageUrl (or a preset with a background), but received none: ${imageField} is required`,
+      );
+    const rendered = await renderOptions(userId, raw, preset);
+    let input: ImageInput;
+    if (image !== undefined) input = image;
+    else if (given.asset !== undefined) {
+      if (typeof given.asset !== 'string')
+        throw new ValidationError('asset', 'type', 'Expected an asset id (ast_…) for asset');
+      input = (await assets.imageOf(userId, given.asset, 'asset')).bytes;
+    } else if (given.imageUrl !== undefined) {
+      if (typeof given.imageUrl !== 'string')
+        throw new ValidationError('imageUrl', 'type', 'Expected an http or https URL for imageUrl');
+      if (!fetchImage) throw new ValidationError('imageUrl', 'format', 'imageUrl is not available here');
+      input = await fetchImage(given.imageUrl);
+    } else input = (await assets.imageOf(userId, preset?.backgroundAssetId ?? '', 'preset')).bytes;
+    return { input, options: rendered };
+  }
+  let inFlight = 0;
+  /** Runs `work` as one of the at most `maxInFlight` generations and previews, or refuses it. */
+  async function admitted<T>(work: () => Promise<T>): Promise<T> {
+    if (inFlight >= maxInFlight)
+      throw new ServiceBusyError(`Titlecard is rendering ${inFlight} images already: try again in a moment`);
+    inFlight++;
+    try {
+      return await work();
+    } finally {
+      inFlight--;
+    }
+  }
+  const urlOf = (key: string) => blobs.publicUrl(key) ?? `${publicUrl}/files/${key}`;
+
+  /** One generation, in the order of this module's header (see {@link Images.generate}). */
+  async function generateOne(principal: Principal, read: GenerateRequestReader): Promise<Generated> {
+    const charge = await quota.charge(principal.user);
+    let keys: { imageKey: string; thumbnailKey: string } | undefined;
+    try {
+      const { image, imageField, options } = await read();
+      const prepared = await prepare(principal.user.id, image, options, imageField);
+      const parsed = prepared.options;
+      const rendered = await renderer.render(prepared.input, parsed);
+      keys = blobKeysOf(newBlobStem(), rendered.format);
+      const record: ImageRecord = {
+        id: newId('img'),
+        userId: principal.user.id,
+        title: parsed.title,
+        subtitle: parsed.subtitle ?? null,
+        width: rendered.width,
+        height: rendered.height,
+        format: rendered.format,
+        ...keys,
+        createdAt: clock.now(),
+      };
+      await Promise.all([
+        blobs.put(record.imageKey, rendered.image, rendered.contentType),
+        blobs.put(record.thumbnailKey, rendered.thumbnail, rendered.contentType),
+      ]);
+      await store.images.insert(record);
+      return {
+        image: {
+          id: record.id,
+          url: urlOf(record.imageKey),
+          thumbnailUrl: urlOf(record.thumbnailKey),
+          width: record.width,
+          height: record.height,
+          createdAt: record.createdAt.toISOString(),
+        },
+        thumbnail: { body: rendered.thumbnail, contentType: rendered.contentType },
+        report: rendered.report,
+      };
+    } catch (err) {
+      if (keys) await Promise.allSettled([blobs.delete(keys.imageKey), blobs.delete(keys.thumbnailKey)]);
+      await quota
+        .refund(charge)
+        .catch((e: unknown) => logger.error({ err: e, charge }, 'quota refund failed'));
+      throw err;
+    }
+  }
+
+  return {
+    generate: (principal, read) => admitted(() => generateOne(principal, read)),
+
+    async preview(principal, read) {
+      const wait = await previewThrottle.hit(`preview:${principal.user.id}`);
+      if (wait > 0) throw new TooManyAttemptsError(wait, 'previews');
+      return admitted(async () => {
+        const { image, imageField, options } = await read();
+        const prepared = await prepare(principal.user.id, image, options, imageField);
+        const rendered = await renderer.render(prepared.input, { ...prepared.options, fileFormat: 'jpeg' });
+        const body = await sharp(rendered.image).resize(PREVIEW_WIDTH).jpeg({ quality: 70 }).toBuffer();
+        return { body, contentType: 'image/jpeg' };
+      });
+    },
+
+    async list(principal, query) {
+      const q = parseOrThrow(listImagesQuerySchema, query);
+      const { items, total } = await store.images.list(principal.user.id, q);
+      return {
+        images: items.map((r) => ({
+          id: r.id,
+          title: r.title,
+          url: urlOf(r.imageKey),
+          thumbnailUrl: urlOf(r.thumbnailKey),
+          createdAt: r.createdAt.toISOString(),
+        })),
+        pagination: { total, limit: q.limit, offset: q.offset, hasMore: q.offset + items.length < total },
+      };
+    },
+
+    async checkLayout(principal, options) {
+      const { preset, raw } = await merged(principal.user.id, options);
+      const parsed = await renderOptions(principal.user.id, raw, preset);
+      const wait = await previewThrottle.hit(`layout:${principal.user.id}`);
+      if (wait > 0) throw new TooManyAttemptsError(wait, 'layout checks');
+      return renderer.layout(parsed);
+    },
+
+    async get(principal, id) {
+      const r = await store.images.findById(principal.user.id, id);
+      if (!r) throw new NotFoundError(`No image with id ${id} on this account`);
+      return {
+        id: r.id,
+        title: r.title,
+        subtitle: r.subtitle,
+        url: urlOf(r.imageKey),
+        thumbnailUrl: urlOf(r.thumbnailKey),
+        width: r.width,
+        height: r.height,
+        format: r.format,
+        createdAt: r.createdAt.toISOString(),
+      };
+    },
+
+    async delete(principal, id) {
+      const r = await store.images.delete(principal.user.id, id);
+      if (!r) throw new NotFoundError(`No image with id ${id} on this account`);
+      await Promise.all([blobs.delete(r.imageKey), blobs.delete(r.thumbnailKey)]);
+    },
+
+    async deleteAllOf(userId) {
+      const records = await store.images.deleteAllForUser(userId);
+      for (const r of records) await Promise.all([blobs.delete(r.imageKey), blobs.delete(r.thumbnailKey)]);
+    },
+
+    async activity(principal) {
+      const now = clock.now();
+      const from = monthStart(now);
+      const counts = await store.images.countByDay(principal.user.id, from, nextMonthStart(now));
+      const days: { date: string; count: number }[] = [];
+      for (let d = new Date(from); d <= now; d = new Date(d.getTime() + 86_400_000)) {
+        const date = d.toISOString().slice(0, 10);
+        days.push({ date, count: counts[date] ?? 0 });
+      }
+      return days;
+    },
+
+    async fileInfo(key) {
+      const info = BLOB_KEY_PATTERN.test(key) ? await blobs.stat(key) : undefined;
+      if (!info) throw new NotFoundError(`No file ${key}`);
+      return info;
+    },
+
+    async openFile(key, range) {
+      const stream = BLOB_KEY_PATTERN.test(key) ? await blobs.open(key, range) : undefined;
+      if (!stream) throw new NotFoundError(`No file ${key}`);
+      return stream;
+    },
+
+    prepare,
+
+    async sweepOrphans({ olderThan, dryRun = false }) {
+      const referenced = new Set<string>();
+      for await (const key of store.images.allBlobKeys()) referenced.add(key);
+      const orphans: string[] = [];
+      for await (const { key, modifiedAt } of blobs.list()) {
+        // Only published image files are swept: uploads and rendered links have records of their own.
+        if (!BLOB_KEY_PATTERN.test(key) || referenced.has(key) || modifiedAt >= olderThan) continue;
+        if (!dryRun) await blobs.delete(key);
+        orphans.push(key);
+      }
+      return orphans;
+    },
+  };
+}

@@ -1,0 +1,214 @@
+/**
+ * The one error hierarchy of Titlecard. Every error the domain throws on purpose is a
+ * {@link TitlecardError} with a stable `code`; each edge maps codes to its own wire shape
+ * (`src/http/errors.ts` to HTTP status + body from spec section 7, `src/mcp` to `isError` results).
+ * The domain never throws an HTTP error.
+ */
+
+/**
+ * Stable error codes. VALIDATION_ERROR and FILE_TOO_LARGE are named by spec section 7.2; the others
+ * are ours (docs/api.md). Each edge maps every code: `src/http/errors.ts` has one row per code, and
+ * a code added here without a row there fails the type check.
+ */
+export const ERROR_CODES = [
+  'VALIDATION_ERROR',
+  'FILE_TOO_LARGE',
+  'QUOTA_EXCEEDED',
+  'NOT_FOUND',
+  'UNAUTHORIZED',
+  'INVALID_CREDENTIALS',
+  'RATE_LIMITED',
+  'FORBIDDEN',
+  'INVALID_LINK',
+  'BUSY',
+  'IDEMPOTENCY_MISMATCH',
+  'IDEMPOTENCY_IN_FLIGHT',
+  'OAUTH_REFUSED',
+  'CONFLICT',
+  'INVALID_SIGNATURE',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/**
+ * The documented set of `details.constraint` values of a VALIDATION_ERROR (spec 7.2 names `required`;
+ * the rest are ours and listed in docs/api.md and the OpenAPI document).
+ */
+export const CONSTRAINTS = [
+  'required',
+  'minLength',
+  'maxLength',
+  'min',
+  'max',
+  'enum',
+  'type',
+  'format',
+] as const;
+export type Constraint = (typeof CONSTRAINTS)[number];
+
+/** Base class: an error the caller can act on, with a stable code. */
+export class TitlecardError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** An invalid or missing parameter (spec 7.2): `field` names it, `constraint` says which rule failed. */
+export class ValidationError extends TitlecardError {
+  constructor(
+    readonly field: string,
+    readonly constraint: Constraint,
+    message: string,
+  ) {
+    super('VALIDATION_ERROR', message);
+  }
+}
+
+/** An email address that already has an account (field `email`). */
+export function emailTakenError(email: string): ValidationError {
+  return new ValidationError(
+    'email',
+    'format',
+    `Expected a new email address but ${email} is already registered`,
+  );
+}
+
+/** The background image is larger than the 10 MB limit (spec 4.1, 8). */
+export class FileTooLargeError extends TitlecardError {
+  constructor(
+    readonly limitBytes: number,
+    field = 'image',
+  ) {
+    super(
+      'FILE_TOO_LARGE',
+      `Expected ${field === 'image' ? 'an image' : 'a file'} of at most ${limitBytes} bytes (${limitBytes / 1024 / 1024} MB) for ${field}`,
+    );
+  }
+}
+
+/** The monthly quota of the caller's tier is used up (spec 8, rule 1). */
+export class QuotaExceededError extends TitlecardError {
+  constructor(
+    readonly quota: number,
+    readonly tier: string,
+    /** First instant of the next UTC month, when the quota resets. */
+    readonly resetAt: Date,
+    /** Whole seconds from now until `resetAt`, at least 1. */
+    readonly retryAfterSeconds: number,
+  ) {
+    super(
+      'QUOTA_EXCEEDED',
+      `Monthly quota exceeded: the ${tier} tier allows ${quota} images a month; it resets at ${resetAt.toISOString()}`,
+    );
+  }
+}
+
+/** A resource that does not exist, or that belongs to another user (we do not say which). */
+export class NotFoundError extends TitlecardError {
+  constructor(message: string) {
+    super('NOT_FOUND', message);
+  }
+}
+
+/** Authentication failed (spec section 5): `missing` header, or an `invalid` (unknown or revoked) token. */
+export class UnauthorizedError extends TitlecardError {
+  constructor(readonly reason: 'missing' | 'invalid') {
+    super(
+      'UNAUTHORIZED',
+      reason === 'missing'
+        ? 'The Authorization header is required: send Authorization: Bearer <API_TOKEN>'
+        : 'The API token is invalid or expired (it may have been revoked)',
+    );
+  }
+}
+
+/**
+ * A sign-in with an unknown email, a wrong password, or an account without a password: one message
+ * for all three, so that the answer never tells whether an email has an account.
+ */
+export class InvalidCredentialsError extends TitlecardError {
+  constructor() {
+    super('INVALID_CREDENTIALS', 'Wrong email or password');
+  }
+}
+
+/** Too many attempts (failed sign-ins, previews): try again after `retryAfterSeconds`. */
+export class TooManyAttemptsError extends TitlecardError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    what = 'attempts',
+  ) {
+    super('RATE_LIMITED', `Too many ${what}: try again in ${retryAfterSeconds} s`);
+  }
+}
+
+/** An action this deployment does not allow (sign-up when `SIGNUP=closed`). */
+export class ForbiddenError extends TitlecardError {
+  constructor(message: string) {
+    super('FORBIDDEN', message);
+  }
+}
+
+/** A change that the state of other records forbids (deleting an asset a preset uses). */
+export class ConflictError extends TitlecardError {
+  constructor(message: string) {
+    super('CONFLICT', message);
+  }
+}
+
+/**
+ * A render link whose signature is missing, wrong, made with a revoked or unknown key, or past its
+ * expiry: refused (403) without saying more than which.
+ */
+export class InvalidSignatureError extends TitlecardError {
+  constructor(message: string) {
+    super('INVALID_SIGNATURE', message);
+  }
+}
+
+/** An email link that is unknown, already used, or expired (we do not say which). */
+export class InvalidLinkError extends TitlecardError {
+  constructor() {
+    super('INVALID_LINK', 'This link is invalid or has expired; ask for a new one');
+  }
+}
+
+/**
+ * The service is at capacity (the render queue is full, or a store is too contended to answer):
+ * try again after `retryAfterSeconds`. Nothing was charged.
+ */
+export class ServiceBusyError extends TitlecardError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds = 2,
+  ) {
+    super('BUSY', message);
+  }
+}
+
+/**
+ * The OAuth error codes the authorization server answers with: RFC 6749 sections 4.1.2.1 and 5.2,
+ * RFC 6750 section 3.1 (`invalid_token`), RFC 8707 section 2 (`invalid_target`) and RFC 7591
+ * section 3.2.2 (`invalid_redirect_uri`).
+ */
+export type OAuthErrorCode =
+  | 'invalid_request'
+  | 'invalid_grant'
+  | 'invalid_scope'
+  | 'invalid_target'
+  | 'invalid_token'
+  | 'invalid_redirect_uri'
+  | 'access_denied';
+
+/** A refused OAuth request; the authorization server edge answers it with `oauthCode` (an RFC error code). */
+export class OAuthRefusal extends TitlecardError {
+  constructor(
+    readonly oauthCode: OAuthErrorCode,
+    message: string,
+  ) {
+    super('OAUTH_REFUSED', message);
+  }
+}

@@ -1,0 +1,332 @@
+/**
+ * Storage ports: the small interfaces the domain needs from its adapters. The embedded default
+ * implements them with SQLite and local disk (`src/storage`); other adapters (MongoDB, S3) plug in
+ * behind the same interfaces and must pass the same contract test suites (`test/storage/contract`).
+ * All methods are async so that networked adapters fit.
+ */
+import type { Readable } from 'node:stream';
+import type {
+  AccountLink,
+  AccountLinkPurpose,
+  ApiToken,
+  Asset,
+  AssetKind,
+  Preset,
+  RenderEntry,
+  SigningKey,
+  ImagePageQuery,
+  ImageRecord,
+  OAuthClient,
+  OAuthCode,
+  OAuthGrant,
+  OAuthToken,
+  Session,
+  Tier,
+  User,
+  UserChanges,
+} from './records.js';
+
+export interface UserRepository {
+  /** Inserts a user. Throws {@link import('./errors.js').ValidationError} (field `email`) if the email is taken. */
+  create(user: User): Promise<void>;
+  findById(id: string): Promise<User | undefined>;
+  /** Case-insensitive match. */
+  findByEmail(email: string): Promise<User | undefined>;
+  /** Returns false when no user has that id. */
+  setTier(id: string, tier: Tier): Promise<boolean>;
+  /** Applies `changes`; false when no user has that id. Throws ValidationError (field `email`) if the new email is taken. */
+  update(id: string, changes: UserChanges): Promise<boolean>;
+  /** Deletes the user record (its tokens, images, sessions and links are deleted first, by their repositories). */
+  delete(id: string): Promise<void>;
+}
+
+export interface TokenRepository {
+  create(token: ApiToken): Promise<void>;
+  /**
+   * Creates the token only while its user has fewer than `max` active tokens; false otherwise.
+   * Atomic across processes: concurrent creations never exceed `max`.
+   */
+  createWithinLimit(token: ApiToken, max: number): Promise<boolean>;
+  /** The active (not revoked) token with this hash, if any. */
+  findActiveByHash(tokenHash: string): Promise<ApiToken | undefined>;
+  /** A user's active tokens, newest first. */
+  listActive(userId: string): Promise<ApiToken[]>;
+  countActive(userId: string): Promise<number>;
+  /** Revokes the user's active token `id`. Returns false when there is none (unknown, revoked, or another user's). */
+  revoke(userId: string, id: string, at: Date): Promise<boolean>;
+  /** Records that the token authenticated a request at `at`; never moves `lastUsedAt` back. */
+  touch(id: string, at: Date): Promise<void>;
+  /** Deletes every token of the user, revoked or not (account deletion). */
+  deleteAllForUser(userId: string): Promise<void>;
+}
+
+export interface ImageRepository {
+  insert(image: ImageRecord): Promise<void>;
+  /** One page of a user's images and the total count. Ties are broken by id, so pages never overlap. */
+  list(userId: string, query: ImagePageQuery): Promise<{ items: ImageRecord[]; total: number }>;
+  /** Every blob key some record points to (image and thumbnail), for the orphan sweep. */
+  allBlobKeys(): AsyncIterable<string>;
+  /** The user's image `id`; undefined when there is none (unknown, or another user's). */
+  findById(userId: string, id: string): Promise<ImageRecord | undefined>;
+  /** Deletes the user's image `id` and returns it; undefined when there was none. */
+  delete(userId: string, id: string): Promise<ImageRecord | undefined>;
+  /** Deletes every image record of the user and returns them (their files are the caller's to delete). */
+  deleteAllForUser(userId: string): Promise<ImageRecord[]>;
+  /** The user's images created in [from, to), counted per UTC day: `{'2026-11-03': 4, …}` (days with none are absent). */
+  countByDay(userId: string, from: Date, to: Date): Promise<Record<string, number>>;
+}
+
+export interface SessionRepository {
+  create(session: Session): Promise<void>;
+  /** The session with this hash, whatever its expiry (the domain judges expiry). */
+  find(idHash: string): Promise<Session | undefined>;
+  /** Records a request at `at` (the idle expiry counts from the last one). */
+  touch(idHash: string, at: Date): Promise<void>;
+  delete(idHash: string): Promise<void>;
+  /** Deletes every session of the user, except `keepIdHash` when given ("sign out everywhere else"). */
+  deleteAllForUser(userId: string, keepIdHash?: string): Promise<void>;
+}
+
+export interface AccountLinkRepository {
+  create(link: AccountLink): Promise<void>;
+  /**
+   * Uses up the link atomically: returns it and deletes it when it exists with this purpose and has
+   * not expired at `at`; undefined otherwise. Two concurrent uses of one link: exactly one succeeds.
+   */
+  consume(idHash: string, purpose: AccountLinkPurpose, at: Date): Promise<AccountLink | undefined>;
+  /** Deletes the user's links of `purpose`, or all of them (a new link replaces older ones; account deletion). */
+  deleteAllForUser(userId: string, purpose?: AccountLinkPurpose): Promise<void>;
+}
+
+export interface UsageRepository {
+  /** Generations charged to `userId` in `month` (`YYYY-MM`, UTC). */
+  get(userId: string, month: string): Promise<number>;
+  /**
+   * Atomically charges one generation if fewer than `limit` are charged in `month`. Returns a
+   * receipt for {@link refund} when charged, undefined when the quota is used up. Must be exact
+   * under concurrency, across processes sharing the store.
+   */
+  tryCharge(userId: string, month: string, limit: number): Promise<string | undefined>;
+  /** Gives back the generation charged with `receipt` in `month` (never below zero; a second refund is a no-op where the store can tell). */
+  refund(userId: string, month: string, receipt: string): Promise<void>;
+}
+
+/** A response kept for an Idempotency-Key: what to answer a retry with. */
+export interface StoredResponse {
+  status: number;
+  /** The JSON body, serialised. */
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** What {@link IdempotencyRepository.begin} found. */
+export type IdempotencyStart =
+  | { state: 'started' }
+  | { state: 'in-flight' }
+  | { state: 'mismatch' }
+  | { state: 'done'; response: StoredResponse };
+
+export interface IdempotencyRepository {
+  /**
+   * Claims `key` for `userId` atomically (across processes): `started` when it was free or its
+   * record expired at `at` (the caller then runs the request and calls complete or abandon);
+   * otherwise what is there: `mismatch` for another fingerprint, `in-flight`, or the stored answer.
+   */
+  begin(
+    userId: string,
+    key: string,
+    fingerprint: string,
+    at: Date,
+    expiresAt: Date,
+  ): Promise<IdempotencyStart>;
+  /** Stores the answer of a started key. */
+  complete(userId: string, key: string, response: StoredResponse): Promise<void>;
+  /** Frees a started key (the request failed in a way a retry may fix). */
+  abandon(userId: string, key: string): Promise<void>;
+}
+
+/**
+ * OAuth 2.1 records of the MCP connector's authorization server (src/domain/oauth/oauth.ts): registered
+ * clients, grants, authorization codes and tokens (codes and tokens by the SHA-256 of their secret).
+ */
+export interface OAuthRepository {
+  createClient(client: OAuthClient): Promise<void>;
+  findClient(id: string): Promise<OAuthClient | undefined>;
+  createGrant(grant: OAuthGrant): Promise<void>;
+  findGrant(id: string): Promise<OAuthGrant | undefined>;
+  /** A user's active grants, newest first. */
+  listActiveGrants(userId: string): Promise<OAuthGrant[]>;
+  /** Records a use at `at`; never moves `lastUsedAt` back. */
+  touchGrant(id: string, at: Date): Promise<void>;
+  /**
+   * Revokes the user's active grants: all of them, those of `clientId`, or the one `grantId`.
+   * Returns how many were revoked.
+   */
+  revokeGrants(userId: string, which: { clientId?: string; grantId?: string }, at: Date): Promise<number>;
+  createCode(code: OAuthCode): Promise<void>;
+  findCode(codeHash: string): Promise<OAuthCode | undefined>;
+  /**
+   * Marks the code used at `at` if it was not: true for the one call that did (atomic across
+   * processes: of two concurrent exchanges exactly one gets true), false otherwise.
+   */
+  useCode(codeHash: string, at: Date): Promise<boolean>;
+  createToken(token: OAuthToken): Promise<void>;
+  findToken(tokenHash: string): Promise<OAuthToken | undefined>;
+  /** Sets `endedAt` if it was not set: true for the one call that did (atomic, as {@link useCode}). */
+  endToken(tokenHash: string, at: Date): Promise<boolean>;
+  /** Deletes the user's grants, codes and tokens (account deletion). Clients stay. */
+  deleteAllForUser(userId: string): Promise<void>;
+}
+
+/** Uploads kept for reuse: background photos, logos and fonts (`POST /assets`, `POST /fonts`). */
+export interface AssetRepository {
+  create(asset: Asset): Promise<void>;
+  /** The user's asset `id`; undefined when there is none (unknown, or another user's). */
+  find(userId: string, id: string): Promise<Asset | undefined>;
+  /** The user's assets of these kinds, newest first. */
+  list(userId: string, kinds: readonly AssetKind[]): Promise<Asset[]>;
+  /** Deletes and returns the user's asset `id`; undefined when there was none. */
+  delete(userId: string, id: string): Promise<Asset | undefined>;
+  /** Deletes every asset record of the user and returns them (their files are the caller's to delete). */
+  deleteAllForUser(userId: string): Promise<Asset[]>;
+}
+
+export interface PresetRepository {
+  create(preset: Preset): Promise<void>;
+  find(userId: string, id: string): Promise<Preset | undefined>;
+  /** The user's presets, newest first. */
+  list(userId: string): Promise<Preset[]>;
+  /**
+   * Replaces the editable fields of the user's preset and adds one to its version, atomically;
+   * answers the preset as stored, or undefined when there is none.
+   */
+  update(
+    userId: string,
+    id: string,
+    changes: Pick<Preset, 'name' | 'options' | 'backgroundAssetId' | 'logo' | 'fontId' | 'updatedAt'>,
+  ): Promise<Preset | undefined>;
+  delete(userId: string, id: string): Promise<boolean>;
+  /** How many of the user's presets use the asset or font `id` (background, logo or font). */
+  countUsing(userId: string, id: string): Promise<number>;
+  deleteAllForUser(userId: string): Promise<void>;
+}
+
+export interface SigningKeyRepository {
+  create(key: SigningKey): Promise<void>;
+  /** The key `id` of any user, revoked or not (a render link names only its key). */
+  find(id: string): Promise<SigningKey | undefined>;
+  /** The user's active keys, newest first. */
+  listActive(userId: string): Promise<SigningKey[]>;
+  /** Revokes the user's active key `id`; false when there is none. */
+  revoke(userId: string, id: string, at: Date): Promise<boolean>;
+  deleteAllForUser(userId: string): Promise<void>;
+}
+
+/** What {@link RenderRepository.claim} found. */
+export type RenderClaim =
+  { state: 'claimed' } | { state: 'rendering' } | { state: 'done'; entry: RenderEntry };
+
+/** Rendered render links by content hash, with the claim that makes concurrent first fetches render once. */
+export interface RenderRepository {
+  find(hash: string): Promise<RenderEntry | undefined>;
+  /**
+   * Claims the render of `hash` atomically across processes: `claimed` when there was no entry, or
+   * only a claim older than `staleBefore` (its renderer died); else what is there.
+   */
+  claim(hash: string, userId: string, at: Date, staleBefore: Date): Promise<RenderClaim>;
+  /** Marks a claimed render done with its file. */
+  complete(hash: string, blobKey: string, contentType: string): Promise<void>;
+  /** Drops a claim whose render failed (so that another fetch may try again). */
+  release(hash: string): Promise<void>;
+  /** Deletes the user's entries and returns them (account deletion; the files are the caller's). */
+  deleteAllForUser(userId: string): Promise<RenderEntry[]>;
+}
+
+/** The record stores, opened and closed together. */
+export interface RecordStore {
+  users: UserRepository;
+  tokens: TokenRepository;
+  images: ImageRepository;
+  usage: UsageRepository;
+  sessions: SessionRepository;
+  links: AccountLinkRepository;
+  idempotency: IdempotencyRepository;
+  oauth: OAuthRepository;
+  assets: AssetRepository;
+  presets: PresetRepository;
+  signingKeys: SigningKeyRepository;
+  renders: RenderRepository;
+  close(): Promise<void>;
+}
+
+/** Bytes `start` to `end` of a file, both inclusive (as in an HTTP Range, RFC 9110 section 14.1.2). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/** A stored file's bytes and Content-Type. */
+export interface Blob {
+  body: Buffer;
+  contentType: string;
+}
+
+/** Where image files live. Keys are flat names such as `Ab3…_thumb.png` (no slashes). */
+export interface BlobStore {
+  /** Writes the whole file or nothing (a reader never sees a partial file). */
+  put(key: string, body: Buffer, contentType: string): Promise<void>;
+  get(key: string): Promise<Blob | undefined>;
+  /** A file's size in bytes and Content-Type, without reading it; undefined when missing. */
+  stat(key: string): Promise<{ size: number; contentType: string } | undefined>;
+  /**
+   * The file's bytes as a stream, all of them or `range` (byte offsets, both inclusive, within the
+   * size); undefined when missing. Nothing is held in memory beyond the stream's buffer.
+   */
+  open(key: string, range?: ByteRange): Promise<Readable | undefined>;
+  /** Deleting a missing key is not an error. */
+  delete(key: string): Promise<void>;
+  /** Every file in the store, with when it was last written (for the orphan sweep's grace period). */
+  list(): AsyncIterable<{ key: string; modifiedAt: Date }>;
+  /** Public URL of a key when the store serves files itself (a public bucket or CDN), else undefined. */
+  publicUrl(key: string): string | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * Fetches an image by URL, refusing private and local addresses (src/fetch-image.ts). Throws
+ * ValidationError on `imageUrl`, FileTooLargeError.
+ */
+export type ImageFetcher = (url: string) => Promise<Buffer>;
+
+/** The time source, injectable so tests can cross a month boundary. */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/**
+ * Counts failures per key over a window (failed sign-ins per account and per address, previews per
+ * account). Implemented with rate-limiter-flexible (`src/storage/throttle.ts`).
+ */
+export interface Throttle {
+  /** Seconds `key` must still wait before trying again; 0 when it may try now. */
+  blockedFor(key: string): Promise<number>;
+  /** Counts one attempt against `key`; returns the seconds it must now wait (0 while under the limit). */
+  hit(key: string): Promise<number>;
+  /** Forgets `key` (a successful sign-in clears its account's failures). */
+  reset(key: string): Promise<void>;
+}
+
+/** An email to one person, plain text. */
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** Sends email: SMTP through nodemailer when `SMTP_URL` is set, else the log (`src/mail.ts`). */
+export interface Mailer {
+  /** Throws when the message could not be handed over. */
+  send(message: MailMessage): Promise<void>;
+}

@@ -1,0 +1,256 @@
+/**
+ * Records of the domain, as stored and as returned by the services. Timestamps are `Date`s here;
+ * the edges format them as ISO 8601 UTC strings.
+ */
+
+/** Subscription tiers and their monthly quotas of generated images (spec section 8). */
+export const TIER_QUOTAS = { free: 10, pro: 500, agency: 2000 } as const;
+export type Tier = keyof typeof TIER_QUOTAS;
+export const TIERS = Object.keys(TIER_QUOTAS) as Tier[];
+
+/** An account. `email` is unique, compared case-insensitively. */
+export interface User {
+  id: string;
+  email: string;
+  displayName: string;
+  tier: Tier;
+  createdAt: Date;
+  /** argon2id PHC string; `null` for an account made by `titlecard users create` until a password is set. */
+  passwordHash: string | null;
+  /** When `email` was last proven by a verification link; `null` until then. */
+  emailVerifiedAt: Date | null;
+}
+
+/** The fields of a user that account settings change. */
+export type UserChanges = Partial<Pick<User, 'email' | 'displayName' | 'passwordHash' | 'emailVerifiedAt'>>;
+
+/**
+ * A browser session of the dashboard, as stored: only the SHA-256 of the cookie's secret is kept
+ * (as for API tokens), so a copy of the database opens no session.
+ */
+export interface Session {
+  /** Hex SHA-256 of the cookie secret. */
+  idHash: string;
+  userId: string;
+  createdAt: Date;
+  /** Last request; the idle expiry counts from here. */
+  lastSeenAt: Date;
+  /** The absolute expiry, fixed at sign-in. */
+  expiresAt: Date;
+}
+
+/** What a single-use link sent by email does. */
+export type AccountLinkPurpose = 'verify-email' | 'reset-password';
+
+/** A single-use link sent by email, as stored (only the hash of its secret). */
+export interface AccountLink {
+  /** Hex SHA-256 of the secret in the link. */
+  idHash: string;
+  userId: string;
+  purpose: AccountLinkPurpose;
+  /** The address the link was sent to (verification proves this one). */
+  email: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+/** An API token as stored: only the SHA-256 hash of its secret is kept. */
+export interface ApiToken {
+  id: string;
+  userId: string;
+  name: string;
+  /** Hex SHA-256 of the secret. */
+  tokenHash: string;
+  createdAt: Date;
+  /** `null` until the token first authenticates a request. */
+  lastUsedAt: Date | null;
+  /** `null` while the token is active. */
+  revokedAt: Date | null;
+}
+
+/** Output file formats (spec 4.1). */
+export const FILE_FORMATS = ['png', 'jpeg', 'webp'] as const;
+export type FileFormat = (typeof FILE_FORMATS)[number];
+
+/** A generated image as stored. The files live in the blob store under `imageKey` and `thumbnailKey`. */
+export interface ImageRecord {
+  id: string;
+  userId: string;
+  title: string;
+  subtitle: string | null;
+  width: number;
+  height: number;
+  format: FileFormat;
+  imageKey: string;
+  thumbnailKey: string;
+  createdAt: Date;
+}
+
+/** Sort keys and orders of the image list (spec 4.2). */
+export const IMAGE_SORTS = ['createdAt', 'title'] as const;
+export type ImageSort = (typeof IMAGE_SORTS)[number];
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+
+/** One page request of the image list. `limit` 1..100, `offset` >= 0 (spec 4.2). */
+export interface ImagePageQuery {
+  limit: number;
+  offset: number;
+  sort: ImageSort;
+  order: SortOrder;
+}
+
+/**
+ * An OAuth client registered by Dynamic Client Registration (RFC 7591): a hosted assistant such as
+ * claude.ai or ChatGPT, or a desktop one. Clients belong to no account; grants tie them to one.
+ */
+export interface OAuthClient {
+  /** `client_id`, issued at registration. */
+  id: string;
+  /** `client_name` as the client registered it (shown on the consent page), if any. */
+  name: string | null;
+  /** `redirect_uris`: an authorization request must name one of these (RFC 6749 section 3.1.2). */
+  redirectUris: string[];
+  /**
+   * The whole registration answer (RFC 7591 section 3.2.1) as JSON, as the OAuth library handed it
+   * over: it includes `client_secret` for a confidential client, which the library compares as
+   * stored.
+   */
+  registration: Record<string, unknown>;
+  createdAt: Date;
+}
+
+/**
+ * One "Allow" of a person for a client, made when its authorization code is exchanged. Every access
+ * and refresh token belongs to a grant; revoking the grant ends them all at once.
+ */
+export interface OAuthGrant {
+  id: string;
+  userId: string;
+  clientId: string;
+  /** Granted scopes (RFC 6749 section 3.3). */
+  scopes: string[];
+  /** The resource the tokens are good for (RFC 8707): this server's `/mcp` URL. */
+  resource: string;
+  createdAt: Date;
+  /** Last request authenticated by one of its access tokens, to the minute; `null` before. */
+  lastUsedAt: Date | null;
+  /** `null` while the grant is active ("Disconnect", a password change, code or refresh token replay). */
+  revokedAt: Date | null;
+}
+
+/** An authorization code (RFC 6749 section 4.1.2), as stored: only the hash of its secret. */
+export interface OAuthCode {
+  /** Hex SHA-256 of the code. */
+  codeHash: string;
+  /** The grant the code becomes when exchanged (the id is chosen at "Allow", so a replay can revoke it). */
+  grantId: string;
+  clientId: string;
+  userId: string;
+  /** PKCE (RFC 7636) `code_challenge`, method S256. */
+  codeChallenge: string;
+  redirectUri: string;
+  resource: string;
+  scopes: string[];
+  createdAt: Date;
+  expiresAt: Date;
+  /** When it was exchanged; `null` before. A code works once (RFC 6749 section 4.1.2). */
+  usedAt: Date | null;
+}
+
+/** An access or refresh token, as stored: only the hash of its secret. */
+export interface OAuthToken {
+  /** Hex SHA-256 of the token. */
+  tokenHash: string;
+  kind: 'access' | 'refresh';
+  grantId: string;
+  clientId: string;
+  userId: string;
+  createdAt: Date;
+  expiresAt: Date;
+  /** When it stopped working before its expiry: revoked (RFC 7009), or a refresh token used once (rotation). */
+  endedAt: Date | null;
+}
+
+/** What an uploaded file is for: a background photo, a logo (alpha kept), or a font. */
+export const ASSET_KINDS = ['background', 'logo', 'font'] as const;
+export type AssetKind = (typeof ASSET_KINDS)[number];
+/** Stored formats of uploads: the image formats, and TrueType or OpenType (CFF) fonts. */
+export type AssetFormat = FileFormat | 'ttf' | 'otf';
+
+/**
+ * An upload kept for reuse (`POST /assets`, `POST /fonts`): metadata stripped, stored privately in
+ * the blob store under `blobKey` (never served by `/files`).
+ */
+export interface Asset {
+  /** `ast_…` for images, `fnt_…` for fonts. */
+  id: string;
+  userId: string;
+  kind: AssetKind;
+  /** A name to know it by: the given one, else the file's name. */
+  name: string;
+  format: AssetFormat;
+  /** Pixel size of an image; 0 for a font. */
+  width: number;
+  height: number;
+  /** Size of the stored file, bytes. */
+  bytes: number;
+  /** Hex SHA-256 of the stored file: part of a render link's cache key. */
+  sha256: string;
+  blobKey: string;
+  createdAt: Date;
+}
+
+/** Where a preset's logo goes (see `LOGO_CORNERS` in src/domain/render/index.ts). */
+export interface PresetLogo {
+  assetId: string;
+  corner: 'top-left' | 'top-right' | 'bottom-left' | 'bottom-right';
+  /** Logo width as a fraction of the canvas width, 0.05 to 0.3. */
+  size: number;
+}
+
+/** A saved design: every generate option but the texts, a default background and a logo. */
+export interface Preset {
+  id: string;
+  userId: string;
+  name: string;
+  /** 1 at creation, one more on every edit: part of a render link's cache key. */
+  version: number;
+  /** Generate options (spec 4.1) as given, validated, without title and subtitle. */
+  options: Record<string, unknown>;
+  backgroundAssetId: string | null;
+  logo: PresetLogo | null;
+  /** The uploaded font the options name (`font: {custom}`), if any: kept for the in-use check. */
+  fontId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/**
+ * A signing key of render links: its secret is stored sealed (AES-256-GCM under the server's
+ * SECRETS_KEY), because the server must compute the same HMAC to verify a link.
+ */
+export interface SigningKey {
+  id: string;
+  userId: string;
+  name: string;
+  /** `v1.<iv>.<tag>.<ciphertext>`, base64url (src/domain/kernel/secrets.ts). */
+  sealedSecret: string;
+  createdAt: Date;
+  /** `null` while the key is active. */
+  revokedAt: Date | null;
+}
+
+/**
+ * A rendered render link, content-addressed by `hash` (preset version, parameters, and the bytes of
+ * the assets and fonts it uses). `rendering` while one process renders it (a claim).
+ */
+export interface RenderEntry {
+  hash: string;
+  userId: string;
+  state: 'rendering' | 'done';
+  /** Blob key of the bytes once done. */
+  blobKey: string | null;
+  contentType: string | null;
+  claimedAt: Date;
+}

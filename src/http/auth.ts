@@ -1,0 +1,63 @@
+/**
+ * Bearer-token authentication at the HTTP edges (spec section 5), shared by the REST API and the
+ * MCP endpoint so that both answer a failed authentication the same way.
+ */
+import type { NextFunction, Request, Response } from 'express';
+import type { Principal } from '../domain/accounts/accounts.js';
+import type { UnauthorizedError } from '../domain/kernel/errors.js';
+import type { UsageView } from '../domain/accounts/quota.js';
+import type { Services } from '../domain/services.js';
+
+/**
+ * The 401 answer to a failed authentication: the spec's body `{error, message}` (section 7.2) and
+ * the RFC 6750 section 3 challenge, which carries `error="invalid_token"` only when a token was sent
+ * ("if the request lacks any authentication information, the resource server SHOULD NOT include an
+ * error code").
+ */
+export function unauthorizedResponse(err: UnauthorizedError): {
+  status: 401;
+  headers: Record<string, string>;
+  body: { error: 'Unauthorized'; message: string };
+} {
+  return {
+    status: 401,
+    headers: {
+      'WWW-Authenticate':
+        err.reason === 'missing'
+          ? 'Bearer realm="titlecard"'
+          : 'Bearer realm="titlecard", error="invalid_token"',
+    },
+    body: { error: 'Unauthorized', message: err.message },
+  };
+}
+
+/**
+ * The monthly quota as rate-limit headers (IETF draft-ietf-httpapi-ratelimit-headers, structured
+ * fields): `RateLimit-Policy: "monthly";q=<quota>;w=<seconds in this UTC month>` and
+ * `RateLimit: "monthly";r=<remaining>;t=<seconds until the reset>`, beside the spec's Retry-After.
+ */
+export function setRateLimitHeaders(res: Response, usage: UsageView): void {
+  const start = Date.parse(usage.period.start);
+  const end = Date.parse(usage.period.end);
+  const window = Math.round((end - start) / 1000);
+  const reset = Math.max(0, Math.ceil((end - Date.now()) / 1000));
+  res.set('RateLimit-Policy', `"monthly";q=${usage.usage.limit};w=${window}`);
+  res.set('RateLimit', `"monthly";r=${usage.usage.remaining};t=${reset}`);
+}
+
+/**
+ * Express middleware: authenticates the `Authorization` header, keeps the caller for
+ * {@link principalOf} and sets the rate-limit headers. A failure reaches the error handler as
+ * UnauthorizedError (mapped to {@link unauthorizedResponse}).
+ */
+export function requireAuth(services: Services) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const principal = await services.accounts.authenticate(req.headers.authorization);
+    res.locals.principal = principal;
+    setRateLimitHeaders(res, await services.quota.usage(principal.user));
+    next();
+  };
+}
+
+/** The caller authenticated by {@link requireAuth} for this response. */
+export const principalOf = (res: Response): Principal => res.locals.principal as Principal;

@@ -1,0 +1,37 @@
+/**
+ * `Idempotency-Key` at the HTTP edge (IETF draft-ietf-httpapi-idempotency-key-header), written once
+ * for every route that creates or charges. The rule (what a retry gets, how long a key lives, what
+ * a mismatch is) is the domain's, {@link Idempotency}; this only reads the header.
+ */
+import type { Request } from 'express';
+import type { Idempotency } from '../domain/kernel/idempotency.js';
+import type { StoredResponse } from '../domain/kernel/ports.js';
+
+/** What a route gives {@link idempotently}: how to fingerprint its request, and the work itself. */
+export interface IdempotentRequest {
+  /** The caller's account id: keys are per account. */
+  userId: string;
+  /**
+   * The request's fingerprint (`fingerprintOf` of its fields and bytes). Called only when an
+   * `Idempotency-Key` was sent, before `work`; it may read the whole body.
+   */
+  fingerprint: () => Promise<string>;
+  /** Does what the request asks and answers what to send (only a 2xx answer is kept for retries). */
+  work: () => Promise<StoredResponse>;
+}
+
+/**
+ * Runs `work` once per (`userId`, `Idempotency-Key`, fingerprint): without the header, it just runs
+ * it; with it, a retry gets the first answer again and is not charged again. Throws ValidationError
+ * (field `Idempotency-Key`) for a malformed key, IdempotencyMismatchError (422),
+ * IdempotencyInFlightError (409), and whatever `work` throws.
+ */
+export async function idempotently(
+  req: Request,
+  idempotency: Idempotency,
+  { userId, fingerprint, work }: IdempotentRequest,
+): Promise<StoredResponse> {
+  const key = req.headers['idempotency-key'];
+  if (typeof key !== 'string') return work();
+  return (await idempotency.run(userId, key, await fingerprint(), work)).response;
+}

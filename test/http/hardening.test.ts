@@ -1,0 +1,421 @@
+/**
+ * Defects a hostile client found (issue 12), each pinned by a test that failed before its fix:
+ * mismatched Content-Encoding, malformed percent-encoding in paths, /mcp body errors in JSON-RPC,
+ * multipart parts without a name.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { connect, type Socket } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PHOTO_FILES, photo } from '../support/images.js';
+import { spawnServer } from '../support/process.js';
+import { assertMatchesOpenApi } from '../support/openapi.js';
+import { call, generate, startTestServer, type TestServer } from '../support/server.js';
+
+let srv: TestServer;
+let token: string;
+beforeAll(async () => {
+  srv = await startTestServer();
+  ({ token } = await srv.createUser('pro'));
+});
+afterAll(async () => srv.close());
+
+describe('malformed requests get a 4xx with a clear error, never a 500', () => {
+  it('a Content-Encoding that does not match the body: 400 on field body for REST, JSON-RPC -32700 for /mcp', async () => {
+    for (const encoding of ['gzip', 'deflate', 'br']) {
+      const rest = await fetch(`${srv.base}/tokens`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'content-encoding': encoding,
+        },
+        body: '{"name":"not compressed"}',
+      });
+      expect(rest.status, encoding).toBe(400);
+      const body = (await rest.json()) as { error: { code: string; details: { field: string } } };
+      expect(body.error.code).toBe('VALIDATION_ERROR');
+      expect(body.error.details.field).toBe('body');
+      const mcp = await fetch(`${srv.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'content-encoding': encoding,
+        },
+        body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+      });
+      expect(mcp.status, encoding).toBe(400);
+      expect(((await mcp.json()) as { error: { code: number } }).error.code).toBe(-32700);
+    }
+    // A real gzip body still works.
+    const ok = await fetch(`${srv.base}/tokens`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+      },
+      body: gzipSync('{"name":"compressed"}'),
+    });
+    expect(ok.status).toBe(201);
+  });
+
+  it('malformed percent-encoding in a path parameter: 400 naming the path', async () => {
+    for (const [method, path] of [
+      ['GET', '/files/%zz'],
+      ['GET', '/files/%'],
+      ['GET', '/files/%E0%A4%A'],
+      ['DELETE', '/api/tokens/%'],
+      ['GET', '/api/images/%zz'],
+    ] as const) {
+      const res = await fetch(`${srv.url}${path}`, { method, headers: { authorization: `Bearer ${token}` } });
+      expect(res.status, path).toBe(400);
+      const body = (await res.json()) as {
+        error: { code: string; details: { field: string; constraint: string } };
+      };
+      expect(body.error.details, path).toEqual({ field: 'path', constraint: 'format' });
+    }
+  });
+
+  it('/mcp: unparseable JSON is JSON-RPC -32700; a body over the limit names the real limit', async () => {
+    const headers = {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
+    const broken = await fetch(`${srv.url}/mcp`, { method: 'POST', headers, body: '{"jsonrpc": "2.0", ' });
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 }, id: null });
+    const huge = await fetch(`${srv.url}/mcp`, {
+      method: 'POST',
+      headers,
+      body: `{"x":"${'a'.repeat(16 * 1024 * 1024)}"}`,
+    });
+    expect(huge.status).toBe(413);
+    const answer = (await huge.json()) as { error: { code: number; message: string } };
+    expect(answer.error.code).toBe(-32600);
+    expect(answer.error.message).toMatch(/15 MB/);
+  });
+
+  it('a multipart part with an empty name is a 400 naming the body', async () => {
+    const boundary = 'xxBOUNDARYxx';
+    const body =
+      `--${boundary}\r\nContent-Disposition: form-data; name=""\r\n\r\nvalue\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nHi\r\n--${boundary}--\r\n`;
+    const res = await fetch(`${srv.base}/generate`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+      body,
+    });
+    expect(res.status).toBe(400);
+    const answer = (await res.json()) as { error: { message: string; details: { field: string } } };
+    expect(answer.error.details.field).toBe('body');
+    expect(answer.error.message).not.toMatch(/undefined/);
+  });
+});
+
+describe('broken images are refused, not published', () => {
+  /** A photo-like JPEG or PNG (noise, so that every row carries data). */
+  const photoLike = (format: 'jpeg' | 'png') =>
+    sharp({
+      create: {
+        width: 1600,
+        height: 1200,
+        channels: 3,
+        background: '#000000',
+        noise: { type: 'gaussian', mean: 128, sigma: 50 },
+      },
+    })
+      .toFormat(format)
+      .toBuffer();
+
+  it('a JPEG or PNG cut short is a 400, wherever the cut falls', async () => {
+    for (const format of ['jpeg', 'png'] as const) {
+      const whole = await photoLike(format);
+      for (const keep of [0.9, 0.99]) {
+        const cut = whole.subarray(0, Math.floor(whole.length * keep));
+        for (const aspect of ['og', 'portrait']) {
+          const res = await generate(
+            srv.base,
+            token,
+            { title: 'Cut', aspect },
+            { data: cut, type: `image/${format}` },
+          );
+          expect(res.status, `${format} at ${keep}, ${aspect}`).toBe(400);
+          expect(res.body.error.details).toEqual({ field: 'image', constraint: 'format' });
+          expect(res.body.error.message).toMatch(/corrupt or truncated/);
+        }
+      }
+    }
+  });
+
+  it('a whole JPEG with data appended after its end (a motion photo) is accepted', async () => {
+    const jpeg = await photoLike('jpeg');
+    const res = await generate(
+      srv.base,
+      token,
+      { title: 'Motion' },
+      { data: Buffer.concat([jpeg, Buffer.alloc(200_000, 0x42)]) },
+    );
+    expect(res.status).toBe(201);
+  });
+
+  it('a JPEG whose header claims more pixels than its data holds is a 400', async () => {
+    const jpeg = await sharp({ create: { width: 800, height: 1202, channels: 3, background: '#336699' } })
+      .jpeg()
+      .toBuffer();
+    // SOF0: FF C0, length (2), precision (1), height (2), width (2).
+    const sof = jpeg.indexOf(Buffer.from([0xff, 0xc0]));
+    expect(sof).toBeGreaterThan(0);
+    const lying = Buffer.from(jpeg);
+    lying.writeUInt16BE(8000, sof + 5);
+    lying.writeUInt16BE(8000, sof + 7);
+    const res = await generate(srv.base, token, { title: 'Liar' }, { data: lying });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.field).toBe('image');
+  });
+
+  it('a valid but extreme 64000×1 or 1×64000 PNG is refused with a true message: an aspect-ratio limit', async () => {
+    for (const [width, height] of [
+      [64000, 1],
+      [1, 64000],
+    ] as const) {
+      const png = await sharp({ create: { width, height, channels: 3, background: '#808080' } })
+        .png()
+        .toBuffer();
+      const res = await generate(srv.base, token, { title: 'Thin' }, { data: png, type: 'image/png' });
+      expect(res.status, `${width}×${height}`).toBe(400);
+      expect(res.body.error.details).toEqual({ field: 'image', constraint: 'max' });
+      expect(res.body.error.message).toMatch(/aspect ratio/);
+      expect(res.body.error.message).toContain(`${width}×${height}`);
+    }
+  });
+
+  it('every fixture photograph still passes the strict decoding', async () => {
+    for (const file of PHOTO_FILES) {
+      const res = await generate(
+        srv.base,
+        token,
+        { title: file, fileFormat: 'jpeg' },
+        { data: photo(file), type: file.endsWith('.png') ? 'image/png' : 'image/jpeg' },
+      );
+      expect(res.status, file).toBe(201);
+    }
+  });
+});
+
+describe('operations', () => {
+  it('/healthz says the process lives and /readyz that its stores answer, without a token', async () => {
+    const health = await fetch(`${srv.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    const ready = await fetch(`${srv.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ok', checks: { records: 'ok', files: 'ok' } });
+  });
+
+  it('/readyz answers 503 and names the store when one does not answer', async () => {
+    const other = await startTestServer();
+    try {
+      await other.services.close(); // the record store is closed under the running server
+      const res = await fetch(`${other.url}/readyz`);
+      expect(res.status).toBe(503);
+      const body = (await res.json()) as { status: string; checks: { records: string } };
+      expect(body.status).toBe('unavailable');
+      expect(body.checks.records).not.toBe('ok');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('every response carries X-Request-Id, the caller’s own when it sends a plain one', async () => {
+    const fresh = await fetch(`${srv.base}/usage`, { headers: { authorization: `Bearer ${token}` } });
+    expect(fresh.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const kept = await fetch(`${srv.url}/healthz`, { headers: { 'x-request-id': 'edge-7f3a.91' } });
+    expect(kept.headers.get('x-request-id')).toBe('edge-7f3a.91');
+    const replaced = await fetch(`${srv.url}/nothing`, {
+      headers: { 'x-request-id': 'not acceptable <id>' },
+    });
+    expect(replaced.status).toBe(404);
+    expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('/files', () => {
+  it('streams with a strong ETag: If-None-Match gets 304, HEAD only headers, a range 206, a range past the end 416', async () => {
+    const made = await generate(
+      srv.base,
+      token,
+      { title: 'Files', fileFormat: 'png' },
+      {
+        data: await sharp({ create: { width: 800, height: 500, channels: 3, background: '#204060' } })
+          .jpeg()
+          .toBuffer(),
+      },
+    );
+    const url = made.body.data.url as string;
+    const key = new URL(url).pathname.split('/').pop() as string;
+    const full = await fetch(url);
+    const bytes = Buffer.from(await full.arrayBuffer());
+    expect(full.headers.get('etag')).toBe(`"${key}"`);
+    expect(full.headers.get('accept-ranges')).toBe('bytes');
+    expect(Number(full.headers.get('content-length'))).toBe(bytes.length);
+
+    const again = await fetch(url, { headers: { 'if-none-match': `"${key}"` } });
+    expect(again.status).toBe(304);
+    expect((await again.arrayBuffer()).byteLength).toBe(0);
+
+    const head = await fetch(url, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(Number(head.headers.get('content-length'))).toBe(bytes.length);
+    expect(head.headers.get('content-type')).toBe('image/png');
+
+    const part = await fetch(url, { headers: { range: 'bytes=100-299' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 100-299/${bytes.length}`);
+    expect(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(100, 300))).toBe(true);
+
+    const past = await fetch(url, { headers: { range: `bytes=${bytes.length + 10}-` } });
+    expect(past.status).toBe(416);
+    expect(past.headers.get('content-range')).toBe(`bytes */${bytes.length}`);
+  });
+});
+
+describe('a bounded render queue', () => {
+  it('past RENDER_CONCURRENCY + RENDER_QUEUE generations, POST /generate answers 503 with Retry-After and charges nothing', async () => {
+    const busy = await startTestServer({ env: { RENDER_CONCURRENCY: '1', RENDER_QUEUE: '1' } });
+    try {
+      const { token: own } = await busy.createUser('pro');
+      const big = photo('Kleiber_by_Lukas_Baubkus.jpg');
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => generate(busy.base, own, { title: `Burst ${i}` }, { data: big })),
+      );
+      const created = answers.filter((a) => a.status === 201).length;
+      const refused = answers.filter((a) => a.status === 503);
+      expect(created).toBeGreaterThanOrEqual(2);
+      expect(refused.length).toBeGreaterThan(0);
+      expect(created + refused.length).toBe(6);
+      for (const r of refused) {
+        expect(r.headers.get('retry-after')).toBe('2');
+        expect(r.body.error.code).toBe('BUSY');
+        assertMatchesOpenApi('POST', '/generate', 503, r.body);
+      }
+      const usage = await call(busy.base, 'GET', '/usage', { token: own });
+      expect(usage.body.data.usage.generated).toBe(created);
+    } finally {
+      await busy.close();
+    }
+  });
+});
+
+describe('slow clients', () => {
+  it('300 trickling connections are dropped after the header timeout, and others are served meanwhile', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'titlecard-slow-'));
+    const server = await spawnServer({ DATA_DIR: dataDir });
+    try {
+      const { port } = new URL(server.url);
+      const sockets = await Promise.all(
+        Array.from(
+          { length: 300 },
+          () =>
+            new Promise<Socket>((resolve) => {
+              const s = connect(Number(port), '127.0.0.1', () => {
+                s.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Slow: ');
+                resolve(s);
+              });
+              s.on('error', () => undefined);
+              s.resume(); // read what the server sends (its 408), so that the end of the stream is seen
+            }),
+        ),
+      );
+      const started = Date.now();
+      const closed = Promise.all(
+        sockets.map(
+          (s) => new Promise<number>((resolve) => s.once('close', () => resolve(Date.now() - started))),
+        ),
+      );
+      const served = await fetch(`${server.url}/healthz`);
+      expect(served.status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(Math.max(...(await closed))).toBeLessThan(15_000); // 10 s header timeout, checked every 2 s
+    } finally {
+      await server.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 40_000);
+});
+
+describe('rate-limit headers', () => {
+  it('authenticated answers carry the monthly quota as RateLimit-Policy and RateLimit (IETF draft)', async () => {
+    const { token: own } = await srv.createUser('free');
+    const before = await fetch(`${srv.base}/usage`, { headers: { authorization: `Bearer ${own}` } });
+    expect(before.headers.get('ratelimit-policy')).toMatch(
+      /^"monthly";q=10;w=(2419200|2505600|2592000|2678400)$/,
+    );
+    expect(before.headers.get('ratelimit')).toMatch(/^"monthly";r=10;t=\d+$/);
+    const made = await generate(
+      srv.base,
+      own,
+      { title: 'Counted' },
+      {
+        data: await sharp({ create: { width: 400, height: 300, channels: 3, background: '#123456' } })
+          .jpeg()
+          .toBuffer(),
+      },
+    );
+    expect(made.status).toBe(201);
+    expect(made.headers.get('ratelimit')).toMatch(/^"monthly";r=9;t=\d+$/);
+    const reset = Number(/t=(\d+)/.exec(made.headers.get('ratelimit') ?? '')?.[1]);
+    const now = new Date();
+    const expected = (Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) - Date.now()) / 1000;
+    expect(Math.abs(reset - expected)).toBeLessThan(5);
+  });
+});
+
+describe('metrics', () => {
+  it('GET /metrics speaks Prometheus: requests by route and status, render stages, queue, refusals, upload bytes, event loop', async () => {
+    await generate(
+      srv.base,
+      token,
+      { title: 'Measured' },
+      {
+        data: await sharp({ create: { width: 400, height: 300, channels: 3, background: '#654321' } })
+          .jpeg()
+          .toBuffer(),
+      },
+    );
+    const res = await fetch(`${srv.url}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await res.text();
+    expect(text).toMatch(
+      /titlecard_http_request_duration_seconds_count\{method="POST",route="\/api\/generate",status="201"\} [1-9]/,
+    );
+    expect(text).toMatch(/titlecard_render_stage_duration_seconds_count\{stage="decode"\} [1-9]/);
+    expect(text).toMatch(/titlecard_render_queue_length 0/);
+    expect(text).toMatch(/titlecard_quota_refusals_total \d+/);
+    expect(text).toMatch(/titlecard_upload_bytes_total [1-9]/);
+    expect(text).toMatch(/titlecard_nodejs_eventloop_lag_p99_seconds/);
+  });
+
+  it('with METRICS_TOKEN set, /metrics needs it', async () => {
+    const guarded = await startTestServer({ env: { METRICS_TOKEN: 'a-metrics-token-of-some-length' } });
+    try {
+      expect((await fetch(`${guarded.url}/metrics`)).status).toBe(401);
+      const ok = await fetch(`${guarded.url}/metrics`, {
+        headers: { authorization: 'Bearer a-metrics-token-of-some-length' },
+      });
+      expect(ok.status).toBe(200);
+    } finally {
+      await guarded.close();
+    }
+  });
+});

@@ -1,0 +1,444 @@
+/**
+ * The MCP connector over Streamable HTTP, with the SDK's real Client against the running server:
+ * tools and their schemas, every tool, authentication and revocation, the quota shared with REST,
+ * SSRF defences of imageUrl, and the transport's edges (405, DNS rebinding, no OAuth discovery).
+ */
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import dns from 'node:dns';
+import type { AddressInfo, LookupFunction } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOOL_NAMES } from '../support/mcp-tools.js';
+import { imageRecordSchema } from '../../src/domain/schemas.js';
+import { solid } from '../support/images.js';
+import { call, download, startTestServer, type TestServer } from '../support/server.js';
+
+/** Fake DNS for the test: these names answer with private addresses; everything else asks the system. */
+const FAKE_DNS: Record<string, string> = {
+  'intranet.example.test': '10.1.2.3',
+  'images.example.test': '127.0.0.2',
+};
+const lookup = ((hostname: string, options: dns.LookupOptions, cb: (...args: unknown[]) => void) => {
+  const address = FAKE_DNS[hostname];
+  if (!address) return dns.lookup(hostname, options, cb as never);
+  if (options.all) cb(null, [{ address, family: 4 }]);
+  else cb(null, address, 4);
+}) as unknown as LookupFunction;
+
+let srv: TestServer;
+let imageHost: Server;
+let imageHostUrl: string;
+let jpeg: Buffer;
+
+beforeAll(async () => {
+  // 127.0.0.2 is allowed for this test server only: it stands for a public image host.
+  srv = await startTestServer({ fetcher: { allowAddresses: ['127.0.0.2'], lookup } });
+  jpeg = await solid([40, 100, 160], 'jpeg', 800, 500);
+  imageHost = createServer((req, res) => {
+    if (req.url === '/photo.jpg') res.writeHead(200, { 'content-type': 'image/jpeg' }).end(jpeg);
+    else if (req.url?.startsWith('/to-loopback'))
+      res.writeHead(302, { location: `${srv.url}/api/openapi.json` }).end();
+    else if (req.url === '/to-metadata')
+      res.writeHead(301, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
+    else if (req.url === '/loop') res.writeHead(302, { location: '/loop' }).end();
+    else if (req.url === '/big.jpg') {
+      res.writeHead(200, { 'content-type': 'image/jpeg' });
+      res.end(Buffer.alloc(11 * 1024 * 1024));
+    } else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => imageHost.listen(0, '127.0.0.2', resolve));
+  imageHostUrl = `http://127.0.0.2:${(imageHost.address() as { port: number }).port}`;
+});
+afterAll(async () => {
+  imageHost.closeAllConnections();
+  await new Promise((r) => imageHost.close(r));
+  await srv.close();
+});
+
+async function connect(token: string): Promise<Client> {
+  const client = new Client({ name: 'titlecard-test', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${srv.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  );
+  return client;
+}
+const tool = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
+  (await client.callTool({ name, arguments: args })) as CallToolResult;
+const errorText = (r: CallToolResult) => {
+  expect(r.isError).toBe(true);
+  return (r.content[0] as { text: string }).text;
+};
+
+describe('tools/list', () => {
+  it('lists the six tools with titles, input and output schemas, and every annotation set', async () => {
+    const { token } = await srv.createUser('pro');
+    const client = await connect(token);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
+    for (const t of tools) {
+      expect(t.title, t.name).toBeTruthy();
+      expect(t.description, t.name).toBeTruthy();
+      expect(t.outputSchema, t.name).toBeDefined();
+      expect(Object.keys(t.annotations ?? {}).sort()).toEqual([
+        'destructiveHint',
+        'idempotentHint',
+        'openWorldHint',
+        'readOnlyHint',
+      ]);
+    }
+    const generate = tools.find((t) => t.name === 'generate_image');
+    expect(generate?.description).toMatch(/quota/);
+    expect(generate?.annotations).toEqual({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: true,
+    });
+    const props = Object.keys(generate?.inputSchema.properties ?? {});
+    expect(props).toEqual(
+      expect.arrayContaining([
+        'title',
+        'subtitle',
+        'template',
+        'position',
+        'font',
+        'aspect',
+        'fileFormat',
+        'imageUrl',
+        'imageBase64',
+      ]),
+    );
+    expect(props).not.toContain('imagePath'); // a path on the server's disk is never offered over HTTP
+    expect(tools.find((t) => t.name === 'list_images')?.annotations?.readOnlyHint).toBe(true);
+    await client.close();
+  });
+});
+
+describe('generate_image', () => {
+  it('returns the record as structured content and text, an inline JPEG preview and a link to the image', async () => {
+    const { token } = await srv.createUser('pro');
+    const client = await connect(token);
+    const r = await tool(client, 'generate_image', {
+      title: 'From an assistant',
+      subtitle: 'via MCP',
+      imageBase64: jpeg.toString('base64'),
+      template: 'split',
+      aspect: 'square',
+      fileFormat: 'webp',
+      font: { system: 'lora' },
+    });
+    expect(r.isError).toBeFalsy();
+    const record = imageRecordSchema.parse(r.structuredContent);
+    expect([record.width, record.height]).toEqual([1080, 1080]);
+    expect(JSON.parse((r.content[0] as { text: string }).text)).toEqual(r.structuredContent);
+    const preview = r.content.find((c) => c.type === 'image') as { data: string; mimeType: string };
+    expect(preview.mimeType).toBe('image/jpeg');
+    const previewBytes = Buffer.from(preview.data, 'base64');
+    expect(previewBytes.length).toBeLessThanOrEqual(100 * 1024);
+    const meta = await sharp(previewBytes).metadata();
+    expect(meta.format).toBe('jpeg');
+    expect(Math.max(meta.width ?? 0, meta.height ?? 0)).toBeLessThanOrEqual(1568);
+    const link = r.content.find((c) => c.type === 'resource_link') as { uri: string; mimeType: string };
+    expect(link.uri).toBe(record.url);
+    expect(link.mimeType).toBe('image/webp');
+    const file = await download(record.url);
+    expect(file.status).toBe(200);
+    expect((await sharp(file.data).metadata()).format).toBe('webp');
+    await client.close();
+  });
+
+  it('fetches an http imageUrl from a public host', async () => {
+    const { token } = await srv.createUser('pro');
+    const client = await connect(token);
+    const r = await tool(client, 'generate_image', {
+      title: 'Fetched',
+      imageUrl: `${imageHostUrl}/photo.jpg`,
+    });
+    expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
+    const viaDns = await tool(client, 'generate_image', {
+      title: 'Fetched by name',
+      imageUrl: `http://images.example.test:${new URL(imageHostUrl).port}/photo.jpg`,
+    });
+    expect(viaDns.isError, JSON.stringify(viaDns.content)).toBeFalsy();
+    await client.close();
+  });
+
+  it('refuses SSRF attempts: loopback, private, link-local, metadata, encoded forms, redirects and private DNS answers', async () => {
+    const { token } = await srv.createUser('pro');
+    const client = await connect(token);
+    const port = new URL(srv.url).port;
+    const attempts = [
+      `http://127.0.0.1:${port}/api/openapi.json`,
+      `http://[::1]:${port}/api/openapi.json`,
+      'http://10.0.0.1/photo.jpg',
+      'http://169.254.169.254/latest/meta-data/',
+      `http://2130706433:${port}/`, // 127.0.0.1 as a decimal number
+      `http://0177.0.0.1:${port}/`, // 127.0.0.1 in octal
+      `http://0x7f.0.0.1:${port}/`, // and in hex
+      `http://[::ffff:127.0.0.1]:${port}/`, // IPv4-mapped IPv6
+      `http://localhost:${port}/`,
+      `http://intranet.example.test/photo.jpg`, // DNS answers 10.1.2.3
+      `${imageHostUrl}/to-loopback`, // redirect to the server itself
+      `${imageHostUrl}/to-metadata`, // redirect to the metadata endpoint
+    ];
+    for (const imageUrl of attempts) {
+      const text = errorText(await tool(client, 'generate_image', { title: 'SSRF', imageUrl }));
+      expect(text, imageUrl).toMatch(/Could not fetch imageUrl: .*not allowed/);
+    }
+    expect(
+      errorText(await tool(client, 'generate_image', { title: 'x', imageUrl: 'file:///etc/passwd' })),
+    ).toMatch(/imageUrl/);
+    expect(
+      errorText(await tool(client, 'generate_image', { title: 'x', imageUrl: `${imageHostUrl}/loop` })),
+    ).toMatch(/redirects/);
+    expect(
+      errorText(await tool(client, 'generate_image', { title: 'x', imageUrl: `${imageHostUrl}/big.jpg` })),
+    ).toMatch(/10 MB/);
+    const usage = await call(srv.base, 'GET', '/usage', { token });
+    expect(usage.body.data.usage.generated).toBe(0);
+    await client.close();
+  });
+
+  it('errors the model can act on come back as isError results naming the problem', async () => {
+    const { user, token } = await srv.createUser('free');
+    const client = await connect(token);
+    expect(errorText(await tool(client, 'generate_image', { title: 'No image' }))).toMatch(
+      /imageBase64, or one of asset and imageUrl \(or a preset with a background\)/,
+    );
+    expect(
+      errorText(
+        await tool(client, 'generate_image', {
+          title: 'x',
+          imageBase64: jpeg.toString('base64'),
+          fontSize: 300,
+        }),
+      ),
+    ).toMatch(/fontSize/);
+    expect(
+      errorText(
+        await tool(client, 'generate_image', {
+          title: 'x',
+          imageBase64: Buffer.from('GIF89a....').toString('base64'),
+        }),
+      ),
+    ).toMatch(/image.*JPEG, PNG or WebP/);
+    for (let i = 0; i < 10; i++) await srv.services.quota.charge(user);
+    const quota = errorText(
+      await tool(client, 'generate_image', { title: 'Over', imageBase64: jpeg.toString('base64') }),
+    );
+    expect(quota).toMatch(/quota/i);
+    expect(quota).toContain(
+      new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 1)).toISOString(),
+    );
+    await client.close();
+  });
+});
+
+describe('check_layout', () => {
+  it('answers the fit check of POST /layout, free', async () => {
+    const { token } = await srv.createUser('free');
+    const client = await connect(token);
+    const r = await tool(client, 'check_layout', { title: '新しいリリースのお知らせ', template: 'left' });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({
+      template: 'left',
+      lines: { title: ['新しい', 'リリースの', 'お知らせ'], subtitle: [] },
+      truncated: false,
+      fallbackFonts: ['Noto Sans JP'],
+      missingCharacters: [],
+    });
+    expect((await call(srv.base, 'GET', '/usage', { token })).body.data.usage.generated).toBe(0);
+    await client.close();
+  });
+});
+
+describe('delete_image', () => {
+  it('is marked destructive, deletes the image and its files, and says so for an unknown id', async () => {
+    const { token } = await srv.createUser('pro');
+    const client = await connect(token);
+    const tool_ = (await client.listTools()).tools.find((t) => t.name === 'delete_image');
+    expect(tool_?.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
+    const made = await tool(client, 'generate_image', {
+      title: 'Short-lived',
+      imageBase64: jpeg.toString('base64'),
+    });
+    const record = imageRecordSchema.parse(made.structuredContent);
+    expect((await download(record.url)).status).toBe(200);
+    const r = await tool(client, 'delete_image', { id: record.id });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toEqual({ deleted: record.id });
+    expect((await download(record.url)).status).toBe(404);
+    const again = await tool(client, 'delete_image', { id: record.id });
+    expect(again.isError).toBe(true);
+    expect((again.content[0] as { text: string }).text).toMatch(new RegExp(`No image with id ${record.id}`));
+    await client.close();
+  });
+});
+
+describe('list_images, get_usage, validate_token', () => {
+  it('pages with an opaque cursor, absent at the end', async () => {
+    const { token } = await srv.createUser('pro');
+    const client = await connect(token);
+    for (const title of ['c', 'a', 'b'])
+      await tool(client, 'generate_image', { title, imageBase64: jpeg.toString('base64') });
+    const first = await tool(client, 'list_images', { limit: 2, sort: 'title', order: 'asc' });
+    const page1 = first.structuredContent as {
+      images: { title: string }[];
+      total: number;
+      nextCursor?: string;
+    };
+    expect(page1.images.map((i) => i.title)).toEqual(['a', 'b']);
+    expect(page1.total).toBe(3);
+    expect(page1.nextCursor).toBeTypeOf('string');
+    const second = (await tool(client, 'list_images', { cursor: page1.nextCursor }))
+      .structuredContent as typeof page1;
+    expect(second.images.map((i) => i.title)).toEqual(['c']);
+    expect(second.nextCursor).toBeUndefined();
+    expect(errorText(await tool(client, 'list_images', { cursor: 'garbage' }))).toMatch(/cursor/);
+    await client.close();
+  });
+
+  it('get_usage gives the usage record and the reset date; validate_token the profile', async () => {
+    const { user, token } = await srv.createUser('agency');
+    const client = await connect(token);
+    await tool(client, 'generate_image', { title: 'One', imageBase64: jpeg.toString('base64') });
+    const usage = (await tool(client, 'get_usage')).structuredContent as Record<string, unknown>;
+    const rest = await call(srv.base, 'GET', '/usage', { token });
+    expect(usage).toEqual({ ...rest.body.data, resetsAt: rest.body.data.period.end });
+    expect((usage.usage as { generated: number }).generated).toBe(1);
+    const v = (await tool(client, 'validate_token')).structuredContent as {
+      user: { id: string; tier: string };
+    };
+    expect(v.user).toEqual({ id: user.id, email: user.email, displayName: 'Test User', tier: 'agency' });
+    await client.close();
+  });
+});
+
+describe('authentication and the shared quota', () => {
+  it("a request without a token, or with a bad one, is a 401 with the REST API's body and challenge (RFC 6750 section 3), plus the resource metadata (RFC 9728)", async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    for (const [authorization, challenge] of [
+      [undefined, /^Bearer realm="titlecard"$/],
+      [
+        'Bearer tc_0000000000000000000000000000000000000000',
+        /^Bearer realm="titlecard", error="invalid_token"$/,
+      ],
+    ] as const) {
+      const res = await fetch(`${srv.url}/mcp`, {
+        method: 'POST',
+        body,
+        headers: authorization ? { ...headers, authorization } : headers,
+      });
+      expect(res.status).toBe(401);
+      const rest = await fetch(`${srv.base}/usage`, { headers: authorization ? { authorization } : {} });
+      expect(rest.headers.get('www-authenticate')).toMatch(challenge);
+      expect(res.headers.get('www-authenticate')).toBe(
+        `${rest.headers.get('www-authenticate') ?? ''}, resource_metadata="${srv.url}/.well-known/oauth-protected-resource/mcp"`,
+      );
+      expect(await res.json()).toEqual(await rest.json());
+    }
+    await expect(connect('tc_0000000000000000000000000000000000000000')).rejects.toThrow();
+  });
+
+  it('a token revoked through REST is refused by MCP on the next call', async () => {
+    const { token } = await srv.createUser('pro');
+    const second = await call(srv.base, 'POST', '/tokens', { token, json: { name: 'assistant' } });
+    const client = await connect(second.body.data.token as string);
+    expect((await tool(client, 'get_usage')).isError).toBeFalsy();
+    await call(srv.base, 'DELETE', `/tokens/${second.body.data.id as string}`, { token });
+    await expect(tool(client, 'get_usage')).rejects.toThrow(/401|Unauthorized/);
+  });
+
+  it('a generation through MCP and one through REST draw on the same quota', async () => {
+    const { user, token } = await srv.createUser('free');
+    for (let i = 0; i < 9; i++) await srv.services.quota.charge(user);
+    const client = await connect(token);
+    const r = await tool(client, 'generate_image', {
+      title: 'Last one',
+      imageBase64: jpeg.toString('base64'),
+    });
+    expect(r.isError).toBeFalsy();
+    const usage = await call(srv.base, 'GET', '/usage', { token });
+    expect(usage.body.data.usage.remaining).toBe(0);
+    const form = new FormData();
+    form.append('image', new Blob([jpeg]), 'a.jpg');
+    form.append('title', 'REST');
+    const rest = await fetch(`${srv.base}/generate`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+    expect(rest.status).toBe(429);
+    await client.close();
+  });
+});
+
+describe('transport edges', () => {
+  it('is stateless: GET and DELETE answer 405', async () => {
+    const { token } = await srv.createUser('pro');
+    for (const method of ['GET', 'DELETE']) {
+      const res = await fetch(`${srv.url}/mcp`, { method, headers: { authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('POST');
+    }
+  });
+
+  it('refuses a foreign Host or Origin (DNS rebinding)', async () => {
+    const { token } = await srv.createUser('pro');
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${token}`,
+    };
+    const origin = await fetch(`${srv.url}/mcp`, {
+      method: 'POST',
+      body,
+      headers: { ...headers, origin: 'https://evil.example' },
+    });
+    expect(origin.status).toBe(403);
+    const host = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(
+        `${srv.url}/mcp`,
+        { method: 'POST', headers: { ...headers, host: 'evil.example' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(host).toBe(403);
+  });
+
+  it('without an https (or loopback) PUBLIC_URL there is no OAuth: no discovery documents, no resource_metadata, API tokens only', async () => {
+    const plain = await startTestServer({ env: { PUBLIC_URL: 'http://titlecard.internal:3000' } });
+    try {
+      const local = `http://127.0.0.1:${(plain.server.address() as AddressInfo).port}`;
+      for (const path of [
+        '/.well-known/oauth-protected-resource/mcp',
+        '/.well-known/oauth-authorization-server',
+        '/authorize',
+      ]) {
+        const res = await fetch(`${local}${path}`);
+        expect(res.status, path).toBe(404);
+      }
+      const res = await fetch(`${local}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="titlecard"');
+    } finally {
+      await plain.close();
+    }
+  });
+});

@@ -1,0 +1,226 @@
+/**
+ * `npx titlecard mcp` over stdio, spawned as Claude Desktop spawns it (it runs dist/, which
+ * `npm test` builds first): on the local embedded store, and as a client of a remote Titlecard
+ * (TITLECARD_API_URL). Also the MCP Inspector's command-line mode listing and calling the tools.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOOL_NAMES } from '../support/mcp-tools.js';
+import type { Services } from '../../src/domain/services.js';
+import { openStorage } from '../../src/storage/index.js';
+import { PHOTOS_DIR, solid } from '../support/images.js';
+import { ROOT, spawnServer, type ServerProcess } from '../support/process.js';
+import { call, testServices } from '../support/server.js';
+
+/** The command a user configures in Claude Desktop. */
+const MCP_COMMAND = ['npx', 'titlecard', 'mcp'] as const;
+
+async function stdioClient(env: Record<string, string>): Promise<{ client: Client; errors: Error[] }> {
+  const transport = new StdioClientTransport({
+    command: MCP_COMMAND[0],
+    args: MCP_COMMAND.slice(1),
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', ...env },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'stdio-test', version: '1.0.0' });
+  const errors: Error[] = [];
+  client.onerror = (err) => errors.push(err);
+  await client.connect(transport);
+  return { client, errors };
+}
+const tool = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
+  (await client.callTool({ name, arguments: args })) as CallToolResult;
+
+let dataDir: string;
+let services: Services;
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'titlecard-stdio-'));
+  services = testServices({ ...(await openStorage({ dataDir })), publicUrl: 'http://localhost:3000' });
+});
+afterAll(async () => {
+  await services.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('stdio on the local store', () => {
+  it('lists the tools (with imagePath), generates from a file on this machine, and keeps stdout for the protocol', async () => {
+    const { token } = await services.accounts.createUser({
+      email: 'desktop@example.com',
+      displayName: 'Desktop',
+      tier: 'pro',
+    });
+    const big = path.join(dataDir, 'big.jpg');
+    await writeFile(big, Buffer.alloc(11 * 1024 * 1024));
+    const { client, errors } = await stdioClient({ TITLECARD_TOKEN: token.token, DATA_DIR: dataDir });
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
+    expect(
+      Object.keys(tools.find((t) => t.name === 'generate_image')?.inputSchema.properties ?? {}),
+    ).toContain('imagePath');
+    const r = await tool(client, 'generate_image', {
+      title: 'From Claude Desktop',
+      imagePath: path.join(PHOTOS_DIR, 'mate_RainDrops.jpg'),
+      fileFormat: 'jpeg',
+    });
+    expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
+    expect((r.structuredContent as { width: number }).width).toBe(1200);
+    const missing = await tool(client, 'generate_image', { title: 'x', imagePath: '/nonexistent/photo.jpg' });
+    expect(missing.isError).toBe(true);
+    // Only a regular file of at most 10 MB is read: a directory, a device or a huge file is refused unread.
+    for (const [imagePath, message] of [
+      [os.tmpdir(), /regular file/],
+      ['/dev/zero', /regular file/],
+      [big, /10 MB/],
+    ] as const) {
+      const refused = await tool(client, 'generate_image', { title: 'x', imagePath });
+      expect(refused.isError, imagePath).toBe(true);
+      expect((refused.content[0] as { text: string }).text).toMatch(message);
+    }
+    expect(
+      (await services.quota.usage(await services.accounts.findUserByEmail('desktop@example.com'))).usage
+        .generated,
+    ).toBe(1);
+    expect(errors).toEqual([]); // nothing but JSON-RPC reached stdout
+    await client.close();
+  });
+
+  it('a revoked token is refused on the next call', async () => {
+    const { user, token } = await services.accounts.createUser({
+      email: 'revoked@example.com',
+      displayName: 'R',
+      tier: 'pro',
+    });
+    const { client } = await stdioClient({ TITLECARD_TOKEN: token.token, DATA_DIR: dataDir });
+    expect((await tool(client, 'validate_token')).isError).toBeFalsy();
+    await services.accounts.revokeToken(user, token.id);
+    const r = await tool(client, 'validate_token');
+    expect(r.isError).toBe(true);
+    expect((r.content[0] as { text: string }).text).toMatch(/invalid or expired/);
+    await client.close();
+  });
+
+  it('without TITLECARD_TOKEN it stops with a message on stderr', async () => {
+    const proc = spawn(MCP_COMMAND[0], MCP_COMMAND.slice(1), {
+      cwd: ROOT,
+      env: { ...process.env, TITLECARD_TOKEN: '', DATA_DIR: dataDir },
+    });
+    let stderr = '';
+    let stdout = '';
+    proc.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    proc.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    const code = await new Promise((r) => proc.on('close', r));
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/TITLECARD_TOKEN is required/);
+    expect(stdout).toBe('');
+  });
+});
+
+describe('stdio as a client of a remote Titlecard', () => {
+  let remote: ServerProcess;
+  beforeAll(async () => {
+    remote = await spawnServer({ DATA_DIR: dataDir });
+  });
+  afterAll(async () => remote?.stop());
+
+  it('every tool works through the remote REST API, on the same quota', async () => {
+    const { token } = await services.accounts.createUser({
+      email: 'hosted@example.com',
+      displayName: 'Hosted',
+      tier: 'pro',
+    });
+    const { client, errors } = await stdioClient({
+      TITLECARD_TOKEN: token.token,
+      TITLECARD_API_URL: remote.base,
+      DATA_DIR: '/nonexistent',
+    });
+    const jpeg = await solid([120, 60, 30], 'jpeg', 640, 400);
+    const r = await tool(client, 'generate_image', {
+      title: 'Hosted',
+      subtitle: 'remote mode',
+      imageBase64: jpeg.toString('base64'),
+      position: { x: 0.5, y: 0.3 },
+      font: { system: 'oswald' },
+    });
+    expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
+    expect(r.content.some((c) => c.type === 'image')).toBe(true);
+    const list = (await tool(client, 'list_images')).structuredContent as { images: { title: string }[] };
+    expect(list.images.map((i) => i.title)).toEqual(['Hosted']);
+    const usage = (await tool(client, 'get_usage')).structuredContent as { usage: { generated: number } };
+    expect(usage.usage.generated).toBe(1);
+    const rest = await call(remote.base, 'GET', '/usage', { token: token.token });
+    expect(rest.body.data.usage.generated).toBe(1);
+    const v = (await tool(client, 'validate_token')).structuredContent as { user: { email: string } };
+    expect(v.user.email).toBe('hosted@example.com');
+    const bad = await tool(client, 'generate_image', {
+      title: 'x',
+      imageBase64: Buffer.from('not an image').toString('base64'),
+    });
+    expect(bad.isError).toBe(true);
+    expect((bad.content[0] as { text: string }).text).toMatch(/image/);
+    expect(errors).toEqual([]);
+    await client.close();
+  });
+});
+
+describe('MCP Inspector CLI', () => {
+  function inspector(
+    args: string[],
+    env: Record<string, string>,
+  ): Promise<{ code: number; stdout: string; stderr: string }> {
+    const e = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+    const proc = spawn(
+      path.join(ROOT, 'node_modules/.bin/mcp-inspector'),
+      ['--cli', ...e, ...MCP_COMMAND, ...args],
+      { cwd: ROOT },
+    );
+    let stdout = '';
+    let stderr = '';
+    proc.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    proc.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    return new Promise((resolve) =>
+      proc.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr })),
+    );
+  }
+
+  it('lists and calls the tools', async () => {
+    const { token } = await services.accounts.createUser({
+      email: 'inspector@example.com',
+      displayName: 'Inspector',
+      tier: 'free',
+    });
+    const env = { TITLECARD_TOKEN: token.token, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+    const list = await inspector(['--method', 'tools/list'], env);
+    expect(list.code, list.stderr).toBe(0);
+    expect(
+      (JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name).sort(),
+    ).toEqual(TOOL_NAMES);
+    const usage = await inspector(['--method', 'tools/call', '--tool-name', 'get_usage'], env);
+    expect(usage.code, usage.stderr).toBe(0);
+    expect((JSON.parse(usage.stdout) as { structuredContent: { tier: string } }).structuredContent.tier).toBe(
+      'free',
+    );
+    const gen = await inspector(
+      [
+        '--method',
+        'tools/call',
+        '--tool-name',
+        'generate_image',
+        '--tool-arg',
+        'title=Inspected',
+        `imagePath=${path.join(PHOTOS_DIR, 'mate_RainDrops.jpg')}`,
+      ],
+      env,
+    );
+    expect(gen.code, gen.stderr).toBe(0);
+    expect((JSON.parse(gen.stdout) as { structuredContent: { width: number } }).structuredContent.width).toBe(
+      1200,
+    );
+  });
+});

@@ -1,0 +1,256 @@
+/**
+ * The dashboard's accounts and sessions as a security reviewer checks them, through real HTTP:
+ * security headers, CSRF, throttled sign-in, no account enumeration, cookie flags, email links
+ * received from a real SMTP server (single use, expiry), password change and account deletion.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Clock } from '../../src/domain/kernel/ports.js';
+import { cookieSettings } from '../../src/web/session.js';
+import { solid } from '../support/images.js';
+import { call, download, generate, startTestServer, type TestServer } from '../support/server.js';
+import { mailTo, startSmtpServer, WebClient, type Mail } from '../support/web.js';
+
+let srv: TestServer;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let now = Date.now();
+const clock: Clock = { now: () => new Date(now) };
+let n = 0;
+const email = (what: string) => `${what}-${++n}-${Date.now()}@example.com`;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  srv = await startTestServer({
+    clock,
+    env: { SMTP_URL: smtp.url, MAIL_FROM: 'Titlecard <cards@example.com>' },
+  });
+});
+afterAll(async () => {
+  await srv?.close();
+  await smtp?.close();
+});
+
+describe('pages', () => {
+  it('every page carries the security headers: a CSP without inline script, no framing, nosniff, a Referrer-Policy', async () => {
+    const anonymous = new WebClient(srv.url);
+    const web = new WebClient(srv.url);
+    await web.signUp(email('headers'));
+    const pages = [
+      ...['/sign-in', '/sign-up', '/forgot-password', '/reset-password?token=x', '/verify-email?token=x'].map(
+        (p) => [anonymous, p] as const,
+      ),
+      ...['/overview', '/images', '/playground', '/settings/tokens', '/settings/account', '/connect'].map(
+        (p) => [web, p] as const,
+      ),
+    ];
+    for (const [client, path] of pages) {
+      const res = await client.get(path);
+      expect(res.status, path).toBe(200);
+      const csp = res.headers.get('content-security-policy') ?? '';
+      expect(csp, path).toMatch(/script-src 'self'(;|$)/);
+      expect(csp, path).not.toMatch(/unsafe-inline|unsafe-eval/);
+      expect(csp, path).toMatch(/frame-ancestors 'none'/);
+      expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
+      expect(res.headers.get('referrer-policy'), path).toBe('same-origin');
+      expect(res.headers.get('x-frame-options'), path).toBe('DENY');
+      expect(res.text, path).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/); // no inline script
+    }
+  });
+
+  it('the session cookie is HttpOnly and SameSite=Lax; on https it is Secure and __Host- prefixed', async () => {
+    const web = new WebClient(srv.url);
+    const res = await web.post('/sign-up', {
+      email: email('cookie'),
+      displayName: 'C',
+      password: 'a long enough password',
+    });
+    const set = res.headers.get('set-cookie') ?? '';
+    expect(set).toMatch(/^titlecard_session=ses_[0-9A-Za-z]{43};/);
+    expect(set).toMatch(/HttpOnly/);
+    expect(set).toMatch(/SameSite=Lax/);
+    expect(set).toMatch(/Path=\//);
+    expect(set).toMatch(/Expires=/);
+    expect(cookieSettings('https://cards.example.com')).toEqual({
+      name: '__Host-titlecard_session',
+      secure: true,
+    });
+    expect(cookieSettings('http://localhost:3000')).toEqual({ name: 'titlecard_session', secure: false });
+  });
+});
+
+describe('request forgery', () => {
+  it('a state-changing request from another origin, or with no origin, is refused and changes nothing', async () => {
+    const web = new WebClient(srv.url);
+    const address = email('csrf');
+    await web.signUp(address);
+    const user = await srv.services.accounts.findUserByEmail(address);
+    for (const origin of ['https://evil.example', undefined]) {
+      web.origin = origin;
+      const res = await web.post('/settings/tokens', { name: 'forged' });
+      expect(res.status, String(origin)).toBe(403);
+      expect((await web.post('/sign-out')).status).toBe(403);
+    }
+    expect(await srv.services.accounts.listTokens(user)).toEqual([]);
+    web.origin = new URL(srv.url).origin;
+    expect((await web.get('/overview')).status).toBe(200); // still signed in
+    expect((await web.post('/settings/tokens', { name: 'genuine' })).status).toBe(201);
+  });
+});
+
+describe('sign-in', () => {
+  it('answers an unknown email and a wrong password alike', async () => {
+    const address = email('enum');
+    await new WebClient(srv.url).signUp(address, 'the right password');
+    const unknown = await new WebClient(srv.url).signIn(email('nobody'), 'whatever password');
+    const wrong = await new WebClient(srv.url).signIn(address, 'the wrong password');
+    expect(unknown.status).toBe(401);
+    expect(wrong.status).toBe(401);
+    const message = (html: string) => /role="alert">([^<]*)</.exec(html)?.[1];
+    expect(message(unknown.text)).toBe('Wrong email or password');
+    expect(message(wrong.text)).toBe(message(unknown.text));
+  });
+
+  it('throttles failed sign-ins per account: the sixth try in 15 minutes is a 429 with Retry-After, even with the right password', async () => {
+    const address = email('throttle');
+    await new WebClient(srv.url).signUp(address, 'the right password');
+    const web = new WebClient(srv.url);
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await web.signIn(address, `wrong ${i}`)).status);
+    expect(statuses.slice(0, 4)).toEqual([401, 401, 401, 401]);
+    expect(statuses[4]).toBe(429);
+    const blocked = await web.signIn(address, 'the right password');
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(800);
+    expect(blocked.text).toMatch(/Too many failed sign-ins/);
+    // Another account from the same address is not locked out by this one.
+    const other = email('throttle-other');
+    await new WebClient(srv.url).signUp(other, 'the right password');
+    expect((await new WebClient(srv.url).signIn(other, 'the right password')).status).toBe(303);
+  });
+});
+
+describe('emailed links, received from a real SMTP server', () => {
+  it('verifies the email with the link sent at sign-up, once', async () => {
+    const address = email('verify');
+    const web = new WebClient(srv.url);
+    await web.signUp(address);
+    expect((await web.get('/overview')).text).toMatch(/Confirm your email/);
+    const mail: Mail = await mailTo(smtp.mail, address);
+    expect(mail.raw).toMatch(/From: Titlecard <cards@example.com>/);
+    expect(mail.link).toMatch(new RegExp(`^${srv.url}/verify-email\\?token=lnk_`));
+    const token = new URL(mail.link as string).searchParams.get('token') as string;
+    expect((await web.get(`/verify-email?token=${token}`)).status).toBe(200); // a GET changes nothing (mail scanners follow links)
+    expect((await srv.services.accounts.findUserByEmail(address)).emailVerifiedAt).toBeNull();
+    const done = await web.post('/verify-email', { token });
+    expect(done.status).toBe(200);
+    expect(done.text).toMatch(/is confirmed/);
+    expect((await srv.services.accounts.findUserByEmail(address)).emailVerifiedAt).not.toBeNull();
+    expect((await web.get('/overview')).text).not.toMatch(/Confirm your email/);
+    expect((await web.post('/verify-email', { token })).status).toBe(400);
+  });
+
+  it('resets a password: same answer for an unknown email, single use, every session ended, expiry after an hour', async () => {
+    const address = email('reset');
+    const old = new WebClient(srv.url);
+    await old.signUp(address, 'the old password');
+    const before = smtp.mail.length;
+
+    const anon = new WebClient(srv.url);
+    const unknown = await anon.post('/forgot-password', { email: email('ghost') });
+    const known = await anon.post('/forgot-password', { email: address });
+    expect(unknown.status).toBe(200);
+    expect(known.status).toBe(200);
+    const notice = (html: string) => /role="status">([^<]*)</.exec(html)?.[1];
+    expect(notice(known.text)).toBe(notice(unknown.text));
+    const mail = await mailTo(smtp.mail, address);
+    expect(smtp.mail.length).toBe(before + 1); // this reset only: nothing went to the ghost
+    const token = new URL(mail.link as string).searchParams.get('token') as string;
+
+    const reset = await anon.post('/reset-password', { token, password: 'the new password' });
+    expect(reset.status).toBe(303);
+    expect(reset.location).toBe('/sign-in?done=reset');
+    expect((await old.get('/overview')).status).toBe(303); // the old session is over
+    expect((await new WebClient(srv.url).signIn(address, 'the old password')).status).toBe(401);
+    expect((await new WebClient(srv.url).signIn(address, 'the new password')).status).toBe(303);
+    const again = await anon.post('/reset-password', { token, password: 'another new password' });
+    expect(again.status).toBe(400);
+    expect(again.text).toMatch(/invalid or has expired/);
+
+    await anon.post('/forgot-password', { email: address });
+    const late = await mailTo(smtp.mail, address);
+    now += 61 * 60 * 1000;
+    try {
+      const expired = await anon.post('/reset-password', {
+        token: new URL(late.link as string).searchParams.get('token') as string,
+        password: 'too late a password',
+      });
+      expect(expired.status).toBe(400);
+    } finally {
+      now -= 61 * 60 * 1000;
+    }
+  });
+});
+
+describe('account settings', () => {
+  it('a password change needs the current one and ends the other sessions, not this one', async () => {
+    const address = email('change');
+    const here = new WebClient(srv.url);
+    const elsewhere = new WebClient(srv.url);
+    await here.signUp(address, 'first password');
+    expect((await elsewhere.signIn(address, 'first password')).status).toBe(303);
+    const wrong = await here.post('/settings/account/password', {
+      currentPassword: 'nope',
+      password: 'second password',
+    });
+    expect(wrong.status).toBe(401);
+    const ok = await here.post('/settings/account/password', {
+      currentPassword: 'first password',
+      password: 'second password',
+    });
+    expect(ok.status).toBe(303);
+    expect((await here.get('/overview')).status).toBe(200);
+    expect((await elsewhere.get('/overview')).status).toBe(303);
+  });
+
+  it('deleting the account removes its images and files, revokes its tokens and ends its sessions', async () => {
+    const address = email('delete');
+    const web = new WebClient(srv.url);
+    await web.signUp(address, 'delete me please');
+    const user = await srv.services.accounts.findUserByEmail(address);
+    const { token } = await srv.services.accounts.createToken(user, { name: 'api' });
+    const made = await generate(
+      srv.base,
+      token,
+      { title: 'Doomed' },
+      { data: await solid([10, 20, 30], 'jpeg', 400, 300) },
+    );
+    expect(made.status).toBe(201);
+    expect((await web.post('/settings/account/delete', { password: 'wrong' })).status).toBe(401);
+    const gone = await web.post('/settings/account/delete', { password: 'delete me please' });
+    expect(gone.status).toBe(303);
+    expect((await download(made.body.data.url as string)).status).toBe(404);
+    expect((await call(srv.base, 'GET', '/usage', { token })).status).toBe(401);
+    expect((await web.get('/overview')).status).toBe(303);
+    await expect(srv.services.accounts.findUserByEmail(address)).rejects.toThrow(/No user/);
+  });
+});
+
+describe('sign-up closed', () => {
+  it('with SIGNUP=closed the form says so and a POST is refused; the CLI still opens accounts', async () => {
+    const closed = await startTestServer({ env: { SIGNUP: 'closed' } });
+    try {
+      const web = new WebClient(closed.url);
+      expect((await web.get('/sign-up')).text).toMatch(/Sign-up is closed on this server/);
+      const res = await web.post('/sign-up', {
+        email: email('closed'),
+        displayName: 'C',
+        password: 'a long enough password',
+      });
+      expect(res.status).toBe(403);
+      expect((await web.get('/sign-in')).text).not.toMatch(/Create an account/);
+      const { user } = await closed.createUser('free');
+      expect(user.id).toMatch(/^usr_/);
+    } finally {
+      await closed.close();
+    }
+  });
+});
