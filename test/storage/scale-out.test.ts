@@ -14,7 +14,7 @@ import { ConfigError } from '../../src/config.js';
 import { ServiceBusyError } from '../../src/domain/kernel/errors.js';
 import { newBlobStem, newId } from '../../src/domain/kernel/ids.js';
 import { openStorage } from '../../src/storage/index.js';
-import { openMongoStore } from '../../src/storage/mongo.js';
+import { openMongoStore } from '../../src/storage/mongo/index.js';
 import { openS3BlobStore } from '../../src/storage/s3.js';
 import { blobStoreContract } from './contract/blob-store.js';
 import { recordStoreContract } from './contract/record-store.js';

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/domain/kernel/ids.js';
 import { openLocalDiskBlobStore } from '../../src/storage/local-disk.js';
 import { createMemoryBlobStore } from '../../src/storage/memory.js';
-import { openSqliteStore } from '../../src/storage/sqlite.js';
+import { openSqliteStore } from '../../src/storage/sqlite/index.js';
 import { blobStoreContract } from './contract/blob-store.js';
 import { recordStoreContract } from './contract/record-store.js';
 import { chargeFromProcesses } from '../support/concurrent-charges.js';

@@ -1,0 +1,40 @@
+/** Idempotency-Key records: the first answer of a request, kept for its retries. */
+import type { Collection, Db } from 'mongodb';
+import type { RecordStore } from '../../domain/kernel/ports.js';
+import { isDuplicateKey, type IdempotencyDoc } from './documents.js';
+
+/** The `idempotency` repository of the {@link RecordStore} on MongoDB; creates its indexes first. */
+export async function mongoIdempotency(db: Db): Promise<RecordStore['idempotency']> {
+  const idempotency: Collection<IdempotencyDoc> = db.collection('idempotency');
+  return {
+    async begin(userId, key, fingerprint, at, expiresAt) {
+      const _id = `${userId}:${key}`;
+      // The unique _id makes the claim atomic on any server: one insert wins. An expired record
+      // is deleted (only if still expired) and the claim tried once more.
+      for (let attempt = 0; attempt < 2; attempt++) {
+        try {
+          await idempotency.insertOne({ _id, fingerprint, createdAt: at, expiresAt, response: null });
+          return { state: 'started' } as const;
+        } catch (err) {
+          if (!isDuplicateKey(err)) throw err;
+        }
+        const doc = await idempotency.findOne({ _id });
+        if (!doc) continue;
+        if (doc.expiresAt <= at) {
+          await idempotency.deleteOne({ _id, expiresAt: { $lte: at } });
+          continue;
+        }
+        if (doc.fingerprint !== fingerprint) return { state: 'mismatch' } as const;
+        if (!doc.response) return { state: 'in-flight' } as const;
+        return { state: 'done', response: doc.response } as const;
+      }
+      return { state: 'in-flight' } as const;
+    },
+    async complete(userId, key, response) {
+      await idempotency.updateOne({ _id: `${userId}:${key}` }, { $set: { response } });
+    },
+    async abandon(userId, key) {
+      await idempotency.deleteOne({ _id: `${userId}:${key}` });
+    },
+  };
+}

@@ -1,0 +1,49 @@
+/** Idempotency-Key records: the first answer of a request, kept for its retries. */
+import type Database from 'better-sqlite3';
+import type { IdempotencyStart, RecordStore, StoredResponse } from '../../domain/kernel/ports.js';
+
+/** The `idempotency` repository of the {@link RecordStore} on SQLite. */
+export function sqliteIdempotency(db: Database.Database): RecordStore['idempotency'] {
+  const q = {
+    idempotencyGet: db.prepare<
+      [string, string],
+      { fingerprint: string; expires_at: string; response: string | null }
+    >('SELECT fingerprint, expires_at, response FROM idempotency WHERE user_id = ? AND key = ?'),
+    idempotencyPut: db.prepare(
+      `INSERT OR REPLACE INTO idempotency (user_id, key, fingerprint, created_at, expires_at, response)
+       VALUES (@userId, @key, @fingerprint, @createdAt, @expiresAt, NULL)`,
+    ),
+    idempotencyComplete: db.prepare('UPDATE idempotency SET response = ? WHERE user_id = ? AND key = ?'),
+    idempotencyDelete: db.prepare('DELETE FROM idempotency WHERE user_id = ? AND key = ?'),
+  };
+  return {
+    async begin(userId, key, fingerprint, at, expiresAt) {
+      // One IMMEDIATE transaction: it holds the write lock from the read to the insert, so two
+      // processes cannot both find the key free.
+      return db
+        .transaction((): IdempotencyStart => {
+          const row = q.idempotencyGet.get(userId, key);
+          if (!row || row.expires_at <= at.toISOString()) {
+            q.idempotencyPut.run({
+              userId,
+              key,
+              fingerprint,
+              createdAt: at.toISOString(),
+              expiresAt: expiresAt.toISOString(),
+            });
+            return { state: 'started' };
+          }
+          if (row.fingerprint !== fingerprint) return { state: 'mismatch' };
+          if (row.response === null) return { state: 'in-flight' };
+          return { state: 'done', response: JSON.parse(row.response) as StoredResponse };
+        })
+        .immediate();
+    },
+    async complete(userId, key, response) {
+      q.idempotencyComplete.run(JSON.stringify(response), userId, key);
+    },
+    async abandon(userId, key) {
+      q.idempotencyDelete.run(userId, key);
+    },
+  };
+}

@@ -1,0 +1,173 @@
+/** The schema of the embedded record store, as ordered migrations. */
+import type Database from 'better-sqlite3';
+
+/** Ordered schema migrations; `PRAGMA user_version` holds how many have been applied. */
+export const MIGRATIONS = [
+  `CREATE TABLE users (
+     id TEXT PRIMARY KEY,
+     email TEXT NOT NULL UNIQUE COLLATE NOCASE,
+     display_name TEXT NOT NULL,
+     tier TEXT NOT NULL,
+     created_at TEXT NOT NULL
+   );
+   CREATE TABLE tokens (
+     id TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL REFERENCES users(id),
+     name TEXT NOT NULL,
+     token_hash TEXT NOT NULL UNIQUE,
+     created_at TEXT NOT NULL,
+     last_used_at TEXT,
+     revoked_at TEXT
+   );
+   CREATE INDEX tokens_by_user ON tokens(user_id, created_at);
+   CREATE TABLE images (
+     id TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL REFERENCES users(id),
+     title TEXT NOT NULL,
+     subtitle TEXT,
+     width INTEGER NOT NULL,
+     height INTEGER NOT NULL,
+     format TEXT NOT NULL,
+     image_key TEXT NOT NULL,
+     thumbnail_key TEXT NOT NULL,
+     created_at TEXT NOT NULL
+   );
+   CREATE INDEX images_by_user_created ON images(user_id, created_at, id);
+   CREATE INDEX images_by_user_title ON images(user_id, title COLLATE NOCASE, id);
+   CREATE TABLE usage (
+     user_id TEXT NOT NULL,
+     month TEXT NOT NULL,
+     count INTEGER NOT NULL,
+     PRIMARY KEY (user_id, month)
+   );`,
+  // 2: dashboard accounts (passwords, verified emails), browser sessions, single-use email links.
+  `ALTER TABLE users ADD COLUMN password_hash TEXT;
+   ALTER TABLE users ADD COLUMN email_verified_at TEXT;
+   CREATE TABLE sessions (
+     id_hash TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     last_seen_at TEXT NOT NULL,
+     expires_at TEXT NOT NULL
+   );
+   CREATE INDEX sessions_by_user ON sessions(user_id);
+   CREATE TABLE account_links (
+     id_hash TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL,
+     purpose TEXT NOT NULL,
+     email TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     expires_at TEXT NOT NULL
+   );
+   CREATE INDEX account_links_by_user ON account_links(user_id, purpose);`,
+  // 3: answers kept for Idempotency-Key retries.
+  `CREATE TABLE idempotency (
+     user_id TEXT NOT NULL,
+     key TEXT NOT NULL,
+     fingerprint TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     expires_at TEXT NOT NULL,
+     response TEXT,
+     PRIMARY KEY (user_id, key)
+   );`,
+  // 4: OAuth 2.1 for the MCP connector: registered clients, grants, codes and tokens (hashes only).
+  `CREATE TABLE oauth_clients (
+     id TEXT PRIMARY KEY,
+     name TEXT,
+     redirect_uris TEXT NOT NULL,
+     registration TEXT NOT NULL,
+     created_at TEXT NOT NULL
+   );
+   CREATE TABLE oauth_grants (
+     id TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL,
+     client_id TEXT NOT NULL,
+     scopes TEXT NOT NULL,
+     resource TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     last_used_at TEXT,
+     revoked_at TEXT
+   );
+   CREATE INDEX oauth_grants_by_user ON oauth_grants(user_id, created_at);
+   CREATE TABLE oauth_codes (
+     code_hash TEXT PRIMARY KEY,
+     grant_id TEXT NOT NULL,
+     client_id TEXT NOT NULL,
+     user_id TEXT NOT NULL,
+     code_challenge TEXT NOT NULL,
+     redirect_uri TEXT NOT NULL,
+     resource TEXT NOT NULL,
+     scopes TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     expires_at TEXT NOT NULL,
+     used_at TEXT
+   );
+   CREATE INDEX oauth_codes_by_user ON oauth_codes(user_id);
+   CREATE TABLE oauth_tokens (
+     token_hash TEXT PRIMARY KEY,
+     kind TEXT NOT NULL,
+     grant_id TEXT NOT NULL,
+     client_id TEXT NOT NULL,
+     user_id TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     expires_at TEXT NOT NULL,
+     ended_at TEXT
+   );
+   CREATE INDEX oauth_tokens_by_user ON oauth_tokens(user_id);`,
+  // 5: render links: uploads (backgrounds, logos, fonts), presets, signing keys, rendered links.
+  `CREATE TABLE assets (
+     id TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL,
+     kind TEXT NOT NULL,
+     name TEXT NOT NULL,
+     format TEXT NOT NULL,
+     width INTEGER NOT NULL,
+     height INTEGER NOT NULL,
+     bytes INTEGER NOT NULL,
+     sha256 TEXT NOT NULL,
+     blob_key TEXT NOT NULL,
+     created_at TEXT NOT NULL
+   );
+   CREATE INDEX assets_by_user ON assets(user_id, created_at);
+   CREATE TABLE presets (
+     id TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL,
+     name TEXT NOT NULL,
+     version INTEGER NOT NULL,
+     options TEXT NOT NULL,
+     background_asset_id TEXT,
+     logo TEXT,
+     logo_asset_id TEXT,
+     font_id TEXT,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );
+   CREATE INDEX presets_by_user ON presets(user_id, created_at);
+   CREATE TABLE signing_keys (
+     id TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL,
+     name TEXT NOT NULL,
+     sealed_secret TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     revoked_at TEXT
+   );
+   CREATE INDEX signing_keys_by_user ON signing_keys(user_id);
+   CREATE TABLE renders (
+     hash TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL,
+     state TEXT NOT NULL,
+     blob_key TEXT,
+     content_type TEXT,
+     claimed_at TEXT NOT NULL
+   );
+   CREATE INDEX renders_by_user ON renders(user_id);`,
+];
+
+/** Applies the pending {@link MIGRATIONS} under one immediate transaction, so concurrent starts are safe. */
+export function migrate(db: Database.Database): void {
+  db.transaction(() => {
+    const applied = db.pragma('user_version', { simple: true }) as number;
+    for (let i = applied; i < MIGRATIONS.length; i++) db.exec(MIGRATIONS[i] as string);
+    if (applied < MIGRATIONS.length) db.pragma(`user_version = ${MIGRATIONS.length}`);
+  }).immediate();
+}

@@ -1,0 +1,293 @@
+/** Rows of the SQLite tables (snake_case, ISO 8601 text for dates, JSON text for lists) and their mapping to the domain's records. */
+import type {
+  AccountLink,
+  AccountLinkPurpose,
+  ApiToken,
+  Asset,
+  ImageRecord,
+  OAuthClient,
+  OAuthCode,
+  OAuthGrant,
+  OAuthToken,
+  Preset,
+  RenderEntry,
+  Session,
+  SigningKey,
+  Tier,
+  User,
+} from '../../domain/kernel/records.js';
+
+export interface UserRow {
+  id: string;
+  email: string;
+  display_name: string;
+  tier: Tier;
+  created_at: string;
+  password_hash: string | null;
+  email_verified_at: string | null;
+}
+export interface SessionRow {
+  id_hash: string;
+  user_id: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+export interface LinkRow {
+  id_hash: string;
+  user_id: string;
+  purpose: AccountLinkPurpose;
+  email: string;
+  created_at: string;
+  expires_at: string;
+}
+export interface TokenRow {
+  id: string;
+  user_id: string;
+  name: string;
+  token_hash: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+export interface ImageRow {
+  id: string;
+  user_id: string;
+  title: string;
+  subtitle: string | null;
+  width: number;
+  height: number;
+  format: ImageRecord['format'];
+  image_key: string;
+  thumbnail_key: string;
+  created_at: string;
+}
+
+export const toUser = (r: UserRow): User => ({
+  id: r.id,
+  email: r.email,
+  displayName: r.display_name,
+  tier: r.tier,
+  createdAt: new Date(r.created_at),
+  passwordHash: r.password_hash,
+  emailVerifiedAt: r.email_verified_at ? new Date(r.email_verified_at) : null,
+});
+export const toSession = (r: SessionRow): Session => ({
+  idHash: r.id_hash,
+  userId: r.user_id,
+  createdAt: new Date(r.created_at),
+  lastSeenAt: new Date(r.last_seen_at),
+  expiresAt: new Date(r.expires_at),
+});
+export const toLink = (r: LinkRow): AccountLink => ({
+  idHash: r.id_hash,
+  userId: r.user_id,
+  purpose: r.purpose,
+  email: r.email,
+  createdAt: new Date(r.created_at),
+  expiresAt: new Date(r.expires_at),
+});
+/** User fields as their columns, for a partial UPDATE. */
+export const USER_COLUMNS = {
+  email: 'email',
+  displayName: 'display_name',
+  passwordHash: 'password_hash',
+  emailVerifiedAt: 'email_verified_at',
+} as const;
+export const toToken = (r: TokenRow): ApiToken => ({
+  id: r.id,
+  userId: r.user_id,
+  name: r.name,
+  tokenHash: r.token_hash,
+  createdAt: new Date(r.created_at),
+  lastUsedAt: r.last_used_at ? new Date(r.last_used_at) : null,
+  revokedAt: r.revoked_at ? new Date(r.revoked_at) : null,
+});
+export const toImage = (r: ImageRow): ImageRecord => ({
+  id: r.id,
+  userId: r.user_id,
+  title: r.title,
+  subtitle: r.subtitle,
+  width: r.width,
+  height: r.height,
+  format: r.format,
+  imageKey: r.image_key,
+  thumbnailKey: r.thumbnail_key,
+  createdAt: new Date(r.created_at),
+});
+
+export interface OAuthClientRow {
+  id: string;
+  name: string | null;
+  redirect_uris: string;
+  registration: string;
+  created_at: string;
+}
+export interface OAuthGrantRow {
+  id: string;
+  user_id: string;
+  client_id: string;
+  scopes: string;
+  resource: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+export interface OAuthCodeRow {
+  code_hash: string;
+  grant_id: string;
+  client_id: string;
+  user_id: string;
+  code_challenge: string;
+  redirect_uri: string;
+  resource: string;
+  scopes: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+export interface OAuthTokenRow {
+  token_hash: string;
+  kind: OAuthToken['kind'];
+  grant_id: string;
+  client_id: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  ended_at: string | null;
+}
+export const dateOrNull = (v: string | null) => (v ? new Date(v) : null);
+export interface AssetRow {
+  id: string;
+  user_id: string;
+  kind: Asset['kind'];
+  name: string;
+  format: Asset['format'];
+  width: number;
+  height: number;
+  bytes: number;
+  sha256: string;
+  blob_key: string;
+  created_at: string;
+}
+export interface PresetRow {
+  id: string;
+  user_id: string;
+  name: string;
+  version: number;
+  options: string;
+  background_asset_id: string | null;
+  logo: string | null;
+  font_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export interface SigningKeyRow {
+  id: string;
+  user_id: string;
+  name: string;
+  sealed_secret: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+export interface RenderRow {
+  hash: string;
+  user_id: string;
+  state: RenderEntry['state'];
+  blob_key: string | null;
+  content_type: string | null;
+  claimed_at: string;
+}
+export const toAsset = (r: AssetRow): Asset => ({
+  id: r.id,
+  userId: r.user_id,
+  kind: r.kind,
+  name: r.name,
+  format: r.format,
+  width: r.width,
+  height: r.height,
+  bytes: r.bytes,
+  sha256: r.sha256,
+  blobKey: r.blob_key,
+  createdAt: new Date(r.created_at),
+});
+export const toPreset = (r: PresetRow): Preset => ({
+  id: r.id,
+  userId: r.user_id,
+  name: r.name,
+  version: r.version,
+  options: JSON.parse(r.options) as Record<string, unknown>,
+  backgroundAssetId: r.background_asset_id,
+  logo: r.logo ? (JSON.parse(r.logo) as Preset['logo']) : null,
+  fontId: r.font_id,
+  createdAt: new Date(r.created_at),
+  updatedAt: new Date(r.updated_at),
+});
+export const toSigningKey = (r: SigningKeyRow): SigningKey => ({
+  id: r.id,
+  userId: r.user_id,
+  name: r.name,
+  sealedSecret: r.sealed_secret,
+  createdAt: new Date(r.created_at),
+  revokedAt: dateOrNull(r.revoked_at),
+});
+export const toRender = (r: RenderRow): RenderEntry => ({
+  hash: r.hash,
+  userId: r.user_id,
+  state: r.state,
+  blobKey: r.blob_key,
+  contentType: r.content_type,
+  claimedAt: new Date(r.claimed_at),
+});
+/** A preset as its columns (the logo's asset id apart, for the in-use count). */
+export const presetColumns = (
+  p: Pick<Preset, 'name' | 'options' | 'backgroundAssetId' | 'logo' | 'fontId' | 'updatedAt'>,
+) => ({
+  name: p.name,
+  options: JSON.stringify(p.options),
+  backgroundAssetId: p.backgroundAssetId,
+  logo: p.logo ? JSON.stringify(p.logo) : null,
+  logoAssetId: p.logo?.assetId ?? null,
+  fontId: p.fontId,
+  updatedAt: p.updatedAt.toISOString(),
+});
+export const toClient = (r: OAuthClientRow): OAuthClient => ({
+  id: r.id,
+  name: r.name,
+  redirectUris: JSON.parse(r.redirect_uris) as string[],
+  registration: JSON.parse(r.registration) as Record<string, unknown>,
+  createdAt: new Date(r.created_at),
+});
+export const toGrant = (r: OAuthGrantRow): OAuthGrant => ({
+  id: r.id,
+  userId: r.user_id,
+  clientId: r.client_id,
+  scopes: JSON.parse(r.scopes) as string[],
+  resource: r.resource,
+  createdAt: new Date(r.created_at),
+  lastUsedAt: dateOrNull(r.last_used_at),
+  revokedAt: dateOrNull(r.revoked_at),
+});
+export const toCode = (r: OAuthCodeRow): OAuthCode => ({
+  codeHash: r.code_hash,
+  grantId: r.grant_id,
+  clientId: r.client_id,
+  userId: r.user_id,
+  codeChallenge: r.code_challenge,
+  redirectUri: r.redirect_uri,
+  resource: r.resource,
+  scopes: JSON.parse(r.scopes) as string[],
+  createdAt: new Date(r.created_at),
+  expiresAt: new Date(r.expires_at),
+  usedAt: dateOrNull(r.used_at),
+});
+export const toOAuthToken = (r: OAuthTokenRow): OAuthToken => ({
+  tokenHash: r.token_hash,
+  kind: r.kind,
+  grantId: r.grant_id,
+  clientId: r.client_id,
+  userId: r.user_id,
+  createdAt: new Date(r.created_at),
+  expiresAt: new Date(r.expires_at),
+  endedAt: dateOrNull(r.ended_at),
+});

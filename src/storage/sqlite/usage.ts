@@ -1,0 +1,31 @@
+/** The monthly quota's counter: one row per account and month, charged by one atomic statement. */
+import type Database from 'better-sqlite3';
+import type { RecordStore } from '../../domain/kernel/ports.js';
+
+/** The `usage` repository of the {@link RecordStore} on SQLite. */
+export function sqliteUsage(db: Database.Database): RecordStore['usage'] {
+  const q = {
+    usage: db.prepare<[string, string], { count: number }>(
+      'SELECT count FROM usage WHERE user_id = ? AND month = ?',
+    ),
+    // One statement, so one atomic step even across processes: insert the first unit of the month,
+    // or add one unless the limit is reached. `changes` is 0 exactly when the quota is used up.
+    charge: db.prepare(
+      `INSERT INTO usage (user_id, month, count) VALUES (@userId, @month, 1)
+       ON CONFLICT (user_id, month) DO UPDATE SET count = count + 1 WHERE count < @limit`,
+    ),
+    refund: db.prepare('UPDATE usage SET count = count - 1 WHERE user_id = ? AND month = ? AND count > 0'),
+  };
+  return {
+    async get(userId, month) {
+      return q.usage.get(userId, month)?.count ?? 0;
+    },
+    async tryCharge(userId, month, limit) {
+      // The counter is the whole state here: any receipt refunds one unit.
+      return q.charge.run({ userId, month, limit }).changes === 1 ? `${userId}:${month}` : undefined;
+    },
+    async refund(userId, month) {
+      q.refund.run(userId, month);
+    },
+  };
+}

@@ -1,0 +1,72 @@
+/** The RecordStore contract, image records: one image, per-day counts, pages in every order. */
+import { expect, it } from 'vitest';
+import { user, image, type ContractContext } from './fixtures.js';
+
+export function imagesContract({ open, email }: ContractContext): void {
+  it("finds and deletes one image of its owner only, and counts a user's images per UTC day", async () => {
+    const store = await open();
+    const u = user(email());
+    const other = user(email());
+    await store.users.create(u);
+    await store.users.create(other);
+    const a = image(u.id, 'a', '2026-11-01T00:00:00.000Z');
+    const b = image(u.id, 'b', '2026-11-01T23:59:59.999Z');
+    const c = image(u.id, 'c', '2026-11-03T12:00:00.000Z');
+    const outside = image(u.id, 'd', '2026-12-01T00:00:00.000Z');
+    for (const i of [a, b, c, outside, image(other.id, 'e', '2026-11-02T00:00:00Z')])
+      await store.images.insert(i);
+    expect(await store.images.findById(u.id, a.id)).toEqual(a);
+    expect(await store.images.findById(other.id, a.id)).toBeUndefined();
+    expect(
+      await store.images.countByDay(u.id, new Date('2026-11-01T00:00:00Z'), new Date('2026-12-01T00:00:00Z')),
+    ).toEqual({ '2026-11-01': 2, '2026-11-03': 1 });
+    expect(await store.images.delete(other.id, a.id)).toBeUndefined();
+    expect(await store.images.delete(u.id, a.id)).toEqual(a);
+    expect(await store.images.delete(u.id, a.id)).toBeUndefined();
+    expect(await store.images.findById(u.id, a.id)).toBeUndefined();
+    await store.close();
+  });
+
+  it("lists a user's images by page, sorted by createdAt or title (case-insensitive), ties by id", async () => {
+    const store = await open();
+    const u = user(email());
+    const other = user(email());
+    await store.users.create(u);
+    await store.users.create(other);
+    const imgs = [
+      image(u.id, 'beta', '2026-01-03T00:00:00Z'),
+      image(u.id, 'Alpha', '2026-01-01T00:00:00Z'),
+      image(u.id, 'gamma', '2026-01-02T00:00:00Z'),
+    ];
+    for (const i of imgs) await store.images.insert(i);
+    await store.images.insert(image(other.id, 'zzz', '2026-01-05T00:00:00Z'));
+    const page = await store.images.list(u.id, { limit: 2, offset: 0, sort: 'createdAt', order: 'desc' });
+    expect(page.total).toBe(3);
+    expect(page.items.map((i) => i.title)).toEqual(['beta', 'gamma']);
+    expect(page.items[0]).toEqual(imgs[0]);
+    expect(
+      (await store.images.list(u.id, { limit: 2, offset: 2, sort: 'createdAt', order: 'desc' })).items.map(
+        (i) => i.title,
+      ),
+    ).toEqual(['Alpha']);
+    expect(
+      (await store.images.list(u.id, { limit: 10, offset: 0, sort: 'title', order: 'asc' })).items.map(
+        (i) => i.title,
+      ),
+    ).toEqual(['Alpha', 'beta', 'gamma']);
+    expect(
+      (await store.images.list(u.id, { limit: 10, offset: 0, sort: 'title', order: 'desc' })).items.map(
+        (i) => i.title,
+      ),
+    ).toEqual(['gamma', 'beta', 'Alpha']);
+    expect(
+      (await store.images.list(u.id, { limit: 10, offset: 0, sort: 'createdAt', order: 'asc' })).items.map(
+        (i) => i.title,
+      ),
+    ).toEqual(['Alpha', 'gamma', 'beta']);
+    const keys: string[] = [];
+    for await (const k of store.images.allBlobKeys()) keys.push(k);
+    expect(keys).toEqual(expect.arrayContaining(imgs.flatMap((i) => [i.imageKey, i.thumbnailKey])));
+    await store.close();
+  });
+}
