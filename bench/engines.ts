@@ -20,7 +20,8 @@ import { container, image, text } from '@takumi-rs/helpers';
 import satori from 'satori';
 import sharp from 'sharp';
 import type { FontLibrary } from '../src/domain/render/fonts.js';
-import { createRenderer, encodeCard, THUMBNAIL_WIDTH } from '../src/domain/render/index.js';
+import { createRenderer } from '../src/domain/render/index.js';
+import { encodeCard, THUMBNAIL_WIDTH } from '../src/domain/render/encode.js';
 import { generateOptionsSchema } from '../src/domain/schemas.js';
 
 export const FORMATS = ['png', 'jpeg', 'webp'] as const;

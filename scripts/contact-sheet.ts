@@ -11,7 +11,8 @@ import { readFileSync } from 'node:fs';
 import sharp, { type OverlayOptions } from 'sharp';
 import { loadFontLibrary } from '../src/domain/render/fonts.js';
 import { createRenderer } from '../src/domain/render/index.js';
-import { generateOptionsSchema, type Aspect } from '../src/domain/schemas.js';
+import { generateOptionsSchema } from '../src/domain/schemas.js';
+import { type Aspect } from '../src/domain/design.js';
 
 const PHOTOS = new URL('../../shared/fixtures/photos/', import.meta.url);
 const TILE_WIDTH = 300;

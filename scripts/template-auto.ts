@@ -9,9 +9,11 @@ import { readFileSync } from 'node:fs';
 import sharp, { type OverlayOptions } from 'sharp';
 import { decodeCover } from '../src/domain/render/decode.js';
 import { loadFontLibrary } from '../src/domain/render/fonts.js';
-import { chooseTemplate, createRenderer } from '../src/domain/render/index.js';
+import { createRenderer } from '../src/domain/render/index.js';
+import { chooseTemplate } from '../src/domain/render/template-choice.js';
 import { layoutText } from '../src/domain/render/layout.js';
-import { ASPECTS, generateOptionsSchema } from '../src/domain/schemas.js';
+import { generateOptionsSchema } from '../src/domain/schemas.js';
+import { ASPECTS } from '../src/domain/design.js';
 import { PHOTO_FILES } from '../test/support/images.js';
 
 const PHOTOS = new URL('../../shared/fixtures/photos/', import.meta.url);

@@ -11,7 +11,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.js';
 import { profileOf } from './domain/accounts/accounts.js';
 import { TitlecardError } from './domain/kernel/errors.js';
-import { FILE_FORMATS, TIERS, type FileFormat } from './domain/kernel/records.js';
+import { FILE_FORMATS, TIERS, type FileFormat } from './domain/design.js';
 import { signRenderUrl } from './domain/render-links/signature.js';
 import type { Services } from './domain/services.js';
 import { tuneHeapGrowing } from './heap.js';

@@ -22,7 +22,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import { FileTooLargeError, ValidationError } from './domain/kernel/errors.js';
-import { LIMITS } from './domain/schemas.js';
+import { LIMITS } from './domain/design.js';
 
 export interface ImageFetcherOptions {
   /** Addresses or CIDR ranges allowed although private (an intranet image host). Default none. */

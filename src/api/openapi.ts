@@ -23,13 +23,13 @@ import {
   layoutReportSchema,
   imagePageSchema,
   imageRecordSchema,
-  LIMITS,
   tokenListEntrySchema,
   tokenValidationSchema,
   usageSchema,
 } from '../domain/schemas.js';
+import { LIMITS } from '../domain/design.js';
 import { MAX_ASPECT_RATIO, MAX_INPUT_PIXELS } from '../domain/render/decode.js';
-import { THUMBNAIL_WIDTH } from '../domain/render/index.js';
+import { THUMBNAIL_WIDTH } from '../domain/render/encode.js';
 import { json, schemaOf, type Json, type Resource } from './describe.js';
 import { assetsResource } from './routes/assets.js';
 import { filesResource } from './routes/files.js';

@@ -5,58 +5,19 @@
  */
 import { z } from 'zod';
 import { TOKEN_PATTERN } from './kernel/ids.js';
-import { FILE_FORMATS, IMAGE_SORTS, SORT_ORDERS, TIERS } from './kernel/records.js';
-
-/** Output canvas sizes in px per `aspect` (spec 4.1, "Aspect ratios"). */
-export const ASPECTS = {
-  og: { width: 1200, height: 630 },
-  square: { width: 1080, height: 1080 },
-  portrait: { width: 1080, height: 1350 },
-} as const;
-export type Aspect = keyof typeof ASPECTS;
-export const ASPECT_NAMES = Object.keys(ASPECTS) as [Aspect, ...Aspect[]];
-
-/** Layout templates (spec 4.1, "Templates"). */
-export const TEMPLATES = ['bottom-left', 'left', 'right', 'split'] as const;
-export type Template = (typeof TEMPLATES)[number];
-
-/** Named cover-crop focus points (our addition to spec 4.1, see `focus`). */
-export const FOCUS_NAMES = ['center', 'attention'] as const;
-
-/** Named text positions, used only when no `template` is given (spec 4.1 rule 1). */
-export const POSITION_NAMES = ['top', 'center', 'bottom'] as const;
-
-export const COLOR_MODES = ['auto', 'white', 'black', 'custom'] as const;
-
-/** The nine font names of spec 4.1. `arial` is set in Arimo, which is metric-compatible with Arial. */
-export const FONT_NAMES = [
-  'arial',
-  'inter',
-  'montserrat',
-  'playfair-display',
-  'oswald',
-  'lora',
-  'raleway',
-  'roboto',
-  'source-sans-pro',
-] as const;
-export type FontName = (typeof FONT_NAMES)[number];
-
-/** Limits of spec section 8. */
-export const LIMITS = {
-  /** Background image size in bytes: 10 MB = 10 × 1024 × 1024. */
-  imageBytes: 10 * 1024 * 1024,
-  /** Title and subtitle length in characters (extended grapheme clusters, UAX #29). */
-  textMaxLength: 200,
-  fontSizeMin: 24,
-  fontSizeMax: 120,
-  pageSizeMax: 100,
-  pageSizeDefault: 20,
-  /** Our choice: at most 100 characters in a token name. */
-  tokenNameMaxLength: 100,
-  /** Our choice: at most 100 active tokens per account (spec 8 rule 3 leaves it open). */
-  activeTokensMax: 100,
-} as const;
+import { IMAGE_SORTS, SORT_ORDERS } from './kernel/records.js';
+import {
+  ASPECT_NAMES,
+  COLOR_MODES,
+  FILE_FORMATS,
+  FOCUS_NAMES,
+  FONT_NAMES,
+  LIMITS,
+  POSITION_NAMES,
+  TEMPLATES,
+  TIERS,
+  type FontName,
+} from './design.js';
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 

@@ -12,7 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { Request } from 'express';
 import { FileTooLargeError, ValidationError } from '../domain/kernel/errors.js';
-import { LIMITS } from '../domain/schemas.js';
+import { LIMITS } from '../domain/design.js';
 import type { Metrics } from '../metrics.js';
 
 export interface ReceivedForm {

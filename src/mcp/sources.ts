@@ -8,7 +8,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { FileTooLargeError, ValidationError } from '../domain/kernel/errors.js';
-import { LIMITS } from '../domain/schemas.js';
+import { LIMITS } from '../domain/design.js';
 
 /** One way of giving the background: a tool argument and how to read the image from its value. */
 export interface ImageSource {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { deflateSync, crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FONT_NAMES } from '../../src/domain/schemas.js';
+import { FONT_NAMES } from '../../src/domain/design.js';
 import { assertMatchesOpenApi } from '../support/openapi.js';
 import {
   answerBeforeUploadEnds,

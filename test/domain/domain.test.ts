@@ -15,7 +15,7 @@ import type { BlobStore, Clock } from '../../src/domain/kernel/ports.js';
 import { createRenderer, type Renderer } from '../../src/domain/render/index.js';
 import { generateOptionsSchema } from '../../src/domain/schemas.js';
 import { createMemoryBlobStore } from '../../src/storage/memory.js';
-import { openSqliteStore } from '../../src/storage/sqlite.js';
+import { openSqliteStore } from '../../src/storage/sqlite/index.js';
 import { solid } from '../support/images.js';
 import { testFonts, testServices } from '../support/server.js';
 

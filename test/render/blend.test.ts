@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { blendOverlay, type Canvas } from '../../src/domain/render/blend.js';
 import { loadFontLibrary } from '../../src/domain/render/fonts.js';
-import { layoutText, type GradientGeometry } from '../../src/domain/render/layout.js';
+import { layoutText } from '../../src/domain/render/layout.js';
+import { type GradientGeometry } from '../../src/domain/render/gradient.js';
 import {
   rasteriseText,
   SHADOW_OPACITY,

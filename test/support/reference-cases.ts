@@ -5,7 +5,8 @@
  */
 import sharp from 'sharp';
 import type { Renderer } from '../../src/domain/render/index.js';
-import { FONT_NAMES, generateOptionsSchema, type GenerateOptionsInput } from '../../src/domain/schemas.js';
+import { generateOptionsSchema, type GenerateOptionsInput } from '../../src/domain/schemas.js';
+import { FONT_NAMES } from '../../src/domain/design.js';
 import { SCRIPT_SAMPLES } from './samples.js';
 
 export const REFERENCE_WIDTH = 480;

@@ -4,7 +4,7 @@
  */
 import express, { type Response } from 'express';
 import { FONT_MAX_BYTES } from '../../domain/render-links/uploads.js';
-import { LIMITS } from '../../domain/schemas.js';
+import { LIMITS } from '../../domain/design.js';
 import { MAX_INPUT_PIXELS } from '../../domain/render/decode.js';
 import type { Services } from '../../domain/services.js';
 import { principalOf, requireAuth } from '../../http/auth.js';

@@ -9,7 +9,8 @@
  */
 import { pipeline } from 'node:stream/promises';
 import express from 'express';
-import { BLOB_KEY_PATTERN, FILE_CACHE_CONTROL, FILE_TYPES } from '../../domain/images/files.js';
+import { BLOB_KEY_PATTERN, FILE_CACHE_CONTROL } from '../../domain/images/files.js';
+import { FILE_TYPES } from '../../domain/design.js';
 import { errorResponses, type Resource } from '../describe.js';
 
 export const filesResource: Resource = {

@@ -7,7 +7,8 @@ import { fingerprintOf } from '../../domain/kernel/idempotency.js';
 import type { GenerateRequestReader } from '../../domain/images/images.js';
 import type { StoredResponse } from '../../domain/kernel/ports.js';
 import { MAX_INPUT_PIXELS } from '../../domain/render/decode.js';
-import { generateOptionsSchema, LIMITS, type RenderReport } from '../../domain/schemas.js';
+import { generateOptionsSchema, type RenderReport } from '../../domain/schemas.js';
+import { LIMITS } from '../../domain/design.js';
 import { principalOf, requireAuth, setRateLimitHeaders } from '../../http/auth.js';
 import {
   envelope,

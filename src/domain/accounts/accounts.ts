@@ -14,15 +14,12 @@ import {
   ValidationError,
 } from '../kernel/errors.js';
 import { hashToken, newId, newTokenSecret, TOKEN_PATTERN } from '../kernel/ids.js';
-import { TIERS, type ApiToken, type Tier, type User } from '../kernel/records.js';
+import { type ApiToken, type User } from '../kernel/records.js';
+import { TIERS, type Tier } from '../design.js';
 import { hashPassword, passwordSchema, verifyPassword } from './passwords.js';
 import type { Clock, RecordStore } from '../kernel/ports.js';
-import {
-  createTokenBodySchema,
-  LIMITS,
-  type createdTokenSchema,
-  type tokenListEntrySchema,
-} from '../schemas.js';
+import { createTokenBodySchema, type createdTokenSchema, type tokenListEntrySchema } from '../schemas.js';
+import { LIMITS } from '../design.js';
 import type { OAuth } from '../oauth/oauth.js';
 import type { Sessions } from './sessions.js';
 import { parseOrThrow } from '../kernel/validate.js';

@@ -2,14 +2,7 @@
  * Published files: the names, media types and caching of the image files Titlecard writes to its
  * blob store and serves publicly. Every store and every edge takes these from here.
  */
-import type { FileFormat } from '../kernel/records.js';
-
-/** Per output format (spec 4.1): the file extension and the media type (RFC 2046, IANA registry). */
-export const FILE_TYPES: Record<FileFormat, { extension: string; contentType: string }> = {
-  png: { extension: 'png', contentType: 'image/png' },
-  jpeg: { extension: 'jpg', contentType: 'image/jpeg' },
-  webp: { extension: 'webp', contentType: 'image/webp' },
-};
+import { FILE_TYPES, type FileFormat } from '../design.js';
 
 /**
  * Files never change once written, so any cache may keep them for a year (RFC 9111 `max-age`,

@@ -21,10 +21,10 @@ import type {
   OAuthGrant,
   OAuthToken,
   Session,
-  Tier,
   User,
   UserChanges,
 } from './records.js';
+import type { Tier } from '../design.js';
 
 export interface UserRepository {
   /** Inserts a user. Throws {@link import('./errors.js').ValidationError} (field `email`) if the email is taken. */

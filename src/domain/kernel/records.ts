@@ -2,11 +2,7 @@
  * Records of the domain, as stored and as returned by the services. Timestamps are `Date`s here;
  * the edges format them as ISO 8601 UTC strings.
  */
-
-/** Subscription tiers and their monthly quotas of generated images (spec section 8). */
-export const TIER_QUOTAS = { free: 10, pro: 500, agency: 2000 } as const;
-export type Tier = keyof typeof TIER_QUOTAS;
-export const TIERS = Object.keys(TIER_QUOTAS) as Tier[];
+import type { FileFormat, Tier } from '../design.js';
 
 /** An account. `email` is unique, compared case-insensitively. */
 export interface User {
@@ -67,10 +63,6 @@ export interface ApiToken {
   /** `null` while the token is active. */
   revokedAt: Date | null;
 }
-
-/** Output file formats (spec 4.1). */
-export const FILE_FORMATS = ['png', 'jpeg', 'webp'] as const;
-export type FileFormat = (typeof FILE_FORMATS)[number];
 
 /** A generated image as stored. The files live in the blob store under `imageKey` and `thumbnailKey`. */
 export interface ImageRecord {
@@ -201,7 +193,7 @@ export interface Asset {
   createdAt: Date;
 }
 
-/** Where a preset's logo goes (see `LOGO_CORNERS` in src/domain/render/index.ts). */
+/** Where a preset's logo goes (see `LOGO_CORNERS` in src/domain/render/logo.ts). */
 export interface PresetLogo {
   assetId: string;
   corner: 'top-left' | 'top-right' | 'bottom-left' | 'bottom-right';

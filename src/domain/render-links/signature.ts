@@ -15,7 +15,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { InvalidSignatureError, NotFoundError, ValidationError } from '../kernel/errors.js';
-import type { FileFormat } from '../kernel/records.js';
+import type { FileFormat } from '../design.js';
 
 /** The parameters a render link may carry, besides `sig`. */
 export const LINK_PARAMS = ['title', 'subtitle', 'image', 'exp', 'key'] as const;

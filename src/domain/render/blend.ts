@@ -10,7 +10,8 @@
  * point, 15 to 20 ms a layer) takes 4 to 6 ms on the main thread for a 1200×630 card, spread over
  * several turns of the event loop (`npm run bench`).
  */
-import type { GradientGeometry, Rect } from './layout.js';
+import type { Rect } from './layout.js';
+import type { GradientGeometry } from './gradient.js';
 import type { TextMasks } from './overlay.js';
 import { gradientAlpha, type Rgb, type ToneChoice } from './tones.js';
 
@@ -303,39 +304,43 @@ export interface Overlay {
   logo: LogoPixels | undefined;
 }
 
-/** The backdrop of the text's box (photo + gradient, before shadow and text) of blended `canvas`. */
-function backdropOf(canvas: Canvas, box: Rect): Backdrop {
-  const rgb = new Uint8Array(box.width * box.height * 3);
-  for (let y = 0; y < box.height; y++)
+/** A backdrop of `box` to be filled by {@link blendOverlay}, band by band. */
+export function emptyBackdrop(box: Rect): Backdrop {
+  return { box, rgb: new Uint8Array(box.width * box.height * 3) };
+}
+
+/** Copies the rows of `backdrop.box` within `rows` from `canvas` (RGB of each pixel). */
+function keepBackdrop(canvas: Canvas, backdrop: Backdrop, rows: RowRange): void {
+  const { box, rgb } = backdrop;
+  const { from, to } = boxRows(box, rows);
+  for (let y = from; y < to; y++)
     for (let x = 0; x < box.width; x++) {
       const i = ((box.y + y) * canvas.width + box.x + x) * canvas.channels;
       rgb.set(canvas.pixels.subarray(i, i + 3), (y * box.width + x) * 3);
     }
-  return { box, rgb };
 }
 
 /**
  * Blends the overlay into `canvas.pixels` in place, over the canvas rows `rows` (default all):
  * gradient (when `tones.gradient`), shadow (when `masks.shade`) and text, logo, colour glyphs.
- * Calls on disjoint row ranges touch disjoint bytes. With
- * `keepBackdrop` (all rows only), returns the box's pixels as they were after the gradient (for the
- * ink measurement of index.ts).
+ * Calls on disjoint row ranges touch disjoint bytes. With `backdrop` (see {@link emptyBackdrop}),
+ * the rows of its box within `rows` are copied into it after the gradient and before the text: what
+ * the ink measurement of ink.ts reads.
  */
 export function blendOverlay(
   canvas: Canvas,
   { geometry, tones, masks, logo }: Overlay,
   rows: RowRange = { from: 0, to: canvas.height },
-  keepBackdrop = false,
-): Backdrop | undefined {
+  backdrop?: Backdrop,
+): void {
   // 8-bit colours (as the SVG layers had them): the integer arithmetic of lerp256 stays integer.
   const rgb = (c: Rgb): Rgb => [Math.round(c[0]), Math.round(c[1]), Math.round(c[2])];
   if (tones.gradient)
     blendGradient(canvas, geometry, rgb(tones.gradient.colour), tones.gradient.strength, rows);
-  const backdrop = masks && keepBackdrop ? backdropOf(canvas, masks.box) : undefined;
+  if (backdrop) keepBackdrop(canvas, backdrop, rows);
   if (masks) blendText(canvas, masks, rgb(tones.text), rgb(tones.shadow), rows);
   // The layout keeps the text clear of the logo (its rectangle and gap), so only the shadow can
   // reach under it.
   if (logo) blendRgba(canvas, logo.rect, logo.rgba, false, rows);
   if (masks?.colour) blendRgba(canvas, masks.box, masks.colour, true, rows);
-  return backdrop;
 }

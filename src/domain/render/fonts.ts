@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as hb from 'harfbuzzjs';
-import type { FontName } from '../schemas.js';
+import type { FontName } from '../design.js';
 import { colorGlyphSvg } from './colr.js';
 
 /** Where the bundled fonts are: `<package root>/fonts`. */

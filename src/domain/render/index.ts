@@ -4,47 +4,34 @@
  *   decode → cover crop (decode.ts), and meanwhile: lay out the text (layout.ts, shaping.ts) and
  *   rasterise it and its shadow within the text's box (overlay.ts);
  *   then analyse the tones (tones.ts) → blend gradient, shadow and text into the photo (blend.ts)
- *   → encode the card and its thumbnail at once (here).
+ *   → encode the card and its thumbnail at once (encode.ts). A logo's place is logo.ts's, the
+ *   choice of `template=auto` template-choice.ts's, the optional ink measurement ink.ts's.
  * The photo decodes on a libvips thread while the text is laid out and rasterised: neither waits
  * for the other, so the title costs little on top of the photo (docs/performance.md). Layout, tones and
  * the blend run on the main thread, each in its own turn of the event loop, none longer than a few
- * milliseconds once warmed up ({@link warmUp}).
+ * milliseconds once warmed up (warm-up.ts).
  */
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { type PngEncodeOptions, Transformer } from '@napi-rs/image';
 import pLimit from 'p-limit';
-import sharp, { type Sharp } from 'sharp';
-import { FILE_TYPES } from '../images/files.js';
-import type { FileFormat } from '../kernel/records.js';
-import {
-  ASPECTS,
-  type FontName,
-  generateOptionsSchema,
-  type GenerateOptions,
-  type LayoutReport,
-  type RenderReport,
-  type Template,
-} from '../schemas.js';
+import sharp from 'sharp';
+import { ASPECTS, type FontName, type Template } from '../design.js';
+import { FILE_TYPES } from '../design.js';
+import type { GenerateOptions, LayoutReport, RenderReport } from '../schemas.js';
+import type { FileFormat } from '../design.js';
+import { type Backdrop, blendOverlay, emptyBackdrop, type LogoPixels, type Overlay } from './blend.js';
 import { type ImageInput, startDecodeCover } from './decode.js';
+import { encodeCard, THUMBNAIL_WIDTH } from './encode.js';
 import type { FontLibrary, LoadedFont } from './fonts.js';
-import { layoutText, safeZoneOf, type Placement, type Rect, type TextLayout } from './layout.js';
+import { type InkMeasurement, measureInk } from './ink.js';
+import { layoutText, type Rect, type TextLayout } from './layout.js';
+import { LOGO_GAP, logoRect, type LogoOverlay } from './logo.js';
 import { rasteriseText, type TextMasks } from './overlay.js';
-import { type Backdrop, blendOverlay, type LogoPixels, type Overlay } from './blend.js';
 import { reportLayout } from './report.js';
-import { meanOver, saliencyMap } from './saliency.js';
-import {
-  chooseTones,
-  contrastRatio,
-  relativeLuminance,
-  sampleBehind,
-  type Rgb,
-  type ToneChoice,
-} from './tones.js';
+import { chooseTemplate, placementOf } from './template-choice.js';
+import { chooseTones, sampleBehind, type ToneChoice } from './tones.js';
 
-/** Quality of jpeg and webp output (spec 4.1 rule 5, section 8). */
-export const LOSSY_QUALITY = 85;
 /**
  * How far around a line's cap-height box the tone analysis reads the background, px: a reader
  * judges text against what lies just outside the strokes, 3 to 6 px.
@@ -55,48 +42,6 @@ export const READING_MARGIN_PX = 6;
  * about 2 ms (`npm run bench` measures the event-loop delay).
  */
 export const BLEND_BAND_ROWS = 160;
-/** Thumbnail width in px; the height follows the aspect (og 400×210, square 400×400, portrait 400×500). */
-export const THUMBNAIL_WIDTH = 400;
-
-/** Corners a logo can sit in (a preset's `logo.corner`). */
-export const LOGO_CORNERS = ['top-left', 'top-right', 'bottom-left', 'bottom-right'] as const;
-export type LogoCorner = (typeof LOGO_CORNERS)[number];
-
-/** A logo laid over the card: its decoded bytes (PNG, JPEG or WebP, alpha kept) and where it goes. */
-export interface LogoOverlay {
-  image: Buffer;
-  /** Natural size of `image`, px. */
-  width: number;
-  height: number;
-  corner: LogoCorner;
-  /** Logo width as a fraction of the canvas width, 0.05 to 0.3. */
-  size: number;
-}
-
-/** Gap kept between a logo and the text, as a fraction of the canvas width. */
-export const LOGO_GAP = 0.02;
-/** A logo is never taller than this fraction of the canvas height (a tall logo is scaled down). */
-const LOGO_MAX_HEIGHT = 0.25;
-
-/**
- * Where a logo goes, px: `size` × the canvas width wide (height by its aspect, at most
- * {@link LOGO_MAX_HEIGHT} of the canvas), in its corner of the safe zone (spec 4.1 rule 3).
- */
-export function logoRect(aspect: GenerateOptions['aspect'], logo: Omit<LogoOverlay, 'image'>): Rect {
-  const canvas = ASPECTS[aspect];
-  const safe = safeZoneOf(aspect);
-  let width = Math.round(canvas.width * logo.size);
-  let height = Math.round((width * logo.height) / logo.width);
-  const maxHeight = Math.round(canvas.height * LOGO_MAX_HEIGHT);
-  if (height > maxHeight) {
-    width = Math.max(1, Math.round((width * maxHeight) / height));
-    height = maxHeight;
-  }
-  const left = logo.corner.endsWith('left') ? safe.x : safe.x + safe.width - width;
-  const top = logo.corner.startsWith('top') ? safe.y : safe.y + safe.height - height;
-  return { x: Math.round(left), y: Math.round(top), width, height };
-}
-
 /**
  * What the renderer draws: the generate options, with an uploaded font (`{custom}`) loaded by the
  * domain into a {@link LoadedFont} (an unresolved one is a fault), and an optional logo.
@@ -151,19 +96,6 @@ export interface RenderResult {
   ink?: InkMeasurement;
 }
 
-/**
- * What the text looks like on the finished image, measured on its pixels (opt-in: it costs one more
- * composite, about 20 ms): the pixels where the text layer has ink (alpha ≥ 50%), and the backdrop
- * behind them (photo + gradient, no shadow, no text).
- */
-export interface InkMeasurement {
-  /** Bounding box of the ink, px, or undefined when nothing was drawn. */
-  box: { left: number; top: number; right: number; bottom: number } | undefined;
-  /** WCAG 2 contrast ratio of the text colour against the backdrop at ink pixels: 10th percentile and minimum. */
-  contrastP10: number;
-  contrastMin: number;
-}
-
 export interface RendererOptions {
   /**
    * Most renders at once; further requests wait their turn. Default: the number of cores, where
@@ -196,127 +128,6 @@ export interface Renderer {
   load(): { active: number; waiting: number };
 }
 
-/** The templates `auto` chooses from: those with one text box (split keeps two apart). */
-export const AUTO_CANDIDATES = ['bottom-left', 'left', 'right'] as const;
-
-/**
- * `template=auto`: lays the text out in each of {@link AUTO_CANDIDATES} and keeps the one whose lines
- * cover the calmest, least salient part of the cropped photo (lowest mean of the saliency map over
- * the line boxes, saliency.ts). Ties keep the earlier candidate, bottom-left first.
- */
-export function chooseTemplate(
-  canvas: { pixels: Buffer; width: number; height: number; channels: number },
-  layOut: (template: Template) => TextLayout,
-): { template: Template; layout: TextLayout; scores: Record<string, number> } {
-  const map = saliencyMap(canvas.pixels, canvas.width, canvas.height, canvas.channels);
-  const scores: Record<string, number> = {};
-  let best: { template: Template; layout: TextLayout; score: number } | undefined;
-  for (const template of AUTO_CANDIDATES) {
-    const layout = layOut(template);
-    const rects = layout.blocks.flatMap((b) =>
-      b.lines.map((l) => ({
-        x: l.x,
-        y: l.baseline - l.ascent,
-        width: l.width,
-        height: l.ascent + l.descent,
-      })),
-    );
-    const score = meanOver(map, rects);
-    scores[template] = score;
-    if (!best || score < best.score - 1e-9) best = { template, layout, score };
-  }
-  const chosen = best as { template: Template; layout: TextLayout };
-  return { template: chosen.template, layout: chosen.layout, scores };
-}
-
-/**
- * Template wins over position; with neither, the default template bottom-left (spec 4.1 rule 1).
- * `auto` must be resolved first (see {@link chooseTemplate}); here it stands for bottom-left.
- */
-export function placementOf(options: Pick<GenerateOptions, 'template' | 'position'>): Placement {
-  if (options.template === 'auto') return { template: 'bottom-left' };
-  if (options.template) return { template: options.template };
-  if (options.position !== undefined) return { position: options.position };
-  return { template: 'bottom-left' };
-}
-
-/**
- * Encoder settings, chosen by speed and size on 1200×630 cards from the photos of
- * ../shared/fixtures/photos (`npm run bench -- --encoders` prints the table; docs/performance.md):
- * - PNG: the Rust `png` crate (through @napi-rs/image) with its fast deflate and adaptive filters:
- *   about a fifth of libvips' time at zlib level 3, for 1% more bytes.
- * - JPEG: quality {@link LOSSY_QUALITY} with libjpeg's standard Huffman tables: optimised tables
- *   save 1.7% of the bytes and take 2.3 times as long.
- * - WebP: quality {@link LOSSY_QUALITY} at effort (libwebp method) 2: half the time of the default
- *   effort 4 for 2.4% more bytes.
- */
-export const ENCODER_SETTINGS = {
-  // CompressionType.Fast (1) and FilterType.Adaptive (5) by number: @napi-rs/image 1.15 declares
-  // both enums in its types but exports them as empty objects, so `CompressionType.Fast` would be
-  // undefined at run time and leave its defaults (no filter, zlib's default level: 53% larger).
-  png: { compressionType: 1, filterType: 5 } satisfies PngEncodeOptions,
-  jpeg: { quality: LOSSY_QUALITY, optimiseCoding: false },
-  webp: { quality: LOSSY_QUALITY, effort: 2 },
-} as const;
-
-/**
- * Encodes a pipeline's pixels as a card in `format` ({@link ENCODER_SETTINGS}); JPEG is flattened
- * onto white (no alpha). PNG goes from libvips to @napi-rs/image as a stored PNG (zlib level 0, no
- * filters: about 3 ms), which keeps the channels (RGB, or RGBA for a photo with alpha). Both encode
- * on libuv's thread pool; the call that starts @napi-rs/image's task takes 0.05 ms on the main
- * thread at the median and up to 5 ms (40 calls on a 1200×630 card). Rejects as the pipeline does
- * (an undecodable input).
- */
-export async function encodeCard(pipeline: Sharp, format: FileFormat): Promise<Buffer> {
-  switch (format) {
-    case 'png': {
-      const stored = await pipeline.png({ compressionLevel: 0 }).toBuffer();
-      return new Transformer(stored).png(ENCODER_SETTINGS.png);
-    }
-    case 'jpeg':
-      return pipeline.flatten({ background: '#ffffff' }).jpeg(ENCODER_SETTINGS.jpeg).toBuffer();
-    case 'webp':
-      return pipeline.webp(ENCODER_SETTINGS.webp).toBuffer();
-  }
-}
-
-/** See {@link InkMeasurement}: over the text's box, the ink is where a glyph (outline or colour) covers ≥ 50%. */
-function measureInk(masks: TextMasks, backdrop: Backdrop, text: Rgb): InkMeasurement {
-  const lt = relativeLuminance(text);
-  const { box } = masks;
-  const { rgb } = backdrop;
-  const ratios: number[] = [];
-  let ink: InkMeasurement['box'];
-  for (let y = 0; y < box.height; y++) {
-    for (let x = 0; x < box.width; x++) {
-      const i = y * box.width + x;
-      const coverage = Math.max(masks.text[i * 4 + 3] as number, (masks.colour?.[i * 4 + 3] as number) ?? 0);
-      if (coverage < 128) continue;
-      const lb = relativeLuminance([
-        rgb[i * 3] as number,
-        rgb[i * 3 + 1] as number,
-        rgb[i * 3 + 2] as number,
-      ]);
-      ratios.push(contrastRatio(lt, lb));
-      const cx = box.x + x;
-      const cy = box.y + y;
-      if (!ink) ink = { left: cx, top: cy, right: cx, bottom: cy };
-      else {
-        ink.left = Math.min(ink.left, cx);
-        ink.right = Math.max(ink.right, cx);
-        ink.top = Math.min(ink.top, cy);
-        ink.bottom = Math.max(ink.bottom, cy);
-      }
-    }
-  }
-  ratios.sort((a, b) => a - b);
-  return {
-    box: ink,
-    contrastP10: ratios[Math.floor(ratios.length * 0.1)] ?? 21,
-    contrastMin: ratios[0] ?? 21,
-  };
-}
-
 /** A promise's value and how long it took to settle, ms. */
 interface Timed<T> {
   value: T;
@@ -325,26 +136,6 @@ interface Timed<T> {
 /** `promise` with the ms from `started` (default now, `performance.now()`) until it settled. */
 function timed<T>(promise: Promise<T>, started = performance.now()): Promise<Timed<T>> {
   return promise.then((value) => ({ value, ms: performance.now() - started }));
-}
-
-/**
- * Renders `renders` cards on a plain synthetic background and throws them away, so that the
- * JavaScript of the render path is compiled before the first request: a process's first renders
- * ran their pixel loops unoptimised and held the event loop for up to 70 ms each (`npm run bench`).
- * `titlecard serve` calls it at start-up (about 0.3 s).
- */
-export async function warmUp(renderer: Renderer, renders = 4): Promise<void> {
-  const photo = await sharp({ create: { width: 1200, height: 630, channels: 3, background: '#4a6b8a' } })
-    .jpeg()
-    .toBuffer();
-  // With an emoji: the colour font (25 MB) loads here rather than in a request, where its first
-  // use held the event loop for about 45 ms; it adds about 25 MB of resident memory.
-  const options = generateOptionsSchema.parse({
-    title: 'Warm-up card ✨',
-    subtitle: 'Titlecard',
-    fileFormat: 'jpeg',
-  });
-  for (let i = 0; i < renders; i++) await renderer.render(photo, options);
 }
 
 export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOptions = {}): Renderer {
@@ -481,16 +272,14 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
     const text = rasterised.value;
     const overlay: Overlay = { geometry: layout.gradient, tones, masks: text, logo: await logoPixels };
     mark = performance.now();
-    let ink: InkMeasurement | undefined;
-    if (diagnostics?.measure) {
-      // In one piece: the ink measurement reads the backdrop between the gradient and the text.
-      const backdrop = blendOverlay(canvas, overlay, undefined, true);
-      ink = backdrop && text && measureInk(text, backdrop, tones.text);
-    } else
-      for (let from = 0; from < height; from += BLEND_BAND_ROWS) {
-        await yieldToEventLoop();
-        blendOverlay(canvas, overlay, { from, to: Math.min(height, from + BLEND_BAND_ROWS) });
-      }
+    // With `measure`, the bands also keep the text box's backdrop (photo + gradient, before the
+    // shadow and text): the ink is measured on what production blends, band by band.
+    const backdrop: Backdrop | undefined = diagnostics?.measure && text ? emptyBackdrop(text.box) : undefined;
+    for (let from = 0; from < height; from += BLEND_BAND_ROWS) {
+      await yieldToEventLoop();
+      blendOverlay(canvas, overlay, { from, to: Math.min(height, from + BLEND_BAND_ROWS) }, backdrop);
+    }
+    const ink: InkMeasurement | undefined = backdrop && text && measureInk(text, backdrop, tones.text);
     lap('composite');
 
     // The card and its thumbnail encode at once, from the same composed pixels.

@@ -2,7 +2,8 @@
  * The layout report: what a layout came to, in words a CMS can check before publishing (see
  * `layoutReportSchema`). Pure: it reads the layout and the font chain, nothing else.
  */
-import type { FontName, LayoutReport, Template } from '../schemas.js';
+import type { LayoutReport } from '../schemas.js';
+import type { FontName, Template } from '../design.js';
 import type { FontLibrary, LoadedFont } from './fonts.js';
 import type { TextLayout } from './layout.js';
 import { covers } from './shaping.js';

@@ -13,9 +13,9 @@ import type {
   RenderEntry,
   Session,
   SigningKey,
-  Tier,
   User,
 } from '../../domain/kernel/records.js';
+import type { Tier } from '../../domain/design.js';
 
 export interface UserRow {
   id: string;

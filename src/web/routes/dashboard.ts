@@ -4,7 +4,7 @@ import express, { type Request, type Response } from 'express';
 import type { Principal } from '../../domain/accounts/accounts.js';
 import { TitlecardError, ValidationError } from '../../domain/kernel/errors.js';
 import type { GenerateRequestReader } from '../../domain/images/images.js';
-import { FONT_NAMES } from '../../domain/schemas.js';
+import { FONT_NAMES } from '../../domain/design.js';
 import type { Services } from '../../domain/services.js';
 import { decodeFields } from '../../http/form.js';
 import { receiveForm, type ReceivedForm } from '../../http/multipart.js';

@@ -11,7 +11,7 @@ import { decodeFields } from '../../http/form.js';
 import { receiveForm } from '../../http/multipart.js';
 import type { Principal } from '../../domain/accounts/accounts.js';
 import { FONT_MAX_BYTES } from '../../domain/render-links/uploads.js';
-import { LIMITS, FONT_NAMES } from '../../domain/schemas.js';
+import { LIMITS, FONT_NAMES } from '../../domain/design.js';
 import type { Services } from '../../domain/services.js';
 import { formText, noticeFrom, orRefusal } from '../forms.js';
 import { day, page } from '../render.js';

@@ -1,0 +1,52 @@
+/**
+ * Encoding: the card and its thumbnail in the requested format (spec 4.1 `fileFormat`), from the
+ * blended pixels. PNG through @napi-rs/image (the Rust `png` crate), JPEG and WebP through libvips.
+ */
+import { type PngEncodeOptions, Transformer } from '@napi-rs/image';
+import type { Sharp } from 'sharp';
+import type { FileFormat } from '../design.js';
+
+/** Quality of jpeg and webp output (spec 4.1 rule 5, section 8). */
+export const LOSSY_QUALITY = 85;
+/** Thumbnail width in px; the height follows the aspect (og 400×210, square 400×400, portrait 400×500). */
+export const THUMBNAIL_WIDTH = 400;
+
+/**
+ * Encoder settings, chosen by speed and size on 1200×630 cards from the photos of
+ * ../shared/fixtures/photos (`npm run bench -- --encoders` prints the table; docs/performance.md):
+ * - PNG: the Rust `png` crate (through @napi-rs/image) with its fast deflate and adaptive filters:
+ *   about a fifth of libvips' time at zlib level 3, for 1% more bytes.
+ * - JPEG: quality {@link LOSSY_QUALITY} with libjpeg's standard Huffman tables: optimised tables
+ *   save 1.7% of the bytes and take 2.3 times as long.
+ * - WebP: quality {@link LOSSY_QUALITY} at effort (libwebp method) 2: half the time of the default
+ *   effort 4 for 2.4% more bytes.
+ */
+export const ENCODER_SETTINGS = {
+  // CompressionType.Fast (1) and FilterType.Adaptive (5) by number: @napi-rs/image 1.15 declares
+  // both enums in its types but exports them as empty objects, so `CompressionType.Fast` would be
+  // undefined at run time and leave its defaults (no filter, zlib's default level: 53% larger).
+  png: { compressionType: 1, filterType: 5 } satisfies PngEncodeOptions,
+  jpeg: { quality: LOSSY_QUALITY, optimiseCoding: false },
+  webp: { quality: LOSSY_QUALITY, effort: 2 },
+} as const;
+
+/**
+ * Encodes a pipeline's pixels as a card in `format` ({@link ENCODER_SETTINGS}); JPEG is flattened
+ * onto white (no alpha). PNG goes from libvips to @napi-rs/image as a stored PNG (zlib level 0, no
+ * filters: about 3 ms), which keeps the channels (RGB, or RGBA for a photo with alpha). Both encode
+ * on libuv's thread pool; the call that starts @napi-rs/image's task takes 0.05 ms on the main
+ * thread at the median and up to 5 ms (40 calls on a 1200×630 card). Rejects as the pipeline does
+ * (an undecodable input).
+ */
+export async function encodeCard(pipeline: Sharp, format: FileFormat): Promise<Buffer> {
+  switch (format) {
+    case 'png': {
+      const stored = await pipeline.png({ compressionLevel: 0 }).toBuffer();
+      return new Transformer(stored).png(ENCODER_SETTINGS.png);
+    }
+    case 'jpeg':
+      return pipeline.flatten({ background: '#ffffff' }).jpeg(ENCODER_SETTINGS.jpeg).toBuffer();
+    case 'webp':
+      return pipeline.webp(ENCODER_SETTINGS.webp).toBuffer();
+  }
+}

@@ -1,0 +1,218 @@
+/**
+ * Line breaking: where a title may break, and which breaks it takes. Break opportunities follow
+ * Unicode UAX #14 (the `linebreak` package) with the rules a typesetter of each script applies to
+ * headlines: Korean at spaces only (CSS `word-break: keep-all`); Japanese and Chinese between BudouX
+ * phrases; Thai, Lao, Khmer and Myanmar at dictionary word boundaries (`Intl.Segmenter`). Lines are
+ * balanced (the narrowest width that keeps the line count), and a word is split between graphemes
+ * only when it alone is wider than the box, never before a closing mark or small kana.
+ */
+import { loadDefaultJapaneseParser, loadDefaultSimplifiedChineseParser } from 'budoux';
+import LineBreaker from 'linebreak';
+import type { LoadedFont } from './fonts.js';
+import { isRtlParagraph, shape } from './shaping.js';
+
+/** A piece of text between two break opportunities, measured in em. */
+export interface Segment {
+  start: number;
+  end: number;
+  /** Advance without trailing white space, em. */
+  width: number;
+  /** Advance of the trailing white space, em. */
+  trailing: number;
+  /** A line must end after this segment (line feed). */
+  required: boolean;
+}
+
+export interface Paragraph {
+  text: string;
+  chain: LoadedFont[];
+  segments: Segment[];
+  /** Base direction right to left (UAX #9): lines align to the right edge of the box. */
+  rtl: boolean;
+}
+
+/** Scripts written without spaces between words, which UAX #14 leaves to a dictionary (class SA). */
+const DICTIONARY_SCRIPT = /[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const words = new Intl.Segmenter(undefined, { granularity: 'word' });
+/** Hangul: Korean words are kept whole (CSS `word-break: keep-all`). */
+const HANGUL = /\p{Script=Hangul}/u;
+/** Japanese and Chinese letters: lines break between BudouX phrases, not inside them. */
+const CJK_LETTER = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々〆〤]/u;
+const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const phraseParsers = { ja: loadDefaultJapaneseParser(), zh: loadDefaultSimplifiedChineseParser() };
+
+/** The character that ends just before UTF-16 index `i`, and the one that starts there. */
+function around(text: string, i: number): [string, string] {
+  const before = text.codePointAt(i - 1);
+  const lowSurrogate = before !== undefined && before >= 0xdc00 && before <= 0xdfff;
+  return [
+    String.fromCodePoint(text.codePointAt(lowSurrogate ? i - 2 : i - 1) ?? 0),
+    String.fromCodePoint(text.codePointAt(i) ?? 0),
+  ];
+}
+
+/** UTF-16 indices where a BudouX phrase starts (Japanese when there is kana, else Simplified Chinese). */
+function phraseStarts(text: string): Set<number> {
+  const starts = new Set<number>();
+  let at = 0;
+  for (const phrase of (KANA.test(text) ? phraseParsers.ja : phraseParsers.zh).parse(text)) {
+    starts.add(at);
+    at += phrase.length;
+  }
+  return starts;
+}
+
+/**
+ * Break opportunities (UTF-16 indices where a line may start), with `required` for forced breaks:
+ * UAX #14 from the linebreak package, then
+ * - word boundaries from ICU's dictionaries (Intl.Segmenter) inside Thai, Lao, Khmer and Myanmar
+ *   text, where UAX #14 finds none;
+ * - none between two Hangul syllables: Korean breaks at spaces (`word-break: keep-all`, as Korean
+ *   headline typesetting does);
+ * - none inside a Japanese or Chinese phrase found by BudouX (Google's phrase segmenter), so that
+ *   リリース or 产品 is never cut.
+ * A phrase or word wider than the box is still split, by {@link splitOverwide}.
+ */
+function breakOpportunities(text: string): Map<number, boolean> {
+  const breaks = new Map<number, boolean>();
+  const breaker = new LineBreaker(text);
+  for (let bk = breaker.nextBreak(); bk; bk = breaker.nextBreak()) breaks.set(bk.position, bk.required);
+  if (DICTIONARY_SCRIPT.test(text)) {
+    for (const { index } of words.segment(text)) {
+      if (index === 0 || breaks.has(index)) continue;
+      const before = text[index - 1] ?? '';
+      const after = text[index] ?? '';
+      if (DICTIONARY_SCRIPT.test(before) && DICTIONARY_SCRIPT.test(after)) breaks.set(index, false);
+    }
+  }
+  const hangul = HANGUL.test(text);
+  const phrases = CJK_LETTER.test(text) ? phraseStarts(text) : undefined;
+  if (hangul || phrases) {
+    for (const [position, required] of breaks) {
+      if (required || position >= text.length) continue;
+      const [before, after] = around(text, position);
+      const insideKoreanWord = hangul && HANGUL.test(before) && HANGUL.test(after);
+      const insidePhrase =
+        phrases && CJK_LETTER.test(before) && CJK_LETTER.test(after) && !phrases.has(position);
+      if (insideKoreanWord || insidePhrase) breaks.delete(position);
+    }
+  }
+  return new Map([...breaks].sort((a, b) => a[0] - b[0]));
+}
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+function measure(text: string, chain: LoadedFont[]): { width: number; trailing: number } {
+  const trimmed = text.trimEnd();
+  const shaped = shape(text, chain);
+  let width = 0;
+  let trailing = 0;
+  for (const g of shaped.glyphs) {
+    if (g.cluster < trimmed.length) width += g.xAdvance;
+    else trailing += g.xAdvance;
+  }
+  // A line feed is not drawn and takes no room.
+  if (/\n/.test(text.slice(trimmed.length))) trailing = 0;
+  return { width, trailing };
+}
+
+export function paragraph(text: string, chain: LoadedFont[]): Paragraph {
+  const segments: Segment[] = [];
+  let start = 0;
+  for (const [position, required] of breakOpportunities(text)) {
+    if (position === start) continue;
+    const piece = text.slice(start, position);
+    segments.push({ start, end: position, ...measure(piece, chain), required });
+    start = position;
+  }
+  return { text, chain, segments, rtl: isRtlParagraph(text) };
+}
+
+/**
+ * Characters that must not start a line (UAX #14 classes CL, CP, EX, IS, NS: closing brackets and
+ * quotes, ideographic comma and full stop, small kana, iteration marks): when a segment has to be
+ * split, they stay with the character before them.
+ */
+const NO_LINE_START =
+  /^[\p{Pe}\p{Pf}、。，．！？：；!?,.:;…‥ーゝゞ々〻ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰ-ㇿ]/u;
+
+/** Splits every segment wider than `maxWidth` em into grapheme pieces (last resort: the word alone does not fit). */
+export function splitOverwide(p: Paragraph, maxWidth: number): Paragraph {
+  if (!p.segments.some((s) => s.width > maxWidth)) return p;
+  const segments: Segment[] = [];
+  for (const s of p.segments) {
+    if (s.width <= maxWidth) {
+      segments.push(s);
+      continue;
+    }
+    const pieces: { segment: string; index: number }[] = [];
+    for (const g of graphemes.segment(p.text.slice(s.start, s.end))) {
+      const prev = pieces.at(-1);
+      if (prev && NO_LINE_START.test(g.segment)) prev.segment += g.segment;
+      else pieces.push({ segment: g.segment, index: g.index });
+    }
+    pieces.forEach(({ segment, index }, i) => {
+      const start = s.start + index;
+      const last = i === pieces.length - 1;
+      segments.push({
+        start,
+        end: start + segment.length,
+        ...measure(segment, p.chain),
+        required: last && s.required,
+      });
+    });
+  }
+  return { ...p, segments };
+}
+
+/** Greedy line filling at `maxWidth` em: returns [first, end) segment ranges. */
+function greedy(segments: Segment[], maxWidth: number): [number, number][] {
+  const lines: [number, number][] = [];
+  greedyFill(segments, maxWidth, lines);
+  return lines;
+}
+
+/**
+ * Greedy line filling at `maxWidth` em: pushes the lines' [first, end) segment ranges onto `lines`
+ * when given, and answers how many lines there are. Without `lines` it builds nothing: the search
+ * of {@link balanced} probes up to 25 widths per paragraph and size, and the line arrays it built
+ * and dropped each time outlived V8's young collections (about 300 KiB per render in V8's sampling
+ * heap profiler), so that only a full collection reclaimed them.
+ */
+function greedyFill(segments: Segment[], maxWidth: number, lines?: [number, number][]): number {
+  let count = 0;
+  let first = 0;
+  let used = 0; // em, including trailing space of segments placed so far
+  const close = (end: number) => {
+    lines?.push([first, end]);
+    count++;
+    first = end;
+    used = 0;
+  };
+  for (let i = 0; i < segments.length; i++) {
+    const s = segments[i] as Segment;
+    if (i > first && used + s.width > maxWidth + 1e-9) close(i);
+    used += s.width + s.trailing;
+    if (s.required) close(i + 1);
+  }
+  if (first < segments.length) close(segments.length);
+  return count;
+}
+
+export function widestSegment(p: Paragraph): number {
+  return p.segments.reduce((m, s) => Math.max(m, s.width), 0);
+}
+
+/** The narrowest width (em) that keeps the same number of lines: balanced lines, no lone last word. */
+export function balanced(segments: Segment[], maxWidth: number): [number, number][] {
+  const lines = greedy(segments, maxWidth);
+  if (lines.length < 2) return lines;
+  let lo = segments.reduce((m, s) => Math.max(m, s.width), 0);
+  let hi = maxWidth;
+  for (let i = 0; i < 24 && hi - lo > 1e-4; i++) {
+    const mid = (lo + hi) / 2;
+    if (greedyFill(segments, mid) <= lines.length) hi = mid;
+    else lo = mid;
+  }
+  return greedy(segments, hi);
+}
