@@ -1,5 +1,6 @@
 /**
- * SSRF-safe fetching of `imageUrl` for the MCP `generate_image` tool.
+ * SSRF-safe fetching of `imageUrl`: the one fetcher the domain uses for every edge (`POST /generate`,
+ * the MCP `generate_image` tool).
  *
  * Threat model: a caller (or a prompt-injected assistant) names a URL so that the server fetches
  * something only it can reach: a loopback service, the private network, a cloud metadata endpoint

@@ -6,7 +6,7 @@
  *   /overview /images /playground /connect                                         (routes/dashboard.ts)
  *   /links/presets /links/uploads /links/keys (render links)                       (routes/links.ts)
  *   /settings/tokens /settings/apps /settings/account                              (routes/settings.ts)
- *   /static/*  one stylesheet, two small ES modules, sample photos
+ *   /static/*  two stylesheets, two small ES modules, sample photos
  *   /authorize (sign-in and consent of OAuth; its protocol endpoints are the MCP SDK's)  (oauth.ts)
  *
  * Security headers on every page: headers.ts. Sessions and CSRF: session.ts.

@@ -1,22 +1,18 @@
 /**
- * Open Graph images by URL (issue 10), through real HTTP: uploads (backgrounds, logos, fonts),
+ * Open Graph images by URL, through real HTTP: uploads (backgrounds, logos, fonts),
  * presets, signing keys, and signed render links that render on their first fetch and are served
  * from the store after; `POST /generate` with a preset, an asset or an image URL.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeZoneOf } from '../../src/domain/render/layout.js';
-import { hasChromium, launchChromium, seriousViolations } from '../support/browser.js';
-import { WebClient } from '../support/web.js';
+import { docsJavaScriptLink, fetchLink } from '../support/docs-examples.js';
 import { ROOT, runCli, spawnServer } from '../support/process.js';
 import { call, generate, startTestServer, type ApiResponse, type TestServer } from '../support/server.js';
 
@@ -45,12 +41,6 @@ async function upload(
 }
 
 /** Fetches a link; the body's bytes and the headers. */
-async function fetchLink(url: string, headers: Record<string, string> = {}) {
-  const res = await fetch(url, { headers });
-  const body = Buffer.from(await res.arrayBuffer());
-  return { status: res.status, headers: res.headers, body };
-}
-
 /** How many renders this server has done (its Prometheus decode-stage count). */
 async function renders(srv: TestServer): Promise<number> {
   const text = await (await fetch(`${srv.url}/metrics`)).text();
@@ -87,80 +77,6 @@ async function pixelsOf(image: Buffer, rgb: [number, number, number], tolerance 
   }
   return { count, box, points, width: info.width, height: info.height };
 }
-
-/** The JavaScript example of docs/render-links.md, run as a program. */
-async function readmeJavaScriptLink(input: Record<string, unknown>): Promise<string> {
-  const readme = await readFile(path.join(ROOT, 'docs', 'render-links.md'), 'utf8');
-  const code = /```js\n(\/\/ sign-render-url\.mjs[\s\S]*?)```/.exec(readme)?.[1];
-  if (!code) throw new Error('docs/render-links.md has no ```js block starting with // sign-render-url.mjs');
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'titlecard-docs-'));
-  const file = path.join(dir, 'sign.mjs');
-  await writeFile(file, `${code}\nconsole.log(signRenderUrl(JSON.parse(process.argv[2])));\n`);
-  const { stdout } = await promisify(execFile)(process.execPath, [file, JSON.stringify(input)]);
-  return stdout.trim();
-}
-
-/** The Python example of docs/render-links.md, run by python3 with the same input. */
-async function readmePythonLink(input: Record<string, unknown>): Promise<string> {
-  const readme = await readFile(path.join(ROOT, 'docs', 'render-links.md'), 'utf8');
-  const code = /```python\n(# sign_render_url\.py[\s\S]*?)```/.exec(readme)?.[1];
-  if (!code)
-    throw new Error('docs/render-links.md has no ```python block starting with # sign_render_url.py');
-  const program = `${code}\nimport json, sys\nprint(sign_render_url(**json.loads(sys.argv[1])))\n`;
-  const { stdout } = await promisify(execFile)('python3', ['-c', program, JSON.stringify(input)]);
-  return stdout.trim();
-}
-
-describe('the examples of docs/render-links.md sign alike', () => {
-  it('the Python example builds the same link as the JavaScript one, and both match signRenderUrl', async () => {
-    const common = {
-      preset: 'pre_0000000000000000000001',
-      title: "Ünïcödé, spaces & symbols: ~*()!'",
-      subtitle: '日本語のサブタイトル',
-      image: 'https://images.example.com/a b.jpg?x=1&y=2',
-      expires: 1893456000,
-      secret: 'tcs_example',
-    };
-    const js = await readmeJavaScriptLink({
-      ...common,
-      baseUrl: 'https://cards.example.com',
-      keyId: 'key_0000000000000000000001',
-      format: 'webp',
-    });
-    const py = await readmePythonLink({
-      base_url: 'https://cards.example.com',
-      preset: common.preset,
-      title: common.title,
-      subtitle: common.subtitle,
-      image: common.image,
-      expires: common.expires,
-      key_id: 'key_0000000000000000000001',
-      secret: common.secret,
-      fmt: 'webp',
-    });
-    expect(py).toBe(js);
-    // The worked example of docs/render-links.md, signature included.
-    const worked = await readmeJavaScriptLink({
-      baseUrl: 'https://cards.example.com',
-      preset: 'pre_0000000000000000000001',
-      title: 'Hello, world',
-      keyId: 'key_0000000000000000000001',
-      secret: 'tcs_example',
-    });
-    expect(await readFile(path.join(ROOT, 'docs', 'render-links.md'), 'utf8')).toContain(
-      `link       ${worked}`,
-    );
-    const { signRenderUrl } = await import('../../src/domain/render-links/signature.js');
-    expect(
-      signRenderUrl({
-        ...common,
-        baseUrl: 'https://cards.example.com',
-        keyId: 'key_0000000000000000000001',
-        format: 'webp',
-      }),
-    ).toBe(js);
-  });
-});
 
 describe('render links, presets and uploads', () => {
   let srv: TestServer;
@@ -216,7 +132,7 @@ describe('render links, presets and uploads', () => {
   });
 
   it('a link built by the docs JavaScript example and one from POST /render-urls both render, from the preset background', async () => {
-    const fromReadme = await readmeJavaScriptLink({
+    const fromReadme = await docsJavaScriptLink({
       baseUrl: srv.url,
       preset: presetId,
       title: 'Signed by the docs',
@@ -315,7 +231,7 @@ describe('render links, presets and uploads', () => {
       token,
       json: { preset: presetId, title: 'Soon gone', expiresIn: 60 },
     });
-    const expiredUrl = await readmeJavaScriptLink({
+    const expiredUrl = await docsJavaScriptLink({
       baseUrl: srv.url,
       preset: presetId,
       title: 'Already gone',
@@ -621,74 +537,5 @@ describe('render links, presets and uploads', () => {
       retryAfter: expect.any(Number),
     });
     expect((await fetchLink(early)).status).toBe(200);
-  });
-});
-
-describe.skipIf(!hasChromium)('render links in the dashboard, in Chromium', () => {
-  it('uploads a background, makes a preset, a signing key and a link that renders; every page passes axe', async () => {
-    const srv = await startTestServer();
-    const browser = await launchChromium();
-    try {
-      const email = `links-${Date.now()}@example.com`;
-      const web = new WebClient(srv.url);
-      await web.signUp(email, 'a long enough password');
-      const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
-      const [name, value] = (web.cookie ?? '').split('=');
-      await context.addCookies([{ name: name ?? '', value: value ?? '', url: srv.url }]);
-      const page = await context.newPage();
-      page.on('dialog', (dialog) => {
-        dialog.accept().catch(() => undefined);
-      });
-      const accessible = async () => expect(await seriousViolations(page)).toEqual([]);
-
-      await page.goto(`${srv.url}/overview`);
-      await page.getByRole('link', { name: 'Render links', exact: true }).click();
-      await page.waitForURL('**/links/presets');
-      await accessible();
-
-      await page.getByRole('link', { name: 'Uploads', exact: true }).click();
-      await page.getByLabel('Image', { exact: true }).setInputFiles(PHOTO);
-      await page.getByLabel('Name', { exact: true }).first().fill('Dragonfly');
-      await page.getByRole('button', { name: 'Upload image' }).click();
-      await page.waitForURL('**/links/uploads?done=uploaded');
-      await expect(page.getByRole('img', { name: 'Dragonfly' }).count()).resolves.toBe(1);
-      await accessible();
-      // A name left blank: the file's name.
-      await page.getByLabel('Font file', { exact: true }).setInputFiles(FONT);
-      await page.getByRole('button', { name: 'Upload font' }).click();
-      await page.waitForURL('**/links/uploads?done=uploaded');
-      await expect(
-        page.getByRole('cell', { name: 'PlayfairDisplay_700Bold.ttf', exact: true }).count(),
-      ).resolves.toBe(1);
-
-      await page.getByRole('link', { name: 'Presets', exact: true }).click();
-      await page.getByLabel('Name', { exact: true }).fill('Journal');
-      await page.getByLabel('Template', { exact: true }).selectOption('left');
-      await page
-        .getByLabel('Default background', { exact: true })
-        .selectOption({ label: 'Dragonfly (background)' });
-      await page.getByRole('button', { name: 'Create preset' }).click();
-      await page.waitForURL('**/links/presets?done=preset-saved');
-      await expect(page.getByRole('link', { name: 'Journal', exact: true }).count()).resolves.toBe(1);
-
-      await page.getByRole('link', { name: 'Signing keys and links', exact: true }).click();
-      await page.getByLabel('Key name', { exact: true }).fill('Blog build');
-      await page.getByRole('button', { name: 'Create signing key' }).click();
-      await expect(page.getByLabel(/Secret of/).inputValue()).resolves.toMatch(/^tcs_[0-9A-Za-z]{43}$/);
-      await accessible();
-      await page.getByLabel('Title', { exact: true }).fill('Made in the dashboard');
-      await page.getByRole('button', { name: 'Make link' }).click();
-      const url = await page.getByLabel(/^Link/).inputValue();
-      expect(url.startsWith(`${srv.url}/r/pre_`)).toBe(true);
-      await expect(page.getByLabel("For the page's head").inputValue()).resolves.toContain('og:image');
-      await accessible();
-      const res = await fetchLink(url);
-      expect(res.status).toBe(200);
-      expect(await sharp(res.body).metadata()).toMatchObject({ width: 1200, height: 630 });
-      await context.close();
-    } finally {
-      await browser.close();
-      await srv.close();
-    }
   });
 });

@@ -6,7 +6,6 @@
  * SDK's own client OAuth support, and a person in real Chromium who signs in and clicks "Allow",
  * then "Disconnect".
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { auth, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -26,126 +25,25 @@ import type { Clock } from '../../src/domain/kernel/ports.js';
 import { hasChromium, launchChromium, seriousViolations } from '../support/browser.js';
 import { ROOT } from '../support/process.js';
 import { call, startTestServer, type TestServer } from '../support/server.js';
+import {
+  pkce,
+  post,
+  mcpCall,
+  register,
+  person,
+  authorization,
+  decide,
+  tokensFor,
+  REDIRECT,
+  PASSWORD,
+} from '../support/oauth.js';
 import { WebClient } from '../support/web.js';
 
 const inCi = process.env.CI === 'true';
 if (inCi && !hasChromium)
   throw new Error('CI=true but Chromium is missing: .ci/run installs it (apt-get install chromium)');
 
-const REDIRECT = 'http://127.0.0.1:9/callback';
-const PASSWORD = 'a long enough password';
 const SAMPLE = readFileSync(`${ROOT}/src/web/static/samples/dragonfly.jpg`);
-
-/** A PKCE pair (RFC 7636 section 4.1–4.2, S256). */
-function pkce(): { verifier: string; challenge: string } {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-}
-
-/** Form POST to an OAuth endpoint (application/x-www-form-urlencoded), JSON answer. */
-async function post(url: string, form: Record<string, string>) {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(form).toString(),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
-
-/** One JSON-RPC call to /mcp with a bearer token. */
-async function mcpCall(srv: TestServer | string, token: string, method = 'tools/list', params: unknown = {}) {
-  const res = await fetch(`${typeof srv === 'string' ? srv : srv.url}/mcp`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const text = await res.text();
-  return {
-    status: res.status,
-    challenge: res.headers.get('www-authenticate'),
-    body: (text ? JSON.parse(text) : undefined) as Record<string, unknown> | undefined,
-  };
-}
-
-/** Registers a public client (token_endpoint_auth_method none) with one redirect URI. */
-async function register(srv: TestServer, name = 'Test Assistant', redirect = REDIRECT): Promise<string> {
-  const res = await fetch(`${srv.url}/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      client_name: name,
-      redirect_uris: [redirect],
-      token_endpoint_auth_method: 'none',
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-    }),
-  });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { client_id: string }).client_id;
-}
-
-/** A signed-in person of the dashboard (a cookie jar) with an account of their own. */
-async function person(srv: TestServer): Promise<{ web: WebClient; email: string }> {
-  const web = new WebClient(srv.url);
-  const email = `oauth-${randomBytes(4).toString('hex')}@example.com`;
-  await web.signUp(email, PASSWORD);
-  return { web, email };
-}
-
-interface Authorization {
-  clientId: string;
-  verifier: string;
-  query: Record<string, string>;
-}
-
-function authorization(srv: TestServer, clientId: string, extra: Record<string, string> = {}): Authorization {
-  const { verifier, challenge } = pkce();
-  return {
-    clientId,
-    verifier,
-    query: {
-      response_type: 'code',
-      client_id: clientId,
-      redirect_uri: REDIRECT,
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-      state: `st-${randomBytes(4).toString('hex')}`,
-      resource: `${srv.url}/mcp`,
-      scope: 'mcp',
-      ...extra,
-    },
-  };
-}
-
-/** The person answers the consent page; resolves the redirect back to the client. */
-async function decide(web: WebClient, a: Authorization, decision: 'allow' | 'deny'): Promise<URL> {
-  const consent = await web.get(`/authorize?${new URLSearchParams(a.query).toString()}`);
-  expect(consent.status).toBe(200);
-  const answer = await web.post('/authorize', { ...a.query, decision });
-  expect(answer.status, answer.text).toBeGreaterThanOrEqual(300);
-  expect(answer.status).toBeLessThan(400);
-  return new URL(answer.location ?? '');
-}
-
-/** Authorization, consent and code exchange: the token endpoint's answer. */
-async function tokensFor(srv: TestServer, web: WebClient, clientId: string) {
-  const a = authorization(srv, clientId);
-  const back = await decide(web, a, 'allow');
-  const res = await post(`${srv.url}/token`, {
-    grant_type: 'authorization_code',
-    client_id: clientId,
-    code: back.searchParams.get('code') ?? '',
-    code_verifier: a.verifier,
-    redirect_uri: REDIRECT,
-    resource: `${srv.url}/mcp`,
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { access_token: string; refresh_token: string; expires_in: number; token_type: string };
-}
 
 describe('OAuth 2.1 for /mcp, over HTTP', () => {
   let srv: TestServer;

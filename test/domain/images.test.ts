@@ -1,0 +1,120 @@
+/**
+ * Generation rules with in-memory adapters: nothing lost and nothing charged wrongly when a step
+ * fails, and the renderer's bounded concurrency.
+ */
+import { describe, expect, it } from 'vitest';
+import { FileTooLargeError, QuotaExceededError } from '../../src/domain/kernel/errors.js';
+import type { BlobStore } from '../../src/domain/kernel/ports.js';
+import { createRenderer } from '../../src/domain/render/index.js';
+import { generateOptionsSchema } from '../../src/domain/schemas.js';
+import { createMemoryBlobStore } from '../../src/storage/memory.js';
+import { domainServices, fakeClock } from '../support/domain.js';
+import { solid } from '../support/images.js';
+import { testFonts } from '../support/server.js';
+
+describe('nothing lost, nothing charged wrongly', () => {
+  it('when writing the file fails, no record is left and the quota is refunded', async () => {
+    const memory = createMemoryBlobStore();
+    let puts = 0;
+    const failing: BlobStore = {
+      ...memory,
+      async put(key, body, type) {
+        if (++puts === 2) throw new Error('disk full');
+        await memory.put(key, body, type);
+      },
+    };
+    const { s, blobs } = domainServices(fakeClock('2026-05-05T00:00:00Z'), failing);
+    const { user, token } = await s.accounts.createUser({
+      email: 'fail@example.com',
+      displayName: 'F',
+      tier: 'pro',
+    });
+    const principal = await s.accounts.authenticate(`Bearer ${token.token}`);
+    await expect(
+      s.images.generate(principal, async () => ({
+        image: await solid([1, 2, 3], 'jpeg', 300, 200),
+        options: { title: 'Doomed' },
+      })),
+    ).rejects.toThrow('disk full');
+    expect((await s.quota.usage(user)).usage.generated).toBe(0);
+    expect((await s.images.list(principal, {})).pagination.total).toBe(0);
+    const left: string[] = [];
+    for await (const { key } of blobs.list()) left.push(key);
+    expect(left).toEqual([]);
+  });
+
+  it('an invalid option is refused before rendering, and its reserved unit is refunded', async () => {
+    const { s, renders } = domainServices(fakeClock('2026-05-05T00:00:00Z'));
+    const { user, token } = await s.accounts.createUser({
+      email: 'bad@example.com',
+      displayName: 'B',
+      tier: 'pro',
+    });
+    const principal = await s.accounts.authenticate(`Bearer ${token.token}`);
+    await expect(
+      s.images.generate(principal, async () => ({
+        image: Buffer.from('x'),
+        options: { title: 'ok', aspect: 'cinema' },
+      })),
+    ).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'aspect',
+      constraint: 'enum',
+    });
+    expect(renders.count).toBe(0);
+    expect((await s.quota.usage(user)).usage.generated).toBe(0);
+  });
+
+  it('with the quota used up, a generation is refused before its request is read or rendered', async () => {
+    const { s, renders } = domainServices(fakeClock('2026-05-05T00:00:00Z'));
+    const { user, token } = await s.accounts.createUser({
+      email: 'spent@example.com',
+      displayName: 'S',
+      tier: 'free',
+    });
+    for (let i = 0; i < 10; i++) await s.quota.charge(user);
+    const principal = await s.accounts.authenticate(`Bearer ${token.token}`);
+    let reads = 0;
+    await expect(
+      s.images.generate(principal, async () => {
+        reads++;
+        return { image: await solid([1, 2, 3], 'jpeg', 300, 200), options: { title: 'Late' } };
+      }),
+    ).rejects.toBeInstanceOf(QuotaExceededError);
+    expect(reads).toBe(0);
+    expect(renders.count).toBe(0);
+    expect((await s.quota.usage(user)).usage.generated).toBe(10);
+  });
+
+  it('a request that cannot be read (an upload refused midway) gives its reserved unit back', async () => {
+    const { s } = domainServices(fakeClock('2026-05-05T00:00:00Z'));
+    const { user, token } = await s.accounts.createUser({
+      email: 'midway@example.com',
+      displayName: 'M',
+      tier: 'free',
+    });
+    const principal = await s.accounts.authenticate(`Bearer ${token.token}`);
+    await expect(
+      s.images.generate(principal, () => Promise.reject(new FileTooLargeError(10))),
+    ).rejects.toBeInstanceOf(FileTooLargeError);
+    expect((await s.quota.usage(user)).usage.generated).toBe(0);
+  });
+});
+
+describe('rendering under load', () => {
+  /** The most renders whose spans overlap at one instant. */
+  const peakOverlap = (spans: { start: number; end: number }[]) =>
+    Math.max(...spans.map((a) => spans.filter((b) => b.start <= a.start && a.start < b.end).length));
+
+  it('renders at most `concurrency` images at once, and that many really run side by side', async () => {
+    const input = await solid([20, 40, 60], 'jpeg', 800, 500);
+    const options = generateOptionsSchema.parse({ title: 'Queued' });
+    for (const concurrency of [1, 2]) {
+      const renderer = createRenderer(testFonts(), { concurrency });
+      const results = await Promise.all([1, 2, 3, 4].map(() => renderer.render(input, options)));
+      expect(results.every((r) => r.width === 1200)).toBe(true);
+      expect(peakOverlap(results.map((r) => r.span)), `concurrency ${concurrency}`).toBe(concurrency);
+      expect(renderer.load()).toEqual({ active: 0, waiting: 0 });
+    }
+  });
+});

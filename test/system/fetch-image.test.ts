@@ -1,0 +1,100 @@
+/**
+ * The SSRF-safe image fetcher (src/fetch-image.ts) on its own, against a local image host: what it
+ * fetches, and every form of a private, loopback, link-local or metadata address it refuses,
+ * directly, by DNS and by redirect. The MCP and REST suites check that their `imageUrl` reaches it.
+ */
+import dns from 'node:dns';
+import { createServer, type Server } from 'node:http';
+import type { LookupFunction } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FileTooLargeError, ValidationError } from '../../src/domain/kernel/errors.js';
+import { createImageFetcher, type ImageFetcher } from '../../src/fetch-image.js';
+import { solid } from '../support/images.js';
+
+/** Fake DNS for the test: these names answer with the given addresses; everything else asks the system. */
+const FAKE_DNS: Record<string, string> = {
+  'intranet.example.test': '10.1.2.3',
+  'images.example.test': '127.0.0.2',
+};
+const lookup = ((hostname: string, options: dns.LookupOptions, cb: (...args: unknown[]) => void) => {
+  const address = FAKE_DNS[hostname];
+  if (!address) return dns.lookup(hostname, options, cb as never);
+  if (options.all) cb(null, [{ address, family: 4 }]);
+  else cb(null, address, 4);
+}) as unknown as LookupFunction;
+
+let host: Server;
+let hostUrl: string;
+let jpeg: Buffer;
+/** 127.0.0.2 stands for a public image host: allowed for this fetcher only. */
+let fetchImage: ImageFetcher;
+
+beforeAll(async () => {
+  jpeg = await solid([40, 100, 160], 'jpeg', 80, 50);
+  host = createServer((req, res) => {
+    if (req.url === '/photo.jpg') res.writeHead(200, { 'content-type': 'image/jpeg' }).end(jpeg);
+    else if (req.url === '/to-photo') res.writeHead(302, { location: '/photo.jpg' }).end();
+    else if (req.url === '/to-loopback') res.writeHead(302, { location: 'http://127.0.0.1:9/' }).end();
+    else if (req.url === '/to-metadata')
+      res.writeHead(301, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
+    else if (req.url === '/loop') res.writeHead(302, { location: '/loop' }).end();
+    else if (req.url === '/big.jpg') res.writeHead(200).end(Buffer.alloc(11 * 1024 * 1024));
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => host.listen(0, '127.0.0.2', resolve));
+  hostUrl = `http://127.0.0.2:${(host.address() as { port: number }).port}`;
+  fetchImage = createImageFetcher({ allowAddresses: ['127.0.0.2'], lookup });
+});
+afterAll(async () => {
+  host.closeAllConnections();
+  await new Promise((r) => host.close(r));
+});
+
+/** The refusal `fetchImage(url)` rejects with: a ValidationError on field imageUrl. */
+async function refusal(url: string): Promise<ValidationError> {
+  const err = await fetchImage(url).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err, url).toBeInstanceOf(ValidationError);
+  expect((err as ValidationError).field, url).toBe('imageUrl');
+  return err as ValidationError;
+}
+
+describe('the SSRF-safe image fetcher', () => {
+  it('fetches an image from an allowed host, by address, by name and through a redirect', async () => {
+    expect((await fetchImage(`${hostUrl}/photo.jpg`)).equals(jpeg)).toBe(true);
+    const port = new URL(hostUrl).port;
+    expect((await fetchImage(`http://images.example.test:${port}/photo.jpg`)).equals(jpeg)).toBe(true);
+    expect((await fetchImage(`${hostUrl}/to-photo`)).equals(jpeg)).toBe(true);
+  });
+
+  it('refuses loopback, private, link-local and metadata addresses in every spelling, by DNS and by redirect', async () => {
+    const attempts = [
+      'http://127.0.0.1:9/',
+      'http://[::1]:9/',
+      'http://10.0.0.1/photo.jpg',
+      'http://192.168.1.1/photo.jpg',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://2130706433:9/', // 127.0.0.1 as a decimal number
+      'http://0177.0.0.1:9/', // in octal
+      'http://0x7f.0.0.1:9/', // in hex
+      'http://[::ffff:127.0.0.1]:9/', // IPv4-mapped IPv6
+      'http://localhost:9/',
+      'http://intranet.example.test/photo.jpg', // DNS answers 10.1.2.3
+      `${hostUrl}/to-loopback`,
+      `${hostUrl}/to-metadata`,
+    ];
+    for (const url of attempts)
+      expect((await refusal(url)).message, url).toMatch(/^Could not fetch imageUrl: .*not allowed/);
+  });
+
+  it('refuses other schemes, credentials, endless redirects and files over 10 MB', async () => {
+    expect((await refusal('file:///etc/passwd')).message).toMatch(/only http and https/);
+    expect((await refusal(`http://user:pass@127.0.0.2/photo.jpg`)).message).toMatch(/credentials/);
+    expect((await refusal(`${hostUrl}/loop`)).message).toMatch(/more than 3 redirects/);
+    expect((await refusal(`${hostUrl}/missing.jpg`)).message).toMatch(/answered 404/);
+    expect((await refusal('not a url')).message).toMatch(/not a valid URL/);
+    await expect(fetchImage(`${hostUrl}/big.jpg`)).rejects.toBeInstanceOf(FileTooLargeError);
+  });
+});
