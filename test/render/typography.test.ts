@@ -9,7 +9,7 @@ import { layoutReportSchema, renderReportSchema } from '../../src/domain/schemas
 import { decode, solid } from '../support/images.js';
 import { assertMatchesOpenApi } from '../support/openapi.js';
 import { SCRIPT_SAMPLES } from '../support/samples.js';
-import { call, generate, startTestServer, type TestServer } from '../support/server.js';
+import { call, download, generate, startTestServer, type TestServer } from '../support/server.js';
 
 let srv: TestServer;
 let token: string;
@@ -43,6 +43,44 @@ describe('POST /layout, the free fit check', () => {
       expect(drawn, script).toEqual(layout);
       expect(contrast).toBeGreaterThanOrEqual(4.5);
       expect(layout.lines.title.join('').replace(/\s+/g, ''), script).toBe(title.replace(/\s+/g, ''));
+    }
+  });
+
+  it('the fit report matches the pixels drawn, in every script: the ink spans as many lines as it says, at its size', async () => {
+    // Black text on white, no gradient or shadow: ink is the text. A title of n lines at size S has
+    // its baselines TITLE_LINE_HEIGHT × S apart, so its ink spans (n − 1) × 1.15 S plus one line's
+    // own height, which is 0.45 to 1.6 S in every script here (x-height only to stacked marks and
+    // emoji): ranges that do not overlap for n and n ± 1, so a wrong line count or size shows.
+    const white = await solid([255, 255, 255], 'png', 1200, 630);
+    for (const [script, title] of Object.entries(SCRIPT_SAMPLES)) {
+      const fields = { title, template: 'left', colorMode: 'black', gradient: 'false', textShadow: 'false' };
+      const checked = await call(srv.base, 'POST', '/layout', {
+        token,
+        json: { ...fields, gradient: false, textShadow: false },
+      });
+      const report = layoutReportSchema.parse(checked.body.data);
+      const made = await generate(srv.base, token, fields, { data: white });
+      expect(made.status, script).toBe(201);
+      const img = await decode((await download(made.body.data.url as string)).data);
+      let first = -1;
+      let last = -1;
+      for (let y = 0; y < img.height; y++)
+        for (let x = 0; x < img.width; x++) {
+          const i = (y * img.width + x) * img.channels;
+          const d =
+            255 - Math.min(img.data[i] as number, img.data[i + 1] as number, img.data[i + 2] as number);
+          if (d > 60) {
+            if (first < 0) first = y;
+            last = y;
+            break;
+          }
+        }
+      const span = last - first + 1;
+      const size = report.fontSize;
+      const lines = report.lines.title.length;
+      const where = `${script}: ${lines} lines at ${size} px, ink ${span} px tall`;
+      expect(span, where).toBeGreaterThanOrEqual((lines - 1) * 1.15 * size + 0.45 * size);
+      expect(span, where).toBeLessThanOrEqual((lines - 1) * 1.15 * size + 1.6 * size);
     }
   });
 

@@ -132,3 +132,30 @@ export function meanInkColour(img: Decoded, background: [number, number, number]
   }
   return sum.map((s) => s / Math.max(1, n));
 }
+
+/**
+ * Where two renders of the same card differ by more than `threshold` on some channel: rendered once
+ * with the text in one colour and once in another (no gradient, no shadow), that is exactly where the
+ * text's ink fell, found from the outputs alone. Undefined when they do not differ.
+ */
+export async function differenceBox(a: Buffer, b: Buffer, threshold = 24): Promise<Box | undefined> {
+  const [x, y] = await Promise.all([decode(a), decode(b)]);
+  if (x.width !== y.width || x.height !== y.height) throw new Error('differenceBox: sizes differ');
+  let box: Box | undefined;
+  for (let row = 0; row < x.height; row++)
+    for (let col = 0; col < x.width; col++) {
+      const i = (row * x.width + col) * x.channels;
+      const j = (row * y.width + col) * y.channels;
+      let d = 0;
+      for (let c = 0; c < 3; c++)
+        d = Math.max(d, Math.abs((x.data[i + c] as number) - (y.data[j + c] as number)));
+      if (d <= threshold) continue;
+      if (!box) box = { left: col, top: row, right: col, bottom: row, count: 0 };
+      box.left = Math.min(box.left, col);
+      box.right = Math.max(box.right, col);
+      box.top = Math.min(box.top, row);
+      box.bottom = Math.max(box.bottom, row);
+      box.count++;
+    }
+  return box;
+}
