@@ -52,7 +52,7 @@ async function startServer(): Promise<{
  * title and subtitle, JPEG) again and again over keep-alive connections; resolves to each answer's
  * status once its body has been read. The body is encoded once, by the platform's FormData: the
  * client runs on the server's two cores, and fetch with a fresh FormData took 8 to 13 ms of CPU a
- * card there, this 1 to 4 (issue 11, runs of both on 24 November 2026).
+ * card there, this 1 to 4 (`npm run bench -- --http` prints it).
  */
 async function generateClient(
   server: ServerProcess,

@@ -76,7 +76,7 @@ const errorText = (r: CallToolResult) => {
 };
 
 describe('tools/list', () => {
-  it('lists the six tools with titles, input and output schemas, and every annotation set', async () => {
+  it('lists the eight tools with titles, input and output schemas, and every annotation set', async () => {
     const { token } = await srv.createUser('pro');
     const client = await connect(token);
     const { tools } = await client.listTools();

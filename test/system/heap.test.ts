@@ -35,7 +35,7 @@ function factorsAfterCollection(nodeFlags: string[]): { set: boolean; factors: n
   return { set: /^set true$/m.test(child.stdout), factors };
 }
 
-describe('the heap growing factor (issue 11)', () => {
+describe('the heap growing factor', () => {
   it('lets the old generation grow to twice its live size before the next full collection', () => {
     const { set, factors } = factorsAfterCollection([]);
     expect(set).toBe(true);
