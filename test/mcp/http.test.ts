@@ -5,8 +5,7 @@
  * no OAuth discovery).
  */
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import dns from 'node:dns';
-import type { AddressInfo, LookupFunction } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -14,20 +13,9 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_NAMES } from '../support/mcp-tools.js';
 import { imageRecordSchema } from '../../src/domain/schemas.js';
+import { fakeLookup } from '../support/dns.js';
 import { solid } from '../support/images.js';
 import { call, download, startTestServer, type TestServer } from '../support/server.js';
-
-/** Fake DNS for the test: these names answer with private addresses; everything else asks the system. */
-const FAKE_DNS: Record<string, string> = {
-  'intranet.example.test': '10.1.2.3',
-  'images.example.test': '127.0.0.2',
-};
-const lookup = ((hostname: string, options: dns.LookupOptions, cb: (...args: unknown[]) => void) => {
-  const address = FAKE_DNS[hostname];
-  if (!address) return dns.lookup(hostname, options, cb as never);
-  if (options.all) cb(null, [{ address, family: 4 }]);
-  else cb(null, address, 4);
-}) as unknown as LookupFunction;
 
 let srv: TestServer;
 let imageHost: Server;
@@ -36,7 +24,7 @@ let jpeg: Buffer;
 
 beforeAll(async () => {
   // 127.0.0.2 is allowed for this test server only: it stands for a public image host.
-  srv = await startTestServer({ fetcher: { allowAddresses: ['127.0.0.2'], lookup } });
+  srv = await startTestServer({ fetcher: { allowAddresses: ['127.0.0.2'], lookup: fakeLookup } });
   jpeg = await solid([40, 100, 160], 'jpeg', 800, 500);
   imageHost = createServer((req, res) => {
     if (req.url === '/photo.jpg') res.writeHead(200, { 'content-type': 'image/jpeg' }).end(jpeg);

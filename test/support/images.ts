@@ -71,6 +71,17 @@ export interface Box {
   count: number;
 }
 
+/** `box` grown to hold pixel (x, y), counted; a new box when there is none yet. */
+function grow(box: Box | undefined, x: number, y: number): Box {
+  if (!box) return { left: x, top: y, right: x, bottom: y, count: 1 };
+  box.left = Math.min(box.left, x);
+  box.right = Math.max(box.right, x);
+  box.top = Math.min(box.top, y);
+  box.bottom = Math.max(box.bottom, y);
+  box.count++;
+  return box;
+}
+
 /**
  * Bounding box of the pixels that differ from `background` by more than `threshold` (max channel
  * difference), inside an optional region. Undefined when there are none.
@@ -94,14 +105,7 @@ export function inkBox(
         Math.abs((img.data[i + 1] as number) - background[1]),
         Math.abs((img.data[i + 2] as number) - background[2]),
       );
-      if (d > threshold) {
-        if (!box) box = { left: x, top: y, right: x, bottom: y, count: 0 };
-        box.left = Math.min(box.left, x);
-        box.right = Math.max(box.right, x);
-        box.top = Math.min(box.top, y);
-        box.bottom = Math.max(box.bottom, y);
-        box.count++;
-      }
+      if (d > threshold) box = grow(box, x, y);
     }
   }
   return box;
@@ -149,13 +153,7 @@ export async function differenceBox(a: Buffer, b: Buffer, threshold = 24): Promi
       let d = 0;
       for (let c = 0; c < 3; c++)
         d = Math.max(d, Math.abs((x.data[i + c] as number) - (y.data[j + c] as number)));
-      if (d <= threshold) continue;
-      if (!box) box = { left: col, top: row, right: col, bottom: row, count: 0 };
-      box.left = Math.min(box.left, col);
-      box.right = Math.max(box.right, col);
-      box.top = Math.min(box.top, row);
-      box.bottom = Math.max(box.bottom, row);
-      box.count++;
+      if (d > threshold) box = grow(box, col, row);
     }
   return box;
 }

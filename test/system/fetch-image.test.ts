@@ -3,25 +3,12 @@
  * fetches, and every form of a private, loopback, link-local or metadata address it refuses,
  * directly, by DNS and by redirect. The MCP and REST suites check that their `imageUrl` reaches it.
  */
-import dns from 'node:dns';
 import { createServer, type Server } from 'node:http';
-import type { LookupFunction } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileTooLargeError, ValidationError } from '../../src/domain/kernel/errors.js';
 import { createImageFetcher, type ImageFetcher } from '../../src/fetch-image.js';
+import { fakeLookup } from '../support/dns.js';
 import { solid } from '../support/images.js';
-
-/** Fake DNS for the test: these names answer with the given addresses; everything else asks the system. */
-const FAKE_DNS: Record<string, string> = {
-  'intranet.example.test': '10.1.2.3',
-  'images.example.test': '127.0.0.2',
-};
-const lookup = ((hostname: string, options: dns.LookupOptions, cb: (...args: unknown[]) => void) => {
-  const address = FAKE_DNS[hostname];
-  if (!address) return dns.lookup(hostname, options, cb as never);
-  if (options.all) cb(null, [{ address, family: 4 }]);
-  else cb(null, address, 4);
-}) as unknown as LookupFunction;
 
 let host: Server;
 let hostUrl: string;
@@ -43,7 +30,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => host.listen(0, '127.0.0.2', resolve));
   hostUrl = `http://127.0.0.2:${(host.address() as { port: number }).port}`;
-  fetchImage = createImageFetcher({ allowAddresses: ['127.0.0.2'], lookup });
+  fetchImage = createImageFetcher({ allowAddresses: ['127.0.0.2'], lookup: fakeLookup });
 });
 afterAll(async () => {
   host.closeAllConnections();

@@ -37,6 +37,14 @@ export interface MongoStoreOptions {
   serverSelectionTimeoutMS?: number;
 }
 
+/** Awaits every promise of `pending`, keeping its key; rejects as soon as one rejects. */
+async function awaitEach<T extends Record<string, Promise<unknown>>>(
+  pending: T,
+): Promise<{ [K in keyof T]: Awaited<T[K]> }> {
+  const entries = await Promise.all(Object.entries(pending).map(async ([key, p]) => [key, await p] as const));
+  return Object.fromEntries(entries) as { [K in keyof T]: Awaited<T[K]> };
+}
+
 /** Connects, checks the server answers, creates indexes. Throws if the server cannot be reached. */
 export async function openMongoStore(options: MongoStoreOptions): Promise<RecordStore> {
   const { MongoClient: Client } = await import('mongodb');
@@ -47,46 +55,23 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Record
   await client.connect();
   const db: Db = client.db(options.dbName ?? 'titlecard');
   await db.command({ ping: 1 });
-  const [
-    users,
-    tokens,
-    images,
-    sessions,
-    links,
-    usage,
-    idempotency,
-    oauth,
-    assets,
-    presets,
-    signingKeys,
-    renders,
-  ] = await Promise.all([
-    mongoUsers(db),
-    mongoTokens(db),
-    mongoImages(db),
-    mongoSessions(db),
-    mongoLinks(db),
-    mongoUsage(db),
-    mongoIdempotency(db),
-    mongoOauth(db),
-    mongoAssets(db),
-    mongoPresets(db),
-    mongoSigningKeys(db),
-    mongoRenders(db),
-  ]);
+  // Each repository creates its indexes; all of them at once.
+  const repositories = await awaitEach({
+    users: mongoUsers(db),
+    tokens: mongoTokens(db),
+    images: mongoImages(db),
+    sessions: mongoSessions(db),
+    links: mongoLinks(db),
+    usage: mongoUsage(db),
+    idempotency: mongoIdempotency(db),
+    oauth: mongoOauth(db),
+    assets: mongoAssets(db),
+    presets: mongoPresets(db),
+    signingKeys: mongoSigningKeys(db),
+    renders: mongoRenders(db),
+  });
   return {
-    users,
-    tokens,
-    images,
-    sessions,
-    links,
-    usage,
-    idempotency,
-    oauth,
-    assets,
-    presets,
-    signingKeys,
-    renders,
+    ...repositories,
     async close() {
       await client.close();
     },
