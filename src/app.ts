@@ -17,6 +17,7 @@ import { methodRules } from './api/describe.js';
 import { filesResource } from './api/routes/files.js';
 import { renderLinksResource } from './api/routes/render-links.js';
 import { createMcpRouter } from './mcp/http.js';
+import { redactRequest } from './logger.js';
 import type { Runtime } from './runtime.js';
 import { createWebRouter } from './web/index.js';
 import { createOAuthRouter, oauthAvailable, oauthVerifier } from './web/oauth.js';
@@ -47,6 +48,7 @@ export function createHttpApp(runtime: Runtime): express.Express {
         return id;
       },
       autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
+      serializers: { req: redactRequest },
     }),
   );
   app.use('/api', createApiRouter(runtime.services));

@@ -14,13 +14,18 @@
  *   to the address that was validated, so a second DNS answer cannot swap it (no rebinding window).
  *   Only unicast public addresses pass: loopback, private, link-local, carrier-grade NAT, unique
  *   local, multicast, reserved and IPv4-mapped forms of them are refused.
+ * - IPv6 addresses that embed an IPv4 address are refused whatever they embed, as a literal and
+ *   as a DNS answer: IPv4-compatible (`::127.0.0.1`, deprecated by RFC 4291 section 2.5.5.1), NAT64
+ *   (`64:ff9b::/96`, RFC 6052), 6to4 (`2002::/16`, RFC 3056) and Teredo (`2001::/32`, RFC 4380).
+ *   request-filtering-agent 3.2 let `http://[::127.0.0.1]/` through to a connection attempt.
  * - Every redirect is a new request through the same checks; at most 3.
  * - Limits: 10 MB (as the REST API, spec 8), 10 s for the whole fetch including redirects.
  * The bytes are then sniffed like an upload (only JPEG, PNG, WebP pass).
  */
+import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
+import { BlockList, isIPv6, type LookupFunction } from 'node:net';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import { FileTooLargeError, ValidationError } from './domain/kernel/errors.js';
 import { LIMITS } from './domain/design.js';
@@ -43,6 +48,34 @@ export type ImageFetcher = (url: string) => Promise<Buffer>;
 const refuse = (message: string) =>
   new ValidationError('imageUrl', 'format', `Could not fetch imageUrl: ${message}`);
 
+/** IPv6 ranges that embed an IPv4 address (see the module comment), refused whatever they embed. */
+const EMBEDDED_IPV4 = new BlockList();
+EMBEDDED_IPV4.addSubnet('::', 96, 'ipv6'); // IPv4-compatible (and the unspecified ::)
+EMBEDDED_IPV4.addSubnet('64:ff9b::', 96, 'ipv6'); // NAT64, RFC 6052
+EMBEDDED_IPV4.addSubnet('2002::', 16, 'ipv6'); // 6to4, RFC 3056
+EMBEDDED_IPV4.addSubnet('2001::', 32, 'ipv6'); // Teredo, RFC 4380
+
+/** Whether `address` is an IPv6 address of a range that embeds an IPv4 address. */
+export function embedsIpv4(address: string): boolean {
+  const bare = address.replace(/^\[|\]$/g, '');
+  return isIPv6(bare) && EMBEDDED_IPV4.check(bare, 'ipv6');
+}
+
+const embeddedRefusal = (host: string) =>
+  refuse(`${host} is an IPv6 address that embeds an IPv4 address, which is not allowed`);
+
+/** `lookup`, with every answer that embeds an IPv4 address refused before a socket connects to it. */
+function refusingEmbedded(lookup: LookupFunction): LookupFunction {
+  return ((hostname: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void) =>
+    lookup(hostname, options, (err: unknown, address: unknown, family?: unknown) => {
+      if (err) return callback(err);
+      const addresses = Array.isArray(address) ? (address as { address: string }[]) : [{ address }];
+      const bad = addresses.find((a) => typeof a.address === 'string' && embedsIpv4(a.address));
+      if (bad) return callback(embeddedRefusal(`${hostname} (${bad.address})`));
+      callback(null, address, family);
+    })) as LookupFunction;
+}
+
 export function createImageFetcher(options: ImageFetcherOptions = {}): ImageFetcher {
   const filter = { allowIPAddressList: options.allowAddresses ?? [] };
   const agents = {
@@ -50,6 +83,7 @@ export function createImageFetcher(options: ImageFetcherOptions = {}): ImageFetc
     'https:': new RequestFilteringHttpsAgent(filter),
   };
   const maxBytes = options.maxBytes ?? LIMITS.imageBytes;
+  const lookup = refusingEmbedded(options.lookup ?? (dns.lookup as LookupFunction));
   const maxRedirects = options.maxRedirects ?? 3;
 
   function once(url: URL, signal: AbortSignal): Promise<{ redirect: string } | { body: Buffer }> {
@@ -61,7 +95,7 @@ export function createImageFetcher(options: ImageFetcherOptions = {}): ImageFetc
           agent: agents[url.protocol as 'http:' | 'https:'],
           signal,
           headers: { accept: 'image/jpeg, image/png, image/webp', 'user-agent': 'Titlecard image fetcher' },
-          ...(options.lookup ? { lookup: options.lookup } : {}),
+          lookup,
         },
         (res) => {
           const status = res.statusCode ?? 0;
@@ -97,6 +131,7 @@ export function createImageFetcher(options: ImageFetcherOptions = {}): ImageFetc
       );
       req.on('error', (err) => {
         if (signal.aborted) reject(refuse(`no answer within ${options.timeoutMs ?? 10_000} ms`));
+        else if (err instanceof ValidationError) reject(err);
         else if (/is not allowed/.test(err.message))
           reject(
             refuse(
@@ -120,6 +155,7 @@ export function createImageFetcher(options: ImageFetcherOptions = {}): ImageFetc
       if (url.protocol !== 'http:' && url.protocol !== 'https:')
         throw refuse(`only http and https are allowed, not ${url.protocol}`);
       if (url.username || url.password) throw refuse('credentials in the URL are not allowed');
+      if (embedsIpv4(url.hostname)) throw embeddedRefusal(url.hostname);
       const result = await once(url, signal);
       if ('body' in result) return result.body;
       if (hop >= maxRedirects) throw refuse(`more than ${maxRedirects} redirects`);

@@ -1,8 +1,9 @@
 /**
  * The structured logger (pino). Logs always go to stderr: stdout belongs to command output
  * (`--json`) and, in stdio MCP mode, to the protocol. Bearer tokens, cookies and redirect locations
- * (which carry an OAuth authorization code after "Allow") are redacted, so a secret never reaches a
- * log line.
+ * (which carry an OAuth authorization code after "Allow") are redacted, and so are the secrets of
+ * emailed links in a request's URL and Referer ({@link redactUrl}), so a secret never reaches a log
+ * line.
  */
 import { pino, type Logger } from 'pino';
 
@@ -12,6 +13,43 @@ export const REDACTED_PATHS = [
   'res.headers["set-cookie"]',
   'res.headers.location',
 ];
+
+/** Query parameters whose values are secrets: the email links' `token` (lnk_…), OAuth's `code`. */
+const SECRET_PARAMS = /([?&](?:token|code)=)[^&#\s]*/gi;
+
+/** `url` (a path with a query, or an absolute URL) with the values of secret query parameters redacted. */
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_PARAMS, '$1[redacted]');
+}
+
+/**
+ * The request as pino-http serialises it, with {@link redactUrl} applied to `url` and to the
+ * `referer` header (a page of an emailed link passes its URL on as the Referer of what it loads),
+ * and the same parameters redacted in `query`.
+ */
+export function redactRequest<
+  T extends { url?: string; headers?: Record<string, unknown>; query?: Record<string, unknown> },
+>(req: T): T {
+  const referer = req.headers?.referer;
+  const query = req.query && Object.keys(req.query).some((k) => /^(token|code)$/i.test(k));
+  return {
+    ...req,
+    ...(query
+      ? {
+          query: Object.fromEntries(
+            Object.entries(req.query ?? {}).map(([k, v]) => [
+              k,
+              /^(token|code)$/i.test(k) ? '[redacted]' : v,
+            ]),
+          ),
+        }
+      : {}),
+    ...(typeof req.url === 'string' ? { url: redactUrl(req.url) } : {}),
+    ...(req.headers && typeof referer === 'string'
+      ? { headers: { ...req.headers, referer: redactUrl(referer) } }
+      : {}),
+  };
+}
 
 export function createLogger(level: string = 'info'): Logger {
   return pino(

@@ -32,7 +32,7 @@ import { PREVIEW_LIMIT } from './domain/images/images.js';
 export async function loadSecretsKey(config: Pick<Config, 'secretsKey' | 'dataDir'>): Promise<Buffer> {
   if (config.secretsKey) return config.secretsKey;
   const file = path.join(config.dataDir, 'secrets.key');
-  await mkdir(config.dataDir, { recursive: true });
+  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   try {
     await writeFile(file, randomBytes(SECRETS_KEY_BYTES), { flag: 'wx', mode: 0o600 });
   } catch (err) {

@@ -1384,6 +1384,19 @@ export interface operations {
       };
     };
     responses: {
+      /** @description A retry with the Idempotency-Key of a token created before: that token, without its secret (shown only in the 201). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['TokenListEntry'];
+          };
+        };
+      };
       /** @description Created. */
       201: {
         headers: {
@@ -1414,6 +1427,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description A retry whose Idempotency-Key created a token that has since been revoked. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
       /** @description A request with this Idempotency-Key is still under way. */

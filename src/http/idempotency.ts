@@ -18,6 +18,10 @@ export interface IdempotentRequest {
   fingerprint: () => Promise<string>;
   /** Does what the request asks and answers what to send (only a 2xx answer is kept for retries). */
   work: () => Promise<StoredResponse>;
+  /** What of the first answer is kept for retries (default all of it); see {@link replay}. */
+  keep?: (response: StoredResponse) => StoredResponse;
+  /** The answer to a retry, from what was kept (default: what was kept, as it is). */
+  replay?: (kept: StoredResponse) => Promise<StoredResponse>;
 }
 
 /**
@@ -29,9 +33,10 @@ export interface IdempotentRequest {
 export async function idempotently(
   req: Request,
   idempotency: Idempotency,
-  { userId, fingerprint, work }: IdempotentRequest,
+  { userId, fingerprint, work, keep, replay }: IdempotentRequest,
 ): Promise<StoredResponse> {
   const key = req.headers['idempotency-key'];
   if (typeof key !== 'string') return work();
-  return (await idempotency.run(userId, key, await fingerprint(), work)).response;
+  const { response, replayed } = await idempotency.run(userId, key, await fingerprint(), work, keep);
+  return replayed && replay ? replay(response) : response;
 }

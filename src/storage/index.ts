@@ -67,7 +67,8 @@ async function openBlobs(config: StorageConfig): Promise<BlobStore> {
 }
 
 export async function openStorage(config: StorageConfig): Promise<Storage> {
-  if (!config.mongo || !config.s3) await mkdir(config.dataDir, { recursive: true });
+  // Owner-only: the records, the files and secrets.key are nobody else's business (docs/security.md).
+  if (!config.mongo || !config.s3) await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const store = await openRecords(config);
   try {
     return { store, blobs: await openBlobs(config) };

@@ -250,6 +250,14 @@ describe('/files', () => {
     const past = await fetch(url, { headers: { range: `bytes=${bytes.length + 10}-` } });
     expect(past.status).toBe(416);
     expect(past.headers.get('content-range')).toBe(`bytes */${bytes.length}`);
+
+    // A range in another unit is ignored (RFC 9110 section 14.2): the whole file, 200.
+    for (const range of ['items=0-5', `pages=${bytes.length + 10}-`]) {
+      const other = await fetch(url, { headers: { range } });
+      expect(other.status, range).toBe(200);
+      expect(other.headers.get('content-range'), range).toBeNull();
+      expect(Buffer.from(await other.arrayBuffer()).equals(bytes), range).toBe(true);
+    }
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
+import Database from 'better-sqlite3';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { photo, solid } from '../support/images.js';
@@ -84,16 +85,37 @@ describe('Idempotency-Key', () => {
     expect(await generated(token)).toBe(1);
   });
 
-  it('POST /tokens: a retry returns the same token (secret included), not a second one', async () => {
+  it('POST /tokens: a retry names the same token, not a second one, and the secret is neither stored nor replayed', async () => {
     const { user, token } = await srv.createUser('pro');
     const headers = { 'idempotency-key': 'token-1' };
     const first = await call(srv.base, 'POST', '/tokens', { token, json: { name: 'ci' }, headers });
     const again = await call(srv.base, 'POST', '/tokens', { token, json: { name: 'ci' }, headers });
     expect(first.status).toBe(201);
-    expect(again.body).toEqual(first.body);
+    const secret = first.body.data.token as string;
+    expect(secret).toMatch(/^tc_/);
+    // The retry: that token's list entry, without its secret.
+    expect(again.status).toBe(200);
+    assertMatchesOpenApi('POST', '/tokens', 200, again.body);
+    expect(again.body.data).toEqual({
+      id: first.body.data.id,
+      name: 'ci',
+      lastUsedAt: null,
+      createdAt: first.body.data.createdAt,
+    });
     expect((await srv.services.accounts.listTokens(user)).filter((t) => t.name === 'ci')).toHaveLength(1);
+    // Nothing at rest holds the secret.
+    const db = new Database(path.join(srv.dataDir, 'titlecard.db'), { readonly: true });
+    const kept = db.prepare('SELECT response FROM idempotency WHERE key = ?').all('token-1');
+    db.close();
+    expect(kept).toHaveLength(1);
+    expect(JSON.stringify(kept)).not.toContain(secret);
     const bad = await call(srv.base, 'POST', '/tokens', { token, json: { name: 'other' }, headers });
     expect(bad.status).toBe(422);
+    // Once the token is revoked, a retry says so instead of naming it.
+    await call(srv.base, 'DELETE', `/tokens/${first.body.data.id as string}`, { token });
+    const late = await call(srv.base, 'POST', '/tokens', { token, json: { name: 'ci' }, headers });
+    expect(late.status).toBe(404);
+    expect(late.body.error.message).toMatch(/revoked/);
   });
 
   it('a failed request does not stick: the same key may be retried after an error', async () => {

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { request as httpRequest, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { loadConfig } from '../../src/config.js';
 import type { User } from '../../src/domain/kernel/records.js';
 import type { Tier } from '../../src/domain/design.js';
@@ -52,13 +52,15 @@ export interface TestServerOptions {
   fetcher?: ImageFetcherOptions;
   /** Environment variables of the configuration (as `titlecard serve` reads them). */
   env?: Record<string, string>;
+  /** The server's logger; default silent (a test that reads the request log passes its own). */
+  logger?: Logger;
 }
 
 /** `titlecard serve` in this process, on 127.0.0.1 and a free port, through the production start-up. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'titlecard-test-')));
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...options.env });
-  const running = await startServer(config, silentLogger, {
+  const running = await startServer(config, options.logger ?? silentLogger, {
     fonts: testFonts(),
     ...(options.clock ? { clock: options.clock } : {}),
     fetcher: options.fetcher ?? {},

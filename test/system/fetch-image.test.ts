@@ -76,6 +76,19 @@ describe('the SSRF-safe image fetcher', () => {
       expect((await refusal(url)).message, url).toMatch(/^Could not fetch imageUrl: .*not allowed/);
   });
 
+  it('refuses IPv6 addresses that embed an IPv4 address, as a literal and as a DNS answer', async () => {
+    for (const url of [
+      'http://[::127.0.0.1]/', // IPv4-compatible
+      'http://[::7f00:1]:9/', // the same, in hex
+      'http://[::a00:1]/', // ::10.0.0.1
+      'http://[64:ff9b::7f00:1]/', // NAT64
+      'http://[2002:7f00:1::1]/', // 6to4 of 127.0.0.1
+      'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/', // Teredo
+      'http://compat.example.test/photo.jpg', // DNS answers ::127.0.0.1
+    ])
+      expect((await refusal(url)).message, url).toMatch(/embeds an IPv4 address, which is not allowed/);
+  });
+
   it('refuses other schemes, credentials, endless redirects and files over 10 MB', async () => {
     expect((await refusal('file:///etc/passwd')).message).toMatch(/only http and https/);
     expect((await refusal(`http://user:pass@127.0.0.2/photo.jpg`)).message).toMatch(/credentials/);

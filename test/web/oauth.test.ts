@@ -111,7 +111,14 @@ describe('OAuth 2.1 for /mcp, over HTTP', () => {
     expect(consent.status).toBe(200);
     expect(consent.text).toContain('Allow Claude &lt;script&gt; to use your Titlecard account?');
     expect(consent.text).toContain(email);
-    expect(consent.text).toMatch(/generate images, which uses your quota/);
+    // Everything the grant lets the assistant do, the destructive part included.
+    for (const can of [
+      /generate images, which uses your quota/,
+      /make render links from your presets/,
+      /list and open your images, and delete them/,
+      /read your usage, and your name, email and tier/,
+    ])
+      expect(consent.text).toMatch(can);
     expect(consent.text).toContain('127.0.0.1:9');
     expect(consent.headers.get('x-frame-options')).toBe('DENY');
     const csp = consent.headers.get('content-security-policy') ?? '';

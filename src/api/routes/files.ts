@@ -37,11 +37,14 @@ export const filesResource: Resource = {
         return;
       }
       const ranges = req.headers.range ? req.range(size) : undefined;
-      if (ranges === -1) {
+      if (ranges === -1 && /^\s*bytes=/i.test(req.headers.range ?? '')) {
         res.status(416).set('Content-Range', `bytes */${size}`).end();
         return;
       }
-      const range = Array.isArray(ranges) && ranges.length === 1 ? ranges[0] : undefined;
+      // Only a single range in bytes is served as a range; any other unit is ignored (RFC 9110
+      // section 14.2: a server MAY ignore a Range of a unit it does not support).
+      const range =
+        Array.isArray(ranges) && ranges.type === 'bytes' && ranges.length === 1 ? ranges[0] : undefined;
       res.status(range ? 206 : 200).set('Content-Length', String(range ? range.end - range.start + 1 : size));
       if (range) res.set('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
       if (req.method === 'HEAD') {

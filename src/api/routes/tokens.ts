@@ -3,6 +3,7 @@
  * OpenAPI description.
  */
 import express from 'express';
+import { NotFoundError } from '../../domain/kernel/errors.js';
 import { fingerprintOf } from '../../domain/kernel/idempotency.js';
 import type { StoredResponse } from '../../domain/kernel/ports.js';
 import { principalOf, requireAuth } from '../../http/auth.js';
@@ -20,6 +21,12 @@ import {
 } from '../describe.js';
 import { idempotently } from '../../http/idempotency.js';
 import { ok, sendStored } from '../../http/respond.js';
+
+/** The id of the token an answer of POST /tokens made (`{success, data: {id}}`, or `{id}` as kept). */
+function createdTokenId(body: string): string {
+  const parsed = JSON.parse(body) as { id?: string; data?: { id?: string } };
+  return parsed.data?.id ?? parsed.id ?? '';
+}
 
 export const tokensResource: Resource = {
   router(services) {
@@ -39,10 +46,23 @@ export const tokensResource: Resource = {
         }),
         headers: {},
       });
+      const user = principalOf(res).user;
       const response = await idempotently(req, services.idempotency, {
-        userId: principalOf(res).user.id,
+        userId: user.id,
         fingerprint: async () => fingerprintOf(JSON.stringify(req.body ?? null)),
         work: create,
+        // The secret is shown once and never stored: a retry learns which token its key made, and
+        // whether it is still active, but not its secret (docs/api.md, "Idempotency-Key").
+        keep: (first) => ({ ...first, body: JSON.stringify({ id: createdTokenId(first.body) }) }),
+        replay: async (kept) => {
+          const id = createdTokenId(kept.body);
+          const token = (await accounts.listTokens(user)).find((t) => t.id === id);
+          if (!token)
+            throw new NotFoundError(
+              `The token this Idempotency-Key created (${id}) has been revoked; create another with a new key`,
+            );
+          return { status: 200, body: JSON.stringify({ success: true, data: token }), headers: {} };
+        },
       });
       sendStored(res, response);
     });
@@ -66,7 +86,16 @@ export const tokensResource: Resource = {
           requestBody: { required: true, content: json(ref('CreateTokenRequest')) },
           responses: {
             201: { description: 'Created.', content: json(envelope('CreatedToken')) },
+            200: {
+              description:
+                'A retry with the Idempotency-Key of a token created before: that token, without its secret (shown only in the 201).',
+              content: json(envelope('TokenListEntry')),
+            },
             400: errorResponses[400],
+            404: {
+              description: 'A retry whose Idempotency-Key created a token that has since been revoked.',
+              content: json(ref('EndpointErrorBody')),
+            },
           },
         }),
       ),

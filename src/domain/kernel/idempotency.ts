@@ -47,20 +47,22 @@ export interface Idempotency {
   /**
    * Runs `work` once for (`userId`, `key`, `fingerprint`); a retry gets its stored answer
    * (`replayed`). `work` answers what to send; only a 2xx answer is kept, and a throw frees the key.
-   * Throws ValidationError (field `Idempotency-Key`) for a malformed key, IdempotencyMismatchError,
-   * IdempotencyInFlightError, and whatever `work` throws.
+   * `keep` (default: the answer itself) says what of the answer is stored for retries: an answer that
+   * carries a secret keeps it out of the store. Throws ValidationError (field `Idempotency-Key`) for a
+   * malformed key, IdempotencyMismatchError, IdempotencyInFlightError, and whatever `work` throws.
    */
   run(
     userId: string,
     key: string,
     fingerprint: string,
     work: () => Promise<StoredResponse>,
+    keep?: (response: StoredResponse) => StoredResponse,
   ): Promise<{ response: StoredResponse; replayed: boolean }>;
 }
 
 export function createIdempotency(store: RecordStore, clock: Clock): Idempotency {
   return {
-    async run(userId, key, fingerprint, work) {
+    async run(userId, key, fingerprint, work, keep = (response) => response) {
       if (!IDEMPOTENCY_KEY_PATTERN.test(key))
         throw new ValidationError(
           'Idempotency-Key',
@@ -86,7 +88,7 @@ export function createIdempotency(store: RecordStore, clock: Clock): Idempotency
         throw err;
       }
       if (response.status >= 200 && response.status < 300)
-        await store.idempotency.complete(userId, key, response);
+        await store.idempotency.complete(userId, key, keep(response));
       else await store.idempotency.abandon(userId, key);
       return { response, replayed: false };
     },

@@ -3,6 +3,7 @@
  * writer, with a 5 s busy timeout so that several processes can share one database file. Schema
  * migrations are applied at open, under an immediate transaction, so concurrent starts are safe.
  */
+import { chmodSync, closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { RecordStore } from '../../domain/kernel/ports.js';
 import { migrate } from './migrations.js';
@@ -20,10 +21,16 @@ import { sqliteSigningKeys } from './signing-keys.js';
 import { sqliteRenders } from './renders.js';
 
 /**
- * Opens (creating if needed) the database at `file` (`:memory:` for a private in-memory one) and
- * applies pending migrations.
+ * Opens (creating if needed, owner-only) the database at `file` (`:memory:` for a private in-memory
+ * one) and applies pending migrations.
  */
 export function openSqliteStore(file: string): RecordStore {
+  // Owner-only (0600), also when an older install made it readable by others; SQLite gives its -wal
+  // and -shm files the database file's permissions.
+  if (file !== ':memory:') {
+    closeSync(openSync(file, 'a', 0o600));
+    chmodSync(file, 0o600);
+  }
   const db = new Database(file);
   db.pragma('busy_timeout = 5000');
   db.pragma('journal_mode = WAL');
