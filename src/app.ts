@@ -25,7 +25,9 @@ import { createOAuthRouter, oauthAvailable, oauthVerifier } from './web/oauth.js
 export function createHttpApp(runtime: Runtime): express.Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', false);
+  // The client's address for throttles and logs: the socket's, or X-Forwarded-For's behind the
+  // proxies TRUST_PROXY names (docs/security.md).
+  app.set('trust proxy', runtime.config.trustProxy);
   app.locals.uploadDir = runtime.uploadDir;
   app.locals.metrics = runtime.metrics;
   // Every answer is counted by method, route pattern and status, with its duration.

@@ -2,6 +2,7 @@
  * Configuration from environment variables, checked once at start-up. A bad value stops the process
  * with a message naming the variable and what was expected.
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -45,6 +46,10 @@ export const CONFIG_VARIABLES: [name: string, description: string][] = [
   [
     'SECRETS_KEY',
     'Base64 of 32 random bytes (openssl rand -base64 32): seals the signing keys of render links at rest (AES-256-GCM). Unset: DATA_DIR/secrets.key, made on first start. Scaled out: set the same value on every process.',
+  ],
+  [
+    'TRUST_PROXY',
+    'Express trust proxy, for a reverse proxy in front: the number of proxies (1 for one nginx), or a comma-separated list of their addresses or CIDR ranges (or loopback, linklocal, uniquelocal). Then the client address of throttles and logs comes from X-Forwarded-For. Default off.',
   ],
   [
     'MCP_ALLOWED_HOSTS',
@@ -91,6 +96,16 @@ export const CONFIG_VARIABLES: [name: string, description: string][] = [
   ],
 ];
 
+/** An address, a CIDR range, or one of the names Express's `trust proxy` (proxy-addr) knows. */
+function isTrustedProxyEntry(entry: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address, bits, extra] = entry.split('/');
+  if (extra !== undefined || !address || !isIP(address)) return false;
+  if (bits === undefined) return true;
+  const max = isIP(address) === 4 ? 32 : 128;
+  return /^\d+$/.test(bits) && Number(bits) <= max;
+}
+
 const list = z
   .string()
   .optional()
@@ -121,6 +136,26 @@ const schema = z.object({
       'expected base64 of 32 bytes (openssl rand -base64 32)',
     )
     .optional(),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || /^(false|off|0)$/i.test(v.trim())) return false as const;
+      if (/^\d+$/.test(v.trim())) return Number(v.trim());
+      const entries = v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      const bad = entries.find((e) => !isTrustedProxyEntry(e));
+      if (bad !== undefined || entries.length === 0) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `expected a number of proxies, or addresses and CIDR ranges, but ${JSON.stringify(bad ?? v)} is neither`,
+        });
+        return z.NEVER;
+      }
+      return entries;
+    }),
   MCP_ALLOWED_HOSTS: list,
   MCP_ALLOWED_ORIGINS: list,
   FETCH_ALLOW_ADDRESSES: list,
@@ -161,6 +196,11 @@ export interface Config {
   maxConnections: number;
   /** Set: `GET /metrics` needs it as a bearer token. */
   metricsToken: string | undefined;
+  /**
+   * Express's `trust proxy`: false (default: the socket's address is the client's), a number of
+   * proxy hops, or the proxies' addresses and CIDR ranges (docs/security.md).
+   */
+  trustProxy: false | number | string[];
   /** SECRETS_KEY, 32 bytes; undefined: DATA_DIR/secrets.key (src/runtime.ts). */
   secretsKey: Buffer | undefined;
   mcpAllowedHosts: string[];
@@ -210,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     renderQueue: c.RENDER_QUEUE,
     maxConnections: c.MAX_CONNECTIONS,
     metricsToken: c.METRICS_TOKEN,
+    trustProxy: c.TRUST_PROXY,
     secretsKey: c.SECRETS_KEY ? Buffer.from(c.SECRETS_KEY, 'base64') : undefined,
     mcpAllowedHosts: c.MCP_ALLOWED_HOSTS,
     mcpAllowedOrigins: c.MCP_ALLOWED_ORIGINS,

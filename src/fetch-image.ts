@@ -69,9 +69,9 @@ function refusingEmbedded(lookup: LookupFunction): LookupFunction {
   return ((hostname: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void) =>
     lookup(hostname, options, (err: unknown, address: unknown, family?: unknown) => {
       if (err) return callback(err);
-      const addresses = Array.isArray(address) ? (address as { address: string }[]) : [{ address }];
-      const bad = addresses.find((a) => typeof a.address === 'string' && embedsIpv4(a.address));
-      if (bad) return callback(embeddedRefusal(`${hostname} (${bad.address})`));
+      const addresses = (Array.isArray(address) ? address : [{ address }]) as { address: unknown }[];
+      const bad = addresses.map((a) => a.address).find((a) => typeof a === 'string' && embedsIpv4(a));
+      if (typeof bad === 'string') return callback(embeddedRefusal(`${hostname} (${bad})`));
       callback(null, address, family);
     })) as LookupFunction;
 }
@@ -83,7 +83,7 @@ export function createImageFetcher(options: ImageFetcherOptions = {}): ImageFetc
     'https:': new RequestFilteringHttpsAgent(filter),
   };
   const maxBytes = options.maxBytes ?? LIMITS.imageBytes;
-  const lookup = refusingEmbedded(options.lookup ?? (dns.lookup as LookupFunction));
+  const lookup = refusingEmbedded(options.lookup ?? dns.lookup);
   const maxRedirects = options.maxRedirects ?? 3;
 
   function once(url: URL, signal: AbortSignal): Promise<{ redirect: string } | { body: Buffer }> {

@@ -7,7 +7,7 @@
 import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
 import { ConfigError, type Config } from './config.js';
-import type { Clock } from './domain/kernel/ports.js';
+import type { Clock, Mailer } from './domain/kernel/ports.js';
 import { loadFontLibrary, type FontLibrary } from './domain/render/fonts.js';
 import { createRenderer } from './domain/render/index.js';
 import { warmUp } from './domain/render/warm-up.js';
@@ -21,7 +21,11 @@ import path from 'node:path';
 import { SECRETS_KEY_BYTES } from './domain/kernel/secrets.js';
 import { openStorage } from './storage/index.js';
 import { openUploadDir } from './uploads.js';
-import { createMemoryThrottle, createSignInThrottle } from './storage/throttle.js';
+import {
+  createMemoryThrottle,
+  createPasswordGuessThrottle,
+  createResetRequestThrottle,
+} from './storage/throttle.js';
 import { PREVIEW_LIMIT } from './domain/images/images.js';
 
 /**
@@ -58,6 +62,8 @@ export interface RuntimeOverrides {
   fetcher?: ImageFetcherOptions;
   /** Render a few throw-away cards before serving (`warmUp` of the renderer; `titlecard serve` does). */
   warmUp?: boolean;
+  /** Sends the account emails instead of SMTP_URL's server or the log (tests read them). */
+  mailer?: Mailer;
 }
 
 /** A running Titlecard without any edge: what every edge is built on. */
@@ -92,12 +98,14 @@ export async function createRuntime(
   if (options.warmUp) await warmUp(base);
   const metrics = createMetrics(base);
   const renderer = measuredRenderer(base, metrics);
-  const mailer = config.smtpUrl
-    ? await createSmtpMailer(
-        config.smtpUrl,
-        config.mailFrom ?? `Titlecard <no-reply@${new URL(publicUrl).hostname}>`,
-      )
-    : createLogMailer(logger);
+  const mailer =
+    options.mailer ??
+    (config.smtpUrl
+      ? await createSmtpMailer(
+          config.smtpUrl,
+          config.mailFrom ?? `Titlecard <no-reply@${new URL(publicUrl).hostname}>`,
+        )
+      : createLogMailer(logger));
   const fetchImage = createImageFetcher(options.fetcher ?? { allowAddresses: config.fetchAllowAddresses });
   const services = createServices({
     store,
@@ -108,7 +116,8 @@ export async function createRuntime(
     logger,
     publicUrl,
     mailer,
-    throttle: createSignInThrottle(),
+    throttle: createPasswordGuessThrottle(),
+    resetThrottle: createResetRequestThrottle(),
     previewThrottle: createMemoryThrottle({
       points: () => PREVIEW_LIMIT.points,
       windowSeconds: PREVIEW_LIMIT.windowSeconds,

@@ -81,6 +81,13 @@ export const errorResponses = {
 };
 
 /** The `Idempotency-Key` request header and its answers, for operations that create or charge. */
+/** 403 `FORBIDDEN`: the account's email is not confirmed (src/domain/accounts/confirmation.ts). */
+export const unconfirmedResponse = {
+  description:
+    "The account's email is not confirmed yet: it makes no lasting credentials until then (docs/security.md).",
+  content: json(ref('EndpointErrorBody')),
+};
+
 export const idempotent = (op: Json) => ({
   ...op,
   parameters: [

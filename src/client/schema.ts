@@ -1429,6 +1429,15 @@ export interface operations {
           'application/json': components['schemas']['AuthErrorBody'];
         };
       };
+      /** @description The account's email is not confirmed yet: it makes no lasting credentials until then (docs/security.md). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
       /** @description A retry whose Idempotency-Key created a token that has since been revoked. */
       404: {
         headers: {
@@ -2290,6 +2299,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description The account's email is not confirmed yet: it makes no lasting credentials until then (docs/security.md). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
       /** @description Internal server error, with a request id in the message. */

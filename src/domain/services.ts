@@ -32,8 +32,10 @@ export interface ServiceDeps {
   logger: Logger;
   /** Base URL of the service as the public sees it, without trailing slash, e.g. `https://cards.example.com`. */
   publicUrl: string;
-  /** Counts failed sign-ins (per account, per address). */
+  /** Counts password guesses: sign-in and current-password checks (accounts/password-guard.ts). */
   throttle: Throttle;
+  /** Counts password-reset requests (per address, per client; accounts/email-links.ts). */
+  resetThrottle: Throttle;
   /** Counts playground previews per account (`PREVIEW_LIMIT` in images.ts). */
   previewThrottle: Throttle;
   /** Sends verification and password-reset links. */
@@ -117,7 +119,14 @@ export function createServices(deps: ServiceDeps): Services {
     presets,
     box: createSecretBox(deps.secretsKey),
   });
-  const links = createAccountLinks({ store, clock, mailer: deps.mailer, publicUrl: deps.publicUrl });
+  const links = createAccountLinks({
+    store,
+    clock,
+    mailer: deps.mailer,
+    logger: deps.logger,
+    resetThrottle: deps.resetThrottle,
+    publicUrl: deps.publicUrl,
+  });
   const sessions = createSessions({
     store,
     clock,
@@ -132,6 +141,7 @@ export function createServices(deps: ServiceDeps): Services {
     logger: deps.logger,
     links,
     sessions,
+    throttle: deps.throttle,
     oauth,
     deleteImagesOf: async (id) => {
       await images.deleteAllOf(id);

@@ -40,6 +40,7 @@ import express, { type Request, type Response } from 'express';
 import { OAuthRefusal } from '../domain/kernel/errors.js';
 import { OAUTH_SCOPE, type AuthorizationRequest, type ClientRegistration } from '../domain/oauth/oauth.js';
 import type { Services } from '../domain/services.js';
+import { isConfirmed } from '../domain/accounts/confirmation.js';
 import type { Runtime } from '../runtime.js';
 import { formText } from './forms.js';
 import { securityHeaders } from './headers.js';
@@ -130,7 +131,10 @@ function oauthProvider(runtime: Runtime): OAuthServerProvider {
       return;
     }
     const decision = req.method === 'POST' ? formText(req.body, 'decision') : '';
-    if (decision === 'allow') {
+    // An unconfirmed account connects no assistant (confirmation.ts): the page says why, and offers
+    // only "Deny" and "Send it again".
+    const confirmed = isConfirmed(who.user);
+    if (decision === 'allow' && confirmed) {
       const code = await asOAuth(() => oauth.approve(who.user, request));
       const target = new URL(params.redirectUri);
       target.searchParams.set('code', code);
@@ -139,18 +143,26 @@ function oauthProvider(runtime: Runtime): OAuthServerProvider {
       return;
     }
     if (decision === 'deny') throw new AccessDeniedError('The person denied access');
+    if (decision === 'allow') res.status(403);
     const usage = await quota.usage(who.user);
     // CSP form-action must allow the redirect that follows "Allow" or "Deny".
     securityHeaders(runtime, [redirectSource(params.redirectUri)])(req, res, () => {
-      page(res, 'consent', {
-        title: 'Allow access',
-        client: {
-          name: client.client_name ?? 'An application',
-          host: new URL(params.redirectUri).host || params.redirectUri,
+      page(
+        res,
+        'consent',
+        {
+          title: 'Allow access',
+          client: {
+            name: client.client_name ?? 'An application',
+            host: new URL(params.redirectUri).host || params.redirectUri,
+          },
+          fields,
+          usage: usage.usage,
+          user: who.user,
+          confirmed,
         },
-        fields,
-        usage: usage.usage,
-      });
+        res.statusCode,
+      );
     });
   }
 

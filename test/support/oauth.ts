@@ -73,6 +73,8 @@ export async function person(srv: TestServer): Promise<{ web: WebClient; email: 
   const web = new WebClient(srv.url);
   const email = `oauth-${randomBytes(4).toString('hex')}@example.com`;
   await web.signUp(email, PASSWORD);
+  // Only a confirmed account connects an assistant (src/domain/accounts/confirmation.ts).
+  await srv.confirmEmail(email);
   return { web, email };
 }
 

@@ -17,7 +17,11 @@ import { loadFontLibrary, type FontLibrary } from '../../src/domain/render/fonts
 import type { MailMessage, Mailer } from '../../src/domain/kernel/ports.js';
 import { createRenderer } from '../../src/domain/render/index.js';
 import { createServices, type ServiceDeps, type Services } from '../../src/domain/services.js';
-import { createMemoryThrottle, createSignInThrottle } from '../../src/storage/throttle.js';
+import {
+  createMemoryThrottle,
+  createPasswordGuessThrottle,
+  createResetRequestThrottle,
+} from '../../src/storage/throttle.js';
 import { PREVIEW_LIMIT } from '../../src/domain/images/images.js';
 import type { ImageFetcherOptions } from '../../src/fetch-image.js';
 import { startServer } from '../../src/server.js';
@@ -40,6 +44,13 @@ export interface TestServer {
   services: Services;
   server: Server;
   createUser(tier?: Tier, email?: string): Promise<{ user: User; token: string }>;
+  /** The account emails this server sent (when the test gave it no SMTP_URL), oldest first. */
+  mail: MailMessage[];
+  /**
+   * Confirms `email` by the link of the newest verification message sent to it (read from {@link mail},
+   * or from `text` when the test reads its own mailbox), as its owner would.
+   */
+  confirmEmail(email: string, text?: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -54,13 +65,17 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   /** The server's logger; default silent (a test that reads the request log passes its own). */
   logger?: Logger;
+  /** How long the test mailer takes to hand over a message, ms (see {@link memoryMailer}). */
+  mailDelayMs?: number;
 }
 
 /** `titlecard serve` in this process, on 127.0.0.1 and a free port, through the production start-up. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'titlecard-test-')));
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...options.env });
+  const mailer = memoryMailer(options.mailDelayMs);
   const running = await startServer(config, options.logger ?? silentLogger, {
+    ...(options.env?.SMTP_URL ? {} : { mailer }),
     fonts: testFonts(),
     ...(options.clock ? { clock: options.clock } : {}),
     fetcher: options.fetcher ?? {},
@@ -81,6 +96,25 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         tier,
       });
       return { user: created.user, token: created.token.token };
+    },
+    mail: mailer.sent,
+    async confirmEmail(email, text) {
+      const link = /\/verify-email\?token=(lnk_[0-9A-Za-z]{43})/;
+      let message = text;
+      // Mail leaves off the request path: wait a moment for it.
+      for (let i = 0; message === undefined && i < 100; i++) {
+        const sent = mailer.sent.filter((m) => m.to === email && link.test(m.text)).at(-1);
+        if (sent) message = sent.text;
+        else await new Promise((r) => setTimeout(r, 20));
+      }
+      const token = message && link.exec(message)?.[1];
+      if (!token) throw new Error(`no confirmation link was sent to ${email}`);
+      const res = await fetch(`${publicUrl}/verify-email`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(publicUrl).origin },
+        body: new URLSearchParams({ token }).toString(),
+      });
+      if (res.status !== 200) throw new Error(`confirming ${email} answered ${res.status}`);
     },
     async close() {
       running.server.closeAllConnections();
@@ -241,12 +275,16 @@ export function answerBeforeUploadEnds(
   });
 }
 
-/** A Mailer that keeps what it is asked to send, for tests that read the links. */
-export function memoryMailer(): Mailer & { sent: MailMessage[] } {
+/**
+ * A Mailer that keeps what it is asked to send, for tests that read the links; each message takes
+ * `delayMs` to hand over, as an SMTP server's answer does (default 0).
+ */
+export function memoryMailer(delayMs = 0): Mailer & { sent: MailMessage[] } {
   const sent: MailMessage[] = [];
   return {
     sent,
     async send(message) {
+      if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
       sent.push(message);
     },
   };
@@ -256,7 +294,14 @@ export function memoryMailer(): Mailer & { sent: MailMessage[] } {
 export function testServices(
   deps: Omit<
     ServiceDeps,
-    'throttle' | 'previewThrottle' | 'mailer' | 'renderer' | 'logger' | 'publicUrl' | 'secretsKey'
+    | 'throttle'
+    | 'resetThrottle'
+    | 'previewThrottle'
+    | 'mailer'
+    | 'renderer'
+    | 'logger'
+    | 'publicUrl'
+    | 'secretsKey'
   > &
     Partial<Pick<ServiceDeps, 'mailer' | 'renderer' | 'publicUrl' | 'secretsKey'>>,
 ): Services {
@@ -266,7 +311,8 @@ export function testServices(
     publicUrl: 'https://cards.example.com',
     mailer: memoryMailer(),
     secretsKey: randomBytes(32),
-    throttle: createSignInThrottle(),
+    throttle: createPasswordGuessThrottle(),
+    resetThrottle: createResetRequestThrottle(),
     previewThrottle: createMemoryThrottle({
       points: () => PREVIEW_LIMIT.points,
       windowSeconds: PREVIEW_LIMIT.windowSeconds,

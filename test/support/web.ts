@@ -17,6 +17,11 @@ export interface PageAnswer {
 /** A person in a browser: keeps the session cookie it is given, sends it back, posts forms. */
 export class WebClient {
   cookie: string | undefined;
+  /**
+   * Sent as X-Forwarded-For on every request: the client address a trusted proxy would pass on (the
+   * server must trust its loopback proxy, TRUST_PROXY=loopback). Default none.
+   */
+  forwardedFor: string | undefined;
   constructor(
     readonly url: string,
     /** The Origin header sent with POSTs (the site's own, unless a test forges another). */
@@ -30,6 +35,7 @@ export class WebClient {
     headers: Record<string, string> = {},
   ): Promise<PageAnswer> {
     const h: Record<string, string> = { ...headers };
+    if (this.forwardedFor) h['x-forwarded-for'] = this.forwardedFor;
     if (this.cookie) h.cookie = this.cookie;
     if (method !== 'GET' && this.origin) h.origin = this.origin;
     let body: string | undefined;
@@ -55,15 +61,21 @@ export class WebClient {
     return this.request('POST', path, form);
   }
 
-  /** Signs up through the form; resolves once signed in. */
+  /**
+   * Signs up through the form, then signs in (sign-up signs nobody in); resolves once signed in.
+   * The email is not confirmed yet: `TestServer.confirmEmail` does that.
+   */
   async signUp(
     email: string,
     password = 'a long enough password',
     displayName = 'Web Person',
   ): Promise<void> {
     const res = await this.post('/sign-up', { email, displayName, password });
-    if (res.status !== 303 || res.location !== '/overview')
+    if (res.status !== 200 || !/we sent a link to confirm the address/.test(res.text))
       throw new Error(`sign-up failed: ${res.status} ${res.text.slice(0, 300)}`);
+    const signedIn = await this.signIn(email, password);
+    if (signedIn.status !== 303 || signedIn.location !== '/overview')
+      throw new Error(`sign-in after sign-up failed: ${signedIn.status} ${signedIn.text.slice(0, 300)}`);
   }
 
   async signIn(email: string, password: string): Promise<PageAnswer> {
@@ -110,11 +122,14 @@ export async function startSmtpServer(): Promise<{ url: string; mail: Mail[]; cl
   };
 }
 
-/** Waits until `mail` holds a message to `to` and returns the newest. */
-export async function mailTo(mail: Mail[], to: string, timeoutMs = 5000): Promise<Mail> {
+/** Waits until `mail` holds a message to `to` (among those from index `after` on) and returns the newest. */
+export async function mailTo(mail: Mail[], to: string, timeoutMs = 5000, after = 0): Promise<Mail> {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const found = mail.filter((m) => m.to === to).at(-1);
+    const found = mail
+      .slice(after)
+      .filter((m) => m.to === to)
+      .at(-1);
     if (found) return found;
     if (Date.now() > until) throw new Error(`no mail to ${to}`);
     await new Promise((r) => setTimeout(r, 50));

@@ -45,7 +45,7 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
     await srv?.close();
   });
 
-  it('signs up with email, name and password, and lands on the overview', async () => {
+  it('signs up with email, name and password, is asked to confirm the address, signs in and lands on the overview', async () => {
     await page.goto(srv.url);
     expect(new URL(page.url()).pathname).toBe('/sign-in');
     await accessible();
@@ -55,7 +55,17 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
     await page.getByLabel('Name', { exact: true }).fill('Browser Person');
     await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.getByRole('status').first().textContent()).resolves.toMatch(
+      /we sent a link to confirm the address/,
+    );
+    await accessible();
+    await page.getByRole('link', { name: 'Sign in', exact: true }).first().click();
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL('**/overview');
+    // The address is confirmed by the emailed link, as its owner would.
+    await srv.confirmEmail(email);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Overview');
     await accessible();
   });

@@ -295,10 +295,11 @@ describe('OAuth 2.1 for /mcp, over HTTP', () => {
 
     const beforeChange = await tokensFor(srv, web, clientId);
     const user = await srv.services.accounts.findUserByEmail(email);
-    await srv.services.accounts.changePassword(user, {
-      currentPassword: PASSWORD,
-      password: 'another long password',
-    });
+    await srv.services.accounts.changePassword(
+      user,
+      { currentPassword: PASSWORD, password: 'another long password' },
+      '127.0.0.1',
+    );
     expect((await mcpCall(srv, beforeChange.access_token)).status).toBe(401);
     const refreshAfter = await post(`${srv.url}/token`, {
       grant_type: 'refresh_token',
@@ -310,9 +311,11 @@ describe('OAuth 2.1 for /mcp, over HTTP', () => {
     // The change signed every session out: the person signs in again with the new password.
     expect((await web.signIn(email, 'another long password')).status).toBe(303);
     const beforeDeletion = await tokensFor(srv, web, clientId);
-    await srv.services.accounts.deleteAccount(await srv.services.accounts.findUserByEmail(email), {
-      password: 'another long password',
-    });
+    await srv.services.accounts.deleteAccount(
+      await srv.services.accounts.findUserByEmail(email),
+      { password: 'another long password' },
+      '127.0.0.1',
+    );
     expect((await mcpCall(srv, beforeDeletion.access_token)).status).toBe(401);
   });
 
@@ -421,6 +424,7 @@ describe.skipIf(!hasChromium)(
     it('discovers, registers, signs in, allows, exchanges with PKCE, calls tools, refreshes, and is cut off by "Disconnect"', async () => {
       const email = `assistant-${Date.now()}@example.com`;
       await new WebClient(srv.url).signUp(email, PASSWORD);
+      await srv.confirmEmail(email);
       const mcpUrl = new URL(`${srv.url}/mcp`);
       const provider = new AssistantProvider();
       const connect = async () => {

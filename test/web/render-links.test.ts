@@ -19,6 +19,7 @@ describe.skipIf(!hasChromium)('render links in the dashboard, in Chromium', () =
       const email = `links-${Date.now()}@example.com`;
       const web = new WebClient(srv.url);
       await web.signUp(email, 'a long enough password');
+      await srv.confirmEmail(email);
       const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
       const [name, value] = (web.cookie ?? '').split('=');
       await context.addCookies([{ name: name ?? '', value: value ?? '', url: srv.url }]);

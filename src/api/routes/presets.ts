@@ -10,6 +10,7 @@ import {
   errorResponses,
   idParameter,
   json,
+  unconfirmedResponse,
   listEnvelope,
   messageResponse,
   ref,
@@ -116,6 +117,7 @@ export const presetsResource: Resource = {
         responses: {
           201: { description: 'Created.', content: json(envelope('CreatedSigningKey')) },
           400: errorResponses[400],
+          403: unconfirmedResponse,
         },
       }),
       get: secured({

@@ -17,6 +17,7 @@ import {
   messageResponse,
   ref,
   secured,
+  unconfirmedResponse,
   type Resource,
 } from '../describe.js';
 import { idempotently } from '../../http/idempotency.js';
@@ -92,6 +93,7 @@ export const tokensResource: Resource = {
               content: json(envelope('TokenListEntry')),
             },
             400: errorResponses[400],
+            403: unconfirmedResponse,
             404: {
               description: 'A retry whose Idempotency-Key created a token that has since been revoked.',
               content: json(ref('EndpointErrorBody')),

@@ -6,18 +6,14 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { AccountLinks } from './email-links.js';
-import {
-  emailTakenError,
-  InvalidCredentialsError,
-  NotFoundError,
-  UnauthorizedError,
-  ValidationError,
-} from '../kernel/errors.js';
+import { assertConfirmed } from './confirmation.js';
+import { createPasswordGuard } from './password-guard.js';
+import { emailTakenError, NotFoundError, UnauthorizedError, ValidationError } from '../kernel/errors.js';
 import { hashToken, newId, newTokenSecret, TOKEN_PATTERN } from '../kernel/ids.js';
 import { type ApiToken, type User } from '../kernel/records.js';
 import { TIERS, type Tier } from '../design.js';
 import { hashPassword, passwordSchema, verifyPassword } from './passwords.js';
-import type { Clock, RecordStore } from '../kernel/ports.js';
+import type { Clock, RecordStore, Throttle } from '../kernel/ports.js';
 import { createTokenBodySchema, type createdTokenSchema, type tokenListEntrySchema } from '../schemas.js';
 import { LIMITS } from '../design.js';
 import type { OAuth } from '../oauth/oauth.js';
@@ -61,9 +57,12 @@ export interface Accounts {
   /**
    * Spec 4.4: creates a token; `body` is `{name}`. Name rules (our choice): 1 to 100 characters after
    * trimming, no control characters, need not be unique. At most `LIMITS.activeTokensMax` (100)
-   * active tokens per account. Throws ValidationError on `name`.
+   * active tokens per account. Throws ValidationError on `name`, ForbiddenError while the account's
+   * email is not confirmed (see {@link assertConfirmed}).
    */
   createToken(user: User, body: unknown): Promise<CreatedToken>;
+  /** Revokes every active token of the user at once; answers how many. */
+  revokeAllTokens(user: User): Promise<number>;
   /** Spec 4.5: the user's active tokens, newest first, without secrets. */
   listTokens(user: User): Promise<TokenListEntry[]>;
   /** Spec 4.6: revokes at once. Unknown, already revoked, or another user's token: NotFoundError. */
@@ -75,23 +74,27 @@ export interface Accounts {
    */
   authenticate(authorization: string | undefined): Promise<Principal>;
   /**
-   * Changes the display name and, when it differs, the email (which then needs verifying again: a
-   * link is sent). Throws ValidationError on `displayName` or `email` (format, or taken).
+   * Changes the display name at once. A new email (`email` differing from the account's) needs the
+   * current password (`currentPassword`), takes effect only when the new address confirms it by the
+   * link sent there, and the old address is told; `pendingEmail` names it. Throws ValidationError
+   * on `displayName` or `email` (format, or taken), InvalidCredentialsError and TooManyAttemptsError
+   * as {@link changePassword}.
    */
-  updateProfile(user: User, input: unknown): Promise<User>;
+  updateProfile(user: User, input: unknown, client: string): Promise<{ user: User; pendingEmail?: string }>;
   /**
-   * Changes the password after checking the current one (InvalidCredentialsError when wrong; an
-   * account without a password sets its first one with a reset link), then ends every other session
-   * (`keepSession` is the cookie value of the one making the change) and every connected app's
-   * access (OAuth grants). ValidationError on `password`.
+   * Changes the password after checking the current one (InvalidCredentialsError when wrong,
+   * TooManyAttemptsError while `client` must wait, as at sign-in; an account without a password sets
+   * its first one with a reset link), then ends every other session (`keepSession` is the cookie
+   * value of the one making the change) and every connected app's access (OAuth grants). API
+   * tokens stay (the page lists them, with "Revoke all"). ValidationError on `password`.
    */
-  changePassword(user: User, input: unknown, keepSession?: string): Promise<void>;
+  changePassword(user: User, input: unknown, client: string, keepSession?: string): Promise<void>;
   /**
-   * Deletes the account after checking its password (InvalidCredentialsError when wrong): images
-   * and their files, tokens, connected apps' grants, sessions, email links, then the user. A revoked token or session fails
-   * at once, in every process.
+   * Deletes the account after checking its password (InvalidCredentialsError, TooManyAttemptsError
+   * as {@link changePassword}): images and their files, tokens, connected apps' grants, sessions,
+   * email links, then the user. A revoked token or session fails at once, in every process.
    */
-  deleteAccount(user: User, input: unknown): Promise<void>;
+  deleteAccount(user: User, input: unknown, client: string): Promise<void>;
 }
 
 /** `lastUsedAt` is written at most this often per token (ms): a busy token costs no write per request. */
@@ -104,6 +107,8 @@ export interface AccountsDeps {
   logger: Logger;
   links: AccountLinks;
   sessions: Pick<Sessions, 'signOutEverywhere'>;
+  /** Counts guesses of the current password, as sign-in does (password-guard.ts). */
+  throttle: Throttle;
   /** Ends or deletes the OAuth grants of connected apps. */
   oauth: Pick<OAuth, 'endAllFor' | 'deleteAllFor'>;
   /** Deletes every image, upload, preset, signing key and rendered link of the user, records and files. */
@@ -113,6 +118,7 @@ export interface AccountsDeps {
 const profileSchema = z.object({
   displayName: z.string().trim().min(1).max(100),
   email: z.email().max(254),
+  currentPassword: z.string().max(1024).default(''),
 });
 const passwordChangeSchema = z.object({
   currentPassword: z.string().max(1024).default(''),
@@ -126,9 +132,15 @@ export function createAccounts({
   logger,
   links,
   sessions,
+  throttle,
   oauth,
   deleteImagesOf,
 }: AccountsDeps): Accounts {
+  const guard = createPasswordGuard(throttle);
+  /** Checks `password` against the user's, throttled as sign-in is. */
+  const checkPassword = (user: User, password: string, client: string) =>
+    guard.check(user.email, client, () => verifyPassword(user.passwordHash, password));
+
   /** A new token record and its one-time view (with the secret); the caller stores the record. */
   function newToken(user: User, name: string): { record: ApiToken; view: CreatedToken } {
     const secret = newTokenSecret();
@@ -156,7 +168,8 @@ export function createAccounts({
         ...parsed,
         createdAt: clock.now(),
         passwordHash: null,
-        emailVerifiedAt: null,
+        // The operator made it: the address counts as confirmed.
+        emailVerifiedAt: clock.now(),
       };
       await store.users.create(user);
       const first = newToken(user, 'default');
@@ -180,6 +193,7 @@ export function createAccounts({
 
     async createToken(user, body) {
       const { name } = parseOrThrow(createTokenBodySchema, body ?? {});
+      assertConfirmed(user, 'make API tokens');
       const created = newToken(user, name);
       if (!(await store.tokens.createWithinLimit(created.record, LIMITS.activeTokensMax)))
         throw new ValidationError(
@@ -197,6 +211,13 @@ export function createAccounts({
         lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
         createdAt: t.createdAt.toISOString(),
       }));
+    },
+
+    async revokeAllTokens(user) {
+      const now = clock.now();
+      const active = await store.tokens.listActive(user.id);
+      for (const token of active) await store.tokens.revoke(user.id, token.id, now);
+      return active.length;
     },
 
     async revokeToken(user, id) {
@@ -222,27 +243,31 @@ export function createAccounts({
       return { user, tokenId: token.id };
     },
 
-    async updateProfile(user, input) {
-      const { displayName, email } = parseOrThrow(profileSchema, input);
+    async updateProfile(user, input, client) {
+      const { displayName, email, currentPassword } = parseOrThrow(profileSchema, input);
       const emailChanged = email.toLowerCase() !== user.email.toLowerCase();
-      const changes = emailChanged ? { displayName, email, emailVerifiedAt: null } : { displayName };
-      await store.users.update(user.id, changes);
-      const updated = { ...user, ...changes };
-      if (emailChanged) await links.sendVerification(updated);
-      return updated;
+      if (emailChanged) {
+        await checkPassword(user, currentPassword, client);
+        if (await store.users.findByEmail(email)) throw emailTakenError(email);
+      }
+      await store.users.update(user.id, { displayName });
+      const updated = { ...user, displayName };
+      if (!emailChanged) return { user: updated };
+      await links.requestEmailChange(updated, email);
+      return { user: updated, pendingEmail: email };
     },
 
-    async changePassword(user, input, keepSession) {
+    async changePassword(user, input, client, keepSession) {
       const { currentPassword, password } = parseOrThrow(passwordChangeSchema, input);
-      if (!(await verifyPassword(user.passwordHash, currentPassword))) throw new InvalidCredentialsError();
+      await checkPassword(user, currentPassword, client);
       await store.users.update(user.id, { passwordHash: await hashPassword(password) });
       await sessions.signOutEverywhere(user, keepSession);
       await oauth.endAllFor(user.id);
     },
 
-    async deleteAccount(user, input) {
+    async deleteAccount(user, input, client) {
       const { password } = parseOrThrow(confirmSchema, input);
-      if (!(await verifyPassword(user.passwordHash, password))) throw new InvalidCredentialsError();
+      await checkPassword(user, password, client);
       // Access ends first, then the data; the user record goes last, so a crash midway leaves an
       // account that can be deleted again.
       await store.tokens.deleteAllForUser(user.id);

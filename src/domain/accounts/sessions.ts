@@ -5,19 +5,20 @@
  *   its SHA-256 is stored, like an API token's. It ends after {@link SESSION_IDLE_MS} without a
  *   request (idle expiry) and at the latest {@link SESSION_ABSOLUTE_MS} after sign-in (absolute
  *   expiry), whichever comes first: the OWASP Session Management Cheat Sheet's two timeouts.
- * - Failed sign-ins are throttled per account (email) and per client address; see
- *   {@link SIGN_IN_LIMITS}. The answer to a failed sign-in is the same whether or not the email has
- *   an account, and takes the same time (a dummy password verification).
- * - Sign-up is open or closed by configuration (`SIGNUP`); new accounts are on the free tier.
+ * - Failed sign-ins are throttled per account and client together, with growing waits, and per
+ *   client (password-guard.ts): a stranger's failures never lock the owner out. The answer to a
+ *   failed sign-in is the same whether or not the email has an account, and takes the same time (a
+ *   dummy password verification).
+ * - Sign-up is open or closed by configuration (`SIGNUP`); new accounts are on the free tier. It
+ *   answers the same, in the same time, whether or not the address has an account: a new address
+ *   gets its account and a verification link, a taken one a notice to its owner. Nobody is signed
+ *   in by signing up: the person signs in next, and the account makes no tokens, signing keys or
+ *   connected apps until its address is confirmed (OWASP ASVS 4.0 V2.1, "pre-hijacking").
  */
 import { z } from 'zod';
 import type { AccountLinks } from './email-links.js';
-import {
-  emailTakenError,
-  ForbiddenError,
-  InvalidCredentialsError,
-  TooManyAttemptsError,
-} from '../kernel/errors.js';
+import { ForbiddenError, ValidationError } from '../kernel/errors.js';
+import { createPasswordGuard } from './password-guard.js';
 import { hashToken, newId, randomBase62 } from '../kernel/ids.js';
 import type { Session, User } from '../kernel/records.js';
 import { hashPassword, passwordSchema, verifyPassword } from './passwords.js';
@@ -30,16 +31,6 @@ export const SESSION_IDLE_MS = 7 * 24 * 3600 * 1000;
 export const SESSION_ABSOLUTE_MS = 30 * 24 * 3600 * 1000;
 /** `lastSeenAt` is written at most once a minute per session, not on every request. */
 const TOUCH_EVERY_MS = 60_000;
-
-/**
- * Failed sign-ins allowed per 15 minutes before a 15-minute wait: 5 per account (OWASP
- * Authentication Cheat Sheet, "account lockout" by throttling, not locking), 20 per address (an
- * office or a NAT shares one).
- */
-export const SIGN_IN_LIMITS = { perAccount: 5, perAddress: 20, windowSeconds: 900 } as const;
-
-/** Prefixes of the throttle's keys: the account's email, or the client's address, follows. */
-export const SIGN_IN_KEYS = { account: 'sign-in:account:', address: 'sign-in:address:' } as const;
 
 export const SESSION_SECRET_PATTERN = /^ses_[0-9A-Za-z]{43}$/;
 
@@ -71,16 +62,18 @@ export interface SessionPrincipal {
 
 export interface Sessions {
   /**
-   * Creates a free-tier account with a password and signs it in; sends the email verification.
-   * Throws ForbiddenError when sign-up is closed, ValidationError on `email` (format, or taken),
+   * Creates a free-tier account with a password and sends the email verification, or, when the
+   * address has an account, tells its owner; the same answer either way, and nobody signed in.
+   * Throws ForbiddenError when sign-up is closed, ValidationError on `email` (format),
    * `displayName` (1–100 characters) or `password` (8–256 characters).
    */
-  signUp(input: unknown): Promise<SignedIn>;
+  signUp(input: unknown): Promise<void>;
   /**
-   * Throws TooManyAttemptsError while the account or `address` is throttled, InvalidCredentialsError
-   * for anything but a matching email and password, ValidationError for an empty field.
+   * Throws TooManyAttemptsError while this `client` must wait on this account or at all (see
+   * password-guard.ts), InvalidCredentialsError for anything but a matching email and password,
+   * ValidationError for an empty field.
    */
-  signIn(input: unknown, address: string): Promise<SignedIn>;
+  signIn(input: unknown, client: string): Promise<SignedIn>;
   /** The live session of a cookie value, or undefined (missing, unknown, or expired: then deleted). */
   authenticate(secret: string | undefined): Promise<SessionPrincipal | undefined>;
   /** Ends the session of this cookie value (no error when there is none). */
@@ -100,6 +93,7 @@ export interface SessionsDeps {
 }
 
 export function createSessions({ store, clock, throttle, links, signUpMode }: SessionsDeps): Sessions {
+  const guard = createPasswordGuard(throttle);
   async function open(user: User): Promise<SignedIn> {
     const secret = `ses_${randomBase62(43)}`;
     const now = clock.now();
@@ -114,9 +108,6 @@ export function createSessions({ store, clock, throttle, links, signUpMode }: Se
     return { user, secret, expiresAt };
   }
 
-  const accountKey = (email: string) => `${SIGN_IN_KEYS.account}${email.trim().toLowerCase()}`;
-  const addressKey = (address: string) => `${SIGN_IN_KEYS.address}${address}`;
-
   return {
     signUpMode,
 
@@ -124,39 +115,40 @@ export function createSessions({ store, clock, throttle, links, signUpMode }: Se
       if (signUpMode === 'closed')
         throw new ForbiddenError('Sign-up is closed on this server: ask its operator for an account');
       const { email, displayName, password } = parseOrThrow(signUpSchema, input);
-      if (await store.users.findByEmail(email)) throw emailTakenError(email);
+      // Hashed either way, so that a taken address answers in the same time as a new one.
+      const passwordHash = await hashPassword(password);
+      const owner = await store.users.findByEmail(email);
+      if (owner) {
+        links.notifySignUpAttempt(owner);
+        return;
+      }
       const user: User = {
         id: newId('usr'),
         email,
         displayName,
         tier: 'free',
         createdAt: clock.now(),
-        passwordHash: await hashPassword(password),
+        passwordHash,
         emailVerifiedAt: null,
       };
-      await store.users.create(user);
-      await links.sendVerification(user);
-      return open(user);
+      try {
+        await store.users.create(user);
+      } catch (err) {
+        // Taken between the look-up and the insert: the same answer as a taken address.
+        if (err instanceof ValidationError && err.field === 'email') return;
+        throw err;
+      }
+      links.sendVerification(user);
     },
 
-    async signIn(input, address) {
+    async signIn(input, client) {
       const { email, password } = parseOrThrow(signInSchema, input);
-      const wait = Math.max(
-        await throttle.blockedFor(accountKey(email)),
-        await throttle.blockedFor(addressKey(address)),
-      );
-      if (wait > 0) throw new TooManyAttemptsError(wait, 'failed sign-ins');
-      const user = await store.users.findByEmail(email);
-      if (!(await verifyPassword(user?.passwordHash ?? null, password)) || !user) {
-        const after = Math.max(
-          await throttle.hit(accountKey(email)),
-          await throttle.hit(addressKey(address)),
-        );
-        if (after > 0) throw new TooManyAttemptsError(after, 'failed sign-ins');
-        throw new InvalidCredentialsError();
-      }
-      await throttle.reset(accountKey(email));
-      return open(user);
+      let user: User | undefined;
+      await guard.check(email, client, async () => {
+        user = await store.users.findByEmail(email);
+        return (await verifyPassword(user?.passwordHash ?? null, password)) && user !== undefined;
+      });
+      return open(user as User);
     },
 
     async authenticate(secret) {

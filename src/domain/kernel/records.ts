@@ -36,7 +36,7 @@ export interface Session {
 }
 
 /** What a single-use link sent by email does. */
-export type AccountLinkPurpose = 'verify-email' | 'reset-password';
+export type AccountLinkPurpose = 'verify-email' | 'reset-password' | 'change-email';
 
 /** A single-use link sent by email, as stored (only the hash of its secret). */
 export interface AccountLink {

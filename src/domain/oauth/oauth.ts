@@ -22,6 +22,7 @@
  */
 import type { User } from '../kernel/records.js';
 import type { OAuthClient, OAuthCode, OAuthGrant, OAuthToken } from '../kernel/records.js';
+import { assertConfirmed } from '../accounts/confirmation.js';
 import { NotFoundError, OAuthRefusal } from '../kernel/errors.js';
 import { hashToken, newId, randomBase62 } from '../kernel/ids.js';
 import type { Clock, RecordStore } from '../kernel/ports.js';
@@ -267,6 +268,7 @@ export function createOAuth({
 
     async approve(user, request) {
       const granted = checkAuthorization(request);
+      assertConfirmed(user, 'connect an assistant');
       const code = `tcc_${randomBase62(43)}`;
       const now = clock.now();
       await oauth.createCode({

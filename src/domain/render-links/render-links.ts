@@ -18,7 +18,6 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import type { Principal } from '../accounts/accounts.js';
 import type { Assets } from './uploads.js';
 import { InvalidSignatureError, NotFoundError, ServiceBusyError, ValidationError } from '../kernel/errors.js';
 import { FILE_TYPES } from '../design.js';
@@ -28,6 +27,8 @@ import type { RenderEntry, User } from '../kernel/records.js';
 import type { FileFormat } from '../design.js';
 import type { BlobStore, Clock, RecordStore } from '../kernel/ports.js';
 import type { Presets } from './presets.js';
+import type { Principal } from '../accounts/accounts.js';
+import { assertConfirmed } from '../accounts/confirmation.js';
 import type { Quota } from '../accounts/quota.js';
 import type { Renderer } from '../render/index.js';
 import { parseLink, signatureMatches, signRenderUrl } from './signature.js';
@@ -172,6 +173,7 @@ export function createRenderUrls(deps: RenderUrlsDeps): RenderUrls {
   return {
     async createKey(principal, body) {
       const { name } = parseOrThrow(createSigningKeyBodySchema, body ?? {});
+      assertConfirmed(principal.user, 'make signing keys');
       if ((await store.signingKeys.listActive(principal.user.id)).length >= SIGNING_KEYS_MAX)
         throw new ValidationError(
           'name',

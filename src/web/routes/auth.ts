@@ -37,9 +37,13 @@ export function authRoutes(services: Services, cookie: CookieSettings): express.
   router.post('/sign-up', async (req, res) => {
     const values = { email: formText(req.body, 'email'), displayName: formText(req.body, 'displayName') };
     await orShowError(res, 'sign-up', { title: 'Create your account', values }, async () => {
-      const signedIn = await sessions.signUp({ ...values, password: formText(req.body, 'password') });
-      setSessionCookie(res, cookie, signedIn);
-      res.redirect(303, '/overview');
+      await sessions.signUp({ ...values, password: formText(req.body, 'password') });
+      // The same page whether or not the address had an account (no enumeration; sessions.ts).
+      page(res, 'sign-up', {
+        title: 'Create your account',
+        sent: true,
+        notice: `Check ${values.email}: we sent a link to confirm the address. You can sign in now; to make API tokens, confirm it first.`,
+      });
     });
   });
 
@@ -50,7 +54,11 @@ export function authRoutes(services: Services, cookie: CookieSettings): express.
   });
   router.get('/sign-in', (req, res) => {
     if (signedInOf(res)) return res.redirect(303, safeNext(req.query.next));
-    const notice = req.query.done === 'reset' ? 'Your password is set. Sign in with it.' : undefined;
+    const revoked = Number(req.query.revoked);
+    const notice =
+      req.query.done === 'reset'
+        ? `Your password is set. Every session and connected app was signed out${Number.isInteger(revoked) && revoked > 0 ? `, and the account's ${revoked} API token${revoked === 1 ? ' was' : 's were'} revoked` : ', and any API token revoked'}. Sign in with it.`
+        : undefined;
     page(res, 'sign-in', { ...signInPage(req), notice });
   });
   router.post('/sign-in', async (req, res) => {
@@ -58,7 +66,7 @@ export function authRoutes(services: Services, cookie: CookieSettings): express.
     await orShowError(res, 'sign-in', { ...signInPage(req), values: { email } }, async () => {
       const signedIn = await sessions.signIn(
         { email, password: formText(req.body, 'password') },
-        req.socket.remoteAddress ?? 'unknown',
+        req.ip ?? 'unknown',
       );
       setSessionCookie(res, cookie, signedIn);
       res.redirect(303, safeNext(formText(req.body, 'next')));
@@ -76,7 +84,7 @@ export function authRoutes(services: Services, cookie: CookieSettings): express.
   });
   router.post('/forgot-password', async (req, res) => {
     await orShowError(res, 'forgot-password', { title: 'Reset your password' }, async () => {
-      await links.requestPasswordReset(formText(req.body, 'email'));
+      await links.requestPasswordReset(formText(req.body, 'email'), req.ip ?? 'unknown');
       page(res, 'forgot-password', {
         title: 'Reset your password',
         sent: true,
@@ -95,9 +103,9 @@ export function authRoutes(services: Services, cookie: CookieSettings): express.
   router.post('/reset-password', async (req, res) => {
     const token = formText(req.body, 'token');
     await orShowError(res, 'reset-password', { title: 'Choose a new password', token }, async () => {
-      await links.resetPassword(token, formText(req.body, 'password'));
+      const { revokedTokens } = await links.resetPassword(token, formText(req.body, 'password'));
       clearSessionCookie(res, cookie);
-      res.redirect(303, '/sign-in?done=reset');
+      res.redirect(303, `/sign-in?done=reset&revoked=${revokedTokens}`);
     });
   });
 
@@ -118,7 +126,7 @@ export function authRoutes(services: Services, cookie: CookieSettings): express.
   });
   router.post('/verify-email/resend', requireSignIn, async (_req, res) => {
     const { user } = mustBeSignedIn(res);
-    await links.sendVerification(user);
+    links.sendVerification(user);
     page(res, 'verify-email', {
       title: 'Confirm your email',
       notice: `We sent a new link to ${user.email}.`,

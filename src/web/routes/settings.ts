@@ -1,5 +1,6 @@
 /** Settings: API tokens (spec section 5's dashboard flow), connected apps (OAuth grants) and the account itself. */
 import express, { type Response } from 'express';
+import { isConfirmed } from '../../domain/accounts/confirmation.js';
 import type { Services } from '../../domain/services.js';
 import { formText, noticeFrom, orRefusal } from '../forms.js';
 import { day, page } from '../render.js';
@@ -8,8 +9,11 @@ import { clearSessionCookie, mustBeSignedIn, sessionSecret, type CookieSettings 
 const NOTICES: Record<string, string> = {
   revoked: 'The token is revoked: requests with it are refused from now on.',
   profile: 'Your profile is saved.',
-  'profile-email': 'Your profile is saved. We sent a link to your new address to confirm it.',
-  password: 'Your password is changed, and every other session is signed out.',
+  'profile-email':
+    'Your profile is saved. Your email changes once you open the link we sent to the new address; we told the old one.',
+  password:
+    'Your password is changed, and every other session and connected app is signed out. Your API tokens still work: revoke them below if someone else may have one.',
+  'revoked-all': 'Every API token is revoked: requests with them are refused from now on.',
   everywhere: 'Every other session is signed out.',
   disconnected: 'The app is disconnected: its access ended at once.',
 };
@@ -30,6 +34,7 @@ export function settingsRoutes(services: Services, cookie: CookieSettings): expr
         title: 'API Tokens',
         section: 'settings',
         tab: 'tokens',
+        confirmed: isConfirmed(user),
         tokens: await accounts.listTokens(user),
         day,
         ...extra,
@@ -37,8 +42,22 @@ export function settingsRoutes(services: Services, cookie: CookieSettings): expr
       status,
     );
   };
-  const accountPage = (res: Response, extra: Record<string, unknown> = {}, status = 200) => {
-    page(res, 'account', { title: 'Account', section: 'settings', tab: 'account', ...extra }, status);
+  const accountPage = async (res: Response, extra: Record<string, unknown> = {}, status = 200) => {
+    const { user } = mustBeSignedIn(res);
+    page(
+      res,
+      'account',
+      {
+        title: 'Account',
+        section: 'settings',
+        tab: 'account',
+        confirmed: isConfirmed(user),
+        tokens: await accounts.listTokens(user),
+        day,
+        ...extra,
+      },
+      status,
+    );
   };
   router.get('/settings', (_req, res) => {
     res.redirect(303, '/settings/tokens');
@@ -101,23 +120,28 @@ export function settingsRoutes(services: Services, cookie: CookieSettings): expr
     );
   });
 
-  router.get('/settings/account', (req, res) => {
-    accountPage(res, { notice: noticeOf(req.query.done) });
+  router.get('/settings/account', async (req, res) => {
+    await accountPage(res, { notice: noticeOf(req.query.done) });
+  });
+  router.post('/settings/tokens/revoke-all', async (_req, res) => {
+    await accounts.revokeAllTokens(mustBeSignedIn(res).user);
+    res.redirect(303, '/settings/account?done=revoked-all');
   });
   router.post('/settings/account/profile', async (req, res) => {
     await orRefusal(
       res,
       (error, status) => accountPage(res, { error }, status),
       async () => {
-        const before = mustBeSignedIn(res).user;
-        const after = await accounts.updateProfile(before, {
-          displayName: formText(req.body, 'displayName'),
-          email: formText(req.body, 'email'),
-        });
-        res.redirect(
-          303,
-          `/settings/account?done=${after.email === before.email ? 'profile' : 'profile-email'}`,
+        const { pendingEmail } = await accounts.updateProfile(
+          mustBeSignedIn(res).user,
+          {
+            displayName: formText(req.body, 'displayName'),
+            email: formText(req.body, 'email'),
+            currentPassword: formText(req.body, 'currentPassword'),
+          },
+          req.ip ?? 'unknown',
         );
+        res.redirect(303, `/settings/account?done=${pendingEmail ? 'profile-email' : 'profile'}`);
       },
     );
   });
@@ -132,6 +156,7 @@ export function settingsRoutes(services: Services, cookie: CookieSettings): expr
             currentPassword: formText(req.body, 'currentPassword'),
             password: formText(req.body, 'password'),
           },
+          req.ip ?? 'unknown',
           sessionSecret(req, cookie),
         );
         res.redirect(303, '/settings/account?done=password');
@@ -147,7 +172,11 @@ export function settingsRoutes(services: Services, cookie: CookieSettings): expr
       res,
       (error, status) => accountPage(res, { error }, status),
       async () => {
-        await accounts.deleteAccount(mustBeSignedIn(res).user, { password: formText(req.body, 'password') });
+        await accounts.deleteAccount(
+          mustBeSignedIn(res).user,
+          { password: formText(req.body, 'password') },
+          req.ip ?? 'unknown',
+        );
         clearSessionCookie(res, cookie);
         res.redirect(303, '/sign-up');
       },
