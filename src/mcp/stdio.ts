@@ -6,7 +6,9 @@
  * logs go to stderr. Over stdio the background may also be a file on this computer (`imagePath`).
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import path from 'node:path';
 import type { Logger } from 'pino';
+import { BLOB_KEY_PATTERN } from '../domain/images/files.js';
 import { ConfigError, type Config } from '../config.js';
 import { createRuntime } from '../runtime.js';
 import { localBackend, remoteBackend, type TitlecardBackend } from './backend.js';
@@ -22,6 +24,7 @@ export async function runStdio(
   const token = env.TITLECARD_TOKEN?.trim();
   if (!token) throw new ConfigError('TITLECARD_TOKEN is required: the API token the MCP tools act with');
   let backend: TitlecardBackend;
+  let localFileOf: ((url: string) => string | undefined) | undefined;
   let close = async () => {};
   const apiUrl = env.TITLECARD_API_URL?.trim();
   if (apiUrl) {
@@ -35,12 +38,21 @@ export async function runStdio(
     const runtime = await createRuntime(config, logger);
     backend = localBackend(runtime.services, () => runtime.services.accounts.authenticate(`Bearer ${token}`));
     close = () => runtime.close();
+    // Files on local disk (no S3): DATA_DIR/files/<key>, the key being the URL's last segment.
+    if (!config.s3) {
+      const files = path.join(config.dataDir, 'files');
+      localFileOf = (url) => {
+        const key = decodeURIComponent(new URL(url).pathname.split('/').at(-1) ?? '');
+        return BLOB_KEY_PATTERN.test(key) ? path.join(files, key) : undefined;
+      };
+    }
     logger.info({ dataDir: config.dataDir }, 'MCP over stdio, local store');
   }
   const server = buildMcpServer({
     backend,
     imageSources: [base64Source, pathSource],
     logger,
+    ...(localFileOf ? { localFileOf } : {}),
   });
   const transport = new StdioServerTransport();
   transport.onclose = () => {

@@ -4,9 +4,10 @@
  * (TITLECARD_API_URL). Also the MCP Inspector's command-line mode listing and calling the tools.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -71,6 +72,15 @@ describe('stdio on the local store', () => {
     });
     expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
     expect((r.structuredContent as { width: number }).width).toBe(1200);
+    // On the local store the file is on this computer: the result says where, and links to it.
+    const url = (r.structuredContent as { url: string }).url;
+    const file = path.join(dataDir, 'files', url.split('/').at(-1) as string);
+    const texts = r.content.filter((c) => c.type === 'text').map((c) => (c as { text: string }).text);
+    expect(texts.join('\n')).toContain(`saved on this computer at ${file}`);
+    expect(texts.join('\n')).toMatch(/served only while `titlecard serve` runs with the same DATA_DIR/);
+    const link = r.content.find((c) => c.type === 'resource_link') as { uri: string } | undefined;
+    expect(link?.uri).toBe(pathToFileURL(file).href);
+    expect((await stat(file)).size).toBeGreaterThan(1000);
     const missing = await tool(client, 'generate_image', { title: 'x', imagePath: '/nonexistent/photo.jpg' });
     expect(missing.isError).toBe(true);
     // Only a regular file of at most 10 MB is read: a directory, a device or a huge file is refused unread.

@@ -1,6 +1,7 @@
 /** `generate_image`: spec 4.1 as a tool, with an inline preview and a link to the full image. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import { ValidationError } from '../../domain/kernel/errors.js';
 import { contentTypeOfKey } from '../../domain/images/files.js';
@@ -38,7 +39,7 @@ async function previewOf(thumbnail: Buffer): Promise<Buffer> {
 
 export function registerGenerateImage(
   server: McpServer,
-  { backend, imageSources, logger }: ToolContext,
+  { backend, imageSources, logger, localFileOf }: ToolContext,
 ): void {
   const byteSources = imageSources.map((s) => s.name);
   const names = ['imageUrl', ...byteSources, 'asset'];
@@ -112,10 +113,18 @@ export function registerGenerateImage(
         },
       );
       if (preview) content.push({ type: 'image', data: preview.toString('base64'), mimeType: 'image/jpeg' });
+      // Over stdio on the embedded store the file is on this computer: say where, and that the URL
+      // works only while a server runs from the same DATA_DIR.
+      const local = localFileOf?.(image.url);
+      if (local)
+        content.push({
+          type: 'text',
+          text: `The image is saved on this computer at ${local}. Its URL ${image.url} is served only while \`titlecard serve\` runs with the same DATA_DIR.`,
+        });
       // The format may come from a preset: the file's extension says which.
       content.push({
         type: 'resource_link',
-        uri: image.url,
+        uri: local ? pathToFileURL(local).href : image.url,
         name: `${image.id}${image.url.slice(image.url.lastIndexOf('.'))}`,
         mimeType: contentTypeOfKey(image.url),
         description: `The full ${image.width}×${image.height} image`,
