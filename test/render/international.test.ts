@@ -176,6 +176,21 @@ describe('line breaking per script', () => {
     ]);
   });
 
+  it('a phrase wider than its line breaks at a word boundary inside it, not inside a word', () => {
+    // In split at 72 px, the phrase リリースの does not fit a line: it breaks between its words
+    // (新しい / リリース / の / お知らせ), never inside リリース, as the fit check reports it.
+    const title = '新しいリリースのお知らせ';
+    const layout = lay(title, { placement: { template: 'split' }, fontSize: 72 });
+    const lines = linesOf(layout).map((l) => l.text);
+    expect(lines.join('')).toBe(title);
+    expect(lines).toContain('リリース');
+    const words = new Set(
+      [...new Intl.Segmenter('ja', { granularity: 'word' }).segment(title)].map((s) => s.index),
+    );
+    for (const at of lineStarts(title, layout))
+      expect(words.has(at), `break at ${at}: ${lines.join(' / ')}`).toBe(true);
+  });
+
   it("Chinese breaks between words (every break is a word boundary of ICU's dictionary)", () => {
     const title = '我们的新产品今天正式发布了欢迎大家试用';
     const words = new Set(

@@ -136,7 +136,38 @@ export function paragraph(text: string, chain: LoadedFont[]): Paragraph {
 const NO_LINE_START =
   /^[\p{Pe}\p{Pf}、。，．！？：；!?,.:;…‥ーゝゞ々〻ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰ-ㇿ]/u;
 
-/** Splits every segment wider than `maxWidth` em into grapheme pieces (last resort: the word alone does not fit). */
+/** Word segmenters for the scripts whose phrases can outgrow a line: ICU's dictionaries per language. */
+const wordsIn = {
+  ja: new Intl.Segmenter('ja', { granularity: 'word' }),
+  ko: new Intl.Segmenter('ko', { granularity: 'word' }),
+  zh: new Intl.Segmenter('zh', { granularity: 'word' }),
+};
+
+/** The word segmenter for `text`: Japanese with kana, Korean with Hangul, Chinese for Han alone. */
+function wordSegmenterFor(text: string): Intl.Segmenter | undefined {
+  if (KANA.test(text)) return wordsIn.ja;
+  if (HANGUL.test(text)) return wordsIn.ko;
+  if (CJK_LETTER.test(text)) return wordsIn.zh;
+  return undefined;
+}
+
+/** `text` cut into `segmenter`'s pieces, a piece that must not start a line kept with the one before. */
+function piecesOf(text: string, segmenter: Intl.Segmenter): { segment: string; index: number }[] {
+  const pieces: { segment: string; index: number }[] = [];
+  for (const { segment, index } of segmenter.segment(text)) {
+    const prev = pieces.at(-1);
+    if (prev && NO_LINE_START.test(segment)) prev.segment += segment;
+    else pieces.push({ segment, index });
+  }
+  return pieces;
+}
+
+/**
+ * Splits every segment wider than `maxWidth` em, last resort when one phrase or word alone does
+ * not fit: a Japanese, Chinese or Korean phrase first at the word boundaries inside it
+ * (`Intl.Segmenter` with `granularity: 'word'`: `新しいリリースのお知らせ` keeps リリース whole), and
+ * what is still too wide into graphemes.
+ */
 export function splitOverwide(p: Paragraph, maxWidth: number): Paragraph {
   if (!p.segments.some((s) => s.width > maxWidth)) return p;
   const segments: Segment[] = [];
@@ -145,12 +176,13 @@ export function splitOverwide(p: Paragraph, maxWidth: number): Paragraph {
       segments.push(s);
       continue;
     }
-    const pieces: { segment: string; index: number }[] = [];
-    for (const g of graphemes.segment(p.text.slice(s.start, s.end))) {
-      const prev = pieces.at(-1);
-      if (prev && NO_LINE_START.test(g.segment)) prev.segment += g.segment;
-      else pieces.push({ segment: g.segment, index: g.index });
-    }
+    const text = p.text.slice(s.start, s.end);
+    const byWord = wordSegmenterFor(text);
+    const pieces = (byWord ? piecesOf(text, byWord) : [{ segment: text, index: 0 }]).flatMap((w) =>
+      byWord && measure(w.segment, p.chain).width <= maxWidth
+        ? [w]
+        : piecesOf(w.segment, graphemes).map((g) => ({ segment: g.segment, index: w.index + g.index })),
+    );
     pieces.forEach(({ segment, index }, i) => {
       const start = s.start + index;
       const last = i === pieces.length - 1;
