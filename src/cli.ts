@@ -43,6 +43,28 @@ const minutes = (value: string): number => {
   return n;
 };
 
+/**
+ * A signal sent to the whole process group arrives more than once: `npm start` runs
+ * npm → sh → cross-env → node, Ctrl-C and systemd (`KillMode=control-group`) signal every one of
+ * them, and cross-env forwards its own copy. Signals within {@link REPEATED_SIGNAL_WINDOW_MS} of the
+ * first are that same request to stop; a later one is a deliberate second Ctrl-C, which stops at once.
+ */
+export const REPEATED_SIGNAL_WINDOW_MS = 1000;
+
+/** Calls `graceful` on the first SIGINT or SIGTERM, `forced` on one that comes after the window. */
+function onStopSignals(handlers: { graceful: () => void; forced: (signal: string) => void }): void {
+  let first: number | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    const now = Date.now();
+    if (first === undefined) {
+      first = now;
+      handlers.graceful();
+    } else if (now - first > REPEATED_SIGNAL_WINDOW_MS) handlers.forced(signal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
+
 function buildProgram(): Command {
   const program = new Command('titlecard')
     .description('Titled images for link previews, over REST and MCP.')
@@ -62,18 +84,24 @@ function buildProgram(): Command {
       const logger = createLogger(config.logLevel);
       tuneHeapGrowing();
       const running = await startServer(config, logger, { warmUp: true });
-      const stop = () => {
-        logger.info('shutting down');
-        running.close().then(
-          () => process.exit(EXIT.ok),
-          (err: unknown) => {
-            logger.error({ err }, 'shutdown failed');
-            process.exit(EXIT.refused);
-          },
-        );
-      };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      onStopSignals({
+        graceful: () => {
+          logger.info('shutting down');
+          running.close().then(
+            () => process.exit(EXIT.ok),
+            (err: unknown) => {
+              logger.error({ err }, 'shutdown failed');
+              process.exit(EXIT.refused);
+            },
+          );
+        },
+        forced: (signal) => {
+          process.stderr.write(
+            `titlecard: ${signal} again while shutting down: stopping now; requests still in flight are dropped\n`,
+          );
+          process.exit(EXIT.refused);
+        },
+      });
     });
 
   program

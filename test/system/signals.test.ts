@@ -1,0 +1,148 @@
+/**
+ * Stopping `npm start` as a terminal, systemd or a supervisor does: a signal to the whole process
+ * group (npm → sh → cross-env → node), which reaches node more than once. Requests in flight are
+ * answered; only a deliberate second signal, later, stops at once (src/cli.ts).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { request } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { photo } from '../support/images.js';
+import { ROOT, runCli } from '../support/process.js';
+import { generate } from '../support/server.js';
+
+let dataDir: string;
+let token: string;
+let started: ChildProcess | undefined;
+
+beforeEach(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'titlecard-signals-'));
+  const made = await runCli(
+    ['users', 'create', '--email', 'signals@example.com', '--name', 'Signals', '--tier', 'agency', '--json'],
+    { DATA_DIR: dataDir },
+  );
+  token = (JSON.parse(made.stdout) as { token: string }).token;
+});
+afterEach(async () => {
+  // Whatever of the group is left (a failed test), gone.
+  try {
+    if (started?.pid) process.kill(-started.pid, 'SIGKILL');
+  } catch {
+    // ESRCH: the group has ended already.
+  }
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** `npm start` as its own process group (as a terminal runs it); resolves once the server listens. */
+async function npmStart(): Promise<{
+  base: string;
+  group: number;
+  stderr: () => string;
+  exited: Promise<unknown>;
+}> {
+  const proc = spawn('npm', ['start'], {
+    cwd: ROOT,
+    detached: true,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATA_DIR: dataDir },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  started = proc;
+  const exited = once(proc, 'exit');
+  let stderr = '';
+  proc.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const line = stderr.split('\n').find((l) => l.includes('titlecard listening'));
+    if (line) {
+      const url = (JSON.parse(line) as { url: string }).url;
+      return { base: `${url}/api`, group: proc.pid as number, stderr: () => stderr, exited };
+    }
+    if (Date.now() > deadline || proc.exitCode !== null)
+      throw new Error(`npm start did not listen:\n${stderr}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** POST /generate whose 1.2 MB upload arrives in 40 slices over about 400 ms. */
+function slowUpload(base: string, title: string): Promise<number> {
+  const boundary = 'slow-upload';
+  const image = photo('mate_RainDrops.jpg');
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\n${title}\r\n--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${base}/generate`,
+      {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': String(head.length + image.length + tail.length),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.write(head);
+    const slice = Math.ceil(image.length / 40);
+    let at = 0;
+    const timer = setInterval(() => {
+      req.write(image.subarray(at, at + slice));
+      at += slice;
+      if (at >= image.length) {
+        clearInterval(timer);
+        req.end(tail);
+      }
+    }, 10);
+  });
+}
+
+describe('npm start and a signal to its process group', () => {
+  it('SIGTERM while uploads are still arriving: every request is answered 201', async () => {
+    const server = await npmStart();
+    const uploads = Array.from({ length: 6 }, (_, i) => slowUpload(server.base, `Arriving ${i}`));
+    await new Promise((r) => setTimeout(r, 50));
+    process.kill(-server.group, 'SIGTERM');
+    expect(await Promise.all(uploads)).toEqual(Array(6).fill(201));
+    await server.exited;
+  }, 120_000);
+
+  it('SIGINT (Ctrl-C in a terminal) while renders run: every request is answered 201', async () => {
+    const server = await npmStart();
+    const renders = Array.from({ length: 4 }, (_, i) =>
+      generate(
+        server.base,
+        token,
+        { title: `Rendering ${i}` },
+        { data: photo('Kleiber_by_Lukas_Baubkus.jpg') },
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    process.kill(-server.group, 'SIGINT');
+    expect((await Promise.all(renders)).map((r) => r.status)).toEqual(Array(4).fill(201));
+    await server.exited;
+  }, 120_000);
+
+  it('a second Ctrl-C a moment later stops at once, and says so on stderr', async () => {
+    const server = await npmStart();
+    // A request that never finishes keeps the graceful stop waiting.
+    const stalled = slowUpload(server.base, 'Stalled').catch(() => 0);
+    await new Promise((r) => setTimeout(r, 100));
+    process.kill(-server.group, 'SIGINT');
+    await new Promise((r) => setTimeout(r, 1500));
+    const second = Date.now();
+    process.kill(-server.group, 'SIGINT');
+    await server.exited;
+    expect(Date.now() - second).toBeLessThan(5000);
+    expect(server.stderr()).toMatch(/SIGINT again while shutting down: stopping now/);
+    await stalled;
+  }, 120_000);
+});
