@@ -170,7 +170,11 @@ export function dashboardRoutes(services: Services, publicUrl: string): express.
 
   router.post('/playground/generate', async (req, res) => {
     const upload: { form?: ReceivedForm } = {};
-    const fields = () => upload.form?.fields ?? {};
+    // A photo of the person's own was used: no sample is shown as chosen on the page that follows.
+    const fields = () => ({
+      ...(upload.form?.fields ?? {}),
+      ...(upload.form?.image && upload.form.image.bytes > 0 ? { sample: '' } : {}),
+    });
     try {
       await orRefusal(
         res,

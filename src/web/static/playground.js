@@ -1,7 +1,9 @@
 // The playground's live preview: whenever an option changes, the form goes to /playground/preview
 // (debounced) and the answer, a small JPEG, replaces the preview. A chosen photo is first scaled
-// down in the browser to at most 1600 px, so a preview never uploads the full file; "Generate"
-// submits the form itself, with the original photo.
+// down in the browser to at most 1600 px, so a preview never uploads the full file. "Generate"
+// sends the form itself, with the original photo, and puts the answer's result in this page, so
+// the photo stays chosen and the preview keeps showing what Generate makes. Choosing a file
+// deselects the sample; picking a sample clears the file. Without JavaScript the form posts as usual.
 const form = document.getElementById('playground-form');
 const preview = document.getElementById('preview');
 const status = document.getElementById('preview-status');
@@ -61,8 +63,11 @@ function schedule() {
   timer = setTimeout(refresh, 400);
 }
 
+const samples = () => [...form.querySelectorAll('input[name="sample"]')];
+
 fileInput.addEventListener('change', async () => {
   const file = fileInput.files?.[0];
+  if (file) for (const radio of samples()) radio.checked = false;
   scaled = file ? await scaleDown(file).catch(() => file) : undefined;
   schedule();
 });
@@ -70,6 +75,42 @@ form.addEventListener('input', (event) => {
   if (event.target !== fileInput) schedule();
 });
 form.addEventListener('change', (event) => {
+  if (event.target instanceof HTMLInputElement && event.target.name === 'sample') {
+    fileInput.value = '';
+    scaled = undefined;
+  }
   if (event.target !== fileInput) schedule();
+});
+
+/** Replaces the element matching `selector` in this page by the one in `next` (or removes it). */
+function adopt(next, selector, parent, before) {
+  const fresh = next.querySelector(selector);
+  const old = document.querySelector(selector);
+  if (old && fresh) old.replaceWith(document.importNode(fresh, true));
+  else if (old) old.remove();
+  else if (fresh) parent.insertBefore(document.importNode(fresh, true), before ?? null);
+}
+
+form.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const button = form.querySelector('button[type="submit"]');
+  button.disabled = true;
+  status.textContent = 'Generating…';
+  try {
+    const res = await fetch(form.action, { method: 'POST', body: new FormData(form) });
+    const next = new DOMParser().parseFromString(await res.text(), 'text/html');
+    const playground = document.querySelector('.playground');
+    adopt(next, 'main .alert', playground.parentElement, playground);
+    adopt(next, '.result', document.querySelector('.preview'));
+    adopt(next, '#remaining', form);
+    status.textContent = res.ok ? 'Your image is ready.' : 'The image was not made: see the message above.';
+    (res.ok ? document.querySelector('.result') : document.querySelector('main .alert'))?.scrollIntoView({
+      block: 'nearest',
+    });
+  } catch {
+    status.textContent = 'The image could not be made: try again.';
+  } finally {
+    button.disabled = false;
+  }
 });
 schedule();
