@@ -4,7 +4,7 @@
  *
  *   /sign-up /sign-in /sign-out /forgot-password /reset-password /verify-email   (routes/auth.ts)
  *   /overview /images /playground /connect                                         (routes/dashboard.ts)
- *   /links/presets /links/uploads /links/keys (render links)                       (routes/links.ts)
+ *   /links/presets /links/uploads /links/keys (render links)                       (routes/render-links.ts)
  *   /settings/tokens /settings/apps /settings/account                              (routes/settings.ts)
  *   /static/*  two stylesheets, two small ES modules, sample photos
  *   /authorize (sign-in and consent of OAuth; its protocol endpoints are the MCP SDK's)  (oauth.ts)
