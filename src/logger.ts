@@ -16,6 +16,8 @@ export const REDACTED_PATHS = [
 
 /** Query parameters whose values are secrets: the email links' `token` (lnk_…), OAuth's `code`. */
 const SECRET_PARAMS = /([?&](?:token|code)=)[^&#\s]*/gi;
+/** Whether a query parameter's name is one of {@link SECRET_PARAMS}'. */
+const isSecretParam = (name: string) => /^(?:token|code)$/i.test(name);
 
 /** `url` (a path with a query, or an absolute URL) with the values of secret query parameters redacted. */
 export function redactUrl(url: string): string {
@@ -31,16 +33,12 @@ export function redactRequest<
   T extends { url?: string; headers?: Record<string, unknown>; query?: Record<string, unknown> },
 >(req: T): T {
   const referer = req.headers?.referer;
-  const query = req.query && Object.keys(req.query).some((k) => /^(token|code)$/i.test(k));
   return {
     ...req,
-    ...(query
+    ...(req.query
       ? {
           query: Object.fromEntries(
-            Object.entries(req.query ?? {}).map(([k, v]) => [
-              k,
-              /^(token|code)$/i.test(k) ? '[redacted]' : v,
-            ]),
+            Object.entries(req.query).map(([k, v]) => [k, isSecretParam(k) ? '[redacted]' : v]),
           ),
         }
       : {}),

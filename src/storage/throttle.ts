@@ -11,6 +11,9 @@ import type { Throttle } from '../domain/kernel/ports.js';
 import { RESET_REQUEST_KEYS, RESET_REQUEST_LIMITS } from '../domain/accounts/email-links.js';
 import { PASSWORD_GUESS_KEYS, PASSWORD_GUESS_LIMITS } from '../domain/accounts/password-guard.js';
 
+/** Whole seconds until `res`'s window ends, at least 1 (what `Retry-After` says). */
+const seconds = (res: RateLimiterRes) => Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+
 export function createMemoryThrottle(limits: {
   points: (key: string) => number;
   windowSeconds: number;
@@ -25,7 +28,6 @@ export function createMemoryThrottle(limits: {
     }
     return limiter;
   };
-  const seconds = (res: RateLimiterRes) => Math.max(1, Math.ceil(res.msBeforeNext / 1000));
   return {
     async blockedFor(key) {
       const limiter = limiterFor(key);
@@ -63,7 +65,6 @@ export function createPasswordGuessThrottle(): Throttle {
   const failures = new RateLimiterMemory({ points: Number.MAX_SAFE_INTEGER, duration: 24 * 3600 });
   // Holds the waits: `block` marks a key consumed for that many seconds.
   const waits = new RateLimiterMemory({ points: 1, duration: 1 });
-  const seconds = (res: RateLimiterRes) => Math.max(1, Math.ceil(res.msBeforeNext / 1000));
   const isPair = (key: string) => key.startsWith(PASSWORD_GUESS_KEYS.pair);
   return {
     async blockedFor(key) {
