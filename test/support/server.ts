@@ -47,6 +47,11 @@ export interface TestServer {
   /** The account emails this server sent (when the test gave it no SMTP_URL), oldest first. */
   mail: MailMessage[];
   /**
+   * The newest message of {@link mail} (from index `after` on) sent to `to` whose text matches
+   * `pattern`, waiting up to 2 s for it: account mail leaves off the request path.
+   */
+  mailTo(to: string, pattern: RegExp, after?: number): Promise<MailMessage>;
+  /**
    * Confirms `email` by the link of the newest verification message sent to it (read from {@link mail},
    * or from `text` when the test reads its own mailbox), as its owner would.
    */
@@ -74,6 +79,17 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'titlecard-test-')));
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...options.env });
   const mailer = memoryMailer(options.mailDelayMs);
+  const mailTo = async (to: string, pattern: RegExp, after = 0): Promise<MailMessage> => {
+    for (let i = 0; i < 100; i++) {
+      const found = mailer.sent
+        .slice(after)
+        .filter((m) => m.to === to && pattern.test(m.text))
+        .at(-1);
+      if (found) return found;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error(`no message to ${to} matching ${String(pattern)}`);
+  };
   const running = await startServer(config, options.logger ?? silentLogger, {
     ...(options.env?.SMTP_URL ? {} : { mailer }),
     fonts: testFonts(),
@@ -98,16 +114,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       return { user: created.user, token: created.token.token };
     },
     mail: mailer.sent,
+    mailTo,
     async confirmEmail(email, text) {
       const link = /\/verify-email\?token=(lnk_[0-9A-Za-z]{43})/;
-      let message = text;
-      // Mail leaves off the request path: wait a moment for it.
-      for (let i = 0; message === undefined && i < 100; i++) {
-        const sent = mailer.sent.filter((m) => m.to === email && link.test(m.text)).at(-1);
-        if (sent) message = sent.text;
-        else await new Promise((r) => setTimeout(r, 20));
-      }
-      const token = message && link.exec(message)?.[1];
+      const token = link.exec(text ?? (await mailTo(email, link)).text)?.[1];
       if (!token) throw new Error(`no confirmation link was sent to ${email}`);
       const res = await fetch(`${publicUrl}/verify-email`, {
         method: 'POST',

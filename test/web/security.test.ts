@@ -51,18 +51,7 @@ describe('accounts that hold under attack', () => {
   let n = 0;
   const address = (what: string) => `${what}-${++n}-${Date.now()}@example.com`;
   const PASSWORD = 'a long enough password';
-  /** The newest message sent to `to` whose text matches `pattern`, waiting for it a moment. */
-  const mailTo = async (to: string, pattern: RegExp, after = 0) => {
-    for (let i = 0; i < 100; i++) {
-      const found = srv.mail
-        .slice(after)
-        .filter((m) => m.to === to && pattern.test(m.text))
-        .at(-1);
-      if (found) return found;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    throw new Error(`no message to ${to} matching ${String(pattern)}`);
-  };
+  const mailTo = (to: string, pattern: RegExp, after = 0) => srv.mailTo(to, pattern, after);
   const linkIn = (text: string) => /token=(lnk_[0-9A-Za-z]{43})/.exec(text)?.[1] ?? '';
   /** A client at its own address, behind the server's trusted loopback proxy. */
   let clients = 0;
