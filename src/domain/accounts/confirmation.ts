@@ -21,6 +21,6 @@ export function isConfirmed(user: User): boolean {
 export function assertConfirmed(user: User, what: string): void {
   if (!isConfirmed(user))
     throw new ForbiddenError(
-      `Confirm your email first: open the link we sent to ${user.email} (or send it again from Settings → Account), then you can ${what}`,
+      `Confirm your email first: open the link we sent to ${user.email} (the dashboard sends it again on request), then you can ${what}`,
     );
 }

@@ -12,7 +12,6 @@ import { receiveForm } from '../../http/multipart.js';
 import type { Principal } from '../../domain/accounts/accounts.js';
 import { FONT_MAX_BYTES } from '../../domain/render-links/uploads.js';
 import { LIMITS, FONT_NAMES } from '../../domain/design.js';
-import { isConfirmed } from '../../domain/accounts/confirmation.js';
 import type { Services } from '../../domain/services.js';
 import { formText, noticeFrom, orRefusal } from '../forms.js';
 import { day, page } from '../render.js';
@@ -246,7 +245,6 @@ export function linksRoutes(services: Services, publicUrl: string): express.Rout
         title: 'Signing keys and links',
         section: 'links',
         tab: 'keys',
-        confirmed: isConfirmed(mustBeSignedIn(res).user),
         keys: await renderUrls.listKeys(principal(res)),
         presets: await presets.list(principal(res)),
         publicUrl,

@@ -1,6 +1,5 @@
 /** Settings: API tokens (spec section 5's dashboard flow), connected apps (OAuth grants) and the account itself. */
 import express, { type Response } from 'express';
-import { isConfirmed } from '../../domain/accounts/confirmation.js';
 import type { Services } from '../../domain/services.js';
 import { formText, noticeFrom, orRefusal } from '../forms.js';
 import { day, page } from '../render.js';
@@ -34,7 +33,6 @@ export function settingsRoutes(services: Services, cookie: CookieSettings): expr
         title: 'API Tokens',
         section: 'settings',
         tab: 'tokens',
-        confirmed: isConfirmed(user),
         tokens: await accounts.listTokens(user),
         day,
         ...extra,
@@ -51,7 +49,6 @@ export function settingsRoutes(services: Services, cookie: CookieSettings): expr
         title: 'Account',
         section: 'settings',
         tab: 'account',
-        confirmed: isConfirmed(user),
         tokens: await accounts.listTokens(user),
         day,
         ...extra,
