@@ -1,6 +1,7 @@
 /**
  * Screenshots of the dashboard for the README and docs/dashboard.md (docs/dashboard-*.jpg), taken from the real app in
- * Chromium: a fresh server on a temporary DATA_DIR, an account signed up through the form, a few
+ * Chromium: a fresh server on a temporary DATA_DIR, an account signed up through the form (then
+ * signed in, its email confirmed by the emailed link), a few
  * images made from the bundled sample photos, then the overview, the playground with its live
  * preview, the tokens page right after a token is created, the render links page with a link made,
  * and the consent page an assistant opens to connect with OAuth.
@@ -24,7 +25,13 @@ try {
   await page.getByLabel('Name', { exact: true }).fill('Ada Lovelace');
   await page.getByLabel('Password', { exact: true }).fill('analytical engine');
   await page.getByRole('button', { name: 'Create account' }).click();
+  // Sign-up signs nobody in: sign in, and confirm the address with the emailed link.
+  await page.getByRole('link', { name: 'Sign in', exact: true }).first().click();
+  await page.getByLabel('Email', { exact: true }).fill('ada@example.com');
+  await page.getByLabel('Password', { exact: true }).fill('analytical engine');
+  await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL('**/overview');
+  await srv.confirmEmail('ada@example.com');
 
   const user = await srv.services.accounts.findUserByEmail('ada@example.com');
   await srv.services.accounts.setTier(user.email, 'pro');
