@@ -6,9 +6,7 @@
  * logs go to stderr. Over stdio the background may also be a file on this computer (`imagePath`).
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import path from 'node:path';
 import type { Logger } from 'pino';
-import { BLOB_KEY_PATTERN } from '../domain/images/files.js';
 import { ConfigError, type Config } from '../config.js';
 import { createRuntime } from '../runtime.js';
 import { localBackend, remoteBackend, type TitlecardBackend } from './backend.js';
@@ -39,13 +37,9 @@ export async function runStdio(
     backend = localBackend(runtime.services, () => runtime.services.accounts.authenticate(`Bearer ${token}`));
     close = () => runtime.close();
     // Files on local disk (no S3): DATA_DIR/files/<key>, the key being the URL's last segment.
-    if (!config.s3) {
-      const files = path.join(config.dataDir, 'files');
-      localFileOf = (url) => {
-        const key = decodeURIComponent(new URL(url).pathname.split('/').at(-1) ?? '');
-        return BLOB_KEY_PATTERN.test(key) ? path.join(files, key) : undefined;
-      };
-    }
+    // The file's key is the last segment of its URL; the store says where it is, if on this disk.
+    localFileOf = (url) =>
+      runtime.services.images.localFile(decodeURIComponent(new URL(url).pathname.split('/').at(-1) ?? ''));
     logger.info({ dataDir: config.dataDir }, 'MCP over stdio, local store');
   }
   const server = buildMcpServer({

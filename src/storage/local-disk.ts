@@ -65,6 +65,9 @@ export async function openLocalDiskBlobStore(dir: string): Promise<BlobStore> {
     publicUrl() {
       return undefined;
     },
+    localPath(key) {
+      return STORED_KEY_PATTERN.test(key) ? path.join(dir, key) : undefined;
+    },
     async close() {},
   };
 }

@@ -34,6 +34,9 @@ export function createMemoryBlobStore(): BlobStore {
     publicUrl() {
       return undefined;
     },
+    localPath() {
+      return undefined;
+    },
     async close() {},
   };
 }

@@ -117,6 +117,9 @@ export async function openS3BlobStore(options: S3StoreOptions): Promise<BlobStor
     publicUrl(key) {
       return base ? `${base}/${key}` : undefined;
     },
+    localPath() {
+      return undefined;
+    },
     async close() {
       client.destroy();
     },

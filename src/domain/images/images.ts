@@ -127,6 +127,11 @@ export interface Images {
   /** The bytes of a published file, all or `range` (inclusive offsets), streamed. Throws NotFoundError. */
   openFile(key: string, range?: ByteRange): Promise<Readable>;
   /**
+   * Where a published file (by its key) is on this computer, when the blob store is local disk
+   * (the embedded default); undefined otherwise, or for a key that is not a published file's.
+   */
+  localFile(key: string): string | undefined;
+  /**
    * Deletes files that no record points to and that were written before `olderThan` (younger
    * files may belong to a generation still in flight: files are written before their record).
    * Holds the set of referenced keys in memory: about 100 bytes per image. Returns the keys
@@ -413,6 +418,10 @@ export function createImages({
       const stream = BLOB_KEY_PATTERN.test(key) ? await blobs.open(key, range) : undefined;
       if (!stream) throw new NotFoundError(`No file ${key}`);
       return stream;
+    },
+
+    localFile(key) {
+      return BLOB_KEY_PATTERN.test(key) ? blobs.localPath(key) : undefined;
     },
 
     prepare,

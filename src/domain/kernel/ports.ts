@@ -289,6 +289,11 @@ export interface BlobStore {
   list(): AsyncIterable<{ key: string; modifiedAt: Date }>;
   /** Public URL of a key when the store serves files itself (a public bucket or CDN), else undefined. */
   publicUrl(key: string): string | undefined;
+  /**
+   * The path on this computer of a stored key when the store keeps its files on local disk, else
+   * undefined (the file need not exist: `stat` says whether it does).
+   */
+  localPath(key: string): string | undefined;
   close(): Promise<void>;
 }
 

@@ -1,6 +1,7 @@
 /**
  * The contract of the BlobStore port (src/domain/kernel/ports.ts), run against every adapter.
  */
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { newBlobStem } from '../../../src/domain/kernel/ids.js';
 import type { BlobStore } from '../../../src/domain/kernel/ports.js';
@@ -39,6 +40,10 @@ export function blobStoreContract(name: string, open: () => Promise<BlobStore>):
       await store.put(thumb, Buffer.from('webp'), 'image/webp');
       await store.put(jpg, Buffer.from('jpeg'), 'image/jpeg');
       expect(await store.get(png)).toEqual({ body, contentType: 'image/png' });
+      // A store on local disk says where a key is: that file holds the bytes.
+      const local = store.localPath(png);
+      if (local !== undefined) expect(await readFile(local)).toEqual(body);
+      expect(store.localPath('../escape.png')).toBeUndefined();
       expect((await store.get(thumb))?.contentType).toBe('image/webp');
       expect((await store.get(jpg))?.contentType).toBe('image/jpeg');
       const listed: { key: string; modifiedAt: Date }[] = [];
