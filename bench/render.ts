@@ -9,6 +9,7 @@
  *                                 server taking 16 uploads of 10 MB at once (http.ts).
  *   npm run bench -- --encoders   encoder settings by speed and size (encoders.ts).
  *   npm run bench -- --http       only the HTTP throughput and the memory under uploads.
+ *   npm run bench -- --listing    a page of an account's images at 1k, 100k and 1M images (listing.ts).
  *
  * Options: --photos a,b (file names, default all), --formats png,jpeg,webp.
  *
@@ -17,7 +18,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { loadFontLibrary } from '../src/domain/render/fonts.js';
 import { layoutText } from '../src/domain/render/layout.js';
@@ -27,9 +28,10 @@ import { generateOptionsSchema } from '../src/domain/schemas.js';
 import { tuneHeapGrowing } from '../src/heap.js';
 import { compare, webpOf } from './compare.js';
 import { encoderTable } from './encoders.js';
+import { listingFigures } from './listing.js';
 import { FORMATS, SUBTITLE, TITLE, type Format } from './engines.js';
 import { tenMegabytePhoto, throughput, uploadMemory } from './http.js';
-import { median } from './stats.js';
+import { delayLine, eventLoopDelay, median } from './stats.js';
 
 const { values } = parseArgs({
   options: {
@@ -37,6 +39,7 @@ const { values } = parseArgs({
     compare: { type: 'boolean', default: false },
     encoders: { type: 'boolean', default: false },
     http: { type: 'boolean', default: false },
+    listing: { type: 'boolean', default: false },
     photos: { type: 'string' },
     formats: { type: 'string' },
   },
@@ -58,33 +61,13 @@ print(
   `Titlecard render benchmark, ${new Date().toISOString().slice(0, 10)}, ${os.availableParallelism()} cores (${os.cpus()[0]?.model.trim()}), Node ${process.version}.`,
 );
 
-/**
- * The event-loop delay while `fn` runs: percentiles and maximum, ms. The histogram samples every
- * 1 ms and records whole intervals; the delay is the interval less that millisecond.
- */
-async function eventLoopDelay(fn: () => Promise<void>) {
-  const histogram = monitorEventLoopDelay({ resolution: 1 });
-  histogram.enable();
-  try {
-    await fn();
-  } finally {
-    histogram.disable();
-  }
-  const ms = (ns: number) => Math.max(0, ns / 1e6 - 1);
-  return {
-    p50: ms(histogram.percentile(50)),
-    p99: ms(histogram.percentile(99)),
-    max: ms(histogram.max),
-  };
-}
-const delayLine = (d: { p50: number; p99: number; max: number }) =>
-  `p50 ${d.p50.toFixed(1)} ms, p99 ${d.p99.toFixed(1)} ms, max ${d.max.toFixed(1)} ms`;
-
 const photos = new Map<string, Buffer>();
 for (const f of FILES) photos.set(f, readFileSync(new URL(f, PHOTOS)));
 
 if (values.encoders) {
   await encoderTable(photos, print);
+} else if (values.listing) {
+  await listingFigures(print);
 } else if (values.http) {
   await serverFigures();
 } else if (values.compare) {

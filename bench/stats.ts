@@ -1,3 +1,5 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
 /** Median of a non-empty list (mean of the middle two for an even count). */
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -5,3 +7,25 @@ export function median(xs: number[]): number {
     ? (s[(s.length - 1) / 2] as number)
     : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
 }
+
+/**
+ * The event-loop delay while `fn` runs: percentiles and maximum, ms. The histogram samples every
+ * 1 ms and records whole intervals; the delay is the interval less that millisecond.
+ */
+export async function eventLoopDelay(fn: () => Promise<void>) {
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  try {
+    await fn();
+  } finally {
+    histogram.disable();
+  }
+  const ms = (ns: number) => Math.max(0, ns / 1e6 - 1);
+  return {
+    p50: ms(histogram.percentile(50)),
+    p99: ms(histogram.percentile(99)),
+    max: ms(histogram.max),
+  };
+}
+export const delayLine = (d: { p50: number; p99: number; max: number }) =>
+  `p50 ${d.p50.toFixed(1)} ms, p99 ${d.p99.toFixed(1)} ms, max ${d.max.toFixed(1)} ms`;

@@ -11,6 +11,8 @@ import { newId } from '../../src/domain/kernel/ids.js';
 import { openLocalDiskBlobStore } from '../../src/storage/local-disk.js';
 import { createMemoryBlobStore } from '../../src/storage/memory.js';
 import { openSqliteStore } from '../../src/storage/sqlite/index.js';
+import { OFFSET_SLICE } from '../../src/storage/sqlite/images.js';
+import { MIGRATIONS } from '../../src/storage/sqlite/migrations.js';
 import { blobStoreContract } from './contract/blob-store.js';
 import { recordStoreContract } from './contract/record-store.js';
 import { chargeFromProcesses } from '../support/concurrent-charges.js';
@@ -76,5 +78,90 @@ describe('SQLite specifics', () => {
     const db = new Database(file, { readonly: true });
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     db.close();
+  });
+
+  it('pages past several offset slices exactly as one ORDER BY … OFFSET does, in all four orders', async () => {
+    const file = path.join(dir, 'deep.db');
+    const store = openSqliteStore(file);
+    const userId = newId('usr');
+    await store.users.create({
+      id: userId,
+      email: 'deep@example.com',
+      displayName: 'Deep',
+      tier: 'agency',
+      createdAt: new Date('2026-01-01T00:00:00Z'),
+      passwordHash: null,
+      emailVerifiedAt: null,
+    });
+    // 2.5 slices of images, bulk-inserted; titles repeat in other cases and timestamps repeat, so
+    // that the ties (broken by id) fall across slice boundaries.
+    const count = Math.floor(OFFSET_SLICE * 2.5);
+    const db = new Database(file);
+    const insert = db.prepare(
+      `INSERT INTO images (id, user_id, title, subtitle, width, height, format, image_key, thumbnail_key, created_at)
+       VALUES (?, ?, ?, NULL, 1200, 630, 'png', 'k', 't', ?)`,
+    );
+    db.transaction(() => {
+      for (let i = 0; i < count; i++) {
+        const title = `${i % 3 === 0 ? 'Title' : 'title'} ${(i * 7919) % 1000}`;
+        insert.run(
+          `img_${String(i).padStart(8, '0')}`,
+          userId,
+          title,
+          new Date(1.7e12 + Math.floor(i / 3) * 1000).toISOString(),
+        );
+      }
+    })();
+    const orders = {
+      'createdAt:asc': 'created_at ASC, id ASC',
+      'createdAt:desc': 'created_at DESC, id DESC',
+      'title:asc': 'title COLLATE NOCASE ASC, id ASC',
+      'title:desc': 'title COLLATE NOCASE DESC, id DESC',
+    } as const;
+    for (const [k, by] of Object.entries(orders)) {
+      const [sort, order] = k.split(':') as ['createdAt' | 'title', 'asc' | 'desc'];
+      const naive = db.prepare<[string, number, number], { id: string }>(
+        `SELECT id FROM images WHERE user_id = ? ORDER BY ${by} LIMIT ? OFFSET ?`,
+      );
+      for (const offset of [
+        0,
+        OFFSET_SLICE - 1,
+        OFFSET_SLICE,
+        OFFSET_SLICE + 1,
+        2 * OFFSET_SLICE + 7,
+        count - 3,
+      ]) {
+        const page = await store.images.list(userId, { limit: 5, offset, sort, order });
+        expect(page.total).toBe(count);
+        expect(
+          page.items.map((i) => i.id),
+          `${k} at offset ${offset}`,
+        ).toEqual(naive.all(userId, 5, offset).map((r) => r.id));
+      }
+    }
+    db.close();
+    await store.close();
+  }, 60_000);
+
+  it("counts an older database's images when it first opens with the count table", async () => {
+    const file = path.join(dir, 'before-counts.db');
+    const db = new Database(file);
+    const countsAt = MIGRATIONS.findIndex((m) => m.includes('CREATE TABLE image_counts'));
+    for (const m of MIGRATIONS.slice(0, countsAt)) db.exec(m);
+    db.pragma(`user_version = ${countsAt}`);
+    db.exec(
+      `INSERT INTO users (id, email, display_name, tier, created_at) VALUES ('usr_old', 'old@example.com', 'Old', 'pro', '2026-01-01')`,
+    );
+    for (let i = 0; i < 3; i++)
+      db.prepare(
+        `INSERT INTO images (id, user_id, title, width, height, format, image_key, thumbnail_key, created_at)
+         VALUES (?, 'usr_old', 't', 1, 1, 'png', 'k', 't', '2026-01-01')`,
+      ).run(`img_old${i}`);
+    db.close();
+    const store = openSqliteStore(file);
+    expect(
+      (await store.images.list('usr_old', { limit: 1, offset: 0, sort: 'title', order: 'asc' })).total,
+    ).toBe(3);
+    await store.close();
   });
 });

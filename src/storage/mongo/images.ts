@@ -1,26 +1,67 @@
-/** Image records: a page of an account's images in any of the four orders (title by a lower-cased copy), and the total. */
-import type { Collection, Db, Sort, SortDirection } from 'mongodb';
+/**
+ * Image records: a page of an account's images in any of the four orders (title by a lower-cased
+ * copy), and the total.
+ *
+ * The total is the account's count, changed with every insert and delete (image-counts.ts), so
+ * that a page does not count the account's images. On a server that has transactions (a replica
+ * set or a sharded cluster) the image and its count are written in one transaction; on a
+ * standalone server or FerretDB, which have none, the count is written right after the image, and
+ * a process that dies between the two leaves the count off by one (docs/operations.md).
+ */
+import type { ClientSession, Collection, Db, Sort, SortDirection } from 'mongodb';
 import type { RecordStore } from '../../domain/kernel/ports.js';
 import { toImage, type ImageDoc } from './documents.js';
+import { isDuplicateKey, MAX_TRIES, mongoImageCounts } from './image-counts.js';
+
+/** Whether the server runs multi-document transactions: a replica set member or a mongos. */
+async function hasTransactions(db: Db): Promise<boolean> {
+  const hello = await db.admin().command({ hello: 1 });
+  return typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
+}
 
 /** The `images` repository of the {@link RecordStore} on MongoDB; creates its indexes first. */
 export async function mongoImages(db: Db): Promise<RecordStore['images']> {
   const images: Collection<ImageDoc> = db.collection('images');
-  await Promise.all([
+  const [transactions] = await Promise.all([
+    hasTransactions(db),
     images.createIndex({ userId: 1, createdAt: -1, _id: -1 }, { name: 'images_by_user_created' }),
     images.createIndex({ userId: 1, titleLower: 1, _id: 1 }, { name: 'images_by_user_title' }),
   ]);
+  const counts = await mongoImageCounts(db, images);
+  /**
+   * Runs `write` in a transaction where the server has them (again when its count collided with
+   * another change, image-counts.ts), else as it is.
+   */
+  const atomically = async (write: (session?: ClientSession) => Promise<void>) => {
+    if (!transactions) return write();
+    const session = db.client.startSession();
+    try {
+      for (let tries = 1; ; tries++) {
+        try {
+          return await session.withTransaction(() => write(session));
+        } catch (err) {
+          if (!isDuplicateKey(err) || tries >= MAX_TRIES) throw err;
+        }
+      }
+    } finally {
+      await session.endSession();
+    }
+  };
+
   return {
     async insert(image) {
       const { id, ...rest } = image;
-      await images.insertOne({ _id: id, ...rest, titleLower: image.title.toLowerCase() });
+      await atomically(async (session) => {
+        await images.insertOne({ _id: id, ...rest, titleLower: image.title.toLowerCase() }, { session });
+        await counts.add(image.userId, 1, session);
+      });
     },
     async list(userId, q) {
       const dir: SortDirection = q.order === 'asc' ? 1 : -1;
       const sort: Sort = q.sort === 'title' ? { titleLower: dir, _id: dir } : { createdAt: dir, _id: dir };
       const [docs, total] = await Promise.all([
         images.find({ userId }).sort(sort).skip(q.offset).limit(q.limit).toArray(),
-        images.countDocuments({ userId }),
+        counts.get(userId),
       ]);
       return { items: docs.map(toImage), total };
     },
@@ -38,12 +79,23 @@ export async function mongoImages(db: Db): Promise<RecordStore['images']> {
       // Read, then delete: only the delete that removed it answers the record (findOneAndDelete
       // is a read then a delete on FerretDB, so two callers would both get it).
       const doc = await images.findOne({ _id: id, userId });
-      if (!doc || (await images.deleteOne({ _id: id, userId })).deletedCount !== 1) return undefined;
-      return toImage(doc);
+      if (!doc) return undefined;
+      let deleted = false;
+      await atomically(async (session) => {
+        deleted = (await images.deleteOne({ _id: id, userId }, { session })).deletedCount === 1;
+        if (deleted) await counts.add(userId, -1, session);
+      });
+      return deleted ? toImage(doc) : undefined;
     },
     async deleteAllForUser(userId) {
       const docs = await images.find({ userId }).toArray();
-      await images.deleteMany({ _id: { $in: docs.map((d) => d._id) } });
+      await atomically(async (session) => {
+        const { deletedCount } = await images.deleteMany(
+          { _id: { $in: docs.map((d) => d._id) } },
+          { session },
+        );
+        if (deletedCount > 0) await counts.add(userId, -deletedCount, session);
+      });
       return docs.map(toImage);
     },
     async countByDay(userId, from, to) {

@@ -1,8 +1,20 @@
-/** Image records: a page of an account's images in any of the four orders, and the total. */
+/**
+ * Image records: a page of an account's images in any of the four orders, and the total.
+ *
+ * The total is the account's row of `image_counts`, kept by triggers (migration 6). A deep `offset`
+ * is walked in slices of {@link OFFSET_SLICE} index entries, each slice starting after the last key
+ * of the one before and the event loop served between slices: SQLite skips an offset one index
+ * entry at a time on the calling thread, and the last page of 1M images held it for 55 ms in one
+ * query; a slice of 20,000 takes 1 to 2 ms (docs/performance.md).
+ */
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type Database from 'better-sqlite3';
 import type { ImagePageQuery } from '../../domain/kernel/records.js';
 import type { RecordStore } from '../../domain/kernel/ports.js';
 import { toImage, type ImageRow } from './rows.js';
+
+/** Index entries skipped in one step of a deep offset: 1 to 2 ms on 2 cores (docs/performance.md). */
+export const OFFSET_SLICE = 20_000;
 
 /** The `images` repository of the {@link RecordStore} on SQLite. */
 export function sqliteImages(db: Database.Database): RecordStore['images'] {
@@ -20,34 +32,85 @@ export function sqliteImages(db: Database.Database): RecordStore['images'] {
       `INSERT INTO images (id, user_id, title, subtitle, width, height, format, image_key, thumbnail_key, created_at)
        VALUES (@id, @userId, @title, @subtitle, @width, @height, @format, @imageKey, @thumbnailKey, @createdAt)`,
     ),
-    countImages: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM images WHERE user_id = ?'),
+    countImages: db.prepare<[string], { n: number }>('SELECT n FROM image_counts WHERE user_id = ?'),
     blobKeys: db.prepare<[], { image_key: string; thumbnail_key: string }>(
       'SELECT image_key, thumbnail_key FROM images',
     ),
   };
-  const pages = {
-    'createdAt:asc': 'created_at ASC, id ASC',
-    'createdAt:desc': 'created_at DESC, id DESC',
-    'title:asc': 'title COLLATE NOCASE ASC, id ASC',
-    'title:desc': 'title COLLATE NOCASE DESC, id DESC',
+  // Each order: its ORDER BY, its sort key column, and the condition "comes after (@key, @id)" in
+  // that order, written so that SQLite seeks it in the order's index (a row value does not reach
+  // the title index, whose key is COLLATE NOCASE).
+  const orders = {
+    'createdAt:asc': {
+      by: 'created_at ASC, id ASC',
+      key: 'created_at',
+      after: '(created_at, id) > (@key, @id)',
+    },
+    'createdAt:desc': {
+      by: 'created_at DESC, id DESC',
+      key: 'created_at',
+      after: '(created_at, id) < (@key, @id)',
+    },
+    'title:asc': {
+      by: 'title COLLATE NOCASE ASC, id ASC',
+      key: 'title',
+      after: 'title COLLATE NOCASE >= @key AND (title COLLATE NOCASE > @key OR id > @id)',
+    },
+    'title:desc': {
+      by: 'title COLLATE NOCASE DESC, id DESC',
+      key: 'title',
+      after: 'title COLLATE NOCASE <= @key AND (title COLLATE NOCASE < @key OR id < @id)',
+    },
   } as const;
-  const listImages = Object.fromEntries(
-    Object.entries(pages).map(([k, order]) => [
-      k,
-      db.prepare<[string, number, number], ImageRow>(
-        `SELECT * FROM images WHERE user_id = ? ORDER BY ${order} LIMIT ? OFFSET ?`,
-      ),
-    ]),
-  ) as Record<keyof typeof pages, Database.Statement<[string, number, number], ImageRow>>;
+  type Order = keyof typeof orders;
+  interface Params {
+    userId: string;
+    key?: string;
+    id?: string;
+    limit: number;
+    offset: number;
+  }
+  const statements = (o: (typeof orders)[Order]) => {
+    const page = (after: string) =>
+      db.prepare<[Params], ImageRow>(
+        `SELECT * FROM images WHERE user_id = @userId ${after} ORDER BY ${o.by} LIMIT @limit OFFSET @offset`,
+      );
+    const keyAt = (after: string) =>
+      db.prepare<[Params], { key: string; id: string }>(
+        `SELECT ${o.key} AS key, id FROM images WHERE user_id = @userId ${after} ORDER BY ${o.by} LIMIT 1 OFFSET @offset`,
+      );
+    return {
+      page: page(''),
+      pageAfter: page(`AND ${o.after}`),
+      keyAt: keyAt(''),
+      keyAfter: keyAt(`AND ${o.after}`),
+    };
+  };
+  const byOrder = Object.fromEntries(Object.entries(orders).map(([k, o]) => [k, statements(o)])) as Record<
+    Order,
+    ReturnType<typeof statements>
+  >;
 
   return {
     async insert(r) {
       q.insertImage.run({ ...r, createdAt: r.createdAt.toISOString() });
     },
     async list(userId, query: ImagePageQuery) {
-      const stmt = listImages[`${query.sort}:${query.order}`];
-      const items = stmt.all(userId, query.limit, query.offset).map(toImage);
-      return { items, total: q.countImages.get(userId)?.n ?? 0 };
+      const order = byOrder[`${query.sort}:${query.order}`];
+      const total = q.countImages.get(userId)?.n ?? 0;
+      let offset = Math.min(query.offset, total);
+      let after: { key: string; id: string } | undefined;
+      while (offset > OFFSET_SLICE) {
+        // The entry OFFSET_SLICE places on; the next slice, or the page, starts after it.
+        const params = { userId, ...after, limit: 1, offset: OFFSET_SLICE - 1 };
+        after = after ? order.keyAfter.get(params) : order.keyAt.get(params);
+        offset -= OFFSET_SLICE;
+        if (!after) return { items: [], total };
+        await yieldToEventLoop();
+      }
+      const params = { userId, ...after, limit: query.limit, offset };
+      const rows = after ? order.pageAfter.all(params) : order.page.all(params);
+      return { items: rows.map(toImage), total };
     },
     async *allBlobKeys() {
       for (const r of q.blobKeys.iterate()) {

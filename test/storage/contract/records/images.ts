@@ -1,4 +1,4 @@
-/** The RecordStore contract, image records: one image, per-day counts, pages in every order. */
+/** The RecordStore contract, image records: one image, per-day counts, pages in every order, the total. */
 import { expect, it } from 'vitest';
 import { user, image, type ContractContext } from './fixtures.js';
 
@@ -67,6 +67,51 @@ export function imagesContract({ open, email }: ContractContext): void {
     const keys: string[] = [];
     for await (const k of store.images.allBlobKeys()) keys.push(k);
     expect(keys).toEqual(expect.arrayContaining(imgs.flatMap((i) => [i.imageKey, i.thumbnailKey])));
+    await store.close();
+  });
+
+  it("keeps each account's total through inserts, deletes and the deletion of all its images", async () => {
+    const store = await open();
+    const u = user(email());
+    const other = user(email());
+    await store.users.create(u);
+    await store.users.create(other);
+    const total = async (userId: string) =>
+      (await store.images.list(userId, { limit: 1, offset: 0, sort: 'createdAt', order: 'desc' })).total;
+    expect(await total(u.id)).toBe(0);
+    const mine = Array.from({ length: 5 }, (_, i) => image(u.id, `t${i}`, `2026-02-0${i + 1}T00:00:00Z`));
+    for (const i of mine) await store.images.insert(i);
+    await store.images.insert(image(other.id, 'theirs', '2026-02-01T00:00:00Z'));
+    expect(await total(u.id)).toBe(5);
+    expect(await total(other.id)).toBe(1);
+    await store.images.delete(u.id, mine[0]!.id);
+    await store.images.delete(u.id, mine[0]!.id); // already gone: not counted twice
+    await store.images.delete(other.id, mine[1]!.id); // not theirs: not counted
+    expect(await total(u.id)).toBe(4);
+    expect(await total(other.id)).toBe(1);
+    // An offset past the end: no items, the same total.
+    expect(await store.images.list(u.id, { limit: 10, offset: 50, sort: 'title', order: 'asc' })).toEqual({
+      items: [],
+      total: 4,
+    });
+    await store.images.deleteAllForUser(u.id);
+    expect(await total(u.id)).toBe(0);
+    expect(await total(other.id)).toBe(1);
+    await store.close();
+  });
+
+  it("counts an account's first images right when they are inserted at once", async () => {
+    const store = await open();
+    const u = user(email());
+    await store.users.create(u);
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        store.images.insert(image(u.id, `at once ${i}`, '2026-03-01T00:00:00Z')),
+      ),
+    );
+    expect((await store.images.list(u.id, { limit: 1, offset: 0, sort: 'title', order: 'asc' })).total).toBe(
+      20,
+    );
     await store.close();
   });
 }
