@@ -1,15 +1,19 @@
 /**
  * The service as users meet it: `titlecard serve` in its own process (embedded default: SQLite and
  * local disk, in a temporary DATA_DIR), driven over HTTP by `POST /api/generate` from this process
- * ({@link generateClient}).
+ * ({@link generateClient}). One server takes the whole session ({@link serverSession}), as one
+ * that has run for a while would:
  *
+ * - every photo in every output format, 4 in flight;
  * - throughput: JPEG cards per second with 1, 4 and 8 requests in flight (each client sends its next
- *   request when its last answer arrives), and the server's event-loop delay meanwhile (prom-client's
- *   `nodejs_eventloop_lag_*` gauges of `GET /metrics`, read before the load to reset them and after),
- *   and its resident memory after those cards (VmRSS and VmHWM of /proc/<pid>/status);
- * - memory: the server's peak resident set (VmHWM of /proc/<pid>/status) when 16 clients upload a
- *   10 MB photo each at the same moment, on a fresh server; beyond the render queue the answers are
- *   503 with Retry-After (RENDER_QUEUE, spec section 8).
+ *   request when its last answer arrives), beside the floor's cards per second at 4 at a time in
+ *   one process (sharp's decode, resize and two encodes, bench/engines.ts), and the server's
+ *   event-loop delay meanwhile (prom-client's `nodejs_eventloop_lag_*` gauges of `GET /metrics`,
+ *   read before the load to reset them and after);
+ * - 16 clients uploading a 10 MB photo at the same moment; beyond the render queue the answers are
+ *   503 with Retry-After (RENDER_QUEUE, spec section 8);
+ * - and after each part, the server's resident memory and its high-water mark over the whole
+ *   session (VmRSS and VmHWM of /proc/<pid>/status; issue 28 set VmHWM ≤ 400 MiB).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -18,7 +22,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { runCli, spawnServer, type ServerProcess } from '../test/support/process.js';
-import { TITLE, SUBTITLE } from './engines.js';
+import { floorEngine, TITLE, SUBTITLE, type Format } from './engines.js';
 
 /** Most bytes a photo may have (spec 4.1: 10 MB). */
 const UPLOAD_LIMIT = 10 * 1024 * 1024;
@@ -49,7 +53,7 @@ async function startServer(): Promise<{
 
 /**
  * A client of `POST /generate` that sends the same multipart body (`image` = `photo`, the bench's
- * title and subtitle, JPEG) again and again over keep-alive connections; resolves to each answer's
+ * title and subtitle, `fileFormat`, default JPEG) again and again over keep-alive connections; resolves to each answer's
  * status once its body has been read. The body is encoded once, by the platform's FormData: the
  * client runs on the server's two cores, and fetch with a fresh FormData took 8 to 13 ms of CPU a
  * card there, this 1 to 4 (`npm run bench -- --http` prints it).
@@ -59,12 +63,13 @@ async function generateClient(
   token: string,
   photo: Buffer,
   name: string,
+  fileFormat: Format = 'jpeg',
 ): Promise<{ send: () => Promise<number>; close: () => void }> {
   const form = new FormData();
   form.set('image', new Blob([photo]), name);
   form.set('title', TITLE);
   form.set('subtitle', SUBTITLE);
-  form.set('fileFormat', 'jpeg');
+  form.set('fileFormat', fileFormat);
   const encoded = new Request(`${server.base}/generate`, { method: 'POST', body: form });
   const body = Buffer.from(await encoded.arrayBuffer());
   const headers = {
@@ -108,39 +113,50 @@ export interface ThroughputRow {
   clientCpuMs: number;
 }
 
+/** Sends `total` requests through `send`, `inFlight` at a time; the elapsed seconds. */
+async function load(send: () => Promise<number>, inFlight: number, total: number): Promise<number> {
+  let sent = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (sent < total) {
+        sent++;
+        const status = await send();
+        if (status !== 201) throw new Error(`POST /generate answered ${status}`);
+      }
+    }),
+  );
+  return (performance.now() - started) / 1000;
+}
+
+/** Cards per second of the floor (engines.ts) in this process, `inFlight` at a time. */
+async function floorThroughput(photo: Buffer, inFlight: number, total: number): Promise<number> {
+  const floor = floorEngine();
+  for (let i = 0; i < 2; i++) await floor(photo, 'jpeg');
+  return total / (await load(async () => ((await floor(photo, 'jpeg')) ? 201 : 0), inFlight, total));
+}
+
 /** Cards per second at each level of concurrency, `total` requests per level after a warm-up. */
-export async function throughput(
+async function throughput(
+  server: ServerProcess,
+  token: string,
   photo: Buffer,
   levels: number[],
   total: number,
   print: (line: string) => void,
 ): Promise<ThroughputRow[]> {
-  const { server, token, cleanup } = await startServer();
   const client = await generateClient(server, token, photo, 'photo.jpg');
   try {
     for (let i = 0; i < 2; i++) await client.send();
     await eventLoopLag(server);
     const rows: ThroughputRow[] = [];
     for (const inFlight of levels) {
-      let sent = 0;
       const cpu = process.cpuUsage();
-      const started = performance.now();
-      await Promise.all(
-        Array.from({ length: inFlight }, async () => {
-          while (sent < total) {
-            sent++;
-            const status = await client.send();
-            if (status !== 201) throw new Error(`POST /generate answered ${status}`);
-          }
-        }),
-      );
-      const perSecond = total / ((performance.now() - started) / 1000);
+      const perSecond = total / (await load(client.send, inFlight, total));
       const used = process.cpuUsage(cpu);
       rows.push({ inFlight, perSecond, clientCpuMs: (used.user + used.system) / 1000 / total });
     }
     const lag = await eventLoopLag(server);
-    const resident = procStatus(server, 'VmRSS');
-    const peak = procStatus(server, 'VmHWM');
     const base = rows[0]?.perSecond ?? 1;
     print(
       `\nHTTP: POST /api/generate, ${total} JPEG cards per level (mate_RainDrops.jpg), one server process`,
@@ -149,15 +165,86 @@ export async function throughput(
       print(
         `  ${String(r.inFlight).padStart(2)} in flight: ${r.perSecond.toFixed(1)} cards/s (${(r.perSecond / base).toFixed(2)}× one at a time; client CPU ${r.clientCpuMs.toFixed(1)} ms a card)`,
       );
+    const floor = await floorThroughput(photo, 4, total);
+    const four = rows.find((r) => r.inFlight === 4)?.perSecond ?? NaN;
     print(
-      `  server event-loop delay meanwhile: p50 ${lag.p50?.toFixed(1)} ms, p90 ${lag.p90?.toFixed(1)} ms, p99 ${lag.p99?.toFixed(1)} ms, max ${lag.max?.toFixed(1)} ms`,
+      `  the floor in one process, 4 at a time: ${floor.toFixed(1)} cards/s; the server at 4 in flight makes ${(four / floor).toFixed(2)} of it`,
     );
     print(
-      `  server resident memory after these ${levels.length * total + 2} cards: ${resident.toFixed(0)} MiB (peak ${peak.toFixed(0)} MiB)`,
+      `  server event-loop delay meanwhile: p50 ${lag.p50?.toFixed(1)} ms, p90 ${lag.p90?.toFixed(1)} ms, p99 ${lag.p99?.toFixed(1)} ms, max ${lag.max?.toFixed(1)} ms`,
     );
     return rows;
   } finally {
     client.close();
+  }
+}
+
+/** Each photo in each format, `rounds` times, 4 requests in flight; the cards made. */
+async function everyFormat(
+  server: ServerProcess,
+  token: string,
+  photos: Map<string, Buffer>,
+  formats: readonly Format[],
+  rounds: number,
+): Promise<number> {
+  let cards = 0;
+  for (const [name, photo] of photos)
+    for (const format of formats) {
+      const client = await generateClient(server, token, photo, name, format);
+      try {
+        await load(client.send, 4, rounds);
+        cards += rounds;
+      } finally {
+        client.close();
+      }
+    }
+  return cards;
+}
+
+/**
+ * One server through the whole session: every photo × format, then the throughput levels, then
+ * `clients` uploads of `large` at once; prints the memory after each part.
+ */
+export async function serverSession(
+  options: {
+    photos: Map<string, Buffer>;
+    formats: readonly Format[];
+    throughputPhoto: Buffer;
+    levels: number[];
+    total: number;
+    large: Buffer;
+    clients: number;
+  },
+  print: (line: string) => void,
+): Promise<{ peak: number }> {
+  const { server, token, cleanup } = await startServer();
+  const memory = (after: string) =>
+    print(
+      `  server memory ${after}: resident ${procStatus(server, 'VmRSS').toFixed(0)} MiB, high-water ${procStatus(server, 'VmHWM').toFixed(0)} MiB`,
+    );
+  try {
+    print(
+      `\nOne server process for the whole session (idle after start: ${procStatus(server, 'VmRSS').toFixed(0)} MiB)`,
+    );
+    const cards = await everyFormat(server, token, options.photos, options.formats, 4);
+    print(`  ${cards} cards, every photo × format, 4 in flight`);
+    memory(`after them`);
+    const rows = await throughput(
+      server,
+      token,
+      options.throughputPhoto,
+      options.levels,
+      options.total,
+      print,
+    );
+    memory(`after ${rows.length * options.total + 2} more JPEG cards`);
+    await uploadMemory(server, token, options.large, options.clients, print);
+    const peak = procStatus(server, 'VmHWM');
+    print(
+      `  high-water resident memory (VmHWM) of the server over the whole session: ${peak.toFixed(0)} MiB`,
+    );
+    return { peak };
+  } finally {
     await cleanup();
   }
 }
@@ -177,12 +264,17 @@ function procStatus(server: ServerProcess, field: 'VmRSS' | 'VmHWM'): number {
   return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1]) / 1024;
 }
 
-/** Peak RSS of a fresh server while `clients` upload `photo` at once; answers counted by status. */
-export async function uploadMemory(photo: Buffer, clients: number, print: (line: string) => void) {
-  const { server, token, cleanup } = await startServer();
+/** `clients` upload `photo` at once; answers counted by status, and the resident memory after. */
+async function uploadMemory(
+  server: ServerProcess,
+  token: string,
+  photo: Buffer,
+  clients: number,
+  print: (line: string) => void,
+) {
   const client = await generateClient(server, token, photo, 'large.jpg');
   try {
-    const idle = procStatus(server, 'VmRSS');
+    const before = procStatus(server, 'VmRSS');
     const started = performance.now();
     const answers = await Promise.all(
       Array.from({ length: clients }, async () => {
@@ -195,16 +287,14 @@ export async function uploadMemory(photo: Buffer, clients: number, print: (line:
       }),
     );
     const elapsed = performance.now() - started;
-    const peak = procStatus(server, 'VmHWM');
     const counts = new Map<string, number>();
     for (const s of answers) counts.set(s, (counts.get(s) ?? 0) + 1);
     print(
-      `\nMemory: ${clients} clients upload a ${(photo.length / 2 ** 20).toFixed(1)} MiB JPEG at once to a fresh server: ` +
-        `peak RSS ${peak.toFixed(0)} MiB (idle ${idle.toFixed(0)} MiB); answers ${[...counts].map(([s, n]) => `${n}× ${s}`).join(', ')} in ${(elapsed / 1000).toFixed(1)} s`,
+      `\nMemory: ${clients} clients upload a ${(photo.length / 2 ** 20).toFixed(1)} MiB JPEG at once: ` +
+        `resident ${before.toFixed(0)} MiB before, ${procStatus(server, 'VmRSS').toFixed(0)} MiB after; answers ${[...counts].map(([s, n]) => `${n}× ${s}`).join(', ')} in ${(elapsed / 1000).toFixed(1)} s`,
     );
-    return { peak, idle, counts };
+    return counts;
   } finally {
     client.close();
-    await cleanup();
   }
 }

@@ -4,11 +4,12 @@
  *   npm run bench [-- --runs 5]   each render stage per photo and format (medians after a warm-up),
  *                                 the event-loop delay while rendering, two renders at a time.
  *   npm run bench -- --compare    the same job through the floor, Titlecard, satori + resvg and
- *                                 takumi, interleaved (compare.ts); then HTTP throughput at 1, 4 and
- *                                 8 requests in flight, the event-loop delay, and the peak RSS of a
- *                                 server taking 16 uploads of 10 MB at once (http.ts).
+ *                                 takumi, interleaved (compare.ts); then one server through a
+ *                                 session (http.ts): every photo × format, HTTP throughput at 1, 4
+ *                                 and 8 in flight against the floor's, 16 uploads of 10 MB at once,
+ *                                 and its high-water resident memory over the whole session.
  *   npm run bench -- --encoders   encoder settings by speed and size (encoders.ts).
- *   npm run bench -- --http       only the HTTP throughput and the memory under uploads.
+ *   npm run bench -- --http       only the server session.
  *   npm run bench -- --listing    a page of an account's images at 1k, 100k and 1M images (listing.ts).
  *
  * Options: --photos a,b (file names, default all), --formats png,jpeg,webp.
@@ -26,11 +27,11 @@ import { createRenderer, type RenderTimings } from '../src/domain/render/index.j
 import { warmUp } from '../src/domain/render/warm-up.js';
 import { generateOptionsSchema } from '../src/domain/schemas.js';
 import { tuneHeapGrowing } from '../src/heap.js';
-import { compare, webpOf } from './compare.js';
+import { compare, rgbaPngOf, webpOf } from './compare.js';
 import { encoderTable } from './encoders.js';
 import { listingFigures } from './listing.js';
 import { FORMATS, SUBTITLE, TITLE, type Format } from './engines.js';
-import { tenMegabytePhoto, throughput, uploadMemory } from './http.js';
+import { serverSession, tenMegabytePhoto } from './http.js';
 import { delayLine, eventLoopDelay, median } from './stats.js';
 
 const { values } = parseArgs({
@@ -69,11 +70,10 @@ if (values.encoders) {
 } else if (values.listing) {
   await listingFigures(print);
 } else if (values.http) {
+  await addMadePhotos();
   await serverFigures();
 } else if (values.compare) {
-  // WebP input too: the fixtures hold JPEG and PNG only.
-  const first = photos.get('mate_RainDrops.jpg');
-  if (first) photos.set('mate_RainDrops.webp (from the jpg)', await webpOf(first));
+  await addMadePhotos();
   // The event loop first, while the process holds only what the service holds: measured after
   // the comparison (satori's and takumi's heap and garbage in the process too), the same renders
   // once showed a 34 ms maximum; measured first, 19.5 ms.
@@ -88,13 +88,26 @@ if (values.encoders) {
   await stages();
 }
 
-/** Throughput of `titlecard serve` at 1, 4 and 8 requests in flight, and its memory under 16 large uploads. */
+/** WebP input, and a PNG with alpha, made from a photo: the fixtures hold JPEG and an opaque PNG only. */
+async function addMadePhotos() {
+  const first = photos.get('mate_RainDrops.jpg');
+  if (!first) return;
+  photos.set('mate_RainDrops.webp (from the jpg)', await webpOf(first));
+  photos.set('mate_RainDrops RGBA.png (from the jpg)', await rgbaPngOf(first));
+}
+
+/** One `titlecard serve` through a session (http.ts): every photo × format, throughput, large uploads. */
 async function serverFigures() {
-  const jpeg = readFileSync(new URL('mate_RainDrops.jpg', PHOTOS));
-  await throughput(jpeg, [1, 4, 8], RUNS * 8, print);
-  await uploadMemory(
-    await tenMegabytePhoto(readFileSync(new URL('Dragonfly_by_Bolly.jpg', PHOTOS))),
-    16,
+  await serverSession(
+    {
+      photos,
+      formats,
+      throughputPhoto: readFileSync(new URL('mate_RainDrops.jpg', PHOTOS)),
+      levels: [1, 4, 8],
+      total: RUNS * 8,
+      large: await tenMegabytePhoto(readFileSync(new URL('Dragonfly_by_Bolly.jpg', PHOTOS))),
+      clients: 16,
+    },
     print,
   );
 }
