@@ -13,7 +13,7 @@ RUN npm ci --no-audit --no-fund && npm prune --omit=dev --no-audit --no-fund
 FROM node:24-bookworm-slim
 # Two malloc arenas instead of glibc's eight per core: a long-running server holds about 100 MiB
 # less, and stops growing (README, Configuration).
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data MALLOC_ARENA_MAX=2
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=1048576
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = ['--import', 'tsx', 'src/cli.ts'];
 /** The glibc malloc setting `npm start` and the Dockerfile give it (docs/configuration.md). */
-const SERVE_ENV = { MALLOC_ARENA_MAX: '2' };
+const SERVE_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '1048576' };
 
 export interface ServerProcess {
   url: string;

@@ -6,6 +6,7 @@
  * metadata (GPS position, camera data) can reach a published image.
  */
 import { readFile } from 'node:fs/promises';
+import { Semaphore } from 'async-mutex';
 import sharp, { type Metadata } from 'sharp';
 import { ValidationError } from '../kernel/errors.js';
 
@@ -204,6 +205,31 @@ export async function startDecodeCover(
   return { decoded: decodeChecked(bytes, format, meta, width, height, focus) };
 }
 
+/**
+ * Most bytes the decodes under way may hold at once, estimated by {@link decodeMemory}: 64 MiB.
+ * Beyond it a decode waits for others to finish; one that needs more runs alone. Two progressive
+ * JPEGs of 13 to 16 megapixels decoded at once took the server's high-water resident memory from
+ * 421 to 467 MiB (`npm run bench -- --http`, docs/performance.md).
+ */
+export const DECODE_MEMORY_BUDGET = 64 * 2 ** 20;
+// Counted in MiB: async-mutex's semaphore walks its value when it wakes waiters, and a value in
+// bytes made each decode take ten times as long.
+const MIB = 2 ** 20;
+const decodeBudget = new Semaphore(DECODE_MEMORY_BUDGET / MIB);
+
+/**
+ * Bytes a cover-crop decode holds at its peak, from the header, as measured with libvips (growth of
+ * the high-water resident memory, one decode in a fresh process): a progressive JPEG or interlaced
+ * PNG is decoded whole before it can be shrunk (about 4 bytes a pixel: 59 MB for 13.4 megapixels);
+ * a non-interlaced PNG streams its rows (18 MB for 8.3 megapixels); a baseline JPEG and a WebP
+ * shrink while they load (8 MB for 20 megapixels, 5 MB as a WebP).
+ */
+export function decodeMemory(format: SniffedFormat, meta: Metadata): number {
+  const pixels = (meta.width ?? 0) * (meta.height ?? 0);
+  if (meta.isProgressive) return pixels * 4;
+  return pixels * (format === 'png' ? 2.2 : 0.5);
+}
+
 /** The decode of {@link decodeCover}, on bytes that passed {@link checkImage}. */
 async function decodeChecked(
   bytes: Buffer,
@@ -232,10 +258,11 @@ async function decodeChecked(
         fit: 'cover',
         position: focus === 'attention' ? sharp.strategy.attention : 'centre',
       });
-    const { data, info } = await pipeline
-      .toColourspace('srgb')
-      .raw({ depth: 'uchar' })
-      .toBuffer({ resolveWithObject: true });
+    const mib = Math.ceil(Math.min(DECODE_MEMORY_BUDGET, decodeMemory(format, meta)) / MIB);
+    const { data, info } = await decodeBudget.runExclusive(
+      () => pipeline.toColourspace('srgb').raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true }),
+      Math.max(1, mib),
+    );
     if (info.channels !== 3 && info.channels !== 4) throw new Error(`unexpected ${info.channels} channels`);
     return { pixels: data, width: info.width, height: info.height, channels: info.channels };
   } catch (err) {

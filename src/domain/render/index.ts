@@ -139,6 +139,11 @@ function timed<T>(promise: Promise<T>, started = performance.now()): Promise<Tim
 }
 
 export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOptions = {}): Renderer {
+  // libvips' operation cache off, for the whole process: every upload is new bytes, so the cache
+  // never hits and only holds decoded pixels. With it, a server that had made 108 cards of every
+  // photo × format reached a high-water resident memory of 599 MiB (`npm run bench -- --http`);
+  // without it, see docs/performance.md.
+  sharp.cache(false);
   const limit = pLimit(rendererOptions.concurrency ?? availableParallelism());
   /** The layout of `options` with `template` (resolved: never auto). */
   const layOut = (options: RenderOptions, template: Template | undefined) =>

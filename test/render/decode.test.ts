@@ -1,0 +1,53 @@
+/**
+ * The decode's memory budget (src/domain/render/decode.ts): what it estimates for the fixture
+ * photos, and that a decode larger than the whole budget still runs (alone) beside others.
+ */
+import { readFileSync } from 'node:fs';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import {
+  checkImage,
+  decodeCover,
+  decodeMemory,
+  DECODE_MEMORY_BUDGET,
+} from '../../src/domain/render/decode.js';
+
+const PHOTOS = new URL('../../../shared/fixtures/photos/', import.meta.url);
+const estimate = async (file: string) => {
+  const { format, meta } = await checkImage(readFileSync(new URL(file, PHOTOS)));
+  return decodeMemory(format, meta);
+};
+
+describe('decode memory budget', () => {
+  it('keeps two progressive JPEGs of 13 to 16 megapixels from decoding at once, and lets baseline ones share', async () => {
+    // Progressive: decoded whole before the shrink (about 59 MB each, measured).
+    for (const file of ['Dragonfly_by_Bolly.jpg', 'seeding_by_Clements_Engelhardt.jpg'])
+      expect(await estimate(file), file).toBeGreaterThan(DECODE_MEMORY_BUDGET / 2);
+    // Baseline JPEG (20 megapixels) and a non-interlaced PNG stream: several fit the budget.
+    expect(await estimate('Kleiber_by_Lukas_Baubkus.jpg')).toBeLessThan(DECODE_MEMORY_BUDGET / 4);
+    expect(await estimate('plasma_Canopee_3840x2160.png')).toBeLessThan(DECODE_MEMORY_BUDGET / 2);
+  });
+
+  it('decodes a photo estimated above the whole budget, alone, while smaller ones wait and then run', async () => {
+    const huge = await sharp({ create: { width: 6000, height: 4000, channels: 3, background: '#335577' } })
+      .jpeg({ progressive: true })
+      .toBuffer();
+    const { format, meta } = await checkImage(huge);
+    expect(decodeMemory(format, meta)).toBeGreaterThan(DECODE_MEMORY_BUDGET);
+    const small = readFileSync(new URL('mate_RainDrops.jpg', PHOTOS));
+    const decoded = await Promise.all([
+      decodeCover(small, 120, 63),
+      decodeCover(huge, 120, 63),
+      decodeCover(small, 120, 63),
+    ]);
+    expect(decoded.map((d) => [d.width, d.height])).toEqual([
+      [120, 63],
+      [120, 63],
+      [120, 63],
+    ]);
+    // The huge one's colour came through: the budget changes when a decode runs, not its pixels.
+    expect([...decoded[1].pixels.subarray(0, 3)].map((v) => Math.round(v / 8))).toEqual(
+      [0x33, 0x55, 0x77].map((v) => Math.round(v / 8)),
+    );
+  });
+});
