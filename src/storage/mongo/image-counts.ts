@@ -14,7 +14,8 @@
  * build on a deleted link.
  */
 import type { ClientSession, Collection, Db } from 'mongodb';
-import type { ImageDoc } from './documents.js';
+import { ServiceBusyError } from '../../domain/kernel/errors.js';
+import { isDuplicateKey, type ImageDoc } from './documents.js';
 
 /** One link of an account's count chain. */
 interface CountLink {
@@ -32,15 +33,14 @@ export const KEPT_LINKS = 1000;
 /** Tries of one change before giving up: each failure means another change of the account landed. */
 export const MAX_TRIES = 100;
 
-/** Whether `err` is MongoDB's duplicate key error (E11000). */
-export const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 11000;
-
 export interface ImageCounts {
   /** The account's images: 0 for an account with none. */
   get(userId: string, session?: ClientSession): Promise<number>;
   /**
    * Adds `by` (negative to subtract) to the account's count. In a transaction, a collision with
-   * another change throws the duplicate key error for the caller to run the transaction again.
+   * another change throws the duplicate key error for the caller to run the transaction again;
+   * outside one, {@link MAX_TRIES} collisions in a row throw `ServiceBusyError` (503), as the
+   * quota's slot claims do.
    */
   add(userId: string, by: number, session?: ClientSession): Promise<void>;
 }
@@ -70,7 +70,9 @@ export async function mongoImageCounts(db: Db, images: Collection<ImageDoc>): Pr
         await links.deleteMany({ userId, seq: { $lt: seq - KEPT_LINKS } }, { session });
       return;
     }
-    throw new Error(`image count of ${userId}: ${MAX_TRIES} concurrent changes in a row`);
+    throw new ServiceBusyError(
+      `The image count is busy (${MAX_TRIES} concurrent changes in a row): try again in a moment`,
+    );
   };
 
   if ((await links.estimatedDocumentCount()) === 0) {

@@ -10,8 +10,8 @@
  */
 import type { ClientSession, Collection, Db, Sort, SortDirection } from 'mongodb';
 import type { RecordStore } from '../../domain/kernel/ports.js';
-import { toImage, type ImageDoc } from './documents.js';
-import { isDuplicateKey, MAX_TRIES, mongoImageCounts } from './image-counts.js';
+import { isDuplicateKey, toImage, type ImageDoc } from './documents.js';
+import { MAX_TRIES, mongoImageCounts } from './image-counts.js';
 
 /** Whether the server runs multi-document transactions: a replica set member or a mongos. */
 async function hasTransactions(db: Db): Promise<boolean> {
