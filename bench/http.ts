@@ -106,7 +106,7 @@ async function eventLoopLag(server: ServerProcess): Promise<Record<string, numbe
   return lag;
 }
 
-export interface ThroughputRow {
+interface ThroughputRow {
   inFlight: number;
   perSecond: number;
   /** CPU of this process (the client) per card, ms: it shares the cores with the server. */
@@ -216,7 +216,7 @@ export async function serverSession(
     clients: number;
   },
   print: (line: string) => void,
-): Promise<{ peak: number }> {
+): Promise<void> {
   const { server, token, cleanup } = await startServer();
   const memory = (after: string) =>
     print(
@@ -239,11 +239,9 @@ export async function serverSession(
     );
     memory(`after ${rows.length * options.total + 2} more JPEG cards`);
     await uploadMemory(server, token, options.large, options.clients, print);
-    const peak = procStatus(server, 'VmHWM');
     print(
-      `  high-water resident memory (VmHWM) of the server over the whole session: ${peak.toFixed(0)} MiB`,
+      `  high-water resident memory (VmHWM) of the server over the whole session: ${procStatus(server, 'VmHWM').toFixed(0)} MiB`,
     );
-    return { peak };
   } finally {
     await cleanup();
   }
@@ -264,7 +262,7 @@ function procStatus(server: ServerProcess, field: 'VmRSS' | 'VmHWM'): number {
   return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1]) / 1024;
 }
 
-/** `clients` upload `photo` at once; answers counted by status, and the resident memory after. */
+/** `clients` upload `photo` at once; prints the answers counted by status, and the resident memory before and after. */
 async function uploadMemory(
   server: ServerProcess,
   token: string,
@@ -293,7 +291,6 @@ async function uploadMemory(
       `\nMemory: ${clients} clients upload a ${(photo.length / 2 ** 20).toFixed(1)} MiB JPEG at once: ` +
         `resident ${before.toFixed(0)} MiB before, ${procStatus(server, 'VmRSS').toFixed(0)} MiB after; answers ${[...counts].map(([s, n]) => `${n}× ${s}`).join(', ')} in ${(elapsed / 1000).toFixed(1)} s`,
     );
-    return counts;
   } finally {
     client.close();
   }

@@ -16,6 +16,7 @@ import { MIGRATIONS } from '../../src/storage/sqlite/migrations.js';
 import { blobStoreContract } from './contract/blob-store.js';
 import { recordStoreContract } from './contract/record-store.js';
 import { chargeFromProcesses } from '../support/concurrent-charges.js';
+import { user } from './contract/records/fixtures.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'titlecard-contract-'));
 recordStoreContract(
@@ -83,16 +84,9 @@ describe('SQLite specifics', () => {
   it('pages past several offset slices exactly as one ORDER BY … OFFSET does, in all four orders', async () => {
     const file = path.join(dir, 'deep.db');
     const store = openSqliteStore(file);
-    const userId = newId('usr');
-    await store.users.create({
-      id: userId,
-      email: 'deep@example.com',
-      displayName: 'Deep',
-      tier: 'agency',
-      createdAt: new Date('2026-01-01T00:00:00Z'),
-      passwordHash: null,
-      emailVerifiedAt: null,
-    });
+    const owner = user('deep@example.com');
+    await store.users.create(owner);
+    const userId = owner.id;
     // 2.5 slices of images, bulk-inserted; titles repeat in other cases and timestamps repeat, so
     // that the ties (broken by id) fall across slice boundaries.
     const count = Math.floor(OFFSET_SLICE * 2.5);
