@@ -4,7 +4,7 @@
  * uses named (through encodeCard). The source of ENCODER_SETTINGS in src/domain/render/index.ts.
  */
 import { performance } from 'node:perf_hooks';
-import sharp, { type Sharp } from 'sharp';
+import sharp, { type OutputInfo, type Sharp } from 'sharp';
 import { Transformer } from '@napi-rs/image';
 import { encodeCard } from '../src/domain/render/encode.js';
 import { HEIGHT, WIDTH } from './engines.js';
@@ -43,6 +43,16 @@ const CANDIDATES: Candidate[] = [
   libvips('webp q85, effort 3', (s) => s.webp({ quality: 85, effort: 3 })),
 ];
 
+/** WebP of a card with alpha (RGBA): libwebp's alpha plane is what differs. */
+const ALPHA_CANDIDATES: Candidate[] = [
+  libvips('webp q85, effort 2 (the opaque setting)', (s) => s.webp({ quality: 85, effort: 2 })),
+  libvips('webp q85, effort 2, alpha quality 50 (lossy alpha)', (s) =>
+    s.webp({ quality: 85, effort: 2, alphaQuality: 50 }),
+  ),
+  libvips('webp q85, effort 1', (s) => s.webp({ quality: 85, effort: 1 })),
+  ['webp: Titlecard with alpha (q85, effort 0)', (s) => encodeCard(s, 'webp', 4)],
+];
+
 export async function encoderTable(
   photos: Map<string, Buffer>,
   print: (line: string) => void,
@@ -52,10 +62,24 @@ export async function encoderTable(
       sharp(p).rotate().resize(WIDTH, HEIGHT).raw().toBuffer({ resolveWithObject: true }),
     ),
   );
+  const opaque = cards.filter((c) => c.info.channels !== 4);
+  const alpha = cards.filter((c) => c.info.channels === 4);
   print(
-    `Encoder settings on ${cards.length} cards of ${WIDTH}×${HEIGHT}: median ms and total KiB over the photos (5 runs each).`,
+    `Encoder settings on ${opaque.length} cards of ${WIDTH}×${HEIGHT}: median ms and total KiB over the photos (5 runs each).`,
   );
-  for (const [name, apply] of CANDIDATES) {
+  await table(opaque, CANDIDATES, print);
+  if (alpha.length === 0) return;
+  print(`\nWebP of ${alpha.length} card(s) with alpha (the RGBA PNG made from a photo):`);
+  await table(alpha, ALPHA_CANDIDATES, print);
+}
+
+/** One line per candidate: its median time over `cards` (each the median of 5 runs) and their total size. */
+async function table(
+  cards: { data: Buffer; info: OutputInfo }[],
+  candidates: Candidate[],
+  print: (line: string) => void,
+): Promise<void> {
+  for (const [name, apply] of candidates) {
     const times: number[] = [];
     let bytes = 0;
     for (const { data, info } of cards) {

@@ -57,8 +57,8 @@ export function floorEngine(): Engine {
       .toBuffer({ resolveWithObject: true });
     const raw = { raw: { width: WIDTH, height: HEIGHT, channels: info.channels } };
     const [card, thumbnail] = await Promise.all([
-      encodeCard(sharp(data, raw), format),
-      encodeCard(sharp(data, raw).resize(THUMBNAIL_WIDTH, THUMB_HEIGHT), format),
+      encodeCard(sharp(data, raw), format, info.channels as 3 | 4),
+      encodeCard(sharp(data, raw).resize(THUMBNAIL_WIDTH, THUMB_HEIGHT), format, info.channels as 3 | 4),
     ]);
     return { card, thumbnail };
   };

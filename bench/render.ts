@@ -66,6 +66,7 @@ const photos = new Map<string, Buffer>();
 for (const f of FILES) photos.set(f, readFileSync(new URL(f, PHOTOS)));
 
 if (values.encoders) {
+  await addMadePhotos();
   await encoderTable(photos, print);
 } else if (values.listing) {
   await listingFigures(print);

@@ -81,6 +81,43 @@ describe('gradient blend', () => {
         false,
       );
     });
+
+  it('lays the gradient over a photo with alpha as Porter-Duff source-over of straight alpha, within 1', () => {
+    const width = 301;
+    const height = 90;
+    const colour: Rgb = [12, 200, 77];
+    const strength = 0.8;
+    const pixels = noise(width * height * 4, 11);
+    // Every opacity below, opaque (the fast path) and clear among them.
+    for (let i = 3; i < pixels.length; i += 16) pixels[i] = 255;
+    for (let i = 7; i < pixels.length; i += 64) pixels[i] = 0;
+    const before = Buffer.from(pixels);
+    blendOverlay(
+      { pixels, width, height, channels: 4 },
+      { geometry: band(height), tones: tones({ colour, strength }), masks: undefined, logo: undefined },
+    );
+    let worst = 0;
+    for (let y = 0; y < height; y++) {
+      const a = gradientAlpha(band(height), 0, y + 0.5) * strength;
+      for (let i = y * width * 4; i < (y + 1) * width * 4; i += 4) {
+        const below = ((before[i + 3] as number) / 255) * (1 - a);
+        const alpha = a + below;
+        const expected =
+          alpha === 0
+            ? [...before.subarray(i, i + 4)]
+            : [
+                ...[0, 1, 2].map(
+                  (k) => ((colour[k] as number) * a + (before[i + k] as number) * below) / alpha,
+                ),
+                alpha * 255,
+              ];
+        for (let k = 0; k < 4; k++)
+          worst = Math.max(worst, Math.abs((pixels[i + k] as number) - (expected[k] as number)));
+      }
+    }
+    expect(worst).toBeLessThanOrEqual(1);
+    expect(pixels.equals(before)).toBe(false);
+  });
 });
 
 describe('text and shadow', () => {

@@ -50,3 +50,25 @@ describe('PNG cards', () => {
     expect(decoded.data.equals(rgba)).toBe(true);
   });
 });
+
+describe('WebP cards with alpha', () => {
+  it('keep the alpha channel exactly (libwebp compresses it losslessly), at most a fifth larger than at the opaque setting', async () => {
+    const { data, raw } = await card('mate_RainDrops.jpg');
+    const { width, height } = raw.raw;
+    // The photo with an alpha ramp, as bench/compare.ts makes its RGBA PNG.
+    const rgba = Buffer.alloc(width * height * 4);
+    for (let p = 0; p < width * height; p++) {
+      rgba.set(data.subarray(p * 3, p * 3 + 3), p * 4);
+      rgba[p * 4 + 3] = 128 + Math.round((127 * (p % width)) / width);
+    }
+    const four = { raw: { width, height, channels: 4 as const } };
+    const webp = await encodeCard(sharp(rgba, four), 'webp', 4);
+    const decoded = await sharp(webp).raw().toBuffer({ resolveWithObject: true });
+    expect(decoded.info.channels).toBe(4);
+    let alphaDiffers = 0;
+    for (let p = 0; p < width * height; p++) if (decoded.data[p * 4 + 3] !== rgba[p * 4 + 3]) alphaDiffers++;
+    expect(alphaDiffers).toBe(0);
+    const opaqueSetting = await sharp(rgba, four).webp({ quality: 85, effort: 2 }).toBuffer();
+    expect(webp.length / opaqueSetting.length).toBeLessThan(1.2);
+  });
+});

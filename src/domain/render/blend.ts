@@ -51,13 +51,53 @@ function over(px: Buffer, i: number, channels: number, c: Rgb, a: number): void 
     px[i + 2] = (px[i + 2] as number) + ((c[2] - (px[i + 2] as number)) * a + 0.5);
     return;
   }
-  const below = ((px[i + 3] as number) / 255) * (1 - a);
+  const pa = px[i + 3] as number;
+  if (pa === 255) {
+    // Opaque below (most pixels of most photos with alpha): the lerp, and the alpha stays.
+    const keep = 1 - a;
+    px[i] = c[0] * a + (px[i] as number) * keep + 0.5;
+    px[i + 1] = c[1] * a + (px[i + 1] as number) * keep + 0.5;
+    px[i + 2] = c[2] * a + (px[i + 2] as number) * keep + 0.5;
+    return;
+  }
+  const below = (pa / 255) * (1 - a);
   const alpha = a + below;
   if (alpha <= 0) return;
-  px[i] = (c[0] * a + (px[i] as number) * below) / alpha + 0.5;
-  px[i + 1] = (c[1] * a + (px[i + 1] as number) * below) / alpha + 0.5;
-  px[i + 2] = (c[2] * a + (px[i + 2] as number) * below) / alpha + 0.5;
+  const k = 1 / alpha;
+  px[i] = (c[0] * a + (px[i] as number) * below) * k + 0.5;
+  px[i + 1] = (c[1] * a + (px[i + 1] as number) * below) * k + 0.5;
+  px[i + 2] = (c[2] * a + (px[i + 2] as number) * below) * k + 0.5;
   px[i + 3] = alpha * 255 + 0.5;
+}
+
+/**
+ * {@link over} of colour `c` at one opacity `a` (0..1) onto `count` straight-alpha RGBA pixels from
+ * byte `start` (a row of the gradient), with the colour's share computed once for the row. A loop
+ * of its own: calling over for each pixel, V8 did not inline it, and the gradient over a 1200×630
+ * RGBA card took 15 ms; this 8 (`npm run bench`).
+ */
+function overRow(px: Buffer, start: number, count: number, c: Rgb, a: number): void {
+  const keep = 1 - a;
+  const c0 = c[0] * a;
+  const c1 = c[1] * a;
+  const c2 = c[2] * a;
+  for (let i = start, end = start + count * 4; i < end; i += 4) {
+    const pa = px[i + 3] as number;
+    if (pa === 255) {
+      px[i] = c0 + (px[i] as number) * keep + 0.5;
+      px[i + 1] = c1 + (px[i + 1] as number) * keep + 0.5;
+      px[i + 2] = c2 + (px[i + 2] as number) * keep + 0.5;
+      continue;
+    }
+    const below = (pa / 255) * keep;
+    const alpha = a + below;
+    if (alpha <= 0) continue;
+    const k = 1 / alpha;
+    px[i] = (c0 + (px[i] as number) * below) * k + 0.5;
+    px[i + 1] = (c1 + (px[i + 1] as number) * below) * k + 0.5;
+    px[i + 2] = (c2 + (px[i + 2] as number) * below) * k + 0.5;
+    px[i + 3] = alpha * 255 + 0.5;
+  }
 }
 
 /**
@@ -189,6 +229,14 @@ function blendGradient(
     ? (x: number, y: number) => (1 - (axes.rows[y] as number) * (axes.cols[x] as number)) * strength
     : (x: number, y: number) => gradientAlpha(geometry, x + 0.5, y + 0.5) * strength;
   if (channels === 4) {
+    if (axes && allOnes(axes.cols)) {
+      // Bands along y only (bottom-left, top, bottom): one opacity per row.
+      for (let y = rows.from; y < rows.to; y++) {
+        const a = alphaAt(0, y);
+        if (a > 0) overRow(px, y * width * 4, width, colour, a);
+      }
+      return;
+    }
     for (let y = rows.from; y < rows.to; y++)
       for (let x = 0, i = y * width * 4; x < width; x++, i += 4) {
         const a = alphaAt(x, y);

@@ -19,7 +19,10 @@ export const THUMBNAIL_WIDTH = 400;
  * - JPEG: quality {@link LOSSY_QUALITY} with libjpeg's standard Huffman tables: optimised tables
  *   save 1.7% of the bytes and take 2.3 times as long.
  * - WebP: quality {@link LOSSY_QUALITY} at effort (libwebp method) 2: half the time of the default
- *   effort 4 for 2.4% more bytes.
+ *   effort 4 for 2.4% more bytes. With an alpha channel, effort 0: libwebp compresses the alpha
+ *   plane losslessly, and above effort 0 it tries its alpha filters one by one; a 1200×630 card
+ *   with alpha took 67 ms of CPU at effort 2 (31 without the alpha), 27 at effort 0, for 16% more
+ *   bytes (58 → 67 KiB; `npm run bench -- --encoders`).
  */
 export const ENCODER_SETTINGS = {
   // CompressionType.Fast (1) and FilterType.Adaptive (5) by number: @napi-rs/image 1.15 declares
@@ -28,6 +31,7 @@ export const ENCODER_SETTINGS = {
   png: { compressionType: 1, filterType: 5 } satisfies PngEncodeOptions,
   jpeg: { quality: LOSSY_QUALITY, optimiseCoding: false },
   webp: { quality: LOSSY_QUALITY, effort: 2 },
+  webpWithAlpha: { quality: LOSSY_QUALITY, effort: 0 },
 } as const;
 
 /**
@@ -35,10 +39,10 @@ export const ENCODER_SETTINGS = {
  * onto white (no alpha). PNG goes from libvips to @napi-rs/image as a stored PNG (zlib level 0, no
  * filters: about 3 ms), which keeps the channels (RGB, or RGBA for a photo with alpha). Both encode
  * on libuv's thread pool; the call that starts @napi-rs/image's task takes 0.05 ms on the main
- * thread at the median and up to 5 ms (40 calls on a 1200×630 card). Rejects as the pipeline does
- * (an undecodable input).
+ * thread at the median and up to 5 ms (40 calls on a 1200×630 card). `channels` is the pipeline's
+ * (4 with alpha; default 3). Rejects as the pipeline does (an undecodable input).
  */
-export async function encodeCard(pipeline: Sharp, format: FileFormat): Promise<Buffer> {
+export async function encodeCard(pipeline: Sharp, format: FileFormat, channels: 3 | 4 = 3): Promise<Buffer> {
   switch (format) {
     case 'png': {
       const stored = await pipeline.png({ compressionLevel: 0 }).toBuffer();
@@ -47,6 +51,8 @@ export async function encodeCard(pipeline: Sharp, format: FileFormat): Promise<B
     case 'jpeg':
       return pipeline.flatten({ background: '#ffffff' }).jpeg(ENCODER_SETTINGS.jpeg).toBuffer();
     case 'webp':
-      return pipeline.webp(ENCODER_SETTINGS.webp).toBuffer();
+      return pipeline
+        .webp(channels === 4 ? ENCODER_SETTINGS.webpWithAlpha : ENCODER_SETTINGS.webp)
+        .toBuffer();
   }
 }

@@ -291,9 +291,13 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
     const raw = { raw: { width, height, channels: canvas.channels } };
     const thumbnailHeight = Math.round((THUMBNAIL_WIDTH * height) / width);
     const [encoded, thumbnailEncoded] = await Promise.all([
-      timed(encodeCard(sharp(canvas.pixels, raw), options.fileFormat)),
+      timed(encodeCard(sharp(canvas.pixels, raw), options.fileFormat, canvas.channels)),
       timed(
-        encodeCard(sharp(canvas.pixels, raw).resize(THUMBNAIL_WIDTH, thumbnailHeight), options.fileFormat),
+        encodeCard(
+          sharp(canvas.pixels, raw).resize(THUMBNAIL_WIDTH, thumbnailHeight),
+          options.fileFormat,
+          canvas.channels,
+        ),
       ),
     ]);
     const image = encoded.value;
