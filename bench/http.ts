@@ -1,6 +1,6 @@
 /**
- * The service as users meet it: `titlecard serve` in its own process (embedded default: SQLite and
- * local disk, in a temporary DATA_DIR), driven over HTTP by `POST /api/generate` from this process
+ * The service as users meet it: `titlecard serve` in its own process, built as `npm start` runs it
+ * (embedded default: SQLite and local disk, in a temporary DATA_DIR), driven over HTTP by `POST /api/generate` from this process
  * ({@link generateClient}). One server takes the whole session ({@link serverSession}), as one
  * that has run for a while would:
  *
@@ -40,7 +40,7 @@ async function startServer(): Promise<{
   );
   if (made.code !== 0) throw new Error(`users create failed: ${made.stderr}`);
   const { token } = JSON.parse(made.stdout) as { token: string };
-  const server = await spawnServer(env);
+  const server = await spawnServer(env, { built: true });
   return {
     server,
     token,
@@ -141,11 +141,12 @@ async function throughput(
   server: ServerProcess,
   token: string,
   photo: Buffer,
+  name: string,
   levels: number[],
   total: number,
   print: (line: string) => void,
 ): Promise<ThroughputRow[]> {
-  const client = await generateClient(server, token, photo, 'photo.jpg');
+  const client = await generateClient(server, token, photo, name);
   try {
     for (let i = 0; i < 2; i++) await client.send();
     await eventLoopLag(server);
@@ -158,9 +159,7 @@ async function throughput(
     }
     const lag = await eventLoopLag(server);
     const base = rows[0]?.perSecond ?? 1;
-    print(
-      `\nHTTP: POST /api/generate, ${total} JPEG cards per level (mate_RainDrops.jpg), one server process`,
-    );
+    print(`\nHTTP: POST /api/generate, ${total} JPEG cards per level (${name}), one server process`);
     for (const r of rows)
       print(
         `  ${String(r.inFlight).padStart(2)} in flight: ${r.perSecond.toFixed(1)} cards/s (${(r.perSecond / base).toFixed(2)}× one at a time; client CPU ${r.clientCpuMs.toFixed(1)} ms a card)`,
@@ -209,7 +208,8 @@ export async function serverSession(
   options: {
     photos: Map<string, Buffer>;
     formats: readonly Format[];
-    throughputPhoto: Buffer;
+    /** Photos to measure throughput on, by name: a small one, where the fixed cost of a card shows, and a camera photo. */
+    throughputPhotos: Map<string, Buffer>;
     levels: number[];
     total: number;
     large: Buffer;
@@ -229,15 +229,12 @@ export async function serverSession(
     const cards = await everyFormat(server, token, options.photos, options.formats, 4);
     print(`  ${cards} cards, every photo × format, 4 in flight`);
     memory(`after them`);
-    const rows = await throughput(
-      server,
-      token,
-      options.throughputPhoto,
-      options.levels,
-      options.total,
-      print,
-    );
-    memory(`after ${rows.length * options.total + 2} more JPEG cards`);
+    let more = 0;
+    for (const [name, photo] of options.throughputPhotos) {
+      const rows = await throughput(server, token, photo, name, options.levels, options.total, print);
+      more += rows.length * options.total + 2;
+    }
+    memory(`after ${more} more JPEG cards`);
     await uploadMemory(server, token, options.large, options.clients, print);
     print(
       `  high-water resident memory (VmHWM) of the server over the whole session: ${procStatus(server, 'VmHWM').toFixed(0)} MiB`,

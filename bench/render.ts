@@ -103,7 +103,9 @@ async function serverFigures() {
     {
       photos,
       formats,
-      throughputPhoto: readFileSync(new URL('mate_RainDrops.jpg', PHOTOS)),
+      throughputPhotos: new Map(
+        ['mate_RainDrops.jpg', 'Dragonfly_by_Bolly.jpg'].map((f) => [f, readFileSync(new URL(f, PHOTOS))]),
+      ),
       levels: [1, 4, 8],
       total: RUNS * 8,
       large: await tenMegabytePhoto(readFileSync(new URL('Dragonfly_by_Bolly.jpg', PHOTOS))),

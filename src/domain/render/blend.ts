@@ -42,15 +42,22 @@ export interface LogoPixels {
 
 /**
  * Source-over of colour `c` at opacity `a` (0..1) onto the pixel at byte `i`. Three channels: the
- * lerp; four: the Porter-Duff over of straight-alpha colours (the result's alpha grows).
+ * lerp; four: {@link overStraight}.
  */
 function over(px: Buffer, i: number, channels: number, c: Rgb, a: number): void {
-  if (channels === 3) {
-    px[i] = (px[i] as number) + ((c[0] - (px[i] as number)) * a + 0.5);
-    px[i + 1] = (px[i + 1] as number) + ((c[1] - (px[i + 1] as number)) * a + 0.5);
-    px[i + 2] = (px[i + 2] as number) + ((c[2] - (px[i + 2] as number)) * a + 0.5);
-    return;
-  }
+  if (channels === 4) return overStraight(px, i, c, a);
+  px[i] = (px[i] as number) + ((c[0] - (px[i] as number)) * a + 0.5);
+  px[i + 1] = (px[i + 1] as number) + ((c[1] - (px[i + 1] as number)) * a + 0.5);
+  px[i + 2] = (px[i + 2] as number) + ((c[2] - (px[i + 2] as number)) * a + 0.5);
+}
+
+/**
+ * The Porter-Duff over of colour `c` at opacity `a` (0..1) onto the straight-alpha RGBA pixel at
+ * byte `i` (the result's alpha grows). Small enough for V8 to inline into the loops over a row: as
+ * a branch of {@link over} it was not, and the gradient over a 1200×630 RGBA card took 15 ms; this
+ * about 8 (`npm run bench`, the `composite` stage of the RGBA PNG).
+ */
+function overStraight(px: Buffer, i: number, c: Rgb, a: number): void {
   const pa = px[i + 3] as number;
   if (pa === 255) {
     // Opaque below (most pixels of most photos with alpha): the lerp, and the alpha stays.
@@ -63,41 +70,12 @@ function over(px: Buffer, i: number, channels: number, c: Rgb, a: number): void 
   const below = (pa / 255) * (1 - a);
   const alpha = a + below;
   if (alpha <= 0) return;
+  // One division a pixel, not one a channel.
   const k = 1 / alpha;
   px[i] = (c[0] * a + (px[i] as number) * below) * k + 0.5;
   px[i + 1] = (c[1] * a + (px[i + 1] as number) * below) * k + 0.5;
   px[i + 2] = (c[2] * a + (px[i + 2] as number) * below) * k + 0.5;
   px[i + 3] = alpha * 255 + 0.5;
-}
-
-/**
- * {@link over} of colour `c` at one opacity `a` (0..1) onto `count` straight-alpha RGBA pixels from
- * byte `start` (a row of the gradient), with the colour's share computed once for the row. A loop
- * of its own: calling over for each pixel, V8 did not inline it, and the gradient over a 1200×630
- * RGBA card took 15 ms; this 8 (`npm run bench`).
- */
-function overRow(px: Buffer, start: number, count: number, c: Rgb, a: number): void {
-  const keep = 1 - a;
-  const c0 = c[0] * a;
-  const c1 = c[1] * a;
-  const c2 = c[2] * a;
-  for (let i = start, end = start + count * 4; i < end; i += 4) {
-    const pa = px[i + 3] as number;
-    if (pa === 255) {
-      px[i] = c0 + (px[i] as number) * keep + 0.5;
-      px[i + 1] = c1 + (px[i + 1] as number) * keep + 0.5;
-      px[i + 2] = c2 + (px[i + 2] as number) * keep + 0.5;
-      continue;
-    }
-    const below = (pa / 255) * keep;
-    const alpha = a + below;
-    if (alpha <= 0) continue;
-    const k = 1 / alpha;
-    px[i] = (c0 + (px[i] as number) * below) * k + 0.5;
-    px[i + 1] = (c1 + (px[i + 1] as number) * below) * k + 0.5;
-    px[i + 2] = (c2 + (px[i + 2] as number) * below) * k + 0.5;
-    px[i + 3] = alpha * 255 + 0.5;
-  }
 }
 
 /**
@@ -233,14 +211,15 @@ function blendGradient(
       // Bands along y only (bottom-left, top, bottom): one opacity per row.
       for (let y = rows.from; y < rows.to; y++) {
         const a = alphaAt(0, y);
-        if (a > 0) overRow(px, y * width * 4, width, colour, a);
+        if (a > 0)
+          for (let i = y * width * 4, end = i + width * 4; i < end; i += 4) overStraight(px, i, colour, a);
       }
       return;
     }
     for (let y = rows.from; y < rows.to; y++)
       for (let x = 0, i = y * width * 4; x < width; x++, i += 4) {
         const a = alphaAt(x, y);
-        if (a > 0) over(px, i, 4, colour, a);
+        if (a > 0) overStraight(px, i, colour, a);
       }
     return;
   }
@@ -299,7 +278,7 @@ function blendText(
         const a8 = shade.alpha[m0 + x] as number;
         if (a8 === 0) continue;
         if (channels === 3) lerp256(px, i, shadowColour, a8);
-        else over(px, i, 4, shadowColour, a8 / 256);
+        else overStraight(px, i, shadowColour, a8 / 256);
       }
     }
     const textTo = spans[2 * y + 1] as number;
@@ -307,7 +286,7 @@ function blendText(
       const t = text[(m0 + x) * 4 + 3] as number;
       if (t === 0) continue;
       if (channels === 3) lerp256(px, at + x * 3, textColour, COVERAGE_256[t] as number);
-      else over(px, at + x * 4, 4, textColour, t / 255);
+      else overStraight(px, at + x * 4, textColour, t / 255);
     }
   }
 }
