@@ -227,6 +227,7 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
 
     let template = templateOf(options);
     let layout: TextLayout | undefined;
+    let report: LayoutReport | undefined;
     let layoutMs = 0;
     let masks: Promise<Timed<TextMasks | undefined>> | undefined;
     await fontsReady;
@@ -235,9 +236,11 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
     if (options.template !== 'auto') {
       const started = performance.now();
       layout = layOut(options, template);
-      layoutMs = performance.now() - started;
       masks = timed(rasteriseText(layout, options.textShadow));
       masks.catch(() => undefined);
+      // The report too, while the photo decodes: it depends on the layout only.
+      report = reportLayout(layout, fonts, { ...options, font: fontOf(options.font), template });
+      layoutMs = performance.now() - started;
     }
     const decoded = await decoding;
     const canvas = decoded.value;
@@ -249,7 +252,7 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
       layout = chosen.layout;
       masks = timed(rasteriseText(layout, options.textShadow));
     }
-    const report = reportLayout(layout, fonts, { ...options, font: fontOf(options.font), template });
+    report ??= reportLayout(layout, fonts, { ...options, font: fontOf(options.font), template });
     lap('layout');
     t.layout = (t.layout ?? 0) + layoutMs;
     // Each step on the main thread is its own turn of the event loop (no render holds it
