@@ -12,7 +12,7 @@ import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.js';
 import { profileOf } from './domain/accounts/accounts.js';
 import { TitlecardError } from './domain/kernel/errors.js';
 import { FILE_FORMATS, TIERS, type FileFormat } from './domain/design.js';
-import { signRenderUrl } from './domain/render-links/signature.js';
+import { signRenderUrl } from './domain/render-links/canonical.js';
 import type { Services } from './domain/services.js';
 import { tuneHeapGrowing } from './heap.js';
 import { createLogger } from './logger.js';

@@ -1,5 +1,5 @@
 /**
- * The render link's canonical form and signature (src/domain/render-links/signature.ts) as sites
+ * The render link's canonical form and signature (src/domain/render-links/canonical.ts) as sites
  * build it themselves: the JavaScript and Python examples of docs/render-links.md, run as programs,
  * agree with each other, with the worked example and with `signRenderUrl`.
  */
@@ -48,7 +48,7 @@ describe('the examples of docs/render-links.md sign alike', () => {
     expect(await readFile(path.join(ROOT, 'docs', 'render-links.md'), 'utf8')).toContain(
       `link       ${worked}`,
     );
-    const { signRenderUrl } = await import('../../src/domain/render-links/signature.js');
+    const { signRenderUrl } = await import('../../src/domain/render-links/canonical.js');
     expect(
       signRenderUrl({
         ...common,

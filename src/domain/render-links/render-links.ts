@@ -1,6 +1,6 @@
 /**
  * Render links: images made on their first fetch, from a URL in a page's `<meta property="og:image">`
- * (src/domain/render-links/signature.ts defines the link and its signature).
+ * (src/domain/render-links/canonical.ts defines the link and its signature).
  *
  * - Signing keys (`/signing-keys`): the secret (`tcs_` + 43 base62, 256 bits) is shown once. The
  *   server must compute the same HMAC to verify a link, so it keeps the secret, sealed with
@@ -31,7 +31,8 @@ import type { Principal } from '../accounts/accounts.js';
 import { assertConfirmed } from '../accounts/confirmation.js';
 import type { Quota } from '../accounts/quota.js';
 import type { Renderer } from '../render/index.js';
-import { parseLink, signatureMatches, signRenderUrl } from './signature.js';
+import { signRenderUrl } from './canonical.js';
+import { parseLink, signatureMatches } from './signature.js';
 import {
   createSigningKeyBodySchema,
   generateOptionsSchema,

@@ -1,96 +1,17 @@
 /**
- * Signed render links: the canonical form, the signature and the parsing of a link, with no I/O, so
- * that the server, the command line (`titlecard url sign`) and the package's `signRenderUrl` share
- * one definition. docs/render-links.md states it for sites that sign links themselves:
- *
- *   link      PUBLIC_URL/r/<presetId>.<png|jpg|webp>?<query>&sig=<signature>
- *   query     the parameters (title, subtitle?, image?, exp?, key), sorted by name (code point
- *             order), each as name=value with RFC 3986 percent-encoding of its UTF-8 bytes (only
- *             A–Z a–z 0–9 - . _ ~ left as they are, hex digits upper case), joined by &
- *   canonical /r/<presetId>.<ext>?<query>      (the path from /r/, whatever PUBLIC_URL's own path)
- *   signature base64url without padding of HMAC-SHA256(key secret as UTF-8, canonical) (RFC 2104,
- *             RFC 4648 section 5)
- *
- * `exp` is an expiry in Unix seconds; `key` names the signing key, so keys can be rotated.
+ * Signed render links as the server reads them: parsing a fetched link and checking its signature,
+ * over the canonical form of canonical.ts.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { InvalidSignatureError, NotFoundError, ValidationError } from '../kernel/errors.js';
 import type { FileFormat } from '../design.js';
+import { canonicalString, LINK_EXTENSIONS, signCanonical } from './canonical.js';
 
 /** The parameters a render link may carry, besides `sig`. */
 export const LINK_PARAMS = ['title', 'subtitle', 'image', 'exp', 'key'] as const;
 export type LinkParam = (typeof LINK_PARAMS)[number];
 
-/** A link's file extension per output format. */
-export const LINK_EXTENSIONS: Record<FileFormat, string> = { png: 'png', jpeg: 'jpg', webp: 'webp' };
-
 const PATH = /^\/r\/(pre_[0-9A-Za-z]{22})\.(png|jpg|webp)$/;
-
-/** RFC 3986 section 2.1 percent-encoding: everything but the unreserved characters. */
-export function percentEncode(value: string): string {
-  return encodeURIComponent(value).replace(
-    /[!'()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-}
-
-/** The canonical string of a link: its path, `?`, and its parameters but `sig`, as the module comment says. */
-export function canonicalString(path: string, params: Partial<Record<string, string>>): string {
-  const query = Object.keys(params)
-    .filter((name) => name !== 'sig' && params[name] !== undefined)
-    .sort()
-    .map((name) => `${percentEncode(name)}=${percentEncode(params[name] as string)}`)
-    .join('&');
-  return `${path}?${query}`;
-}
-
-/** base64url HMAC-SHA256 of `canonical` under `secret`. */
-export function signCanonical(secret: string, canonical: string): string {
-  return createHmac('sha256', secret).update(canonical, 'utf8').digest('base64url');
-}
-
-/** What a render link says. */
-export interface RenderLinkInput {
-  /** PUBLIC_URL of the Titlecard server, e.g. `https://cards.example.com`. */
-  baseUrl: string;
-  /** Preset id, `pre_…`. */
-  preset: string;
-  title: string;
-  subtitle?: string | undefined;
-  /** An asset id (`ast_…`) or an https URL of the background; default the preset's. */
-  image?: string | undefined;
-  /** Output format; default png. */
-  format?: FileFormat | undefined;
-  /** Expiry: a Date, or Unix seconds. None: the link never expires (until its key is revoked). */
-  expires?: Date | number | undefined;
-  /** Signing key id, `key_…`, and its secret, `tcs_…`. */
-  keyId: string;
-  secret: string;
-}
-
-/**
- * Builds a signed render link (the module comment's definition). Throws nothing; the server judges
- * the link when it is fetched.
- */
-export function signRenderUrl(input: RenderLinkInput): string {
-  const path = `/r/${input.preset}.${LINK_EXTENSIONS[input.format ?? 'png']}`;
-  const exp =
-    input.expires === undefined
-      ? undefined
-      : String(
-          input.expires instanceof Date
-            ? Math.floor(input.expires.getTime() / 1000)
-            : Math.floor(input.expires),
-        );
-  const canonical = canonicalString(path, {
-    title: input.title,
-    subtitle: input.subtitle,
-    image: input.image,
-    exp,
-    key: input.keyId,
-  });
-  return `${input.baseUrl.replace(/\/+$/, '')}${canonical}&sig=${signCanonical(input.secret, canonical)}`;
-}
 
 /** A link as fetched, parsed but not yet verified. */
 export interface ParsedLink {
