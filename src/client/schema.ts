@@ -754,7 +754,10 @@ export interface operations {
     requestBody: {
       content: {
         'multipart/form-data': {
-          /** @description Background image: JPEG, PNG or WebP, judged by its bytes; at most 10485760 bytes (10 MB) and 64 megapixels. Required unless asset, imageUrl or a preset with a background gives one (exactly one of image, asset and imageUrl). */
+          /**
+           * Format: binary
+           * @description Background image: JPEG, PNG or WebP, judged by its bytes; at most 10485760 bytes (10 MB) and 64 megapixels. Required unless asset, imageUrl or a preset with a background gives one (exactly one of image, asset and imageUrl).
+           */
           image?: Blob;
           /** @description Background: an image uploaded with POST /assets, instead of image. */
           asset?: string;
@@ -1628,7 +1631,10 @@ export interface operations {
     requestBody: {
       content: {
         'multipart/form-data': {
-          /** @description JPEG, PNG or WebP, judged by its bytes; at most 10485760 bytes (10 MB) and 64 megapixels. */
+          /**
+           * Format: binary
+           * @description JPEG, PNG or WebP, judged by its bytes; at most 10485760 bytes (10 MB) and 64 megapixels.
+           */
           image: Blob;
           /**
            * @description What it is for.
@@ -1812,7 +1818,10 @@ export interface operations {
     requestBody: {
       content: {
         'multipart/form-data': {
-          /** @description A .ttf or .otf file (not a collection or WOFF), at most 10485760 bytes (10 MB). */
+          /**
+           * Format: binary
+           * @description A .ttf or .otf file (not a collection or WOFF), at most 10485760 bytes (10 MB).
+           */
           font: Blob;
           /** @description Default: the file's name. */
           name?: string;

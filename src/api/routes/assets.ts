@@ -138,6 +138,8 @@ export const assetsResource: Resource = {
             image: {
               type: 'string',
               contentMediaType: 'application/octet-stream',
+              // OpenAPI 3.0's mark of a file part, still read by generators (openapi-python-client).
+              format: 'binary',
               description: `JPEG, PNG or WebP, judged by its bytes; at most ${LIMITS.imageBytes} bytes (10 MB) and ${MAX_INPUT_PIXELS / 1e6} megapixels.`,
             },
           },
@@ -160,6 +162,8 @@ export const assetsResource: Resource = {
             font: {
               type: 'string',
               contentMediaType: 'application/octet-stream',
+              // OpenAPI 3.0's mark of a file part, still read by generators (openapi-python-client).
+              format: 'binary',
               description: `A .ttf or .otf file (not a collection or WOFF), at most ${FONT_MAX_BYTES} bytes (10 MB).`,
             },
           },
