@@ -1,0 +1,202 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.auth_error_body import AuthErrorBody
+from ...models.create_preset_response_201 import CreatePresetResponse201
+from ...models.endpoint_error_body import EndpointErrorBody
+from ...models.preset_request import PresetRequest
+from ...models.validation_error_body import ValidationErrorBody
+from ...types import Response
+
+
+def _get_kwargs(
+    *,
+    body: PresetRequest,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/presets",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> (
+    AuthErrorBody
+    | CreatePresetResponse201
+    | EndpointErrorBody
+    | ValidationErrorBody
+    | None
+):
+    if response.status_code == 201:
+        response_201 = CreatePresetResponse201.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = ValidationErrorBody.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = AuthErrorBody.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 500:
+        response_500 = EndpointErrorBody.from_dict(response.json())
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[
+    AuthErrorBody | CreatePresetResponse201 | EndpointErrorBody | ValidationErrorBody
+]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: PresetRequest,
+) -> Response[
+    AuthErrorBody | CreatePresetResponse201 | EndpointErrorBody | ValidationErrorBody
+]:
+    """Save a design: every generate option but the texts, a default background, a logo.
+
+    Args:
+        body (PresetRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[AuthErrorBody | CreatePresetResponse201 | EndpointErrorBody | ValidationErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    body: PresetRequest,
+) -> (
+    AuthErrorBody
+    | CreatePresetResponse201
+    | EndpointErrorBody
+    | ValidationErrorBody
+    | None
+):
+    """Save a design: every generate option but the texts, a default background, a logo.
+
+    Args:
+        body (PresetRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        AuthErrorBody | CreatePresetResponse201 | EndpointErrorBody | ValidationErrorBody
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: PresetRequest,
+) -> Response[
+    AuthErrorBody | CreatePresetResponse201 | EndpointErrorBody | ValidationErrorBody
+]:
+    """Save a design: every generate option but the texts, a default background, a logo.
+
+    Args:
+        body (PresetRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[AuthErrorBody | CreatePresetResponse201 | EndpointErrorBody | ValidationErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    body: PresetRequest,
+) -> (
+    AuthErrorBody
+    | CreatePresetResponse201
+    | EndpointErrorBody
+    | ValidationErrorBody
+    | None
+):
+    """Save a design: every generate option but the texts, a default background, a logo.
+
+    Args:
+        body (PresetRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        AuthErrorBody | CreatePresetResponse201 | EndpointErrorBody | ValidationErrorBody
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+        )
+    ).parsed

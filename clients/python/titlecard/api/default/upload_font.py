@@ -1,0 +1,223 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.auth_error_body import AuthErrorBody
+from ...models.endpoint_error_body import EndpointErrorBody
+from ...models.file_too_large_body import FileTooLargeBody
+from ...models.upload_font_body import UploadFontBody
+from ...models.upload_font_response_201 import UploadFontResponse201
+from ...models.validation_error_body import ValidationErrorBody
+from ...types import Response
+
+
+def _get_kwargs(
+    *,
+    body: UploadFontBody,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/fonts",
+    }
+
+    _kwargs["files"] = body.to_multipart()
+
+    headers["Content-Type"] = "multipart/form-data; boundary=+++"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> (
+    AuthErrorBody
+    | EndpointErrorBody
+    | FileTooLargeBody
+    | UploadFontResponse201
+    | ValidationErrorBody
+    | None
+):
+    if response.status_code == 201:
+        response_201 = UploadFontResponse201.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = ValidationErrorBody.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = AuthErrorBody.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 413:
+        response_413 = FileTooLargeBody.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 500:
+        response_500 = EndpointErrorBody.from_dict(response.json())
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[
+    AuthErrorBody
+    | EndpointErrorBody
+    | FileTooLargeBody
+    | UploadFontResponse201
+    | ValidationErrorBody
+]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: UploadFontBody,
+) -> Response[
+    AuthErrorBody
+    | EndpointErrorBody
+    | FileTooLargeBody
+    | UploadFontResponse201
+    | ValidationErrorBody
+]:
+    """Upload a TrueType or OpenType font, to use as font: {"custom": id}.
+
+    Args:
+        body (UploadFontBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[AuthErrorBody | EndpointErrorBody | FileTooLargeBody | UploadFontResponse201 | ValidationErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    body: UploadFontBody,
+) -> (
+    AuthErrorBody
+    | EndpointErrorBody
+    | FileTooLargeBody
+    | UploadFontResponse201
+    | ValidationErrorBody
+    | None
+):
+    """Upload a TrueType or OpenType font, to use as font: {"custom": id}.
+
+    Args:
+        body (UploadFontBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        AuthErrorBody | EndpointErrorBody | FileTooLargeBody | UploadFontResponse201 | ValidationErrorBody
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: UploadFontBody,
+) -> Response[
+    AuthErrorBody
+    | EndpointErrorBody
+    | FileTooLargeBody
+    | UploadFontResponse201
+    | ValidationErrorBody
+]:
+    """Upload a TrueType or OpenType font, to use as font: {"custom": id}.
+
+    Args:
+        body (UploadFontBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[AuthErrorBody | EndpointErrorBody | FileTooLargeBody | UploadFontResponse201 | ValidationErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    body: UploadFontBody,
+) -> (
+    AuthErrorBody
+    | EndpointErrorBody
+    | FileTooLargeBody
+    | UploadFontResponse201
+    | ValidationErrorBody
+    | None
+):
+    """Upload a TrueType or OpenType font, to use as font: {"custom": id}.
+
+    Args:
+        body (UploadFontBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        AuthErrorBody | EndpointErrorBody | FileTooLargeBody | UploadFontResponse201 | ValidationErrorBody
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+        )
+    ).parsed

@@ -1,0 +1,247 @@
+"""Contains all the data models used in inputs/outputs"""
+
+from .asset import Asset
+from .asset_format import AssetFormat
+from .asset_kind import AssetKind
+from .auth_error_body import AuthErrorBody
+from .check_layout_body import CheckLayoutBody
+from .check_layout_body_aspect import CheckLayoutBodyAspect
+from .check_layout_body_color_mode import CheckLayoutBodyColorMode
+from .check_layout_body_file_format import CheckLayoutBodyFileFormat
+from .check_layout_body_focus_type_0 import CheckLayoutBodyFocusType0
+from .check_layout_body_focus_type_1 import CheckLayoutBodyFocusType1
+from .check_layout_body_font_type_0 import CheckLayoutBodyFontType0
+from .check_layout_body_font_type_1 import CheckLayoutBodyFontType1
+from .check_layout_body_font_type_1_system import CheckLayoutBodyFontType1System
+from .check_layout_body_font_type_2 import CheckLayoutBodyFontType2
+from .check_layout_body_position_type_0 import CheckLayoutBodyPositionType0
+from .check_layout_body_position_type_1 import CheckLayoutBodyPositionType1
+from .check_layout_body_template import CheckLayoutBodyTemplate
+from .check_layout_response_200 import CheckLayoutResponse200
+from .create_preset_response_201 import CreatePresetResponse201
+from .create_render_url_response_200 import CreateRenderUrlResponse200
+from .create_signing_key_request import CreateSigningKeyRequest
+from .create_signing_key_response_201 import CreateSigningKeyResponse201
+from .create_token_request import CreateTokenRequest
+from .create_token_response_200 import CreateTokenResponse200
+from .create_token_response_201 import CreateTokenResponse201
+from .created_signing_key import CreatedSigningKey
+from .created_token import CreatedToken
+from .delete_asset_response_200 import DeleteAssetResponse200
+from .delete_font_response_200 import DeleteFontResponse200
+from .delete_image_response_200 import DeleteImageResponse200
+from .delete_preset_response_200 import DeletePresetResponse200
+from .endpoint_error_body import EndpointErrorBody
+from .endpoint_error_body_error import EndpointErrorBodyError
+from .file_too_large_body import FileTooLargeBody
+from .file_too_large_body_error import FileTooLargeBodyError
+from .generate_image_body import GenerateImageBody
+from .generate_image_body_aspect import GenerateImageBodyAspect
+from .generate_image_body_color_mode import GenerateImageBodyColorMode
+from .generate_image_body_file_format import GenerateImageBodyFileFormat
+from .generate_image_body_focus_type_0 import GenerateImageBodyFocusType0
+from .generate_image_body_focus_type_1 import GenerateImageBodyFocusType1
+from .generate_image_body_font_type_0 import GenerateImageBodyFontType0
+from .generate_image_body_font_type_1 import GenerateImageBodyFontType1
+from .generate_image_body_font_type_1_system import GenerateImageBodyFontType1System
+from .generate_image_body_font_type_2 import GenerateImageBodyFontType2
+from .generate_image_body_position_type_0 import GenerateImageBodyPositionType0
+from .generate_image_body_position_type_1 import GenerateImageBodyPositionType1
+from .generate_image_body_template import GenerateImageBodyTemplate
+from .generate_image_response_201 import GenerateImageResponse201
+from .get_image_response_200 import GetImageResponse200
+from .get_open_api_response_200 import GetOpenApiResponse200
+from .get_preset_response_200 import GetPresetResponse200
+from .get_usage_response_200 import GetUsageResponse200
+from .image_detail import ImageDetail
+from .image_detail_format import ImageDetailFormat
+from .image_page import ImagePage
+from .image_page_images_item import ImagePageImagesItem
+from .image_page_pagination import ImagePagePagination
+from .image_record import ImageRecord
+from .layout_report import LayoutReport
+from .layout_report_lines import LayoutReportLines
+from .layout_report_template_type_0 import LayoutReportTemplateType0
+from .list_assets_response_200 import ListAssetsResponse200
+from .list_assets_response_200_data import ListAssetsResponse200Data
+from .list_fonts_response_200 import ListFontsResponse200
+from .list_fonts_response_200_data import ListFontsResponse200Data
+from .list_images_order import ListImagesOrder
+from .list_images_response_200 import ListImagesResponse200
+from .list_images_sort import ListImagesSort
+from .list_presets_response_200 import ListPresetsResponse200
+from .list_presets_response_200_data import ListPresetsResponse200Data
+from .list_signing_keys_response_200 import ListSigningKeysResponse200
+from .list_signing_keys_response_200_data import ListSigningKeysResponse200Data
+from .list_tokens_response_200 import ListTokensResponse200
+from .list_tokens_response_200_data import ListTokensResponse200Data
+from .preset import Preset
+from .preset_logo_type_0 import PresetLogoType0
+from .preset_options import PresetOptions
+from .preset_request import PresetRequest
+from .preset_request_aspect import PresetRequestAspect
+from .preset_request_color_mode import PresetRequestColorMode
+from .preset_request_file_format import PresetRequestFileFormat
+from .preset_request_focus_type_0 import PresetRequestFocusType0
+from .preset_request_focus_type_1 import PresetRequestFocusType1
+from .preset_request_font_type_0 import PresetRequestFontType0
+from .preset_request_font_type_1 import PresetRequestFontType1
+from .preset_request_font_type_1_system import PresetRequestFontType1System
+from .preset_request_font_type_2 import PresetRequestFontType2
+from .preset_request_logo_type_0 import PresetRequestLogoType0
+from .preset_request_logo_type_0_corner import PresetRequestLogoType0Corner
+from .preset_request_position_type_0 import PresetRequestPositionType0
+from .preset_request_position_type_1 import PresetRequestPositionType1
+from .preset_request_template import PresetRequestTemplate
+from .quota_error_body import QuotaErrorBody
+from .render_url import RenderUrl
+from .render_url_request import RenderUrlRequest
+from .render_url_request_format import RenderUrlRequestFormat
+from .replace_preset_response_200 import ReplacePresetResponse200
+from .revoke_signing_key_response_200 import RevokeSigningKeyResponse200
+from .revoke_token_response_200 import RevokeTokenResponse200
+from .signing_key import SigningKey
+from .token_list_entry import TokenListEntry
+from .token_validation import TokenValidation
+from .token_validation_usage import TokenValidationUsage
+from .token_validation_user import TokenValidationUser
+from .token_validation_user_tier import TokenValidationUserTier
+from .upload_asset_body import UploadAssetBody
+from .upload_asset_body_kind import UploadAssetBodyKind
+from .upload_asset_response_201 import UploadAssetResponse201
+from .upload_font_body import UploadFontBody
+from .upload_font_response_201 import UploadFontResponse201
+from .usage import Usage
+from .usage_period import UsagePeriod
+from .usage_tier import UsageTier
+from .usage_usage import UsageUsage
+from .validate_token_response_200 import ValidateTokenResponse200
+from .validation_error_body import ValidationErrorBody
+from .validation_error_body_error import ValidationErrorBodyError
+from .validation_error_body_error_details import ValidationErrorBodyErrorDetails
+from .validation_error_body_error_details_constraint import (
+    ValidationErrorBodyErrorDetailsConstraint,
+)
+
+__all__ = (
+    "Asset",
+    "AssetFormat",
+    "AssetKind",
+    "AuthErrorBody",
+    "CheckLayoutBody",
+    "CheckLayoutBodyAspect",
+    "CheckLayoutBodyColorMode",
+    "CheckLayoutBodyFileFormat",
+    "CheckLayoutBodyFocusType0",
+    "CheckLayoutBodyFocusType1",
+    "CheckLayoutBodyFontType0",
+    "CheckLayoutBodyFontType1",
+    "CheckLayoutBodyFontType1System",
+    "CheckLayoutBodyFontType2",
+    "CheckLayoutBodyPositionType0",
+    "CheckLayoutBodyPositionType1",
+    "CheckLayoutBodyTemplate",
+    "CheckLayoutResponse200",
+    "CreatePresetResponse201",
+    "CreateRenderUrlResponse200",
+    "CreateSigningKeyRequest",
+    "CreateSigningKeyResponse201",
+    "CreateTokenRequest",
+    "CreateTokenResponse200",
+    "CreateTokenResponse201",
+    "CreatedSigningKey",
+    "CreatedToken",
+    "DeleteAssetResponse200",
+    "DeleteFontResponse200",
+    "DeleteImageResponse200",
+    "DeletePresetResponse200",
+    "EndpointErrorBody",
+    "EndpointErrorBodyError",
+    "FileTooLargeBody",
+    "FileTooLargeBodyError",
+    "GenerateImageBody",
+    "GenerateImageBodyAspect",
+    "GenerateImageBodyColorMode",
+    "GenerateImageBodyFileFormat",
+    "GenerateImageBodyFocusType0",
+    "GenerateImageBodyFocusType1",
+    "GenerateImageBodyFontType0",
+    "GenerateImageBodyFontType1",
+    "GenerateImageBodyFontType1System",
+    "GenerateImageBodyFontType2",
+    "GenerateImageBodyPositionType0",
+    "GenerateImageBodyPositionType1",
+    "GenerateImageBodyTemplate",
+    "GenerateImageResponse201",
+    "GetImageResponse200",
+    "GetOpenApiResponse200",
+    "GetPresetResponse200",
+    "GetUsageResponse200",
+    "ImageDetail",
+    "ImageDetailFormat",
+    "ImagePage",
+    "ImagePageImagesItem",
+    "ImagePagePagination",
+    "ImageRecord",
+    "LayoutReport",
+    "LayoutReportLines",
+    "LayoutReportTemplateType0",
+    "ListAssetsResponse200",
+    "ListAssetsResponse200Data",
+    "ListFontsResponse200",
+    "ListFontsResponse200Data",
+    "ListImagesOrder",
+    "ListImagesResponse200",
+    "ListImagesSort",
+    "ListPresetsResponse200",
+    "ListPresetsResponse200Data",
+    "ListSigningKeysResponse200",
+    "ListSigningKeysResponse200Data",
+    "ListTokensResponse200",
+    "ListTokensResponse200Data",
+    "Preset",
+    "PresetLogoType0",
+    "PresetOptions",
+    "PresetRequest",
+    "PresetRequestAspect",
+    "PresetRequestColorMode",
+    "PresetRequestFileFormat",
+    "PresetRequestFocusType0",
+    "PresetRequestFocusType1",
+    "PresetRequestFontType0",
+    "PresetRequestFontType1",
+    "PresetRequestFontType1System",
+    "PresetRequestFontType2",
+    "PresetRequestLogoType0",
+    "PresetRequestLogoType0Corner",
+    "PresetRequestPositionType0",
+    "PresetRequestPositionType1",
+    "PresetRequestTemplate",
+    "QuotaErrorBody",
+    "RenderUrl",
+    "RenderUrlRequest",
+    "RenderUrlRequestFormat",
+    "ReplacePresetResponse200",
+    "RevokeSigningKeyResponse200",
+    "RevokeTokenResponse200",
+    "SigningKey",
+    "TokenListEntry",
+    "TokenValidation",
+    "TokenValidationUsage",
+    "TokenValidationUser",
+    "TokenValidationUserTier",
+    "UploadAssetBody",
+    "UploadAssetBodyKind",
+    "UploadAssetResponse201",
+    "UploadFontBody",
+    "UploadFontResponse201",
+    "Usage",
+    "UsagePeriod",
+    "UsageTier",
+    "UsageUsage",
+    "ValidateTokenResponse200",
+    "ValidationErrorBody",
+    "ValidationErrorBodyError",
+    "ValidationErrorBodyErrorDetails",
+    "ValidationErrorBodyErrorDetailsConstraint",
+)

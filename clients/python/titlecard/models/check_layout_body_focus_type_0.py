@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class CheckLayoutBodyFocusType0(StrEnum):
+    ATTENTION = "attention"
+    CENTER = "center"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,84 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Literal,
+    Self,
+    TypeVar,
+    cast,
+)
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.file_too_large_body_error import FileTooLargeBodyError
+
+
+T = TypeVar("T", bound="FileTooLargeBody")
+
+
+@_attrs_define
+class FileTooLargeBody:
+    """
+    Attributes:
+        success (Literal[False]):
+        error (FileTooLargeBodyError):
+    """
+
+    success: Literal[False]
+    error: FileTooLargeBodyError
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        success = self.success
+
+        error = self.error.to_dict()
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "success": success,
+                "error": error,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.file_too_large_body_error import FileTooLargeBodyError
+
+        d = dict(src_dict)
+        success = cast(Literal[False], d.pop("success"))
+        if success != False:
+            raise ValueError(f"success must match const False, got '{success}'")
+
+        error = FileTooLargeBodyError.from_dict(d.pop("error"))
+
+        file_too_large_body = cls(
+            success=success,
+            error=error,
+        )
+
+        file_too_large_body.additional_properties = d
+        return file_too_large_body
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

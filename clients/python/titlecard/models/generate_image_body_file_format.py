@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class GenerateImageBodyFileFormat(StrEnum):
+    JPEG = "jpeg"
+    PNG = "png"
+    WEBP = "webp"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,42 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+
+T = TypeVar("T", bound="GenerateImageBodyFontType2")
+
+
+@_attrs_define
+class GenerateImageBodyFontType2:
+    """
+    Attributes:
+        custom (str): An id such as fnt_3SJQtzQudCCNw7msvpESdd.
+    """
+
+    custom: str
+
+    def to_dict(self) -> dict[str, Any]:
+        custom = self.custom
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "custom": custom,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        custom = d.pop("custom")
+
+        generate_image_body_font_type_2 = cls(
+            custom=custom,
+        )
+
+        return generate_image_body_font_type_2

@@ -1,0 +1,11 @@
+from enum import StrEnum
+
+
+class PresetRequestColorMode(StrEnum):
+    AUTO = "auto"
+    BLACK = "black"
+    CUSTOM = "custom"
+    WHITE = "white"
+
+    def __str__(self) -> str:
+        return str(self.value)
