@@ -10,8 +10,8 @@
  *   one process (sharp's decode, resize and two encodes, bench/engines.ts), and the server's
  *   event-loop delay meanwhile (prom-client's `nodejs_eventloop_lag_*` gauges of `GET /metrics`,
  *   read before the load to reset them and after);
- * - 16 clients uploading a 10 MB photo at the same moment; beyond the render queue the answers are
- *   503 with Retry-After (RENDER_QUEUE, spec section 8);
+ * - 16 clients uploading a 10 MB photo at the same moment: they queue for the renderer (uploads wait
+ *   on disk), all answered 201 unless the expected wait passes RENDER_MAX_WAIT (then 503);
  * - and after each part, the server's resident memory and its high-water mark over the whole
  *   session (VmRSS and VmHWM of /proc/<pid>/status; issue 28 set VmHWM ≤ 400 MiB).
  */

@@ -33,7 +33,11 @@ export const CONFIG_VARIABLES: [name: string, description: string][] = [
   ],
   [
     'RENDER_QUEUE',
-    'Generations that may wait for a render beyond RENDER_CONCURRENCY; past that, POST /generate answers 503 with Retry-After and charges nothing. Default 8.',
+    'Most generations that may wait for a render beyond RENDER_CONCURRENCY, a bound on the memory they hold (uploads wait on disk); past that, POST /generate answers 503 with Retry-After and charges nothing. Default 64.',
+  ],
+  [
+    'RENDER_MAX_WAIT',
+    "Seconds a generation may expect to wait for a render (those ahead of it × the recent mean render time ÷ RENDER_CONCURRENCY); past that, POST /generate answers 503 with the expected wait as Retry-After and charges nothing. Default 30.",
   ],
   [
     'MAX_CONNECTIONS',
@@ -126,7 +130,8 @@ const schema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
-  RENDER_QUEUE: z.coerce.number().int().min(0).max(10_000).default(8),
+  RENDER_QUEUE: z.coerce.number().int().min(0).max(10_000).default(64),
+  RENDER_MAX_WAIT: z.coerce.number().min(0).max(3600).default(30),
   MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1024),
   METRICS_TOKEN: z.string().min(16, 'expected at least 16 characters').optional(),
   SECRETS_KEY: z
@@ -190,8 +195,10 @@ export interface Config {
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
   /** Most renders at once; undefined means the number of cores. */
   renderConcurrency: number | undefined;
-  /** Generations that may wait for a render beyond `renderConcurrency`. */
+  /** Most generations that may wait for a render beyond `renderConcurrency`. */
   renderQueue: number;
+  /** Longest expected wait for a render a generation is admitted to, seconds. */
+  renderMaxWait: number;
   /** Most open connections per process. */
   maxConnections: number;
   /** Set: `GET /metrics` needs it as a bearer token. */
@@ -248,6 +255,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: c.LOG_LEVEL,
     renderConcurrency: c.RENDER_CONCURRENCY,
     renderQueue: c.RENDER_QUEUE,
+    renderMaxWait: c.RENDER_MAX_WAIT,
     maxConnections: c.MAX_CONNECTIONS,
     metricsToken: c.METRICS_TOKEN,
     trustProxy: c.TRUST_PROXY,

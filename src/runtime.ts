@@ -124,6 +124,7 @@ export async function createRuntime(
     }),
     signUpMode: config.signUp,
     maxInFlight: (config.renderConcurrency ?? availableParallelism()) + config.renderQueue,
+    maxWaitMs: config.renderMaxWait * 1000,
     ...(options.clock ? { clock: options.clock } : {}),
   });
   const uploadDir = await openUploadDir(config.dataDir, logger);

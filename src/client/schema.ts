@@ -945,7 +945,7 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
-      /** @description Busy: RENDER_CONCURRENCY renders and RENDER_QUEUE waiting are under way in this process. Nothing was charged; try again after Retry-After. */
+      /** @description Busy: the expected wait for a render in this process is past RENDER_MAX_WAIT (30 s by default), or RENDER_QUEUE generations already wait. Nothing was charged; try again after Retry-After, the expected wait. */
       503: {
         headers: {
           /** @description Seconds to wait. */

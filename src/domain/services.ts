@@ -40,8 +40,10 @@ export interface ServiceDeps {
   previewThrottle: Throttle;
   /** Sends verification and password-reset links. */
   mailer: Mailer;
-  /** Most generations and previews under way at once (see images.ts); default 10. */
+  /** Most generations and previews under way at once (see images.ts); default 66. */
   maxInFlight?: number;
+  /** Longest expected wait for a render a generation is admitted to, ms (see images.ts); default 30 s. */
+  maxWaitMs?: number;
   /** `SIGNUP`; default `open`. */
   signUpMode?: SignUpMode;
   /** Default the system clock; tests inject one to cross a month boundary. */

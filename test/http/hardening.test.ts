@@ -276,7 +276,7 @@ describe('a bounded render queue', () => {
       expect(refused.length).toBeGreaterThan(0);
       expect(created + refused.length).toBe(6);
       for (const r of refused) {
-        expect(r.headers.get('retry-after')).toBe('2');
+        expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
         expect(r.body.error.code).toBe('BUSY');
         assertMatchesOpenApi('POST', '/generate', 503, r.body);
       }

@@ -46,7 +46,7 @@ describe('the playground preview', () => {
     for (const a of shown) expect(a.type).toBe('image/jpeg');
     for (const a of refused) {
       expect(a.status).toBe(503);
-      expect(a.retryAfter).toBe('2');
+      expect(Number(a.retryAfter)).toBeGreaterThanOrEqual(1);
       expect(a.body?.error).toMatch(/try again/);
     }
   });

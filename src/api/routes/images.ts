@@ -174,7 +174,7 @@ export const imagesResource: Resource = {
             413: { description: 'Image larger than 10 MB.', content: json(ref('FileTooLargeBody')) },
             503: {
               description:
-                'Busy: RENDER_CONCURRENCY renders and RENDER_QUEUE waiting are under way in this process. Nothing was charged; try again after Retry-After.',
+                'Busy: the expected wait for a render in this process is past RENDER_MAX_WAIT (30 s by default), or RENDER_QUEUE generations already wait. Nothing was charged; try again after Retry-After, the expected wait.',
               headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.' } },
               content: json(ref('EndpointErrorBody')),
             },

@@ -4,7 +4,8 @@
  *
  * Order of a generation, chosen so that nothing is lost or charged wrongly:
  *   reserve one unit of quota atomically (429 when none is left, before the upload is read or the
- *   image URL fetched) → read the request → validate the options → render (a bad image is a 400
+ *   image URL fetched) → admission (503 when the expected wait for a render is past
+ *   RENDER_MAX_WAIT; the unit refunded) → read the request → validate the options → render (a bad image is a 400
  *   here) → write the files → write the record last. Any failure after the reservation refunds it,
  *   and files already written are deleted. A crash between the files and the record leaves only
  *   files no record points to, never a record without its files; {@link Images.sweepOrphans}
@@ -174,14 +175,23 @@ export interface ImagesDeps {
   fetchImage?: ImageFetcher | undefined;
   /**
    * Most generations and previews under way at once in this process (reading, waiting for the
-   * renderer, rendering, writing); past it they are refused with ServiceBusyError before any
-   * charge. Default {@link DEFAULT_MAX_IN_FLIGHT}.
+   * renderer, rendering, writing): a bound on the memory they hold while they wait (an imageUrl's
+   * or an asset's bytes; uploads wait on disk). Past it they are refused with ServiceBusyError, a
+   * generation's quota unit refunded. Default {@link DEFAULT_MAX_IN_FLIGHT}.
    */
   maxInFlight?: number;
+  /**
+   * Longest expected wait for a render a new generation or preview is admitted to, ms: the ones
+   * ahead of it × the renderer's recent mean render time ÷ its concurrency. Past it the answer is
+   * ServiceBusyError with that wait as its Retry-After. Default {@link DEFAULT_MAX_WAIT_MS}.
+   */
+  maxWaitMs?: number;
 }
 
-/** Default of `maxInFlight`: 2 renders (the cores of this project's machine) plus a queue of 8 (RENDER_QUEUE). */
-export const DEFAULT_MAX_IN_FLIGHT = 10;
+/** Default of `maxInFlight`: 2 renders (the cores of this project's machine) plus 64 waiting (RENDER_QUEUE). */
+export const DEFAULT_MAX_IN_FLIGHT = 66;
+/** Default of `maxWaitMs` (RENDER_MAX_WAIT, 30 s): a burst queues rather than being turned away (issue 27). */
+export const DEFAULT_MAX_WAIT_MS = 30_000;
 
 export function createImages({
   store,
@@ -196,6 +206,7 @@ export function createImages({
   presets,
   fetchImage,
   maxInFlight = DEFAULT_MAX_IN_FLIGHT,
+  maxWaitMs = DEFAULT_MAX_WAIT_MS,
 }: ImagesDeps): Images {
   /** The request's options over its preset's, without the source fields; and the preset. */
   async function merged(userId: string, options: unknown) {
@@ -271,10 +282,20 @@ export function createImages({
     return { input, options: rendered };
   }
   let inFlight = 0;
-  /** Runs `work` as one of the at most `maxInFlight` generations and previews, or refuses it. */
+  /**
+   * Runs `work` as one of the generations and previews under way, or refuses it with
+   * ServiceBusyError: past `maxInFlight` of them, or when its expected wait for a render is past
+   * `maxWaitMs` (Retry-After: the time until it would not be, at least a second).
+   */
   async function admitted<T>(work: () => Promise<T>): Promise<T> {
-    if (inFlight >= maxInFlight)
-      throw new ServiceBusyError(`Titlecard is rendering ${inFlight} images already: try again in a moment`);
+    const { concurrency, meanRenderMs } = renderer.load();
+    const ahead = Math.max(0, inFlight + 1 - concurrency);
+    const waitMs = (ahead * meanRenderMs) / concurrency;
+    if (inFlight >= maxInFlight || waitMs > maxWaitMs)
+      throw new ServiceBusyError(
+        `Titlecard has ${inFlight} images under way, about ${Math.ceil(waitMs / 1000)} s of rendering: try again after Retry-After`,
+        Math.max(1, Math.ceil((Math.max(waitMs - maxWaitMs, meanRenderMs / concurrency) || 0) / 1000)),
+      );
     inFlight++;
     try {
       return await work();
@@ -284,9 +305,12 @@ export function createImages({
   }
   const urlOf = (key: string) => blobs.publicUrl(key) ?? `${publicUrl}/files/${key}`;
 
-  /** One generation, in the order of this module's header (see {@link Images.generate}). */
-  async function generateOne(principal: Principal, read: GenerateRequestReader): Promise<Generated> {
-    const charge = await quota.charge(principal.user);
+  /** One generation, in the order of this module's header (see {@link Images.generate}), charged `charge`. */
+  async function generateOne(
+    principal: Principal,
+    read: GenerateRequestReader,
+    charge: Awaited<ReturnType<Quota['charge']>>,
+  ): Promise<Generated> {
     let keys: { imageKey: string; thumbnailKey: string } | undefined;
     try {
       const { image, imageField, options } = await read();
@@ -324,15 +348,29 @@ export function createImages({
       };
     } catch (err) {
       if (keys) await Promise.allSettled([blobs.delete(keys.imageKey), blobs.delete(keys.thumbnailKey)]);
-      await quota
-        .refund(charge)
-        .catch((e: unknown) => logger.error({ err: e, charge }, 'quota refund failed'));
+      await refund(charge);
       throw err;
     }
   }
+  const refund = (charge: Awaited<ReturnType<Quota['charge']>>) =>
+    quota.refund(charge).catch((e: unknown) => logger.error({ err: e, charge }, 'quota refund failed'));
 
   return {
-    generate: (principal, read) => admitted(() => generateOne(principal, read)),
+    // The quota before the capacity: a caller with no quota left gets the contract's 429 however
+    // busy the process is; a unit charged and then refused for capacity is refunded.
+    async generate(principal, read) {
+      const charge = await quota.charge(principal.user);
+      let started = false;
+      try {
+        return await admitted(() => {
+          started = true;
+          return generateOne(principal, read, charge);
+        });
+      } catch (err) {
+        if (!started) await refund(charge);
+        throw err;
+      }
+    },
 
     async preview(principal, read) {
       const wait = await previewThrottle.hit(`preview:${principal.user.id}`);

@@ -124,9 +124,30 @@ export interface Renderer {
    * reported so). Milliseconds, once the fonts it needs are loaded ({@link FontLibrary.prepare}).
    */
   layout(options: RenderOptions): Promise<LayoutReport>;
-  /** Renders under way and waiting for a turn. */
-  load(): { active: number; waiting: number };
+  /** Renders under way and waiting for a turn, and what an admission needs to expect a wait. */
+  load(): RendererLoad;
 }
+
+/** {@link Renderer.load}. */
+export interface RendererLoad {
+  active: number;
+  waiting: number;
+  /** Most renders at once (RendererOptions.concurrency). */
+  concurrency: number;
+  /**
+   * Recent time a render holds its turn, ms: a moving average (each render weighs
+   * {@link RENDER_TIME_WEIGHT}), from {@link INITIAL_RENDER_MS} before the first.
+   */
+  meanRenderMs: number;
+}
+
+/** Weight of the newest render in {@link RendererLoad.meanRenderMs}: about the last ten count. */
+export const RENDER_TIME_WEIGHT = 0.2;
+/**
+ * {@link RendererLoad.meanRenderMs} before any render: a 1200×630 card from a 12-megapixel JPEG
+ * (`npm run bench`: 30 to 150 ms a photo); the warm-up renders replace it before the server listens.
+ */
+export const INITIAL_RENDER_MS = 150;
 
 /** A promise's value and how long it took to settle, ms. */
 interface Timed<T> {
@@ -144,7 +165,9 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
   // photo × format reached a high-water resident memory of 599 MiB (`npm run bench -- --http`);
   // without it, see docs/performance.md.
   sharp.cache(false);
-  const limit = pLimit(rendererOptions.concurrency ?? availableParallelism());
+  const concurrency = rendererOptions.concurrency ?? availableParallelism();
+  const limit = pLimit(concurrency);
+  let meanRenderMs = INITIAL_RENDER_MS;
   /** The layout of `options` with `template` (resolved: never auto). */
   const layOut = (options: RenderOptions, template: Template | undefined) =>
     layoutText(fonts, {
@@ -175,8 +198,14 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
       : (options.template ?? (options.position === undefined ? 'bottom-left' : undefined));
 
   return {
-    load: () => ({ active: limit.activeCount, waiting: limit.pendingCount }),
-    render: (input, options, diagnostics) => limit(() => renderOne(input, options, diagnostics)),
+    load: () => ({ active: limit.activeCount, waiting: limit.pendingCount, concurrency, meanRenderMs }),
+    render: (input, options, diagnostics) =>
+      limit(async () => {
+        const result = await renderOne(input, options, diagnostics);
+        const ms = result.span.end - result.span.start;
+        meanRenderMs += (ms - meanRenderMs) * RENDER_TIME_WEIGHT;
+        return result;
+      }),
     async layout(options) {
       await prepareFonts(options);
       const template = templateOf(options);
