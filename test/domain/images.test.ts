@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { FileTooLargeError, QuotaExceededError } from '../../src/domain/kernel/errors.js';
 import type { BlobStore } from '../../src/domain/kernel/ports.js';
-import { createRenderer } from '../../src/domain/render/index.js';
+import { createRenderer, INITIAL_RENDER_MS } from '../../src/domain/render/index.js';
 import { generateOptionsSchema } from '../../src/domain/schemas.js';
 import { createMemoryBlobStore } from '../../src/storage/memory.js';
 import { domainServices, fakeClock } from '../support/domain.js';
@@ -114,7 +114,13 @@ describe('rendering under load', () => {
       const results = await Promise.all([1, 2, 3, 4].map(() => renderer.render(input, options)));
       expect(results.every((r) => r.width === 1200)).toBe(true);
       expect(peakOverlap(results.map((r) => r.span)), `concurrency ${concurrency}`).toBe(concurrency);
-      expect(renderer.load()).toEqual({ active: 0, waiting: 0 });
+      const load = renderer.load();
+      expect(load).toMatchObject({ active: 0, waiting: 0, concurrency });
+      // The mean render time an admission expects a wait by has moved from its guess to the renders'.
+      const spans = results.map((r) => r.span.end - r.span.start);
+      expect(load.meanRenderMs).not.toBe(INITIAL_RENDER_MS);
+      expect(load.meanRenderMs).toBeGreaterThanOrEqual(Math.min(...spans, INITIAL_RENDER_MS));
+      expect(load.meanRenderMs).toBeLessThanOrEqual(Math.max(...spans, INITIAL_RENDER_MS));
     }
   });
 });

@@ -5,8 +5,8 @@
  * Order of a generation, chosen so that nothing is lost or charged wrongly:
  *   reserve one unit of quota atomically (429 when none is left, before the upload is read or the
  *   image URL fetched) → admission (503 when the expected wait for a render is past
- *   RENDER_MAX_WAIT; the unit refunded) → read the request → validate the options → render (a bad image is a 400
- *   here) → write the files → write the record last. Any failure after the reservation refunds it,
+ *   RENDER_MAX_WAIT; the unit refunded) → read the request → validate the options → render (a bad
+ *   image is a 400 here) → write the files → write the record last. Any failure after the reservation refunds it,
  *   and files already written are deleted. A crash between the files and the record leaves only
  *   files no record points to, never a record without its files; {@link Images.sweepOrphans}
  *   (`titlecard sweep`) removes those. A crash after the reservation costs the caller that unit for
@@ -48,6 +48,8 @@ import { monthStart, nextMonthStart } from '../kernel/period.js';
 import { parseOrThrow } from '../kernel/validate.js';
 
 export type ImageView = z.infer<typeof imageRecordSchema>;
+/** A reserved unit of quota (quota.ts `charge`), to refund if the generation fails. */
+type Charge = Awaited<ReturnType<Quota['charge']>>;
 export type ImagePage = z.infer<typeof imagePageSchema>;
 export type ImageDetail = z.infer<typeof imageDetailSchema>;
 
@@ -88,7 +90,8 @@ export interface Generated {
 export interface Images {
   /**
    * Spec 4.1: one generation, in the order of this module's header. Throws QuotaExceededError
-   * (nothing left this month), ValidationError (bad option or image, field named),
+   * (nothing left this month, however busy the process), ServiceBusyError (the expected wait for a
+   * render too long; nothing charged), ValidationError (bad option or image, field named),
    * FileTooLargeError (image over 10 MB); a fault leaves no record, no file and no charge.
    */
   generate(principal: Principal, read: GenerateRequestReader): Promise<Generated>;
@@ -309,7 +312,7 @@ export function createImages({
   async function generateOne(
     principal: Principal,
     read: GenerateRequestReader,
-    charge: Awaited<ReturnType<Quota['charge']>>,
+    charge: Charge,
   ): Promise<Generated> {
     let keys: { imageKey: string; thumbnailKey: string } | undefined;
     try {
@@ -352,7 +355,7 @@ export function createImages({
       throw err;
     }
   }
-  const refund = (charge: Awaited<ReturnType<Quota['charge']>>) =>
+  const refund = (charge: Charge) =>
     quota.refund(charge).catch((e: unknown) => logger.error({ err: e, charge }, 'quota refund failed'));
 
   return {
