@@ -37,7 +37,7 @@ export const CONFIG_VARIABLES: [name: string, description: string][] = [
   ],
   [
     'RENDER_MAX_WAIT',
-    "Seconds a generation may expect to wait for a render (those ahead of it × the recent mean render time ÷ RENDER_CONCURRENCY); past that, POST /generate answers 503 with the expected wait as Retry-After and charges nothing. Default 30.",
+    'Seconds a generation may expect to wait for a render (those ahead of it × the recent mean render time ÷ RENDER_CONCURRENCY); past that, POST /generate answers 503 with the expected wait as Retry-After and charges nothing. Default 30.',
   ],
   [
     'MAX_CONNECTIONS',
@@ -72,6 +72,10 @@ export const CONFIG_VARIABLES: [name: string, description: string][] = [
     'Selects MongoDB for records (users, tokens, images, usage) instead of SQLite, e.g. mongodb://db:27017.',
   ],
   ['MONGODB_DB', 'MongoDB database name. Default titlecard.'],
+  [
+    'REDIS_URL',
+    'A Redis server (redis:// or rediss://) where every process counts the sign-in, password-reset, preview and OAuth limits, so that N processes give no more tries than one. Default none: each process counts in its own memory.',
+  ],
   ['S3_BUCKET', 'Selects an S3 bucket for image files instead of DATA_DIR/files.'],
   ['S3_ENDPOINT', 'S3 endpoint of an S3-compatible server, e.g. http://minio:9000. Default AWS.'],
   ['S3_REGION', 'S3 region. Default us-east-1.'],
@@ -172,6 +176,10 @@ const schema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,63}$/)
     .default('titlecard'),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'expected a redis:// or rediss:// URL')
+    .optional(),
   S3_BUCKET: z.string().min(3).max(63).optional(),
   S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
   S3_REGION: z.string().min(1).default('us-east-1'),
@@ -212,6 +220,8 @@ export interface Config {
   secretsKey: Buffer | undefined;
   mcpAllowedHosts: string[];
   mcpAllowedOrigins: string[];
+  /** REDIS_URL: where the limits are counted when set (src/storage/throttle.ts). */
+  redisUrl: string | undefined;
   /** Private addresses imageUrl may reach anyway (IPs or CIDR ranges). */
   fetchAllowAddresses: string[];
   /** Set: records in MongoDB. */
@@ -264,6 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mcpAllowedOrigins: c.MCP_ALLOWED_ORIGINS,
     fetchAllowAddresses: c.FETCH_ALLOW_ADDRESSES,
     mongo: c.MONGODB_URI ? { uri: c.MONGODB_URI, dbName: c.MONGODB_DB } : undefined,
+    redisUrl: c.REDIS_URL,
     signUp: c.SIGNUP,
     smtpUrl: c.SMTP_URL,
     mailFrom: c.MAIL_FROM,

@@ -21,10 +21,11 @@ import path from 'node:path';
 import { SECRETS_KEY_BYTES } from './domain/kernel/secrets.js';
 import { openStorage } from './storage/index.js';
 import { openUploadDir } from './uploads.js';
+import { openLimits, type SharedLimits } from './storage/limits.js';
 import {
-  createMemoryThrottle,
   createPasswordGuessThrottle,
   createResetRequestThrottle,
+  createThrottle,
 } from './storage/throttle.js';
 import { PREVIEW_LIMIT } from './domain/images/images.js';
 
@@ -79,6 +80,8 @@ export interface Runtime {
   uploadDir: string;
   /** Prometheus metrics of this process (src/metrics.ts). */
   metrics: Metrics;
+  /** Where the limits are counted: this process, or Redis (REDIS_URL); the OAuth router's too. */
+  limits: SharedLimits;
   /** Closes the stores. */
   close(): Promise<void>;
 }
@@ -94,6 +97,7 @@ export async function createRuntime(
 ): Promise<Runtime> {
   const publicUrl = options.publicUrl ?? config.publicUrl ?? `http://localhost:${config.port}`;
   const { store, blobs } = await openStorage(config);
+  const limits = await openLimits(config.redisUrl, logger);
   const base = createRenderer(options.fonts ?? loadFontLibrary(), { concurrency: config.renderConcurrency });
   if (options.warmUp) await warmUp(base);
   const metrics = createMetrics(base);
@@ -116,12 +120,12 @@ export async function createRuntime(
     logger,
     publicUrl,
     mailer,
-    throttle: createPasswordGuessThrottle(),
-    resetThrottle: createResetRequestThrottle(),
-    previewThrottle: createMemoryThrottle({
-      points: () => PREVIEW_LIMIT.points,
-      windowSeconds: PREVIEW_LIMIT.windowSeconds,
-    }),
+    throttle: createPasswordGuessThrottle(limits.limiters),
+    resetThrottle: createResetRequestThrottle(limits.limiters),
+    previewThrottle: createThrottle(
+      { name: 'preview', points: () => PREVIEW_LIMIT.points, windowSeconds: PREVIEW_LIMIT.windowSeconds },
+      limits.limiters,
+    ),
     signUpMode: config.signUp,
     maxInFlight: (config.renderConcurrency ?? availableParallelism()) + config.renderQueue,
     maxWaitMs: config.renderMaxWait * 1000,
@@ -136,8 +140,10 @@ export async function createRuntime(
     uploadDir,
     metrics,
     fetchImage,
+    limits,
     async close() {
       await services.close();
+      await limits.close();
       await rm(uploadDir, { recursive: true, force: true });
     },
   };

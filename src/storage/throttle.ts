@@ -1,12 +1,19 @@
 /**
- * The Throttle port on rate-limiter-flexible's in-memory limiter: `points` attempts per key per
- * `windowSeconds`, then the key waits until the window ends.
+ * The Throttle port on rate-limiter-flexible: `points` attempts per key per `windowSeconds`, then
+ * the key waits until the window ends.
  *
- * Per process: with several API processes behind a load balancer, each counts on its own, so the
- * effective limit is the process count times `points` (documented in docs/security.md). Still a
- * bound on guessing, and no extra server.
+ * Counted in this process's memory by default ({@link memoryLimiters}): with several API processes
+ * each counts on its own, so N processes give N times the tries. With REDIS_URL every process
+ * counts in Redis ({@link redisLimiters}), so N processes give no more tries than one; if Redis
+ * cannot be reached, each process counts in its own memory meanwhile (rate-limiter-flexible's
+ * insurance limiter) rather than refusing or letting everything through.
  */
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
 import type { Throttle } from '../domain/kernel/ports.js';
 import { RESET_REQUEST_KEYS, RESET_REQUEST_LIMITS } from '../domain/accounts/email-links.js';
 import { PASSWORD_GUESS_KEYS, PASSWORD_GUESS_LIMITS } from '../domain/accounts/password-guard.js';
@@ -14,17 +21,43 @@ import { PASSWORD_GUESS_KEYS, PASSWORD_GUESS_LIMITS } from '../domain/accounts/p
 /** Whole seconds until `res`'s window ends, at least 1 (what `Retry-After` says). */
 const seconds = (res: RateLimiterRes) => Math.max(1, Math.ceil(res.msBeforeNext / 1000));
 
-export function createMemoryThrottle(limits: {
-  points: (key: string) => number;
-  windowSeconds: number;
-}): Throttle {
-  const limiters = new Map<number, RateLimiterMemory>();
+/**
+ * Makes the limiter of one rule: `points` per `duration` seconds, its keys apart from every other
+ * rule's under `name` (a rule's name and its points: `sign-in-client:20`).
+ */
+export type Limiters = (rule: { name: string; points: number; duration: number }) => RateLimiterAbstract;
+
+/** Limiters in this process's memory (the default). */
+export const memoryLimiters: Limiters = ({ points, duration }) => new RateLimiterMemory({ points, duration });
+
+/**
+ * Limiters in Redis, shared by every process that uses the same server, under the key prefix
+ * `titlecard:<name>`; each with an in-memory insurance limiter for while Redis is unreachable.
+ * `client` is an ioredis client (what rate-limiter-flexible expects as `storeClient`).
+ */
+export function redisLimiters(client: unknown): Limiters {
+  return ({ name, points, duration }) =>
+    new RateLimiterRedis({
+      storeClient: client,
+      keyPrefix: `titlecard:${name}`,
+      points,
+      duration,
+      insuranceLimiter: new RateLimiterMemory({ points, duration }),
+    });
+}
+
+/** A throttle of one rule, named `name` (see {@link Limiters}), counting in `limiters`. */
+export function createThrottle(
+  limits: { name: string; points: (key: string) => number; windowSeconds: number },
+  limiters: Limiters = memoryLimiters,
+): Throttle {
+  const byPoints = new Map<number, RateLimiterAbstract>();
   const limiterFor = (key: string) => {
     const points = limits.points(key);
-    let limiter = limiters.get(points);
+    let limiter = byPoints.get(points);
     if (!limiter) {
-      limiter = new RateLimiterMemory({ points, duration: limits.windowSeconds });
-      limiters.set(points, limiter);
+      limiter = limiters({ name: `${limits.name}:${points}`, points, duration: limits.windowSeconds });
+      byPoints.set(points, limiter);
     }
     return limiter;
   };
@@ -56,15 +89,19 @@ export function createMemoryThrottle(limits: {
  * `freePerPair`-th on, each sets a wait that doubles, up to `maxDelaySeconds`; a client key has a
  * plain window of `perClient` failures.
  */
-export function createPasswordGuessThrottle(): Throttle {
+export function createPasswordGuessThrottle(limiters: Limiters = memoryLimiters): Throttle {
   const limits = PASSWORD_GUESS_LIMITS;
-  const perClient = createMemoryThrottle({
-    points: () => limits.perClient,
-    windowSeconds: limits.windowSeconds,
+  const perClient = createThrottle(
+    { name: 'sign-in-client', points: () => limits.perClient, windowSeconds: limits.windowSeconds },
+    limiters,
+  );
+  const failures = limiters({
+    name: 'sign-in-failures',
+    points: Number.MAX_SAFE_INTEGER,
+    duration: 24 * 3600,
   });
-  const failures = new RateLimiterMemory({ points: Number.MAX_SAFE_INTEGER, duration: 24 * 3600 });
   // Holds the waits: `block` marks a key consumed for that many seconds.
-  const waits = new RateLimiterMemory({ points: 1, duration: 1 });
+  const waits = limiters({ name: 'sign-in-waits', points: 1, duration: 1 });
   const isPair = (key: string) => key.startsWith(PASSWORD_GUESS_KEYS.pair);
   return {
     async blockedFor(key) {
@@ -91,12 +128,16 @@ export function createPasswordGuessThrottle(): Throttle {
 }
 
 /** The throttle of password-reset requests ({@link RESET_REQUEST_LIMITS}): per address and per client. */
-export function createResetRequestThrottle(): Throttle {
-  return createMemoryThrottle({
-    points: (key) =>
-      key.startsWith(RESET_REQUEST_KEYS.email)
-        ? RESET_REQUEST_LIMITS.perEmail
-        : RESET_REQUEST_LIMITS.perClient,
-    windowSeconds: RESET_REQUEST_LIMITS.windowSeconds,
-  });
+export function createResetRequestThrottle(limiters: Limiters = memoryLimiters): Throttle {
+  return createThrottle(
+    {
+      name: 'password-reset',
+      points: (key) =>
+        key.startsWith(RESET_REQUEST_KEYS.email)
+          ? RESET_REQUEST_LIMITS.perEmail
+          : RESET_REQUEST_LIMITS.perClient,
+      windowSeconds: RESET_REQUEST_LIMITS.windowSeconds,
+    },
+    limiters,
+  );
 }

@@ -14,7 +14,8 @@
  * The SDK checks the client and that the redirect URI is one it registered (exactly; on a loopback
  * host any port, RFC 8252 section 7.3) before the provider sees a request, on GET and on the
  * consent's POST alike, and limits requests per client address (authorize 100, token and revoke 50
- * per 15 minutes, registration 20 per hour; counted per process). The consent page cannot be framed
+ * per 15 minutes, registration 20 per hour; counted in Redis when REDIS_URL is set, else per
+ * process). The consent page cannot be framed
  * (`frame-ancestors 'none'`, `X-Frame-Options: DENY`), its POST must come from this site's Origin
  * (session.ts), and the session cookie is SameSite=Lax.
  *
@@ -37,6 +38,7 @@ import { mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import cookieParser from 'cookie-parser';
 import express, { type Request, type Response } from 'express';
+import type { Store } from 'express-rate-limit';
 import { OAuthRefusal } from '../domain/kernel/errors.js';
 import { OAUTH_SCOPE, type AuthorizationRequest, type ClientRegistration } from '../domain/oauth/oauth.js';
 import type { Services } from '../domain/services.js';
@@ -206,6 +208,15 @@ export function oauthAvailable(publicUrl: string): boolean {
 }
 
 /** The authorization server's routes, mounted at the root of the app. */
+/**
+ * The rate-limit option of one of the SDK's OAuth endpoints: its own limits, counted in the
+ * runtime's shared store (Redis) when there is one; else the SDK's default, in this process.
+ */
+function sharedLimit(runtime: Runtime, name: string): { rateLimit?: { store: Store } } {
+  const store = runtime.limits.expressStore(name);
+  return store ? { rateLimit: { store } } : {};
+}
+
 export function createOAuthRouter(runtime: Runtime): express.Router {
   const { services, publicUrl } = runtime;
   const cookie = cookieSettings(publicUrl);
@@ -224,6 +235,11 @@ export function createOAuthRouter(runtime: Runtime): express.Router {
       resourceServerUrl: new URL(services.oauth.resource),
       scopesSupported: [OAUTH_SCOPE],
       resourceName: 'Titlecard',
+      // The SDK's limits per client address, counted where the runtime counts its own (REDIS_URL).
+      authorizationOptions: sharedLimit(runtime, 'oauth-authorize'),
+      tokenOptions: sharedLimit(runtime, 'oauth-token'),
+      revocationOptions: sharedLimit(runtime, 'oauth-revoke'),
+      clientRegistrationOptions: sharedLimit(runtime, 'oauth-register'),
     }),
   );
   return router;

@@ -18,7 +18,7 @@ import type { MailMessage, Mailer } from '../../src/domain/kernel/ports.js';
 import { createRenderer } from '../../src/domain/render/index.js';
 import { createServices, type ServiceDeps, type Services } from '../../src/domain/services.js';
 import {
-  createMemoryThrottle,
+  createThrottle,
   createPasswordGuessThrottle,
   createResetRequestThrottle,
 } from '../../src/storage/throttle.js';
@@ -323,7 +323,8 @@ export function testServices(
     secretsKey: randomBytes(32),
     throttle: createPasswordGuessThrottle(),
     resetThrottle: createResetRequestThrottle(),
-    previewThrottle: createMemoryThrottle({
+    previewThrottle: createThrottle({
+      name: 'preview',
       points: () => PREVIEW_LIMIT.points,
       windowSeconds: PREVIEW_LIMIT.windowSeconds,
     }),

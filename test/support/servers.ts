@@ -2,8 +2,9 @@
  * vitest global setup: starts the real servers the scale-out suites need, on 127.0.0.1, and stops
  * them afterwards. A MongoDB-wire server (FerretDB over SQLite) and an S3 server that checks request
  * signatures (versitygw over a directory), found on PATH or in Go's bin directory (.ci/run installs
- * them with the Go toolchain). Or point at running ones with TITLECARD_TEST_MONGODB_URI and
- * TITLECARD_TEST_S3_ENDPOINT (+ TITLECARD_TEST_S3_ACCESS_KEY / _SECRET_KEY). When neither is
+ * them with the Go toolchain), and Redis (Debian's redis-server, which .ci/run installs). Or point
+ * at running ones with TITLECARD_TEST_MONGODB_URI, TITLECARD_TEST_S3_ENDPOINT (+
+ * TITLECARD_TEST_S3_ACCESS_KEY / _SECRET_KEY) and TITLECARD_TEST_REDIS_URL. When one is
  * available the suites that need them are skipped, saying why; in CI (`CI=true`) a missing server
  * fails the run instead, so that a broken install cannot pass as green.
  */
@@ -27,6 +28,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     mongoUri: string | undefined;
     s3: S3TestServer | undefined;
+    redisUrl: string | undefined;
   }
 }
 
@@ -139,18 +141,44 @@ export default async function setup(project: TestProject) {
     client.destroy();
   }
 
-  if ((!mongoUri || !s3) && process.env.CI === 'true') {
+  let redisUrl = process.env.TITLECARD_TEST_REDIS_URL;
+  const redis = redisUrl ? undefined : findBinary('redis-server');
+  if (redis) {
+    const port = await freePort();
+    // In memory only: no snapshot, no append-only file.
+    const { proc, log } = start(redis, [
+      '--bind',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+    ]);
+    procs.push(proc);
+    await waitForPort(port, proc, 'redis-server', log);
+    redisUrl = `redis://127.0.0.1:${port}`;
+  }
+
+  const missing = [
+    !mongoUri && 'a MongoDB server (ferretdb)',
+    !s3 && 'an S3 server (versitygw)',
+    !redisUrl && 'a Redis server (redis-server)',
+  ].filter(Boolean);
+  if (missing.length > 0 && process.env.CI === 'true') {
     for (const p of procs) p.kill('SIGTERM');
     throw new Error(
-      `CI=true but ${[!mongoUri && 'no MongoDB server (ferretdb)', !s3 && 'no S3 server (versitygw)'].filter(Boolean).join(' and ')} could be found or started: the scale-out suites cannot run.`,
+      `CI=true but no ${missing.join(' and ')} could be found or started: the scale-out suites cannot run.`,
     );
   }
-  if (!mongoUri || !s3)
+  if (missing.length > 0)
     console.warn(
-      `\n[titlecard] Scale-out suites skipped for lack of ${[!mongoUri && 'a MongoDB server (ferretdb)', !s3 && 'an S3 server (versitygw)'].filter(Boolean).join(' and ')}. .ci/run installs and starts them; or set TITLECARD_TEST_MONGODB_URI / TITLECARD_TEST_S3_ENDPOINT.\n`,
+      `\n[titlecard] Scale-out suites skipped for lack of ${missing.join(' and ')}. .ci/run installs and starts them; or set TITLECARD_TEST_MONGODB_URI / TITLECARD_TEST_S3_ENDPOINT / TITLECARD_TEST_REDIS_URL.\n`,
     );
   project.provide('mongoUri', mongoUri);
   project.provide('s3', s3);
+  project.provide('redisUrl', redisUrl);
 
   return async () => {
     for (const p of procs) p.kill('SIGTERM');
