@@ -9,8 +9,12 @@ cd "$(dirname "$0")/.."
 pkg=clients/python
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-node --import tsx -e "import('./src/api/openapi.ts').then((m) => process.stdout.write(JSON.stringify(m.buildOpenApiDocument())))" \
-  > "$work/openapi.json"
+# File parts are marked with OpenAPI 3.1's contentMediaType; openapi-python-client reads only 3.0's
+# `format: binary` (without it an upload is typed as a string), so the generator's copy gets both.
+node --import tsx -e "
+  import('./src/api/openapi.ts').then((m) => process.stdout.write(JSON.stringify(m.buildOpenApiDocument(), (k, v) =>
+    v && v.contentMediaType === 'application/octet-stream' ? { ...v, format: 'binary' } : v)));
+" > "$work/openapi.json"
 openapi-python-client generate --path "$work/openapi.json" --config "$pkg/openapi-python-client.yaml" \
   --custom-template-path "$pkg/templates" --meta none --output-path "$work/titlecard" > "$work/log" 2>&1 ||
   { cat "$work/log"; exit 1; }

@@ -754,10 +754,7 @@ export interface operations {
     requestBody: {
       content: {
         'multipart/form-data': {
-          /**
-           * Format: binary
-           * @description Background image: JPEG, PNG or WebP, judged by its bytes; at most 10485760 bytes (10 MB) and 64 megapixels. Required unless asset, imageUrl or a preset with a background gives one (exactly one of image, asset and imageUrl).
-           */
+          /** @description Background image: JPEG, PNG or WebP, judged by its bytes; at most 10485760 bytes (10 MB) and 64 megapixels. Required unless asset, imageUrl or a preset with a background gives one (exactly one of image, asset and imageUrl). */
           image?: Blob;
           /** @description Background: an image uploaded with POST /assets, instead of image. */
           asset?: string;
@@ -1631,10 +1628,7 @@ export interface operations {
     requestBody: {
       content: {
         'multipart/form-data': {
-          /**
-           * Format: binary
-           * @description JPEG, PNG or WebP, judged by its bytes; at most 10485760 bytes (10 MB) and 64 megapixels.
-           */
+          /** @description JPEG, PNG or WebP, judged by its bytes; at most 10485760 bytes (10 MB) and 64 megapixels. */
           image: Blob;
           /**
            * @description What it is for.
@@ -1642,7 +1636,7 @@ export interface operations {
            * @enum {unknown}
            */
           kind?: 'background' | 'logo';
-          /** @description Default: the file's name. */
+          /** @description Default (also when sent empty, as a blank form field is): the file's name. */
           name?: string;
         };
       };
@@ -1818,12 +1812,9 @@ export interface operations {
     requestBody: {
       content: {
         'multipart/form-data': {
-          /**
-           * Format: binary
-           * @description A .ttf or .otf file (not a collection or WOFF), at most 10485760 bytes (10 MB).
-           */
+          /** @description A .ttf or .otf file (not a collection or WOFF), at most 10485760 bytes (10 MB). */
           font: Blob;
-          /** @description Default: the file's name. */
+          /** @description Default (also when sent empty, as a blank form field is): the file's name. */
           name?: string;
         };
       };

@@ -138,14 +138,16 @@ export const assetsResource: Resource = {
             image: {
               type: 'string',
               contentMediaType: 'application/octet-stream',
-              // OpenAPI 3.0's mark of a file part, still read by generators (openapi-python-client).
-              format: 'binary',
               description: `JPEG, PNG or WebP, judged by its bytes; at most ${LIMITS.imageBytes} bytes (10 MB) and ${MAX_INPUT_PIXELS / 1e6} megapixels.`,
             },
           },
           {
             kind: { enum: ['background', 'logo'], default: 'background', description: 'What it is for.' },
-            name: { type: 'string', minLength: 1, maxLength: 100, description: "Default: the file's name." },
+            name: {
+              type: 'string',
+              maxLength: 100,
+              description: "Default (also when sent empty, as a blank form field is): the file's name.",
+            },
           },
         ),
       }),
@@ -162,13 +164,15 @@ export const assetsResource: Resource = {
             font: {
               type: 'string',
               contentMediaType: 'application/octet-stream',
-              // OpenAPI 3.0's mark of a file part, still read by generators (openapi-python-client).
-              format: 'binary',
               description: `A .ttf or .otf file (not a collection or WOFF), at most ${FONT_MAX_BYTES} bytes (10 MB).`,
             },
           },
           {
-            name: { type: 'string', minLength: 1, maxLength: 100, description: "Default: the file's name." },
+            name: {
+              type: 'string',
+              maxLength: 100,
+              description: "Default (also when sent empty, as a blank form field is): the file's name.",
+            },
           },
         ),
       }),

@@ -49,8 +49,6 @@ const generateForm = (): Json => {
       image: {
         type: 'string',
         contentMediaType: 'application/octet-stream',
-        // OpenAPI 3.0's mark of a file part, still read by most generators (openapi-python-client).
-        format: 'binary',
         description: `Background image: JPEG, PNG or WebP, judged by its bytes; at most ${LIMITS.imageBytes} bytes (10 MB) and ${MAX_INPUT_PIXELS / 1e6} megapixels. Required unless asset, imageUrl or a preset with a background gives one (exactly one of image, asset and imageUrl).`,
       },
       asset: {

@@ -20,7 +20,7 @@ class UploadAssetBody:
     Attributes:
         image (File): JPEG, PNG or WebP, judged by its bytes; at most 10485760 bytes (10 MB) and 64 megapixels.
         kind (UploadAssetBodyKind | Unset): What it is for. Default: UploadAssetBodyKind.BACKGROUND.
-        name (str | Unset): Default: the file's name.
+        name (str | Unset): Default (also when sent empty, as a blank form field is): the file's name.
     """
 
     image: File

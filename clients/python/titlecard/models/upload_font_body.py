@@ -18,7 +18,7 @@ class UploadFontBody:
     """
     Attributes:
         font (File): A .ttf or .otf file (not a collection or WOFF), at most 10485760 bytes (10 MB).
-        name (str | Unset): Default: the file's name.
+        name (str | Unset): Default (also when sent empty, as a blank form field is): the file's name.
     """
 
     font: File
