@@ -179,6 +179,9 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
       fontSize: options.fontSize,
       reserve: reserveOf(options),
     });
+  /** What `layout` came to, for the render report (report.ts), with `template` resolved. */
+  const reportOf = (options: RenderOptions, layout: TextLayout, template: Template | undefined) =>
+    reportLayout(layout, fonts, { ...options, font: fontOf(options.font), template });
   /** The logo's rectangle grown by the gap: what the text keeps out of. */
   const reserveOf = (options: RenderOptions): Rect | undefined => {
     if (!options.logo) return undefined;
@@ -209,11 +212,7 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
     async layout(options) {
       await prepareFonts(options);
       const template = templateOf(options);
-      return reportLayout(layOut(options, template), fonts, {
-        ...options,
-        font: fontOf(options.font),
-        template,
-      });
+      return reportOf(options, layOut(options, template), template);
     },
   };
 
@@ -268,7 +267,7 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
       masks = timed(rasteriseText(layout, options.textShadow));
       masks.catch(() => undefined);
       // The report too, while the photo decodes: it depends on the layout only.
-      report = reportLayout(layout, fonts, { ...options, font: fontOf(options.font), template });
+      report = reportOf(options, layout, template);
       layoutMs = performance.now() - started;
     }
     const decoded = await decoding;
@@ -281,7 +280,7 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
       layout = chosen.layout;
       masks = timed(rasteriseText(layout, options.textShadow));
     }
-    report ??= reportLayout(layout, fonts, { ...options, font: fontOf(options.font), template });
+    report ??= reportOf(options, layout, template);
     lap('layout');
     t.layout = (t.layout ?? 0) + layoutMs;
     // Each step on the main thread is its own turn of the event loop (no render holds it
