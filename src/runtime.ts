@@ -13,7 +13,7 @@ import { createRenderer } from './domain/render/index.js';
 import { warmUp } from './domain/render/warm-up.js';
 import { createMetrics, measuredRenderer, type Metrics } from './metrics.js';
 import { createServices, type Services } from './domain/services.js';
-import { createImageFetcher, type ImageFetcher, type ImageFetcherOptions } from './fetch-image.js';
+import { createImageFetcher, type ImageFetcher, type ImageFetcherOptions } from './safe-fetch.js';
 import { createLogMailer, createSmtpMailer } from './mail.js';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';

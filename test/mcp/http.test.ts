@@ -158,7 +158,7 @@ describe('generate_image', () => {
   });
 
   it('imageUrl goes through the SSRF-safe fetcher: loopback, metadata, a private DNS answer and a redirect to the server are refused', async () => {
-    // Every spelling of every refused address is test/system/fetch-image.test.ts's; here, that the
+    // Every spelling of every refused address is test/system/safe-fetch.test.ts's; here, that the
     // tool's imageUrl reaches that fetcher (the domain's), and that a refusal charges nothing.
     const { token } = await srv.createUser('pro');
     const client = await connect(token);

@@ -23,7 +23,7 @@ import {
   createResetRequestThrottle,
 } from '../../src/storage/throttle.js';
 import { PREVIEW_LIMIT } from '../../src/domain/images/images.js';
-import type { ImageFetcherOptions } from '../../src/fetch-image.js';
+import type { ImageFetcherOptions } from '../../src/safe-fetch.js';
 import { startServer } from '../../src/server.js';
 
 let fonts: FontLibrary | undefined;

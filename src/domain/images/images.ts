@@ -174,7 +174,7 @@ export interface ImagesDeps {
   /** Uploads (backgrounds, logos, fonts) and presets, which a generation may name. */
   assets: Assets;
   presets: Presets;
-  /** Fetches an `imageUrl` SSRF-safely (src/fetch-image.ts); without it, imageUrl is refused. */
+  /** Fetches an `imageUrl` SSRF-safely (src/safe-fetch.ts); without it, imageUrl is refused. */
   fetchImage?: ImageFetcher | undefined;
   /**
    * Most generations and previews under way at once in this process (reading, waiting for the

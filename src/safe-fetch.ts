@@ -1,6 +1,6 @@
 /**
- * SSRF-safe fetching of `imageUrl`: the one fetcher the domain uses for every edge (`POST /generate`,
- * the MCP `generate_image` tool).
+ * SSRF-safe fetching: the one fetcher for every URL a caller names that the server then fetches, an
+ * `imageUrl` (`POST /generate`, the MCP `generate_image` tool) and a site's pages (src/domain/sites).
  *
  * Threat model: a caller (or a prompt-injected assistant) names a URL so that the server fetches
  * something only it can reach: a loopback service, the private network, a cloud metadata endpoint
@@ -19,8 +19,9 @@
  *   (`64:ff9b::/96`, RFC 6052), 6to4 (`2002::/16`, RFC 3056) and Teredo (`2001::/32`, RFC 4380).
  *   request-filtering-agent 3.2 let `http://[::127.0.0.1]/` through to a connection attempt.
  * - Every redirect is a new request through the same checks; at most 3.
- * - Limits: 10 MB (as the REST API, spec 8), 10 s for the whole fetch including redirects.
- * The bytes are then sniffed like an upload (only JPEG, PNG, WebP pass).
+ * - Limits per kind: an image 10 MB (as the REST API, spec 8) in 10 s; a page 1 MiB in 5 s (a
+ *   page's `<head>` is in its first kilobytes; ours). Both for the whole fetch, redirects included.
+ * An image's bytes are then sniffed like an upload (only JPEG, PNG, WebP pass).
  */
 import dns from 'node:dns';
 import http from 'node:http';
@@ -31,11 +32,11 @@ import { FileTooLargeError, ValidationError } from './domain/kernel/errors.js';
 import { LIMITS } from './domain/design.js';
 
 export interface ImageFetcherOptions {
-  /** Addresses or CIDR ranges allowed although private (an intranet image host). Default none. */
+  /** Addresses or CIDR ranges allowed although private (an intranet host; `FETCH_ALLOW_ADDRESSES`). Default none. */
   allowAddresses?: string[];
-  /** Bytes; default 10 MB. */
+  /** Bytes; default the kind's (10 MB for an image, 1 MiB for a page). */
   maxBytes?: number;
-  /** Milliseconds for the whole fetch; default 10 000. */
+  /** Milliseconds for the whole fetch; default the kind's (10 000 for an image, 5 000 for a page). */
   timeoutMs?: number;
   /** Redirects followed; default 3. */
   maxRedirects?: number;
@@ -45,8 +46,30 @@ export interface ImageFetcherOptions {
 
 export type ImageFetcher = (url: string) => Promise<Buffer>;
 
-const refuse = (message: string) =>
-  new ValidationError('imageUrl', 'format', `Could not fetch imageUrl: ${message}`);
+/** A fetched page: its bytes, its Content-Type, and its URL after redirects. */
+export interface FetchedPage {
+  body: Buffer;
+  contentType: string;
+  url: string;
+}
+
+/**
+ * Fetches an HTML page (a site's, src/domain/sites). Throws ValidationError on `url` with the
+ * reason: a refused address, a status other than 2xx, no answer in time, too large, not HTML.
+ */
+export type PageFetcher = (url: string) => Promise<FetchedPage>;
+
+/** One kind of fetch: what it accepts, its limits, and the field its refusals name. */
+interface FetchKind {
+  field: string;
+  accept: string;
+  maxBytes: number;
+  timeoutMs: number;
+  tooLarge: (maxBytes: number) => Error;
+}
+
+const refuser = (field: string) => (message: string) =>
+  new ValidationError(field, 'format', `Could not fetch ${field}: ${message}`);
 
 /** IPv6 ranges that embed an IPv4 address (see the module comment), refused whatever they embed. */
 const EMBEDDED_IPV4 = new BlockList();
@@ -61,8 +84,12 @@ export function embedsIpv4(address: string): boolean {
   return isIPv6(bare) && EMBEDDED_IPV4.check(bare, 'ipv6');
 }
 
-const embeddedRefusal = (host: string) =>
-  refuse(`${host} is an IPv6 address that embeds an IPv4 address, which is not allowed`);
+/** A DNS answer refused by {@link refusingEmbedded}. */
+class EmbeddedIpv4Error extends Error {
+  constructor(host: string) {
+    super(`${host} is an IPv6 address that embeds an IPv4 address, which is not allowed`);
+  }
+}
 
 /** `lookup`, with every answer that embeds an IPv4 address refused before a socket connects to it. */
 function refusingEmbedded(lookup: LookupFunction): LookupFunction {
@@ -71,22 +98,26 @@ function refusingEmbedded(lookup: LookupFunction): LookupFunction {
       if (err) return callback(err);
       const addresses = (Array.isArray(address) ? address : [{ address }]) as { address: unknown }[];
       const bad = addresses.map((a) => a.address).find((a) => typeof a === 'string' && embedsIpv4(a));
-      if (typeof bad === 'string') return callback(embeddedRefusal(`${hostname} (${bad})`));
+      if (typeof bad === 'string') return callback(new EmbeddedIpv4Error(`${hostname} (${bad})`));
       callback(null, address, family);
     })) as LookupFunction;
 }
 
-export function createImageFetcher(options: ImageFetcherOptions = {}): ImageFetcher {
+/** The SSRF-safe fetch of one kind (see the module comment). */
+function createSafeFetch(options: ImageFetcherOptions, kind: FetchKind) {
   const filter = { allowIPAddressList: options.allowAddresses ?? [] };
   const agents = {
     'http:': new RequestFilteringHttpAgent(filter),
     'https:': new RequestFilteringHttpsAgent(filter),
   };
-  const maxBytes = options.maxBytes ?? LIMITS.imageBytes;
+  const refuse = refuser(kind.field);
+  const maxBytes = options.maxBytes ?? kind.maxBytes;
+  const timeoutMs = options.timeoutMs ?? kind.timeoutMs;
   const lookup = refusingEmbedded(options.lookup ?? dns.lookup);
   const maxRedirects = options.maxRedirects ?? 3;
+  type Answer = { redirect: string } | { body: Buffer; contentType: string };
 
-  function once(url: URL, signal: AbortSignal): Promise<{ redirect: string } | { body: Buffer }> {
+  function once(url: URL, signal: AbortSignal): Promise<Answer> {
     const client = url.protocol === 'https:' ? https : http;
     return new Promise((resolve, reject) => {
       const req = client.get(
@@ -94,7 +125,7 @@ export function createImageFetcher(options: ImageFetcherOptions = {}): ImageFetc
         {
           agent: agents[url.protocol as 'http:' | 'https:'],
           signal,
-          headers: { accept: 'image/jpeg, image/png, image/webp', 'user-agent': 'Titlecard image fetcher' },
+          headers: { accept: kind.accept, 'user-agent': 'Titlecard fetcher' },
           lookup,
         },
         (res) => {
@@ -111,7 +142,7 @@ export function createImageFetcher(options: ImageFetcherOptions = {}): ImageFetc
           }
           if (Number(res.headers['content-length'] ?? 0) > maxBytes) {
             res.destroy();
-            reject(new FileTooLargeError(maxBytes));
+            reject(kind.tooLarge(maxBytes));
             return;
           }
           const chunks: Buffer[] = [];
@@ -120,18 +151,20 @@ export function createImageFetcher(options: ImageFetcherOptions = {}): ImageFetc
             size += chunk.length;
             if (size > maxBytes) {
               res.destroy();
-              reject(new FileTooLargeError(maxBytes));
+              reject(kind.tooLarge(maxBytes));
               return;
             }
             chunks.push(chunk);
           });
-          res.on('end', () => resolve({ body: Buffer.concat(chunks) }));
+          res.on('end', () =>
+            resolve({ body: Buffer.concat(chunks), contentType: res.headers['content-type'] ?? '' }),
+          );
           res.on('error', (err) => reject(refuse(err.message)));
         },
       );
       req.on('error', (err) => {
-        if (signal.aborted) reject(refuse(`no answer within ${options.timeoutMs ?? 10_000} ms`));
-        else if (err instanceof ValidationError) reject(err);
+        if (signal.aborted) reject(refuse(`no answer within ${timeoutMs} ms`));
+        else if (err instanceof EmbeddedIpv4Error) reject(refuse(err.message));
         else if (/is not allowed/.test(err.message))
           reject(
             refuse(
@@ -143,8 +176,8 @@ export function createImageFetcher(options: ImageFetcherOptions = {}): ImageFetc
     });
   }
 
-  return async (raw) => {
-    const signal = AbortSignal.timeout(options.timeoutMs ?? 10_000);
+  return async (raw: string): Promise<FetchedPage> => {
+    const signal = AbortSignal.timeout(timeoutMs);
     let url: URL;
     try {
       url = new URL(raw);
@@ -155,11 +188,43 @@ export function createImageFetcher(options: ImageFetcherOptions = {}): ImageFetc
       if (url.protocol !== 'http:' && url.protocol !== 'https:')
         throw refuse(`only http and https are allowed, not ${url.protocol}`);
       if (url.username || url.password) throw refuse('credentials in the URL are not allowed');
-      if (embedsIpv4(url.hostname)) throw embeddedRefusal(url.hostname);
+      if (embedsIpv4(url.hostname)) throw refuse(new EmbeddedIpv4Error(url.hostname).message);
       const result = await once(url, signal);
-      if ('body' in result) return result.body;
+      if ('body' in result) return { ...result, url: url.href };
       if (hop >= maxRedirects) throw refuse(`more than ${maxRedirects} redirects`);
       url = new URL(result.redirect, url);
     }
+  };
+}
+
+/** Fetches an `imageUrl`: ValidationError on `imageUrl`, FileTooLargeError past 10 MB. */
+export function createImageFetcher(options: ImageFetcherOptions = {}): ImageFetcher {
+  const fetch = createSafeFetch(options, {
+    field: 'imageUrl',
+    accept: 'image/jpeg, image/png, image/webp',
+    maxBytes: LIMITS.imageBytes,
+    timeoutMs: 10_000,
+    tooLarge: (max) => new FileTooLargeError(max),
+  });
+  return async (url) => (await fetch(url)).body;
+}
+
+/** A page's limits (ours): a `<head>` is in the first kilobytes of any page; 5 s is a slow site. */
+export const PAGE_LIMITS = { maxBytes: 1024 * 1024, timeoutMs: 5000 };
+
+/** Fetches an HTML page (see {@link PageFetcher}); refusals name the field `url`. */
+export function createPageFetcher(options: ImageFetcherOptions = {}): PageFetcher {
+  const refuse = refuser('url');
+  const fetch = createSafeFetch(options, {
+    field: 'url',
+    accept: 'text/html, application/xhtml+xml',
+    ...PAGE_LIMITS,
+    tooLarge: (max) => refuse(`the page is larger than ${max} bytes`),
+  });
+  return async (url) => {
+    const page = await fetch(url);
+    if (!/^\s*(text\/html|application\/xhtml\+xml)\s*(;|$)/i.test(page.contentType))
+      throw refuse(`the page is ${page.contentType || 'of no Content-Type'}, not HTML`);
+    return page;
   };
 }
