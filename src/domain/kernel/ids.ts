@@ -17,7 +17,7 @@ export function randomBase62(length: number): string {
 }
 
 /** A record id: `prefix_` + 22 base62 characters (131 bits). */
-export function newId(prefix: 'usr' | 'tok' | 'img' | 'grt' | 'ast' | 'fnt' | 'pre' | 'key'): string {
+export function newId(prefix: 'usr' | 'tok' | 'img' | 'grt' | 'ast' | 'fnt' | 'pre' | 'key' | 'sit'): string {
   return `${prefix}_${randomBase62(22)}`;
 }
 

@@ -21,6 +21,8 @@ import type {
   OAuthGrant,
   OAuthToken,
   Session,
+  Site,
+  SitePage,
   User,
   UserChanges,
 } from './records.js';
@@ -238,8 +240,35 @@ export interface RenderRepository {
   complete(hash: string, blobKey: string, contentType: string): Promise<void>;
   /** Drops a claim whose render failed (so that another fetch may try again). */
   release(hash: string): Promise<void>;
+  /**
+   * Remembers `hash` (a done render) as the newest of the link `link` (a render link's identity, the
+   * SHA-256 of its canonical string): what the link answers while its owner's quota is used up.
+   */
+  setLatest(link: string, userId: string, hash: string): Promise<void>;
+  /** The newest render remembered for `link`, if any. */
+  latest(link: string): Promise<string | undefined>;
   /** Deletes the user's entries and returns them (account deletion; the files are the caller's). */
   deleteAllForUser(userId: string): Promise<RenderEntry[]>;
+}
+
+/** Sites (src/domain/sites/sites.ts) and what was last seen of their pages. */
+export interface SiteRepository {
+  create(site: Site): Promise<void>;
+  /** The site `id` of any user (a site link names only its site). */
+  find(id: string): Promise<Site | undefined>;
+  /** The user's sites, newest first. */
+  list(userId: string): Promise<Site[]>;
+  /** Marks the user's site verified at `at`; false when there is none. */
+  setVerified(userId: string, id: string, at: Date): Promise<boolean>;
+  /** Deletes the user's site and its pages; false when there was none. */
+  delete(userId: string, id: string): Promise<boolean>;
+  /** Deletes the user's sites and their pages (account deletion). */
+  deleteAllForUser(userId: string): Promise<void>;
+  /** Inserts or replaces the page `(siteId, url)`. */
+  savePage(page: SitePage): Promise<void>;
+  findPage(siteId: string, url: string): Promise<SitePage | undefined>;
+  /** The site's most recently checked pages, newest first, at most `limit`. */
+  listPages(siteId: string, limit: number): Promise<SitePage[]>;
 }
 
 /** The record stores, opened and closed together. */
@@ -256,6 +285,7 @@ export interface RecordStore {
   presets: PresetRepository;
   signingKeys: SigningKeyRepository;
   renders: RenderRepository;
+  sites: SiteRepository;
   close(): Promise<void>;
 }
 
@@ -298,7 +328,7 @@ export interface BlobStore {
 }
 
 /**
- * Fetches an image by URL, refusing private and local addresses (src/fetch-image.ts). Throws
+ * Fetches an image by URL, refusing private and local addresses (src/safe-fetch.ts). Throws
  * ValidationError on `imageUrl`, FileTooLargeError.
  */
 export type ImageFetcher = (url: string) => Promise<Buffer>;

@@ -246,3 +246,40 @@ export interface RenderEntry {
   contentType: string | null;
   claimedAt: Date;
 }
+
+/**
+ * A site whose pages get their card from one public link, `/s/<id>.<ext>?url=<page>`
+ * (src/domain/sites/sites.ts). Its links work once the owner has proven the origin theirs.
+ */
+export interface Site {
+  id: string;
+  userId: string;
+  /** `scheme://host[:port]`, as the WHATWG URL `origin` serialises it, e.g. `https://blog.example.com`. */
+  origin: string;
+  /** What the fallback card says; default the origin's host. */
+  name: string;
+  /** The preset that gives every page's card its design. */
+  presetId: string;
+  /** Whether a page URL keeps its query string (false: dropped, so `?utm_…` variants are one page). */
+  keepQuery: boolean;
+  /** `tcv_` + 32 base62: the content of the verification meta tag or file. */
+  verificationToken: string;
+  /** `null` until verified. */
+  verifiedAt: Date | null;
+  createdAt: Date;
+}
+
+/** What Titlecard last saw of one page of a site: a card, or the problem that gave the fallback card. */
+export interface SitePage {
+  siteId: string;
+  /** The page URL as fetched (origin, path, and the query when the site keeps it). */
+  url: string;
+  title: string | null;
+  subtitle: string | null;
+  /** Content hash of the page's newest card (a {@link RenderEntry}); null while it has none. */
+  renderHash: string | null;
+  /** Why the last check gave the fallback card (404, not HTML, timeout…); null when it went well. */
+  problem: string | null;
+  /** When the page was last fetched: it is not fetched again before the re-check interval. */
+  checkedAt: Date;
+}

@@ -28,6 +28,7 @@ import { mongoAssets } from './assets.js';
 import { mongoPresets } from './presets.js';
 import { mongoSigningKeys } from './signing-keys.js';
 import { mongoRenders } from './renders.js';
+import { mongoSites } from './sites.js';
 
 export interface MongoStoreOptions {
   uri: string;
@@ -69,6 +70,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Record
     presets: mongoPresets(db),
     signingKeys: mongoSigningKeys(db),
     renders: mongoRenders(db),
+    sites: mongoSites(db),
   });
   return {
     ...repositories,

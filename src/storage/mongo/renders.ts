@@ -6,7 +6,11 @@ import { toRender, isDuplicateKey, type RenderDoc } from './documents.js';
 /** The `renders` repository of the {@link RecordStore} on MongoDB; creates its indexes first. */
 export async function mongoRenders(db: Db): Promise<RecordStore['renders']> {
   const renders: Collection<RenderDoc> = db.collection('renders');
-  await renders.createIndex({ userId: 1 }, { name: 'renders_by_user' });
+  const latest: Collection<{ _id: string; userId: string; hash: string }> = db.collection('render_latest');
+  await Promise.all([
+    renders.createIndex({ userId: 1 }, { name: 'renders_by_user' }),
+    latest.createIndex({ userId: 1 }, { name: 'render_latest_by_user' }),
+  ]);
   return {
     async find(hash) {
       const doc = await renders.findOne({ _id: hash });
@@ -43,7 +47,14 @@ export async function mongoRenders(db: Db): Promise<RecordStore['renders']> {
     async release(hash) {
       await renders.deleteOne({ _id: hash, state: 'rendering' });
     },
+    async setLatest(link, userId, hash) {
+      await latest.replaceOne({ _id: link }, { userId, hash }, { upsert: true });
+    },
+    async latest(link) {
+      return (await latest.findOne({ _id: link }))?.hash;
+    },
     async deleteAllForUser(userId) {
+      await latest.deleteMany({ userId });
       const docs = await renders.find({ userId }).toArray();
       await renders.deleteMany({ userId });
       return docs.map(toRender);

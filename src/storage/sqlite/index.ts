@@ -19,6 +19,7 @@ import { sqliteAssets } from './assets.js';
 import { sqlitePresets } from './presets.js';
 import { sqliteSigningKeys } from './signing-keys.js';
 import { sqliteRenders } from './renders.js';
+import { sqliteSites } from './sites.js';
 
 /**
  * Opens (creating if needed, owner-only) the database at `file` (`:memory:` for a private in-memory
@@ -51,6 +52,7 @@ export function openSqliteStore(file: string): RecordStore {
     presets: sqlitePresets(db),
     signingKeys: sqliteSigningKeys(db),
     renders: sqliteRenders(db),
+    sites: sqliteSites(db),
     async close() {
       db.close();
     },

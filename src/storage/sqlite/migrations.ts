@@ -176,6 +176,37 @@ export const MIGRATIONS = [
    CREATE TRIGGER images_count_delete AFTER DELETE ON images BEGIN
      UPDATE image_counts SET n = n - 1 WHERE user_id = OLD.user_id;
    END;`,
+  // 7: sites (src/domain/sites), their pages, and the newest render of each render link (what the
+  // link answers while its owner's quota is used up).
+  `CREATE TABLE sites (
+     id TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL,
+     origin TEXT NOT NULL,
+     name TEXT NOT NULL,
+     preset_id TEXT NOT NULL,
+     keep_query INTEGER NOT NULL,
+     verification_token TEXT NOT NULL,
+     verified_at TEXT,
+     created_at TEXT NOT NULL
+   );
+   CREATE INDEX sites_by_user ON sites(user_id, created_at);
+   CREATE TABLE site_pages (
+     site_id TEXT NOT NULL,
+     url TEXT NOT NULL,
+     title TEXT,
+     subtitle TEXT,
+     render_hash TEXT,
+     problem TEXT,
+     checked_at TEXT NOT NULL,
+     PRIMARY KEY (site_id, url)
+   ) WITHOUT ROWID;
+   CREATE INDEX site_pages_by_check ON site_pages(site_id, checked_at);
+   CREATE TABLE render_latest (
+     link TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL,
+     hash TEXT NOT NULL
+   ) WITHOUT ROWID;
+   CREATE INDEX render_latest_by_user ON render_latest(user_id);`,
 ];
 
 /** Applies the pending {@link MIGRATIONS} under one immediate transaction, so concurrent starts are safe. */

@@ -20,6 +20,9 @@ export function sqliteRenders(db: Database.Database): RecordStore['renders'] {
     ),
     releaseRender: db.prepare("DELETE FROM renders WHERE hash = ? AND state = 'rendering'"),
     deleteRenders: db.prepare<[string], RenderRow>('DELETE FROM renders WHERE user_id = ? RETURNING *'),
+    setLatest: db.prepare('INSERT OR REPLACE INTO render_latest (link, user_id, hash) VALUES (?, ?, ?)'),
+    latest: db.prepare<[string], { hash: string }>('SELECT hash FROM render_latest WHERE link = ?'),
+    deleteLatest: db.prepare('DELETE FROM render_latest WHERE user_id = ?'),
   };
   return {
     async find(hash) {
@@ -52,7 +55,14 @@ export function sqliteRenders(db: Database.Database): RecordStore['renders'] {
     async release(hash) {
       q.releaseRender.run(hash);
     },
+    async setLatest(link, userId, hash) {
+      q.setLatest.run(link, userId, hash);
+    },
+    async latest(link) {
+      return q.latest.get(link)?.hash;
+    },
     async deleteAllForUser(userId) {
+      q.deleteLatest.run(userId);
       return q.deleteRenders.all(userId).map(toRender);
     },
   };

@@ -15,6 +15,7 @@ import { idempotencyContract } from './records/idempotency.js';
 import { oauthContract } from './records/oauth.js';
 import { renderLinksContract } from './records/render-links.js';
 import { usageContract } from './records/usage.js';
+import { sitesContract } from './records/sites.js';
 
 /**
  * `open` opens the adapter in this process; `storage()` is the store `open` opened last, as
@@ -38,5 +39,6 @@ export function recordStoreContract(
     oauthContract(context);
     renderLinksContract(context);
     usageContract(context);
+    sitesContract(context);
   });
 }
