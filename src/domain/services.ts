@@ -10,6 +10,7 @@ import { createAssets, type Assets } from './render-links/uploads.js';
 import { createImages, type Images } from './images/images.js';
 import { createPresets, type Presets } from './render-links/presets.js';
 import { createRenderUrls, type RenderUrls } from './render-links/render-links.js';
+import { createRenderCache } from './render-links/render-cache.js';
 import { createSecretBox } from './kernel/secrets.js';
 import { createOAuth, type OAuth } from './oauth/oauth.js';
 import {
@@ -112,11 +113,11 @@ export function createServices(deps: ServiceDeps): Services {
   const assets = createAssets({ store, blobs: deps.blobs, clock });
   const presets = createPresets({ store, clock, assets });
   const images = createImages({ ...deps, quota, clock, assets, presets });
+  const cache = createRenderCache({ ...deps, clock, quota, images, assets });
   const renderUrls = createRenderUrls({
     ...deps,
     clock,
-    quota,
-    images,
+    cache,
     assets,
     presets,
     box: createSecretBox(deps.secretsKey),

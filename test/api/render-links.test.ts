@@ -510,32 +510,45 @@ describe('render links, presets and uploads', () => {
     }
   });
 
-  it('with the quota used up a new link is the contract 429, and links already rendered keep working', async () => {
+  it("with the quota used up a link answers its earlier card, else the preset's fallback card, free and briefly cached, and links already rendered keep working", async () => {
     const { user, token: freeToken } = await srv.createUser('free');
-    const principal = { user };
     const asset = await upload(srv, freeToken, '/assets', 'image', await photo(), 'p.jpg');
     const preset = await call(srv.base, 'POST', '/presets', {
       token: freeToken,
       json: { name: 'Free', background: asset.body.data.id },
     });
+    const presetId = preset.body.data.id as string;
     await call(srv.base, 'POST', '/signing-keys', { token: freeToken, json: { name: 'k' } });
     const link = async (title: string) =>
-      (
-        await call(srv.base, 'POST', '/render-urls', {
-          token: freeToken,
-          json: { preset: preset.body.data.id, title },
-        })
-      ).body.data.url as string;
+      (await call(srv.base, 'POST', '/render-urls', { token: freeToken, json: { preset: presetId, title } }))
+        .body.data.url as string;
     const early = await link('Rendered while there was quota');
-    expect((await fetchLink(early)).status).toBe(200);
-    while ((await used(srv, freeToken)) < 10) await srv.services.quota.charge(principal.user);
-    const late = await fetchLink(await link('Too late this month'));
-    expect(late.status).toBe(429);
-    expect(late.headers.get('retry-after')).toMatch(/^\d+$/);
-    expect(JSON.parse(late.body.toString())).toMatchObject({
-      error: 'Rate limit exceeded',
-      retryAfter: expect.any(Number),
+    const first = await fetchLink(early);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('titlecard-fallback')).toBeNull();
+    // An edit makes the same link need a new card.
+    const edit = await call(srv.base, 'PUT', `/presets/${presetId}`, {
+      token: freeToken,
+      json: { name: 'Free, edited', background: asset.body.data.id, template: 'split' },
     });
-    expect((await fetchLink(early)).status).toBe(200);
+    expect(edit.status).toBe(200);
+    while ((await used(srv, freeToken)) < 10) await srv.services.quota.charge(user);
+
+    const again = await fetchLink(early);
+    expect(again.status).toBe(200);
+    expect(again.headers.get('titlecard-fallback')).toBe('quota');
+    expect(again.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+    expect(again.body.equals(first.body)).toBe(true);
+
+    const late = await fetchLink(await link('Too late this month'));
+    expect(late.status).toBe(200);
+    expect(late.headers.get('titlecard-fallback')).toBe('quota');
+    expect(late.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(await sharp(late.body).metadata()).toMatchObject({ width: 1200, height: 630 });
+    // The fallback card is one per design: a second new link gets the same bytes.
+    const later = await fetchLink(await link('Another one too late'));
+    expect(later.headers.get('etag')).toBe(late.headers.get('etag'));
+    expect(await used(srv, freeToken)).toBe(10);
   });
 });

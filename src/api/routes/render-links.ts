@@ -7,33 +7,73 @@
  * `Cache-Control: public, max-age=3600` (RENDER_LINK_CACHE_CONTROL): a CDN or browser keeps a link's
  * image an hour. A preset edit makes the same link render anew on its next fetch that reaches the
  * server, so an edit shows within the hour everywhere.
+ *
+ * With the owner's quota used up, a first render answers a stand-in instead (an earlier card of the
+ * link, or the preset's fallback card) with `Cache-Control: public, max-age=300` and
+ * `Titlecard-Fallback: quota` (src/domain/render-links/render-cache.ts).
  */
 import express from 'express';
-import { errorResponses, json, ref, type Resource } from '../describe.js';
+import { errorResponses, json, ref, type Json, type Resource } from '../describe.js';
+import { STAND_IN_CACHE_CONTROL, type ServedRender } from '../../domain/render-links/render-cache.js';
 
 /** One hour: long enough for a CDN to absorb a crawler storm, short enough for a preset edit to show. */
 export const RENDER_LINK_CACHE_CONTROL = 'public, max-age=3600';
+
+/**
+ * Answers a public link's card (a render link's or a site link's): its ETag, a Cache-Control of
+ * `cacheControl` or, for a stand-in, {@link STAND_IN_CACHE_CONTROL} with `Titlecard-Fallback`; 304
+ * when `If-None-Match` matched; no body for HEAD.
+ */
+export function sendCard(
+  req: express.Request,
+  res: express.Response,
+  served: ServedRender,
+  cacheControl = RENDER_LINK_CACHE_CONTROL,
+): void {
+  res.set({
+    'Content-Type': served.contentType,
+    'Cache-Control': served.standIn ? STAND_IN_CACHE_CONTROL : cacheControl,
+    ETag: served.etag,
+    'X-Content-Type-Options': 'nosniff',
+    'Access-Control-Allow-Origin': '*',
+  });
+  if (served.standIn) res.set('Titlecard-Fallback', served.standIn);
+  if (!served.body) {
+    res.status(304).end();
+    return;
+  }
+  res.set('Content-Length', String(served.body.length));
+  if (req.method === 'HEAD') res.end();
+  else res.end(served.body);
+}
+
+/** The 200 answer of a public link: the card, and its headers. */
+export const cardResponse = (description: string): Json => ({
+  description,
+  headers: {
+    ETag: { schema: { type: 'string' } },
+    'Cache-Control': {
+      schema: { type: 'string', enum: [RENDER_LINK_CACHE_CONTROL, STAND_IN_CACHE_CONTROL] },
+    },
+    'Titlecard-Fallback': {
+      description:
+        "Set on a stand-in: `quota` (the owner's quota is used up: an earlier card of the link, or the fallback card), `page` (a site's page could not be read: the fallback card).",
+      schema: { type: 'string', enum: ['quota', 'page'] },
+    },
+  },
+  content: {
+    'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } },
+    'image/jpeg': { schema: { type: 'string', contentMediaType: 'image/jpeg' } },
+    'image/webp': { schema: { type: 'string', contentMediaType: 'image/webp' } },
+  },
+});
 
 export const renderLinksResource: Resource = {
   router(services) {
     const router = express.Router();
     router.get(/^\/r\/[^/]+$/, async (req, res) => {
       const search = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
-      const served = await services.renderUrls.fetch(req.path, search, req.headers['if-none-match']);
-      res.set({
-        'Content-Type': served.contentType,
-        'Cache-Control': RENDER_LINK_CACHE_CONTROL,
-        ETag: served.etag,
-        'X-Content-Type-Options': 'nosniff',
-        'Access-Control-Allow-Origin': '*',
-      });
-      if (!served.body) {
-        res.status(304).end();
-        return;
-      }
-      res.set('Content-Length', String(served.body.length));
-      if (req.method === 'HEAD') res.end();
-      else res.end(served.body);
+      sendCard(req, res, await services.renderUrls.fetch(req.path, search, req.headers['if-none-match']));
     });
     return router;
   },
@@ -44,7 +84,7 @@ export const renderLinksResource: Resource = {
       get: {
         operationId: 'fetchRenderLink',
         summary:
-          'A signed render link: rendered on its first fetch (one unit of the owner quota), served from the store after. No token: the signature authorizes it (docs/render-links.md).',
+          'A signed render link: rendered on its first fetch (one unit of the owner quota), served from the store after; with the quota used up, an earlier card of the link or the preset fallback card. No token: the signature authorizes it (docs/render-links.md).',
         security: [],
         parameters: [
           {
@@ -87,18 +127,9 @@ export const renderLinksResource: Resource = {
           { name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } },
         ],
         responses: {
-          200: {
-            description: 'The image.',
-            headers: {
-              ETag: { schema: { type: 'string' } },
-              'Cache-Control': { schema: { type: 'string', const: RENDER_LINK_CACHE_CONTROL } },
-            },
-            content: {
-              'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } },
-              'image/jpeg': { schema: { type: 'string', contentMediaType: 'image/jpeg' } },
-              'image/webp': { schema: { type: 'string', contentMediaType: 'image/webp' } },
-            },
-          },
+          200: cardResponse(
+            'The image, or a stand-in while the owner quota is used up (Titlecard-Fallback).',
+          ),
           304: { description: 'Not modified (If-None-Match matched the ETag).' },
           400: errorResponses[400],
           403: {
@@ -106,11 +137,6 @@ export const renderLinksResource: Resource = {
             content: json(ref('EndpointErrorBody')),
           },
           404: errorResponses[404],
-          429: {
-            description:
-              "A first render with the owner's monthly quota used up (links already rendered keep working).",
-            content: json(ref('QuotaErrorBody')),
-          },
         },
       },
     },

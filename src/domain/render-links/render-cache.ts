@@ -1,0 +1,247 @@
+/**
+ * The content-addressed store of cards made from public links, shared by render links (`/r/…`,
+ * render-links.ts) and site links (`/s/…`, src/domain/sites): a card is known by the SHA-256 of
+ * everything that shapes it, rendered once across processes, and served from the blob store after.
+ *
+ * - A claim in the record store (atomic across processes) makes concurrent first fetches of one
+ *   card wait for a single render; a claim older than {@link CLAIM_STALE_MS} is taken over (its
+ *   process died).
+ * - A charged render costs one unit of the owner's quota, refunded if the render fails; a fallback
+ *   card (the owner's quota used up, a page that could not be read) is rendered free: there is one
+ *   per design and name, so it cannot be used to render free cards at will.
+ */
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import { ServiceBusyError, ValidationError } from '../kernel/errors.js';
+import { FILE_TYPES, type FileFormat } from '../design.js';
+import type { Images } from '../images/images.js';
+import type { Preset, RenderEntry, User } from '../kernel/records.js';
+import type { BlobStore, Clock, RecordStore } from '../kernel/ports.js';
+import type { Assets } from './uploads.js';
+import type { Quota } from '../accounts/quota.js';
+import type { Renderer } from '../render/index.js';
+import { generateOptionsSchema } from '../schemas.js';
+import { parseOrThrow } from '../kernel/validate.js';
+
+/** A render claim older than this is taken over, ms: a render takes well under a second. */
+export const CLAIM_STALE_MS = 60_000;
+/** How often a fetch waiting for another process's render looks again, ms. */
+const WAIT_STEP_MS = 100;
+
+/**
+ * `Cache-Control` of a stand-in answer (an earlier card, or the fallback card): five minutes, so
+ * that the right card replaces it soon after the quota resets or the page is fixed (ours).
+ */
+export const STAND_IN_CACHE_CONTROL = 'public, max-age=300';
+
+/** Why a link answered a stand-in instead of its own card (the `Titlecard-Fallback` header). */
+export type StandIn = 'quota' | 'page';
+
+/** A link's card, as served. */
+export interface ServedRender {
+  /** Strong entity tag (RFC 9110 section 8.8.3): the content hash, quoted. */
+  etag: string;
+  contentType: string;
+  /** Undefined when `If-None-Match` matched (a 304). */
+  body: Buffer | undefined;
+  /** Set when this is a stand-in: an earlier card or the fallback card, with a short Cache-Control. */
+  standIn?: StandIn;
+}
+
+/** What a card is drawn from: a preset, the texts, the format, and an optional background. */
+export interface CardRequest {
+  preset: Preset;
+  title: string;
+  subtitle?: string | undefined;
+  format: FileFormat;
+  /** An asset id (`ast_…`) or an https URL; default the preset's background. */
+  image?: string | undefined;
+}
+
+/** A card ready to serve or render: its content hash and the generate options that draw it. */
+export interface PlannedCard {
+  hash: string;
+  options: Record<string, unknown>;
+}
+
+export interface RenderCache {
+  /**
+   * Validates the request as a generation would (ValidationError on `title`, `subtitle`, `image`)
+   * and computes its content hash: the preset's id and version, the texts, the format, and the
+   * SHA-256 of every upload it draws (background, logo, font), or the background's URL.
+   */
+  plan(user: User, request: CardRequest): Promise<PlannedCard>;
+  /** Whether an `If-None-Match` value names `hash` (strong or weak, RFC 9110 section 13.1.2). */
+  matches(ifNoneMatch: string | undefined, hash: string): boolean;
+  /** The done card `hash`, or undefined when it is not stored. */
+  stored(hash: string): Promise<ServedRender | undefined>;
+  /**
+   * The card, from the store or rendered once. `charge`: one unit of the owner's quota for a new
+   * render (QuotaExceededError when none is left); false for a fallback card. `onRendered` runs
+   * after a new render of this call is stored.
+   */
+  serve(
+    user: User,
+    card: PlannedCard,
+    charge: boolean,
+    onRendered?: () => Promise<void>,
+  ): Promise<ServedRender>;
+  /** The fallback card: the preset's design with `name` as its title, rendered free, once. */
+  fallback(user: User, preset: Preset, name: string, format: FileFormat): Promise<ServedRender>;
+  /** Deletes a user's cards and their files (account deletion). */
+  deleteAllOf(userId: string): Promise<void>;
+}
+
+export interface RenderCacheDeps {
+  store: RecordStore;
+  blobs: BlobStore;
+  clock: Clock;
+  logger: Logger;
+  quota: Quota;
+  images: Pick<Images, 'prepare'>;
+  assets: Pick<Assets, 'imageRecordOf' | 'fontRecordOf'>;
+  renderer: Renderer;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sha256 = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
+
+export function createRenderCache(deps: RenderCacheDeps): RenderCache {
+  const { store, blobs, clock, quota, images, renderer, logger, assets } = deps;
+  /** Renders under way in this process, by hash: concurrent fetches here share one. */
+  const inFlight = new Map<string, Promise<RenderEntry>>();
+
+  async function served(entry: RenderEntry): Promise<ServedRender> {
+    const blob = entry.blobKey ? await blobs.get(entry.blobKey) : undefined;
+    if (!blob) throw new Error(`the file of render ${entry.hash} is missing`);
+    return { etag: `"${entry.hash}"`, contentType: blob.contentType, body: blob.body };
+  }
+
+  /** Renders `card` once across processes (see the module comment); answers the done entry. */
+  async function renderOnce(user: User, card: PlannedCard, charged: boolean): Promise<RenderEntry> {
+    const { hash } = card;
+    // A real wait, so measured on the system clock (a test's clock may stand still).
+    const deadline = Date.now() + CLAIM_STALE_MS;
+    for (;;) {
+      const now = clock.now();
+      const claim = await store.renders.claim(hash, user.id, now, new Date(now.getTime() - CLAIM_STALE_MS));
+      if (claim.state === 'done') return claim.entry;
+      if (claim.state === 'claimed') break;
+      if (Date.now() > deadline) throw new ServiceBusyError('This link is still being rendered: try again');
+      await sleep(WAIT_STEP_MS);
+    }
+    let charge: Awaited<ReturnType<Quota['charge']>> | undefined;
+    try {
+      if (charged) charge = await quota.charge(user);
+      const prepared = await images.prepare(user.id, undefined, card.options);
+      const rendered = await renderer.render(prepared.input, prepared.options);
+      const blobKey = `r${hash}.${FILE_TYPES[rendered.format].extension}`;
+      await blobs.put(blobKey, rendered.image, rendered.contentType);
+      await store.renders.complete(hash, blobKey, rendered.contentType);
+      return {
+        hash,
+        userId: user.id,
+        state: 'done',
+        blobKey,
+        contentType: rendered.contentType,
+        claimedAt: clock.now(),
+      };
+    } catch (err) {
+      await store.renders
+        .release(hash)
+        .catch((e: unknown) => logger.error({ err: e, hash }, 'render claim not released'));
+      if (charge)
+        await quota.refund(charge).catch((e: unknown) => logger.error({ err: e }, 'quota refund failed'));
+      throw err;
+    }
+  }
+
+  async function serve(
+    user: User,
+    card: PlannedCard,
+    charge: boolean,
+    onRendered?: () => Promise<void>,
+  ): Promise<ServedRender> {
+    const done = await store.renders.find(card.hash);
+    if (done?.state === 'done') return served(done);
+    let pending = inFlight.get(card.hash);
+    if (!pending) {
+      pending = renderOnce(user, card, charge)
+        .then(async (entry) => {
+          await onRendered?.();
+          return entry;
+        })
+        .finally(() => inFlight.delete(card.hash));
+      inFlight.set(card.hash, pending);
+    }
+    return served(await pending);
+  }
+
+  return {
+    async plan(user, { preset, title, subtitle, format, image }) {
+      const options: Record<string, unknown> = { preset: preset.id, title, subtitle, fileFormat: format };
+      if (image !== undefined) {
+        if (/^ast_[0-9A-Za-z]{22}$/.test(image)) options.asset = image;
+        else if (/^https:\/\//.test(image)) options.imageUrl = image;
+        else
+          throw new ValidationError(
+            'image',
+            'format',
+            'Expected an asset id (ast_…) or an https URL for image',
+          );
+      }
+      // Validated now, so that a bad title is a 400, not a failed render.
+      const parsed = parseOrThrow(generateOptionsSchema, {
+        ...preset.options,
+        title,
+        subtitle,
+        fileFormat: format,
+      });
+      // The uploads' SHA-256 from their records: a cached fetch reads no file but the card's.
+      const shaOf = async (id: string | null | undefined, field: string) =>
+        id ? (await assets.imageRecordOf(user.id, id, field)).sha256 : null;
+      const hash = sha256({
+        preset: preset.id,
+        version: preset.version,
+        title: parsed.title,
+        subtitle: parsed.subtitle ?? null,
+        format,
+        background:
+          options.imageUrl ??
+          (await shaOf((options.asset as string | undefined) ?? preset.backgroundAssetId, 'image')),
+        logo: await shaOf(preset.logo?.assetId, 'logo'),
+        font:
+          typeof parsed.font === 'object'
+            ? (await assets.fontRecordOf(user.id, parsed.font.custom)).sha256
+            : parsed.font,
+      });
+      return { hash, options };
+    },
+
+    matches(ifNoneMatch, hash) {
+      const etag = `"${hash}"`;
+      return (
+        ifNoneMatch !== undefined &&
+        ifNoneMatch.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}`)
+      );
+    },
+
+    async stored(hash) {
+      const entry = await store.renders.find(hash);
+      return entry?.state === 'done' ? served(entry) : undefined;
+    },
+
+    serve,
+
+    async fallback(user, preset, name, format) {
+      const options = { preset: preset.id, title: name, fileFormat: format };
+      const hash = sha256({ fallback: true, preset: preset.id, version: preset.version, name, format });
+      return serve(user, { hash, options }, false);
+    },
+
+    async deleteAllOf(userId) {
+      for (const entry of await store.renders.deleteAllForUser(userId))
+        if (entry.blobKey) await blobs.delete(entry.blobKey);
+    },
+  };
+}
