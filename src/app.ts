@@ -3,6 +3,7 @@
  *   /api    the REST API (src/api), with its OpenAPI document at /api/openapi.json
  *   /files  published images and thumbnails (public)
  *   /r      signed render links (public; rendered on first fetch, then served from the store)
+ *   /s      site links (public; a verified site's page, its card from its og:title)
  *   /mcp    the MCP connector over Streamable HTTP (src/mcp)
  *   /.well-known/oauth-*, /register, /authorize, /token, /revoke   OAuth 2.1 for it (src/web/oauth.ts)
  *   /healthz
@@ -16,6 +17,7 @@ import { endpointError, errorHandler } from './http/errors.js';
 import { methodRules } from './api/describe.js';
 import { filesResource } from './api/routes/files.js';
 import { renderLinksResource } from './api/routes/render-links.js';
+import { siteLinksResource } from './api/routes/sites.js';
 import { createMcpRouter } from './mcp/http.js';
 import { redactRequest } from './logger.js';
 import type { Runtime } from './runtime.js';
@@ -54,7 +56,7 @@ export function createHttpApp(runtime: Runtime): express.Express {
     }),
   );
   app.use('/api', createApiRouter(runtime.services));
-  for (const resource of [filesResource, renderLinksResource]) {
+  for (const resource of [filesResource, renderLinksResource, siteLinksResource]) {
     const methods = methodRules(resource.paths);
     app.use(methods.before);
     app.use(resource.router(runtime.services));
@@ -94,7 +96,7 @@ export function createHttpApp(runtime: Runtime): express.Express {
       .json(endpointError('NOT_FOUND', `No route ${req.method} ${req.originalUrl.split('?')[0] ?? ''}`));
   };
   // The API's own paths answer in the API's shape; only the rest reaches the dashboard.
-  app.use(['/api', '/files', '/mcp', '/r'], notFound);
+  app.use(['/api', '/files', '/mcp', '/r', '/s'], notFound);
   app.use(createWebRouter(runtime));
   app.use(notFound);
   app.use(errorHandler);

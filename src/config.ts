@@ -36,6 +36,10 @@ export const CONFIG_VARIABLES: [name: string, description: string][] = [
     'Most generations that may wait for a render beyond RENDER_CONCURRENCY, a bound on the memory they hold (uploads wait on disk); past that, POST /generate answers 503 with Retry-After and charges nothing. Default 64.',
   ],
   [
+    'SITE_RECHECK',
+    "Seconds before a site's page is fetched again for its card (a changed title then renders anew); in between, the page's card is served as is. Default 3600.",
+  ],
+  [
     'RENDER_MAX_WAIT',
     'Seconds a generation may expect to wait for a render (those ahead of it × the recent mean render time ÷ RENDER_CONCURRENCY); past that, POST /generate answers 503 with the expected wait as Retry-After and charges nothing. Default 30.',
   ],
@@ -136,6 +140,12 @@ const schema = z.object({
   RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
   RENDER_QUEUE: z.coerce.number().int().min(0).max(10_000).default(64),
   RENDER_MAX_WAIT: z.coerce.number().min(0).max(3600).default(30),
+  SITE_RECHECK: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(30 * 24 * 3600)
+    .default(3600),
   MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1024),
   METRICS_TOKEN: z.string().min(16, 'expected at least 16 characters').optional(),
   SECRETS_KEY: z
@@ -207,6 +217,8 @@ export interface Config {
   renderQueue: number;
   /** Longest expected wait for a render a generation is admitted to, seconds. */
   renderMaxWait: number;
+  /** Seconds before a site's page is fetched again (src/domain/sites/sites.ts). */
+  siteRecheck: number;
   /** Most open connections per process. */
   maxConnections: number;
   /** Set: `GET /metrics` needs it as a bearer token. */
@@ -266,6 +278,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     renderConcurrency: c.RENDER_CONCURRENCY,
     renderQueue: c.RENDER_QUEUE,
     renderMaxWait: c.RENDER_MAX_WAIT,
+    siteRecheck: c.SITE_RECHECK,
     maxConnections: c.MAX_CONNECTIONS,
     metricsToken: c.METRICS_TOKEN,
     trustProxy: c.TRUST_PROXY,

@@ -13,7 +13,13 @@ import { createRenderer } from './domain/render/index.js';
 import { warmUp } from './domain/render/warm-up.js';
 import { createMetrics, measuredRenderer, type Metrics } from './metrics.js';
 import { createServices, type Services } from './domain/services.js';
-import { createImageFetcher, type ImageFetcher, type ImageFetcherOptions } from './safe-fetch.js';
+import { PAGE_FETCHES } from './domain/sites/sites.js';
+import {
+  createImageFetcher,
+  createPageFetcher,
+  type ImageFetcher,
+  type ImageFetcherOptions,
+} from './safe-fetch.js';
 import { createLogMailer, createSmtpMailer } from './mail.js';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -110,11 +116,18 @@ export async function createRuntime(
           config.mailFrom ?? `Titlecard <no-reply@${new URL(publicUrl).hostname}>`,
         )
       : createLogMailer(logger));
-  const fetchImage = createImageFetcher(options.fetcher ?? { allowAddresses: config.fetchAllowAddresses });
+  const fetcherOptions = options.fetcher ?? { allowAddresses: config.fetchAllowAddresses };
+  const fetchImage = createImageFetcher(fetcherOptions);
   const services = createServices({
     store,
     secretsKey: await loadSecretsKey(config),
     fetchImage,
+    fetchPage: createPageFetcher(fetcherOptions),
+    pageThrottle: createThrottle(
+      { name: 'site-pages', points: () => PAGE_FETCHES.points, windowSeconds: PAGE_FETCHES.windowSeconds },
+      limits.limiters,
+    ),
+    siteRecheckSeconds: config.siteRecheck,
     blobs,
     renderer,
     logger,

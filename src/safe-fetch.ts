@@ -30,6 +30,7 @@ import { BlockList, isIPv6, type LookupFunction } from 'node:net';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import { FileTooLargeError, ValidationError } from './domain/kernel/errors.js';
 import { LIMITS } from './domain/design.js';
+import type { PageFetcher } from './domain/kernel/ports.js';
 
 export interface ImageFetcherOptions {
   /** Addresses or CIDR ranges allowed although private (an intranet host; `FETCH_ALLOW_ADDRESSES`). Default none. */
@@ -45,19 +46,6 @@ export interface ImageFetcherOptions {
 }
 
 export type ImageFetcher = (url: string) => Promise<Buffer>;
-
-/** A fetched page: its bytes, its Content-Type, and its URL after redirects. */
-export interface FetchedPage {
-  body: Buffer;
-  contentType: string;
-  url: string;
-}
-
-/**
- * Fetches an HTML page (a site's, src/domain/sites). Throws ValidationError on `url` with the
- * reason: a refused address, a status other than 2xx, no answer in time, too large, not HTML.
- */
-export type PageFetcher = (url: string) => Promise<FetchedPage>;
 
 /** One kind of fetch: what it accepts, its limits, and the field its refusals name. */
 interface FetchKind {
@@ -176,7 +164,7 @@ function createSafeFetch(options: ImageFetcherOptions, kind: FetchKind) {
     });
   }
 
-  return async (raw: string): Promise<FetchedPage> => {
+  return async (raw: string): Promise<Awaited<ReturnType<PageFetcher>>> => {
     const signal = AbortSignal.timeout(timeoutMs);
     let url: URL;
     try {
@@ -212,19 +200,13 @@ export function createImageFetcher(options: ImageFetcherOptions = {}): ImageFetc
 /** A page's limits (ours): a `<head>` is in the first kilobytes of any page; 5 s is a slow site. */
 export const PAGE_LIMITS = { maxBytes: 1024 * 1024, timeoutMs: 5000 };
 
-/** Fetches an HTML page (see {@link PageFetcher}); refusals name the field `url`. */
+/** Fetches a page (see {@link PageFetcher}); refusals name the field `url`. Its Content-Type is the caller's to judge. */
 export function createPageFetcher(options: ImageFetcherOptions = {}): PageFetcher {
   const refuse = refuser('url');
-  const fetch = createSafeFetch(options, {
+  return createSafeFetch(options, {
     field: 'url',
-    accept: 'text/html, application/xhtml+xml',
+    accept: 'text/html, application/xhtml+xml, text/plain;q=0.9',
     ...PAGE_LIMITS,
     tooLarge: (max) => refuse(`the page is larger than ${max} bytes`),
   });
-  return async (url) => {
-    const page = await fetch(url);
-    if (!/^\s*(text\/html|application\/xhtml\+xml)\s*(;|$)/i.test(page.contentType))
-      throw refuse(`the page is ${page.contentType || 'of no Content-Type'}, not HTML`);
-    return page;
-  };
 }

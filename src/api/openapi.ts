@@ -19,6 +19,9 @@ import {
   renderUrlBodySchema,
   renderUrlSchema,
   signingKeySchema,
+  siteBodySchema,
+  sitePageSchema,
+  siteSchema,
   imageDetailSchema,
   layoutReportSchema,
   imagePageSchema,
@@ -35,6 +38,7 @@ import { assetsResource } from './routes/assets.js';
 import { filesResource } from './routes/files.js';
 import { presetsResource } from './routes/presets.js';
 import { renderLinksResource } from './routes/render-links.js';
+import { siteLinksResource, sitesResource } from './routes/sites.js';
 import { imagesResource } from './routes/images.js';
 import { layoutResource } from './routes/layout.js';
 import { tokensResource } from './routes/tokens.js';
@@ -48,6 +52,7 @@ export const API_RESOURCES: Resource[] = [
   tokensResource,
   assetsResource,
   presetsResource,
+  sitesResource,
 ];
 
 const endpointErrorSchema = (code: Json, details?: Json): Json => ({
@@ -107,6 +112,7 @@ export function buildOpenApiDocument(): Json {
       },
       ...filesResource.paths,
       ...renderLinksResource.paths,
+      ...siteLinksResource.paths,
     },
     components: {
       securitySchemes: {
@@ -134,6 +140,9 @@ export function buildOpenApiDocument(): Json {
         CreateSigningKeyRequest: schemaOf(createSigningKeyBodySchema, 'input'),
         RenderUrlRequest: schemaOf(renderUrlBodySchema, 'input'),
         RenderUrl: schemaOf(renderUrlSchema),
+        Site: schemaOf(siteSchema),
+        SiteRequest: schemaOf(siteBodySchema, 'input'),
+        SitePage: schemaOf(sitePageSchema),
         EndpointErrorBody: endpointErrorSchema({ type: 'string' }),
         ValidationErrorBody: endpointErrorSchema(
           { const: 'VALIDATION_ERROR' },

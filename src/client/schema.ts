@@ -300,6 +300,76 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/sites': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Your sites, newest first. */
+    get: operations['listSites'];
+    put?: never;
+    /** Add a site: every page of it gets its card from one link, once the origin is verified (docs/sites.md). */
+    post: operations['createSite'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sites/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One site, with its verification token and the snippet for its pages. */
+    get: operations['getSite'];
+    put?: never;
+    post?: never;
+    /** Delete a site; its link answers 404. */
+    delete: operations['deleteSite'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sites/{id}/verify': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Fetch the home page (its titlecard-site-verification meta tag) or /.well-known/titlecard-site-verification and compare the token. */
+    post: operations['verifySite'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sites/{id}/pages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The site's 50 most recently checked pages, with the problem that gave a page the fallback card. */
+    get: operations['listSitePages'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/openapi.json': {
     parameters: {
       query?: never;
@@ -341,8 +411,25 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A signed render link: rendered on its first fetch (one unit of the owner quota), served from the store after. No token: the signature authorizes it (docs/render-links.md). */
+    /** A signed render link: rendered on its first fetch (one unit of the owner quota), served from the store after; with the quota used up, an earlier card of the link or the preset fallback card. No token: the signature authorizes it (docs/render-links.md). */
     get: operations['fetchRenderLink'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/s/{link}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A site link: the card of a page of a verified site, from its og:title (or <title>) and the site's preset; a new card costs one unit of the owner quota. No token: only the verified origin's pages are read (docs/sites.md). */
+    get: operations['fetchSiteLink'];
     put?: never;
     post?: never;
     delete?: never;
@@ -688,6 +775,58 @@ export interface components {
        * @description The signed link under PUBLIC_URL/r/: put it in <meta property="og:image">.
        */
       url: string;
+    };
+    Site: {
+      id: string;
+      origin: string;
+      name: string;
+      preset: string;
+      keepQuery: boolean;
+      description: boolean;
+      verified: boolean;
+      verifiedAt: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC timestamp
+       */
+      createdAt: string;
+      /** @description How to prove the origin is yours: either one, then POST /sites/{id}/verify. */
+      verification: {
+        /** @description tcv_ and 32 base62 characters. */
+        token: string;
+        /** @description The tag to put in the <head> of the home page. */
+        meta: string;
+        /** @description Or: the file to serve, whose whole content is the token. */
+        fileUrl: string;
+      };
+      /** @description The site link without its page: add the page URL, percent-encoded, after url=. */
+      link: string;
+      /** @description The tag for every page: replace PAGE_URL with the page URL in the theme. */
+      snippet: string;
+    };
+    SiteRequest: {
+      /** @description The site: scheme, host and port, such as https://blog.example.com (no path). */
+      origin: string;
+      /** @description The preset that gives every page's card its design. */
+      preset: string;
+      /** @description What the fallback card says, 1 to 100 characters; default the origin's host. */
+      name?: string;
+      /** @description Whether a page URL keeps its query string; default false (dropped, so ?utm_… variants are one page). */
+      keepQuery?: boolean;
+      /** @description Whether a page's og:description becomes the subtitle; default false. */
+      description?: boolean;
+    };
+    SitePage: {
+      url: string;
+      title: string | null;
+      subtitle: string | null;
+      /** @description Why the last check gave the fallback card; null when it went well. */
+      problem: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC timestamp
+       */
+      checkedAt: string;
     };
     EndpointErrorBody: {
       /** @constant */
@@ -2431,6 +2570,343 @@ export interface operations {
       };
     };
   };
+  listSites: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Sites. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: {
+              sites: components['schemas']['Site'][];
+            };
+          };
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  createSite: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SiteRequest'];
+      };
+    };
+    responses: {
+      /** @description Added, not verified yet. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['Site'];
+          };
+        };
+      };
+      /** @description Invalid or missing parameter. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description The account's email is not confirmed yet: it makes no lasting credentials until then (docs/security.md). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  getSite: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The site. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['Site'];
+          };
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description No such resource. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  deleteSite: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            message: string;
+          };
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description No such resource. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  verifySite: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The site, verified. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['Site'];
+          };
+        };
+      };
+      /** @description The token was not found: the message says what each place held instead. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description No such resource. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  listSitePages: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Pages, newest check first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: {
+              pages: components['schemas']['SitePage'][];
+            };
+          };
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description No such resource. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
   getOpenApi: {
     parameters: {
       query?: never;
@@ -2530,11 +3006,13 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The image. */
+      /** @description The image, or a stand-in while the owner quota is used up (Titlecard-Fallback). */
       200: {
         headers: {
           ETag?: string;
-          'Cache-Control'?: 'public, max-age=3600';
+          'Cache-Control'?: 'public, max-age=3600' | 'public, max-age=300';
+          /** @description Set on a stand-in: `quota` (the owner's quota is used up: an earlier card of the link, or the fallback card), `page` (a site's page could not be read: the fallback card). */
+          'Titlecard-Fallback'?: 'quota' | 'page';
           [name: string]: unknown;
         };
         content: {
@@ -2577,13 +3055,72 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
-      /** @description A first render with the owner's monthly quota used up (links already rendered keep working). */
-      429: {
+    };
+  };
+  fetchSiteLink: {
+    parameters: {
+      query: {
+        /** @description The page's URL, on the site's origin; its fragment, and its query unless the site keeps it, are dropped. */
+        url: string;
+      };
+      header?: {
+        'If-None-Match'?: string;
+      };
+      path: {
+        /** @description The site id and the format: sit_….png, .jpg or .webp. */
+        link: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The page's card; or a stand-in (Titlecard-Fallback): the fallback card when the page cannot be read, an earlier card or the fallback card while the owner quota is used up. */
+      200: {
+        headers: {
+          ETag?: string;
+          'Cache-Control'?: 'public, max-age=3600' | 'public, max-age=300';
+          /** @description Set on a stand-in: `quota` (the owner's quota is used up: an earlier card of the link, or the fallback card), `page` (a site's page could not be read: the fallback card). */
+          'Titlecard-Fallback'?: 'quota' | 'page';
+          [name: string]: unknown;
+        };
+        content: {
+          'image/png': string;
+          'image/jpeg': string;
+          'image/webp': string;
+        };
+      };
+      /** @description Not modified (If-None-Match matched the ETag). */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid or missing parameter. */
+      400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['QuotaErrorBody'];
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description The site is not verified yet. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description No such resource. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
     };

@@ -11,6 +11,8 @@ import { createImages, type Images } from './images/images.js';
 import { createPresets, type Presets } from './render-links/presets.js';
 import { createRenderUrls, type RenderUrls } from './render-links/render-links.js';
 import { createRenderCache } from './render-links/render-cache.js';
+import { createSites, type Sites } from './sites/sites.js';
+import { ValidationError } from './kernel/errors.js';
 import { createSecretBox } from './kernel/secrets.js';
 import { createOAuth, type OAuth } from './oauth/oauth.js';
 import {
@@ -18,6 +20,7 @@ import {
   type BlobStore,
   type Clock,
   type ImageFetcher,
+  type PageFetcher,
   type Mailer,
   type RecordStore,
   type Throttle,
@@ -53,6 +56,12 @@ export interface ServiceDeps {
   secretsKey: Buffer;
   /** Fetches `imageUrl` backgrounds SSRF-safely; the same fetcher as the MCP connector's. */
   fetchImage?: ImageFetcher;
+  /** Fetches a site's pages SSRF-safely; without it, site links answer the fallback card. */
+  fetchPage?: PageFetcher;
+  /** Counts page fetches per site (`PAGE_FETCHES` in sites.ts). */
+  pageThrottle: Throttle;
+  /** `SITE_RECHECK`, seconds; default 3600. */
+  siteRecheckSeconds?: number;
 }
 
 /** Every use case of Titlecard, by area. */
@@ -77,6 +86,8 @@ export interface Services {
   presets: Presets;
   /** Signing keys, signed render links and their renders. */
   renderUrls: RenderUrls;
+  /** Sites whose every page gets its card from one link (`/sites`, `/s/…`). */
+  sites: Sites;
   /**
    * Readiness (`GET /readyz`): whether the record store and the blob store answer, each within 2 s.
    * Never throws; a store that fails says why.
@@ -122,6 +133,19 @@ export function createServices(deps: ServiceDeps): Services {
     presets,
     box: createSecretBox(deps.secretsKey),
   });
+  const sites = createSites({
+    ...deps,
+    clock,
+    cache,
+    presets,
+    fetchPage:
+      deps.fetchPage ??
+      (async () => {
+        throw new ValidationError('url', 'format', 'Could not fetch url: this server fetches no pages');
+      }),
+    pageThrottle: deps.pageThrottle,
+    options: { recheckSeconds: deps.siteRecheckSeconds ?? 3600 },
+  });
   const links = createAccountLinks({
     store,
     clock,
@@ -148,6 +172,7 @@ export function createServices(deps: ServiceDeps): Services {
     oauth,
     deleteImagesOf: async (id) => {
       await images.deleteAllOf(id);
+      await sites.deleteAllOf(id);
       await renderUrls.deleteAllOf(id);
       await store.presets.deleteAllForUser(id);
       await assets.deleteAllOf(id);
@@ -164,6 +189,7 @@ export function createServices(deps: ServiceDeps): Services {
     assets,
     presets,
     renderUrls,
+    sites,
     async ready() {
       const [records, files] = await Promise.all([
         probe(() => store.users.findById('usr_readiness_probe')),

@@ -14,31 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeZoneOf } from '../../src/domain/render/layout.js';
 import { docsJavaScriptLink, fetchLink } from '../support/docs-examples.js';
 import { ROOT, runCli, spawnServer } from '../support/process.js';
-import { call, generate, startTestServer, type ApiResponse, type TestServer } from '../support/server.js';
+import { call, generate, startTestServer, upload, type TestServer } from '../support/server.js';
 
 const PHOTO = path.join(ROOT, 'src/web/static/samples/dragonfly.jpg');
 const FONT = path.join(ROOT, 'fonts/playfair-display/PlayfairDisplay_700Bold.ttf');
-
-/** A multipart upload of one file as `field`, with text fields. */
-async function upload(
-  srv: TestServer,
-  token: string,
-  route: string,
-  field: string,
-  data: Buffer,
-  filename: string,
-  fields: Record<string, string> = {},
-): Promise<ApiResponse> {
-  const form = new FormData();
-  form.append(field, new Blob([data]), filename);
-  for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  const res = await fetch(`${srv.base}${route}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
-  });
-  return { status: res.status, headers: res.headers, body: await res.json() };
-}
 
 /** Fetches a link; the body's bytes and the headers. */
 /** How many renders this server has done (its Prometheus decode-stage count). */

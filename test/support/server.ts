@@ -24,6 +24,7 @@ import {
 } from '../../src/storage/throttle.js';
 import { PREVIEW_LIMIT } from '../../src/domain/images/images.js';
 import type { ImageFetcherOptions } from '../../src/safe-fetch.js';
+import { PAGE_FETCHES } from '../../src/domain/sites/sites.js';
 import { startServer } from '../../src/server.js';
 
 let fonts: FontLibrary | undefined;
@@ -300,6 +301,27 @@ export function memoryMailer(delayMs = 0): Mailer & { sent: MailMessage[] } {
   };
 }
 
+/** A multipart upload (to `srv.base`) of one file as `field`, with text fields. */
+export async function upload(
+  srv: TestServer,
+  token: string,
+  route: string,
+  field: string,
+  data: Buffer,
+  filename: string,
+  fields: Record<string, string> = {},
+): Promise<ApiResponse> {
+  const form = new FormData();
+  form.append(field, new Blob([data]), filename);
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  const res = await fetch(`${srv.base}${route}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  return { status: res.status, headers: res.headers, body: await res.json() };
+}
+
 /** The domain services on given stores, with a test mailer and the production throttle. */
 export function testServices(
   deps: Omit<
@@ -307,6 +329,7 @@ export function testServices(
     | 'throttle'
     | 'resetThrottle'
     | 'previewThrottle'
+    | 'pageThrottle'
     | 'mailer'
     | 'renderer'
     | 'logger'
@@ -327,6 +350,11 @@ export function testServices(
       name: 'preview',
       points: () => PREVIEW_LIMIT.points,
       windowSeconds: PREVIEW_LIMIT.windowSeconds,
+    }),
+    pageThrottle: createThrottle({
+      name: 'site-pages',
+      points: () => PAGE_FETCHES.points,
+      windowSeconds: PAGE_FETCHES.windowSeconds,
     }),
     ...deps,
   });

@@ -333,6 +333,13 @@ export interface BlobStore {
  */
 export type ImageFetcher = (url: string) => Promise<Buffer>;
 
+/**
+ * Fetches a web page by URL, with the same refusals (src/safe-fetch.ts): its bytes, Content-Type and
+ * URL after redirects. Throws ValidationError on `url` with the reason (a refused address, a status
+ * other than 2xx, no answer in time, larger than 1 MiB).
+ */
+export type PageFetcher = (url: string) => Promise<{ body: Buffer; contentType: string; url: string }>;
+
 /** The time source, injectable so tests can cross a month boundary. */
 export interface Clock {
   now(): Date;

@@ -262,6 +262,8 @@ export interface Site {
   presetId: string;
   /** Whether a page URL keeps its query string (false: dropped, so `?utm_…` variants are one page). */
   keepQuery: boolean;
+  /** Whether a page's `og:description` becomes the card's subtitle. */
+  description: boolean;
   /** `tcv_` + 32 base62: the content of the verification meta tag or file. */
   verificationToken: string;
   /** `null` until verified. */

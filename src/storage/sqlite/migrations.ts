@@ -185,6 +185,7 @@ export const MIGRATIONS = [
      name TEXT NOT NULL,
      preset_id TEXT NOT NULL,
      keep_query INTEGER NOT NULL,
+     description INTEGER NOT NULL,
      verification_token TEXT NOT NULL,
      verified_at TEXT,
      created_at TEXT NOT NULL

@@ -10,6 +10,7 @@ interface SiteRow {
   name: string;
   preset_id: string;
   keep_query: number;
+  description: number;
   verification_token: string;
   verified_at: string | null;
   created_at: string;
@@ -32,6 +33,7 @@ const toSite = (r: SiteRow): Site => ({
   name: r.name,
   presetId: r.preset_id,
   keepQuery: r.keep_query === 1,
+  description: r.description === 1,
   verificationToken: r.verification_token,
   verifiedAt: r.verified_at === null ? null : new Date(r.verified_at),
   createdAt: new Date(r.created_at),
@@ -51,8 +53,8 @@ const toPage = (r: SitePageRow): SitePage => ({
 export function sqliteSites(db: Database.Database): RecordStore['sites'] {
   const q = {
     insert: db.prepare(
-      `INSERT INTO sites (id, user_id, origin, name, preset_id, keep_query, verification_token, verified_at, created_at)
-       VALUES (@id, @userId, @origin, @name, @presetId, @keepQuery, @verificationToken, @verifiedAt, @createdAt)`,
+      `INSERT INTO sites (id, user_id, origin, name, preset_id, keep_query, description, verification_token, verified_at, created_at)
+       VALUES (@id, @userId, @origin, @name, @presetId, @keepQuery, @description, @verificationToken, @verifiedAt, @createdAt)`,
     ),
     find: db.prepare<[string], SiteRow>('SELECT * FROM sites WHERE id = ?'),
     list: db.prepare<[string], SiteRow>(
@@ -81,6 +83,7 @@ export function sqliteSites(db: Database.Database): RecordStore['sites'] {
       q.insert.run({
         ...s,
         keepQuery: s.keepQuery ? 1 : 0,
+        description: s.description ? 1 : 0,
         verifiedAt: s.verifiedAt?.toISOString() ?? null,
         createdAt: s.createdAt.toISOString(),
       });

@@ -17,6 +17,7 @@ export function sitesContract({ open }: ContractContext): void {
       name: 'blog.example.com',
       presetId: newId('pre'),
       keepQuery: false,
+      description: true,
       verificationToken: `tcv_${newId('key').slice(4)}`,
       verifiedAt: null,
       createdAt,

@@ -1,0 +1,110 @@
+/**
+ * What a site's card is drawn from, read from the page's HTML with htmlparser2 (a tolerant parser:
+ * real pages are rarely valid HTML): the title, the description, `titlecard:*` fields, the
+ * canonical URL, and the site-verification tag.
+ *
+ * Precedence, most specific first: `titlecard:title` > `og:title` > `<title>`;
+ * `titlecard:subtitle` > `og:description` (when the site asks for it); `titlecard:image` (an asset
+ * id or an https URL) replaces the preset's background. Texts have their white space collapsed and
+ * are cut to {@link LIMITS}.textMaxLength grapheme clusters with an ellipsis (spec 4.1's limit).
+ */
+import { Parser } from 'htmlparser2';
+import { LIMITS } from '../design.js';
+
+/** The name of the verification meta tag and of the file under `/.well-known/`. */
+export const VERIFICATION_NAME = 'titlecard-site-verification';
+
+/** What {@link readPage} found; a field is undefined when the page does not have it. */
+export interface PageFacts {
+  /** `titlecard:title`, else `og:title`, else `<title>`. */
+  title?: string;
+  /** `titlecard:subtitle`. */
+  subtitle?: string;
+  /** `og:description` (`description` is not used: it is often an SEO paragraph). */
+  description?: string;
+  /** `titlecard:image`: an asset id or an https URL. */
+  image?: string;
+  /** `<link rel="canonical">`, resolved against the page URL. */
+  canonical?: string;
+  /** The content of `<meta name="titlecard-site-verification">`. */
+  verification?: string;
+}
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** White space collapsed, cut to the spec's text limit with an ellipsis; undefined when empty. */
+export function cleanText(raw: string | undefined): string | undefined {
+  // \p{Cc}: the control characters, which a title may not hold (spec 4.1's text rule).
+  const text = raw?.replace(/[\p{Cc}\s]+/gu, ' ').trim();
+  if (!text) return undefined;
+  const clusters = [...segmenter.segment(text)].map((s) => s.segment);
+  if (clusters.length <= LIMITS.textMaxLength) return text;
+  return `${clusters
+    .slice(0, LIMITS.textMaxLength - 1)
+    .join('')
+    .trimEnd()}…`;
+}
+
+/**
+ * The charset of a Content-Type header, as TextDecoder knows it; UTF-8 when absent or unknown
+ * (a `<meta charset>` is not read: the WHATWG encoding sniffing is not worth it for a title).
+ */
+export function decodePage(body: Buffer, contentType: string): string {
+  const charset = /charset\s*=\s*"?([\w-]+)/i.exec(contentType)?.[1];
+  try {
+    return new TextDecoder(charset ?? 'utf-8').decode(body);
+  } catch {
+    return new TextDecoder('utf-8').decode(body);
+  }
+}
+
+/** Reads {@link PageFacts} from a page's HTML; `pageUrl` resolves a relative canonical link. */
+export function readPage(html: string, pageUrl: string): PageFacts {
+  const meta: Record<string, string> = {};
+  let titleText = '';
+  let inTitle = false;
+  let canonical: string | undefined;
+  const parser = new Parser(
+    {
+      onopentag(name, attrs) {
+        if (name === 'title') inTitle = true;
+        else if (name === 'meta') {
+          const key = (attrs.property ?? attrs.name ?? '').toLowerCase();
+          // The first of each wins, as Open Graph parsers do.
+          if (key && attrs.content !== undefined && !(key in meta)) meta[key] = attrs.content;
+        } else if (
+          name === 'link' &&
+          attrs.href &&
+          (attrs.rel ?? '').toLowerCase().split(/\s+/).includes('canonical')
+        )
+          canonical ??= attrs.href;
+      },
+      ontext(text) {
+        if (inTitle) titleText += text;
+      },
+      onclosetag(name) {
+        if (name === 'title') inTitle = false;
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.end(html);
+  let canonicalUrl: string | undefined;
+  try {
+    canonicalUrl = canonical ? new URL(canonical, pageUrl).href : undefined;
+  } catch {
+    canonicalUrl = undefined;
+  }
+  const facts: PageFacts = {};
+  const title = cleanText(meta['titlecard:title']) ?? cleanText(meta['og:title']) ?? cleanText(titleText);
+  const entries: [keyof PageFacts, string | undefined][] = [
+    ['title', title],
+    ['subtitle', cleanText(meta['titlecard:subtitle'])],
+    ['description', cleanText(meta['og:description'])],
+    ['image', meta['titlecard:image']?.trim() || undefined],
+    ['canonical', canonicalUrl],
+    ['verification', meta[VERIFICATION_NAME]?.trim() || undefined],
+  ];
+  for (const [key, value] of entries) if (value !== undefined) facts[key] = value;
+  return facts;
+}

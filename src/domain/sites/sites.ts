@@ -1,0 +1,383 @@
+/**
+ * Sites: every page of a verified site gets its card from one public link in the theme's `<head>`,
+ * `PUBLIC_URL/s/<siteId>.<png|jpg|webp>?url=<page URL>` (docs/sites.md). No signature and no code
+ * at build time: the link is trusted because only the verified origin's pages are read.
+ *
+ * - `POST /sites {origin, preset}` answers a site `sit_…` with a verification token. The owner
+ *   proves the origin is theirs with `<meta name="titlecard-site-verification" content="tcv_…">` on
+ *   its home page, or the file `/.well-known/titlecard-site-verification` holding the token;
+ *   `POST /sites/{id}/verify` fetches them through the SSRF-safe fetcher (src/safe-fetch.ts).
+ * - A fetch of a site link reads the page (its URL must be on the site's origin; the fragment, and
+ *   the query unless the site keeps it, are dropped), takes its title, subtitle and fields
+ *   (page.ts), and serves the card from the content-addressed store (render-cache.ts): a new card
+ *   costs one unit of the owner's quota, the same card is never charged twice. A page is fetched
+ *   again at most every {@link SiteOptions.recheckSeconds}; in between its card is served as is.
+ * - Bounds: at most {@link PAGE_FETCHES} page fetches per site per minute (shared across processes
+ *   with REDIS_URL); a page is HTML of at most 1 MiB read within 5 s (safe-fetch.ts). Whatever fails
+ *   (another origin, 404, timeout, not HTML, no title) gets the site's fallback card (its name on
+ *   its design), free, and is recorded as the page's problem for the dashboard.
+ * - With the owner's quota used up, a page that needs a new card answers its earlier card, else the
+ *   fallback card, free (render-cache.ts's stand-in).
+ */
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { Principal } from '../accounts/accounts.js';
+import { assertConfirmed } from '../accounts/confirmation.js';
+import { FILE_TYPES, type FileFormat } from '../design.js';
+import {
+  ForbiddenError,
+  NotFoundError,
+  QuotaExceededError,
+  TitlecardError,
+  ValidationError,
+} from '../kernel/errors.js';
+import { newId, randomBase62 } from '../kernel/ids.js';
+import type { Clock, PageFetcher, RecordStore, Throttle } from '../kernel/ports.js';
+import type { Site, SitePage } from '../kernel/records.js';
+import { parseOrThrow } from '../kernel/validate.js';
+import type { Presets } from '../render-links/presets.js';
+import type { RenderCache, ServedRender } from '../render-links/render-cache.js';
+import { siteBodySchema, type sitePageSchema, type siteSchema } from '../schemas.js';
+import { decodePage, readPage, VERIFICATION_NAME } from './page.js';
+
+/** Sites per account (ours). */
+export const SITES_MAX = 20;
+/** Page fetches per site per minute (ours): a busy blog's new posts, not a crawl of every URL. */
+export const PAGE_FETCHES = { points: 60, windowSeconds: 60 };
+/** Pages listed by `GET /sites/{id}/pages`: the most recently checked. */
+export const RECENT_PAGES = 50;
+
+export type SiteView = z.infer<typeof siteSchema>;
+export type SitePageView = z.infer<typeof sitePageSchema>;
+
+export interface Sites {
+  /** `POST /sites`. ValidationError on a field (named), on a preset that is not the caller's, or past {@link SITES_MAX}. */
+  create(principal: Principal, body: unknown): Promise<SiteView>;
+  /** `GET /sites`: newest first. */
+  list(principal: Principal): Promise<SiteView[]>;
+  /** `GET /sites/{id}`. NotFoundError. */
+  get(principal: Principal, id: string): Promise<SiteView>;
+  /**
+   * `POST /sites/{id}/verify`: looks for the token in the home page's meta tag, then in the file.
+   * ValidationError on `origin` saying what was found instead; NotFoundError.
+   */
+  verify(principal: Principal, id: string): Promise<SiteView>;
+  /** `DELETE /sites/{id}`: its link answers 404 from then on. NotFoundError. */
+  delete(principal: Principal, id: string): Promise<void>;
+  /** `GET /sites/{id}/pages`: the {@link RECENT_PAGES} most recently checked pages, problems included. */
+  pages(principal: Principal, id: string): Promise<SitePageView[]>;
+  /**
+   * `GET /s/…`: `path` from `/s/`, `url` the page. NotFoundError (no such site, or its preset
+   * deleted), ForbiddenError (not verified yet), ValidationError (no `url`). Anything wrong with the
+   * page itself answers the fallback card.
+   */
+  fetch(path: string, url: unknown, ifNoneMatch?: string): Promise<ServedRender>;
+  /** Deletes a user's sites (account deletion; their cards go with the render store's). */
+  deleteAllOf(userId: string): Promise<void>;
+}
+
+export interface SiteOptions {
+  /** Seconds before a page is fetched again (`SITE_RECHECK`); default 3600. */
+  recheckSeconds: number;
+}
+
+export interface SitesDeps {
+  store: RecordStore;
+  clock: Clock;
+  logger: Logger;
+  publicUrl: string;
+  cache: RenderCache;
+  presets: Pick<Presets, 'use'>;
+  fetchPage: PageFetcher;
+  /** Counts page fetches per site ({@link PAGE_FETCHES}). */
+  pageThrottle: Throttle;
+  options: SiteOptions;
+}
+
+const LINK = /^\/s\/(sit_[0-9A-Za-z]{22})\.(png|jpg|webp)$/;
+const FORMAT_OF_EXTENSION: Record<string, FileFormat> = { png: 'png', jpg: 'jpeg', webp: 'webp' };
+const HTML = /^\s*(text\/html|application\/xhtml\+xml)\s*(;|$)/i;
+
+/** The path of the verification file under the origin (RFC 8615 well-known URI). */
+export const VERIFICATION_FILE = `/.well-known/${VERIFICATION_NAME}`;
+
+/** A page that gets the fallback card, and why (the dashboard shows the reason). */
+class PageProblem extends Error {}
+
+export function createSites(deps: SitesDeps): Sites {
+  const { store, clock, cache, presets, fetchPage, pageThrottle, logger } = deps;
+
+  const view = (s: Site): SiteView => ({
+    id: s.id,
+    origin: s.origin,
+    name: s.name,
+    preset: s.presetId,
+    keepQuery: s.keepQuery,
+    description: s.description,
+    verified: s.verifiedAt !== null,
+    verifiedAt: s.verifiedAt?.toISOString() ?? null,
+    createdAt: s.createdAt.toISOString(),
+    verification: {
+      token: s.verificationToken,
+      meta: `<meta name="${VERIFICATION_NAME}" content="${s.verificationToken}">`,
+      fileUrl: `${s.origin}${VERIFICATION_FILE}`,
+    },
+    link: `${deps.publicUrl}/s/${s.id}.png?url=`,
+    snippet: `<meta property="og:image" content="${deps.publicUrl}/s/${s.id}.png?url=PAGE_URL">`,
+  });
+
+  async function owned(principal: Principal, id: string): Promise<Site> {
+    const site = await store.sites.find(id);
+    if (!site || site.userId !== principal.user.id)
+      throw new NotFoundError(`No site with id ${id} on this account`);
+    return site;
+  }
+
+  /** The page URL as the site's page key: on the site's origin, without fragment (and query). */
+  function pageKey(site: Site, raw: string): string {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new PageProblem(`${raw.slice(0, 200)} is not a URL`);
+    }
+    if (url.origin !== site.origin)
+      throw new PageProblem(`${url.origin} is not this site's origin ${site.origin}`);
+    url.hash = '';
+    if (!site.keepQuery) url.search = '';
+    return url.href;
+  }
+
+  /** Fetches and reads a page; PageProblem with the reason when it cannot give a card. */
+  async function readSitePage(site: Site, url: string) {
+    let page;
+    try {
+      page = await fetchPage(url);
+    } catch (err) {
+      if (err instanceof TitlecardError)
+        throw new PageProblem(err.message.replace(/^Could not fetch url: /, ''));
+      throw err;
+    }
+    if (new URL(page.url).origin !== site.origin)
+      throw new PageProblem(`the page redirected to ${page.url}, which is not on ${site.origin}`);
+    if (!HTML.test(page.contentType))
+      throw new PageProblem(`the page is ${page.contentType || 'of no Content-Type'}, not HTML`);
+    const facts = readPage(decodePage(page.body, page.contentType), page.url);
+    if (!facts.title) throw new PageProblem('the page has no og:title, titlecard:title or <title>');
+    return {
+      title: facts.title,
+      subtitle: facts.subtitle ?? (site.description ? facts.description : undefined),
+      image: facts.image,
+    };
+  }
+
+  async function fallback(site: Site, userId: string, format: FileFormat, standIn: 'page' | 'quota') {
+    const user = await store.users.findById(userId);
+    const preset = await store.presets.find(userId, site.presetId);
+    if (!user || !preset) throw new NotFoundError(`The preset of site ${site.id} has been deleted`);
+    return { ...(await cache.fallback(user, preset, site.name, format)), standIn };
+  }
+
+  /** Records a page's problem (within the fetch budget, so a flood of bad URLs writes little). */
+  async function recordProblem(site: Site, url: string, problem: string) {
+    logger.info({ siteId: site.id, url, problem }, 'site page gets the fallback card');
+    await store.sites.savePage({
+      siteId: site.id,
+      url,
+      title: null,
+      subtitle: null,
+      renderHash: null,
+      problem,
+      checkedAt: clock.now(),
+    });
+  }
+
+  return {
+    async create(principal, body) {
+      const parsed = parseOrThrow(siteBodySchema, body ?? {});
+      assertConfirmed(principal.user, 'add sites');
+      const origin = new URL(parsed.origin).origin;
+      await presets.use(principal.user.id, parsed.preset, 'preset');
+      if ((await store.sites.list(principal.user.id)).length >= SITES_MAX)
+        throw new ValidationError(
+          'origin',
+          'max',
+          `Expected at most ${SITES_MAX} sites per account: delete one first`,
+        );
+      const site: Site = {
+        id: newId('sit'),
+        userId: principal.user.id,
+        origin,
+        name: parsed.name ?? new URL(origin).host,
+        presetId: parsed.preset,
+        keepQuery: parsed.keepQuery ?? false,
+        description: parsed.description ?? false,
+        verificationToken: `tcv_${randomBase62(32)}`,
+        verifiedAt: null,
+        createdAt: clock.now(),
+      };
+      await store.sites.create(site);
+      return view(site);
+    },
+
+    async list(principal) {
+      return (await store.sites.list(principal.user.id)).map(view);
+    },
+
+    async get(principal, id) {
+      return view(await owned(principal, id));
+    },
+
+    async verify(principal, id) {
+      const site = await owned(principal, id);
+      if (site.verifiedAt) return view(site);
+      const token = site.verificationToken;
+      const tried: string[] = [];
+      try {
+        const home = await fetchPage(`${site.origin}/`);
+        const found = HTML.test(home.contentType)
+          ? readPage(decodePage(home.body, home.contentType), home.url).verification
+          : undefined;
+        if (found === token) return view(await markVerified(site));
+        tried.push(
+          `${site.origin}/ has ${found ? `the token ${found.slice(0, 40)}` : `no ${VERIFICATION_NAME} meta tag`}`,
+        );
+      } catch (err) {
+        if (!(err instanceof TitlecardError)) throw err;
+        tried.push(`${site.origin}/: ${err.message.replace(/^Could not fetch url: /, '')}`);
+      }
+      try {
+        const file = await fetchPage(`${site.origin}${VERIFICATION_FILE}`);
+        if (decodePage(file.body, file.contentType).trim() === token) return view(await markVerified(site));
+        tried.push(`${site.origin}${VERIFICATION_FILE} does not hold the token`);
+      } catch (err) {
+        if (!(err instanceof TitlecardError)) throw err;
+        tried.push(
+          `${site.origin}${VERIFICATION_FILE}: ${err.message.replace(/^Could not fetch url: /, '')}`,
+        );
+      }
+      throw new ValidationError(
+        'origin',
+        'format',
+        `Expected ${token} in the ${VERIFICATION_NAME} meta tag of the home page or in the file ${VERIFICATION_FILE}, but ${tried.join('; ')}`,
+      );
+
+      async function markVerified(s: Site): Promise<Site> {
+        const at = clock.now();
+        await store.sites.setVerified(principal.user.id, s.id, at);
+        return { ...s, verifiedAt: at };
+      }
+    },
+
+    async delete(principal, id) {
+      if (!(await store.sites.delete(principal.user.id, id)))
+        throw new NotFoundError(`No site with id ${id} on this account`);
+    },
+
+    async pages(principal, id) {
+      const site = await owned(principal, id);
+      return (await store.sites.listPages(site.id, RECENT_PAGES)).map((p: SitePage) => ({
+        url: p.url,
+        title: p.title,
+        subtitle: p.subtitle,
+        problem: p.problem,
+        checkedAt: p.checkedAt.toISOString(),
+      }));
+    },
+
+    async fetch(path, rawUrl, ifNoneMatch) {
+      const match = LINK.exec(path);
+      const site = match ? await store.sites.find(match[1] as string) : undefined;
+      if (!match || !site)
+        throw new NotFoundError('No such site: its link may be mistyped, or the site deleted');
+      if (!site.verifiedAt)
+        throw new ForbiddenError(
+          `Site ${site.id} is not verified yet: its owner must verify ${site.origin} first`,
+        );
+      if (typeof rawUrl !== 'string' || rawUrl === '')
+        throw new ValidationError('url', 'required', 'Expected the page URL in the query parameter url');
+      const format = FORMAT_OF_EXTENSION[match[2] as string] as FileFormat;
+      const now = clock.now();
+
+      let url: string;
+      try {
+        url = pageKey(site, rawUrl);
+      } catch (err) {
+        if (!(err instanceof PageProblem)) throw err;
+        // Counted against the fetch budget, so a flood of foreign URLs writes little.
+        if ((await pageThrottle.blockedFor(site.id)) === 0) {
+          await pageThrottle.hit(site.id);
+          await recordProblem(site, rawUrl.slice(0, 2048), err.message);
+        }
+        return fallback(site, site.userId, format, 'page');
+      }
+      const known = await store.sites.findPage(site.id, url);
+      const fresh = known && now.getTime() - known.checkedAt.getTime() < deps.options.recheckSeconds * 1000;
+      const earlier = async () => (known?.renderHash ? cache.stored(known.renderHash) : undefined);
+      if (fresh) {
+        if (known.problem) return fallback(site, site.userId, format, 'page');
+        if (known.renderHash && cache.matches(ifNoneMatch, known.renderHash))
+          return {
+            etag: `"${known.renderHash}"`,
+            contentType: FILE_TYPES[format].contentType,
+            body: undefined,
+          };
+        const stored = await earlier();
+        if (stored) return stored;
+      }
+      if ((await pageThrottle.blockedFor(site.id)) > 0) {
+        logger.info(
+          { siteId: site.id, url },
+          'site page fetches over their limit: the earlier card or the fallback',
+        );
+        return (await earlier()) ?? fallback(site, site.userId, format, 'page');
+      }
+      await pageThrottle.hit(site.id);
+
+      const user = await store.users.findById(site.userId);
+      const preset = await store.presets.find(site.userId, site.presetId);
+      if (!user || !preset) throw new NotFoundError(`The preset of site ${site.id} has been deleted`);
+      let texts;
+      let card;
+      try {
+        texts = await readSitePage(site, url);
+        card = await cache.plan(user, { preset, ...texts, format });
+      } catch (err) {
+        if (!(err instanceof PageProblem) && !(err instanceof ValidationError)) throw err;
+        await recordProblem(site, url, err.message);
+        return fallback(site, site.userId, format, 'page');
+      }
+      const page: SitePage = {
+        siteId: site.id,
+        url,
+        title: texts.title,
+        subtitle: texts.subtitle ?? null,
+        renderHash: card.hash,
+        problem: null,
+        checkedAt: now,
+      };
+      if (cache.matches(ifNoneMatch, card.hash)) {
+        await store.sites.savePage(page);
+        return { etag: `"${card.hash}"`, contentType: FILE_TYPES[format].contentType, body: undefined };
+      }
+      try {
+        const served = await cache.serve(user, card, true);
+        await store.sites.savePage(page);
+        return served;
+      } catch (err) {
+        if (err instanceof QuotaExceededError) {
+          const stand = (await earlier()) ?? (await fallback(site, site.userId, format, 'quota'));
+          return { ...stand, standIn: 'quota' };
+        }
+        if (!(err instanceof ValidationError)) throw err;
+        // The page named a background that cannot be read (titlecard:image).
+        await recordProblem(site, url, err.message);
+        return fallback(site, site.userId, format, 'page');
+      }
+    },
+
+    async deleteAllOf(userId) {
+      await store.sites.deleteAllForUser(userId);
+    },
+  };
+}

@@ -1,0 +1,308 @@
+/**
+ * Sites (docs/sites.md) against a site served on 127.0.0.1 by this test (the fetcher allows that
+ * address, as FETCH_ALLOW_ADDRESSES does): verification by meta tag and by file, the site link of a
+ * page, a title change after the re-check interval, the fallback card for pages that cannot be
+ * read, the answer with the quota used up, the cache, and a real Open Graph parser reading a page
+ * whose og:image is a site link.
+ */
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import ogs from 'open-graph-scraper';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchLink } from '../support/docs-examples.js';
+import { ROOT } from '../support/process.js';
+import { call, startTestServer, upload, type TestServer } from '../support/server.js';
+
+const PHOTO = path.join(ROOT, 'src/web/static/samples/dragonfly.jpg');
+
+/** The test site: pages whose HTML a test may change, the verification file, and failing pages. */
+function testSite() {
+  const pages = new Map<string, { type: string; body: string; status?: number }>();
+  const fetched: string[] = [];
+  const server: Server = createServer((req, res) => {
+    fetched.push(req.url ?? '');
+    const page = pages.get((req.url ?? '/').split('?')[0] as string);
+    res.writeHead(page?.status ?? (page ? 200 : 404), { 'content-type': page?.type ?? 'text/html' });
+    res.end(page?.body ?? '<!doctype html><title>Not found</title>');
+  });
+  return { pages, fetched, server };
+}
+
+const html = (head: string) =>
+  `<!doctype html><html><head><meta charset="utf-8">${head}</head><body><p>Text</p></body></html>`;
+
+describe('sites', () => {
+  let srv: TestServer;
+  const site = testSite();
+  let origin = '';
+  let now = new Date('2026-11-10T12:00:00.000Z');
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => site.server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(site.server.address() as AddressInfo).port}`;
+    srv = await startTestServer({ clock: { now: () => now }, fetcher: { allowAddresses: ['127.0.0.1'] } });
+  });
+  afterAll(async () => {
+    await srv?.close();
+    await new Promise((resolve) => site.server.close(resolve));
+  });
+
+  /** An account with a preset whose background is a photo. */
+  async function account(tier: 'free' | 'pro' = 'pro') {
+    const { user, token } = await srv.createUser(tier);
+    const asset = await upload(srv, token, '/assets', 'image', await readFile(PHOTO), 'dragonfly.jpg');
+    const preset = await call(srv.base, 'POST', '/presets', {
+      token,
+      json: { name: 'Blog', background: asset.body.data.id },
+    });
+    const used = async () =>
+      (await call(srv.base, 'GET', '/usage', { token })).body.data.usage.generated as number;
+    return { user, token, presetId: preset.body.data.id as string, used };
+  }
+
+  /** A verified site of `origin` for the account (verified by meta tag). */
+  async function verifiedSite(token: string, presetId: string, extra: Record<string, unknown> = {}) {
+    const created = await call(srv.base, 'POST', '/sites', {
+      token,
+      json: { origin, preset: presetId, ...extra },
+    });
+    expect(created.status).toBe(201);
+    site.pages.set('/', { type: 'text/html', body: html(created.body.data.verification.meta as string) });
+    const verified = await call(srv.base, 'POST', `/sites/${created.body.data.id as string}/verify`, {
+      token,
+    });
+    expect(verified.status).toBe(200);
+    return verified.body.data as { id: string; link: string; snippet: string; name: string };
+  }
+
+  const linkOf = (s: { link: string }, page: string) => `${s.link}${encodeURIComponent(`${origin}${page}`)}`;
+
+  it('adds a site, refuses its link until verified, verifies by the meta tag on the home page or by the file under /.well-known/, and says what it found when neither holds the token', async () => {
+    const { token, presetId } = await account();
+    const created = await call(srv.base, 'POST', '/sites', {
+      token,
+      json: { origin: `${origin}/`, preset: presetId },
+    });
+    expect(created.status).toBe(201);
+    const s = created.body.data;
+    expect(s).toMatchObject({ origin, verified: false, verifiedAt: null, name: new URL(origin).host });
+    expect(s.verification.token).toMatch(/^tcv_[0-9A-Za-z]{32}$/);
+    expect(s.verification.meta).toBe(
+      `<meta name="titlecard-site-verification" content="${s.verification.token}">`,
+    );
+    expect(s.snippet).toBe(`<meta property="og:image" content="${srv.url}/s/${s.id}.png?url=PAGE_URL">`);
+
+    const early = await fetchLink(`${s.link}${encodeURIComponent(`${origin}/posts/a`)}`);
+    expect(early.status).toBe(403);
+
+    site.pages.set('/', {
+      type: 'text/html',
+      body: html('<meta name="titlecard-site-verification" content="tcv_wrong">'),
+    });
+    site.pages.delete('/.well-known/titlecard-site-verification');
+    const refused = await call(srv.base, 'POST', `/sites/${s.id as string}/verify`, { token });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details.field).toBe('origin');
+    expect(refused.body.error.message).toContain('has the token tcv_wrong');
+    expect(refused.body.error.message).toContain(
+      '/.well-known/titlecard-site-verification: the server answered 404',
+    );
+
+    // By file.
+    site.pages.set('/.well-known/titlecard-site-verification', {
+      type: 'text/plain',
+      body: `${s.verification.token as string}\n`,
+    });
+    const byFile = await call(srv.base, 'POST', `/sites/${s.id as string}/verify`, { token });
+    expect(byFile.status).toBe(200);
+    expect(byFile.body.data.verified).toBe(true);
+    site.pages.delete('/.well-known/titlecard-site-verification');
+
+    // By meta tag, on a second site.
+    const second = await verifiedSite(token, presetId);
+    expect((await call(srv.base, 'GET', `/sites/${second.id}`, { token })).body.data.verified).toBe(true);
+    // The fetcher's refusals hold: a private origin cannot be verified.
+    const privateSite = await call(srv.base, 'POST', '/sites', {
+      token,
+      json: { origin: 'http://10.0.0.7', preset: presetId },
+    });
+    const privateVerify = await call(
+      srv.base,
+      'POST',
+      `/sites/${privateSite.body.data.id as string}/verify`,
+      { token },
+    );
+    expect(privateVerify.status).toBe(400);
+    expect(privateVerify.body.error.message).toContain(
+      '10.0.0.7 is a private, loopback, link-local or reserved address',
+    );
+    // Another account sees neither.
+    const other = await account();
+    expect((await call(srv.base, 'GET', `/sites/${second.id}`, { token: other.token })).status).toBe(404);
+    expect(
+      (
+        await call(srv.base, 'POST', '/sites', {
+          token,
+          json: { origin: `${origin}/blog`, preset: presetId },
+        })
+      ).body.error.details.field,
+    ).toBe('origin');
+  });
+
+  it("renders a page's card from its og:title once, serves it again free with its ETag (304), and renders anew after the re-check interval only when the title changed", async () => {
+    const { token, presetId, used } = await account();
+    const s = await verifiedSite(token, presetId, { description: true });
+    site.pages.set('/posts/hello', {
+      type: 'text/html; charset=utf-8',
+      body: html(
+        '<title>Hello | Blog</title><meta property="og:title" content="Hello, world"><meta property="og:description" content="A first post">',
+      ),
+    });
+    const link = linkOf(s, '/posts/hello#comments');
+    const first = await fetchLink(link);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toBe('image/png');
+    expect(first.headers.get('cache-control')).toBe('public, max-age=3600');
+    expect(first.headers.get('titlecard-fallback')).toBeNull();
+    expect(await sharp(first.body).metadata()).toMatchObject({ width: 1200, height: 630 });
+    expect(await used()).toBe(1);
+
+    const fetchesBefore = site.fetched.length;
+    const again = await fetchLink(linkOf(s, '/posts/hello?utm_source=feed'));
+    expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+    expect(site.fetched.length).toBe(fetchesBefore); // within the interval, the page is not fetched
+    expect((await fetchLink(link, { 'if-none-match': first.headers.get('etag')! })).status).toBe(304);
+    expect(await used()).toBe(1);
+
+    const pages = (await call(srv.base, 'GET', `/sites/${s.id}/pages`, { token })).body.data.pages;
+    expect(pages).toEqual([
+      expect.objectContaining({
+        url: `${origin}/posts/hello`,
+        title: 'Hello, world',
+        subtitle: 'A first post',
+        problem: null,
+      }),
+    ]);
+
+    // A new title shows after the re-check interval, for one more unit.
+    site.pages.set('/posts/hello', {
+      type: 'text/html',
+      body: html('<meta property="og:title" content="Hello again">'),
+    });
+    expect((await fetchLink(link)).headers.get('etag')).toBe(first.headers.get('etag'));
+    now = new Date(now.getTime() + 3601_000);
+    const changed = await fetchLink(link);
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('etag')).not.toBe(first.headers.get('etag'));
+    expect(await used()).toBe(2);
+    // An unchanged page is fetched again after the interval, and not charged again.
+    now = new Date(now.getTime() + 3601_000);
+    expect((await fetchLink(link)).headers.get('etag')).toBe(changed.headers.get('etag'));
+    expect(await used()).toBe(2);
+  });
+
+  it('gives the fallback card, free and briefly cached, to a page of another origin, a 404, a page that is not HTML or has no title, and lists each problem', async () => {
+    const { token, presetId, used } = await account();
+    const s = await verifiedSite(token, presetId, { name: 'My Blog' });
+    site.pages.set('/data.json', { type: 'application/json', body: '{"title":"no"}' });
+    site.pages.set('/untitled', { type: 'text/html', body: html('') });
+    const answers = await Promise.all([
+      fetchLink(`${s.link}${encodeURIComponent('https://elsewhere.example.com/post')}`),
+      fetchLink(linkOf(s, '/gone')),
+      fetchLink(linkOf(s, '/data.json')),
+      fetchLink(linkOf(s, '/untitled')),
+    ]);
+    for (const a of answers) {
+      expect(a.status).toBe(200);
+      expect(a.headers.get('titlecard-fallback')).toBe('page');
+      expect(a.headers.get('cache-control')).toBe('public, max-age=300');
+      // One fallback card per design and name.
+      expect(a.headers.get('etag')).toBe(answers[0].headers.get('etag'));
+    }
+    expect(await sharp(answers[0].body).metadata()).toMatchObject({ width: 1200, height: 630 });
+    expect(await used()).toBe(0);
+    const problems = Object.fromEntries(
+      (
+        (await call(srv.base, 'GET', `/sites/${s.id}/pages`, { token })).body.data.pages as {
+          url: string;
+          problem: string;
+        }[]
+      ).map((p) => [p.url, p.problem]),
+    );
+    expect(problems['https://elsewhere.example.com/post']).toContain(`is not this site's origin ${origin}`);
+    expect(problems[`${origin}/gone`]).toBe('the server answered 404');
+    expect(problems[`${origin}/data.json`]).toBe('the page is application/json, not HTML');
+    expect(problems[`${origin}/untitled`]).toBe('the page has no og:title, titlecard:title or <title>');
+    // A link without url is the caller's mistake; an unknown site is a 404.
+    expect((await fetchLink(s.link.replace(/\?url=$/, ''))).status).toBe(400);
+    expect((await fetchLink(`${srv.url}/s/sit_0000000000000000000000.png?url=x`)).status).toBe(404);
+  });
+
+  it('fetches at most 60 pages a minute per site: past that, a page answers the fallback card without being fetched', async () => {
+    const { token, presetId } = await account();
+    const s = await verifiedSite(token, presetId);
+    const before = site.fetched.length;
+    for (let i = 0; i < 60; i++) await fetchLink(linkOf(s, `/missing-${i}`));
+    expect(site.fetched.length - before).toBe(60);
+    const over = await fetchLink(linkOf(s, '/missing-60'));
+    expect(over.status).toBe(200);
+    expect(over.headers.get('titlecard-fallback')).toBe('page');
+    expect(site.fetched.length - before).toBe(60);
+  });
+
+  it("with the owner's quota used up, a page answers its earlier card, or the fallback card, charges nothing, and keeps a short Cache-Control", async () => {
+    const { user, token, presetId, used } = await account('free');
+    const s = await verifiedSite(token, presetId);
+    site.pages.set('/posts/early', {
+      type: 'text/html',
+      body: html('<meta property="og:title" content="Early post">'),
+    });
+    const early = await fetchLink(linkOf(s, '/posts/early'));
+    expect(early.headers.get('titlecard-fallback')).toBeNull();
+    while ((await used()) < 10) await srv.services.quota.charge(user);
+
+    site.pages.set('/posts/early', {
+      type: 'text/html',
+      body: html('<meta property="og:title" content="Early post, renamed">'),
+    });
+    now = new Date(now.getTime() + 3601_000);
+    const earlier = await fetchLink(linkOf(s, '/posts/early'));
+    expect(earlier.status).toBe(200);
+    expect(earlier.headers.get('titlecard-fallback')).toBe('quota');
+    expect(earlier.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(earlier.headers.get('etag')).toBe(early.headers.get('etag'));
+
+    site.pages.set('/posts/late', {
+      type: 'text/html',
+      body: html('<meta property="og:title" content="Late post">'),
+    });
+    const late = await fetchLink(linkOf(s, '/posts/late'));
+    expect(late.status).toBe(200);
+    expect(late.headers.get('titlecard-fallback')).toBe('quota');
+    expect(await sharp(late.body).metadata()).toMatchObject({ width: 1200, height: 630 });
+    expect(await used()).toBe(10);
+  });
+
+  it("a page whose og:image is a site link, read by open-graph-scraper as a social network's crawler does, gives a 1200×630 image", async () => {
+    const { token, presetId } = await account();
+    const s = await verifiedSite(token, presetId);
+    const pageUrl = `${origin}/posts/shared`;
+    site.pages.set('/posts/shared', {
+      type: 'text/html',
+      body: html(
+        `<meta property="og:title" content="Shared on a social network"><meta property="og:image" content="${s.link}${encodeURIComponent(pageUrl)}">`,
+      ),
+    });
+    const { result, error } = await ogs({ url: pageUrl });
+    expect(error).toBe(false);
+    expect(result.ogTitle).toBe('Shared on a social network');
+    const image = result.ogImage?.[0]?.url;
+    expect(image).toBe(`${s.link}${encodeURIComponent(pageUrl)}`);
+    const card = await fetchLink(image!);
+    expect(card.status).toBe(200);
+    expect(await sharp(card.body).metadata()).toMatchObject({ width: 1200, height: 630, format: 'png' });
+  });
+});
