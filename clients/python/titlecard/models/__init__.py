@@ -22,6 +22,7 @@ from .create_preset_response_201 import CreatePresetResponse201
 from .create_render_url_response_200 import CreateRenderUrlResponse200
 from .create_signing_key_request import CreateSigningKeyRequest
 from .create_signing_key_response_201 import CreateSigningKeyResponse201
+from .create_site_response_201 import CreateSiteResponse201
 from .create_token_request import CreateTokenRequest
 from .create_token_response_200 import CreateTokenResponse200
 from .create_token_response_201 import CreateTokenResponse201
@@ -31,6 +32,7 @@ from .delete_asset_response_200 import DeleteAssetResponse200
 from .delete_font_response_200 import DeleteFontResponse200
 from .delete_image_response_200 import DeleteImageResponse200
 from .delete_preset_response_200 import DeletePresetResponse200
+from .delete_site_response_200 import DeleteSiteResponse200
 from .endpoint_error_body import EndpointErrorBody
 from .endpoint_error_body_error import EndpointErrorBodyError
 from .file_too_large_body import FileTooLargeBody
@@ -52,6 +54,7 @@ from .generate_image_response_201 import GenerateImageResponse201
 from .get_image_response_200 import GetImageResponse200
 from .get_open_api_response_200 import GetOpenApiResponse200
 from .get_preset_response_200 import GetPresetResponse200
+from .get_site_response_200 import GetSiteResponse200
 from .get_usage_response_200 import GetUsageResponse200
 from .image_detail import ImageDetail
 from .image_detail_format import ImageDetailFormat
@@ -73,6 +76,10 @@ from .list_presets_response_200 import ListPresetsResponse200
 from .list_presets_response_200_data import ListPresetsResponse200Data
 from .list_signing_keys_response_200 import ListSigningKeysResponse200
 from .list_signing_keys_response_200_data import ListSigningKeysResponse200Data
+from .list_site_pages_response_200 import ListSitePagesResponse200
+from .list_site_pages_response_200_data import ListSitePagesResponse200Data
+from .list_sites_response_200 import ListSitesResponse200
+from .list_sites_response_200_data import ListSitesResponse200Data
 from .list_tokens_response_200 import ListTokensResponse200
 from .list_tokens_response_200_data import ListTokensResponse200Data
 from .preset import Preset
@@ -101,6 +108,10 @@ from .replace_preset_response_200 import ReplacePresetResponse200
 from .revoke_signing_key_response_200 import RevokeSigningKeyResponse200
 from .revoke_token_response_200 import RevokeTokenResponse200
 from .signing_key import SigningKey
+from .site import Site
+from .site_page import SitePage
+from .site_request import SiteRequest
+from .site_verification import SiteVerification
 from .token_list_entry import TokenListEntry
 from .token_validation import TokenValidation
 from .token_validation_usage import TokenValidationUsage
@@ -122,6 +133,7 @@ from .validation_error_body_error_details import ValidationErrorBodyErrorDetails
 from .validation_error_body_error_details_constraint import (
     ValidationErrorBodyErrorDetailsConstraint,
 )
+from .verify_site_response_200 import VerifySiteResponse200
 
 __all__ = (
     "Asset",
@@ -146,6 +158,7 @@ __all__ = (
     "CreateRenderUrlResponse200",
     "CreateSigningKeyRequest",
     "CreateSigningKeyResponse201",
+    "CreateSiteResponse201",
     "CreateTokenRequest",
     "CreateTokenResponse200",
     "CreateTokenResponse201",
@@ -155,6 +168,7 @@ __all__ = (
     "DeleteFontResponse200",
     "DeleteImageResponse200",
     "DeletePresetResponse200",
+    "DeleteSiteResponse200",
     "EndpointErrorBody",
     "EndpointErrorBodyError",
     "FileTooLargeBody",
@@ -176,6 +190,7 @@ __all__ = (
     "GetImageResponse200",
     "GetOpenApiResponse200",
     "GetPresetResponse200",
+    "GetSiteResponse200",
     "GetUsageResponse200",
     "ImageDetail",
     "ImageDetailFormat",
@@ -197,6 +212,10 @@ __all__ = (
     "ListPresetsResponse200Data",
     "ListSigningKeysResponse200",
     "ListSigningKeysResponse200Data",
+    "ListSitePagesResponse200",
+    "ListSitePagesResponse200Data",
+    "ListSitesResponse200",
+    "ListSitesResponse200Data",
     "ListTokensResponse200",
     "ListTokensResponse200Data",
     "Preset",
@@ -225,6 +244,10 @@ __all__ = (
     "RevokeSigningKeyResponse200",
     "RevokeTokenResponse200",
     "SigningKey",
+    "Site",
+    "SitePage",
+    "SiteRequest",
+    "SiteVerification",
     "TokenListEntry",
     "TokenValidation",
     "TokenValidationUsage",
@@ -244,4 +267,5 @@ __all__ = (
     "ValidationErrorBodyError",
     "ValidationErrorBodyErrorDetails",
     "ValidationErrorBodyErrorDetailsConstraint",
+    "VerifySiteResponse200",
 )

@@ -7,7 +7,6 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.endpoint_error_body import EndpointErrorBody
-from ...models.quota_error_body import QuotaErrorBody
 from ...models.validation_error_body import ValidationErrorBody
 from ...types import UNSET, Response, Unset
 
@@ -57,7 +56,7 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Any | EndpointErrorBody | QuotaErrorBody | ValidationErrorBody | str | None:
+) -> Any | EndpointErrorBody | ValidationErrorBody | str | None:
     if response.status_code == 200:
         response_200 = cast(str, response.content)
         return response_200
@@ -81,11 +80,6 @@ def _parse_response(
 
         return response_404
 
-    if response.status_code == 429:
-        response_429 = QuotaErrorBody.from_dict(response.json())
-
-        return response_429
-
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -94,7 +88,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Any | EndpointErrorBody | QuotaErrorBody | ValidationErrorBody | str]:
+) -> Response[Any | EndpointErrorBody | ValidationErrorBody | str]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -114,9 +108,10 @@ def sync_detailed(
     key: str,
     sig: str,
     if_none_match: str | Unset = UNSET,
-) -> Response[Any | EndpointErrorBody | QuotaErrorBody | ValidationErrorBody | str]:
+) -> Response[Any | EndpointErrorBody | ValidationErrorBody | str]:
     """A signed render link: rendered on its first fetch (one unit of the owner quota), served from the
-    store after. No token: the signature authorizes it (docs/render-links.md).
+    store after; with the quota used up, an earlier card of the link or the preset fallback card. No
+    token: the signature authorizes it (docs/render-links.md).
 
     Args:
         link (str):
@@ -133,7 +128,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | EndpointErrorBody | QuotaErrorBody | ValidationErrorBody | str]
+        Response[Any | EndpointErrorBody | ValidationErrorBody | str]
     """
 
     kwargs = _get_kwargs(
@@ -165,9 +160,10 @@ def sync(
     key: str,
     sig: str,
     if_none_match: str | Unset = UNSET,
-) -> Any | EndpointErrorBody | QuotaErrorBody | ValidationErrorBody | str | None:
+) -> Any | EndpointErrorBody | ValidationErrorBody | str | None:
     """A signed render link: rendered on its first fetch (one unit of the owner quota), served from the
-    store after. No token: the signature authorizes it (docs/render-links.md).
+    store after; with the quota used up, an earlier card of the link or the preset fallback card. No
+    token: the signature authorizes it (docs/render-links.md).
 
     Args:
         link (str):
@@ -184,7 +180,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | EndpointErrorBody | QuotaErrorBody | ValidationErrorBody | str
+        Any | EndpointErrorBody | ValidationErrorBody | str
     """
 
     return sync_detailed(
@@ -211,9 +207,10 @@ async def asyncio_detailed(
     key: str,
     sig: str,
     if_none_match: str | Unset = UNSET,
-) -> Response[Any | EndpointErrorBody | QuotaErrorBody | ValidationErrorBody | str]:
+) -> Response[Any | EndpointErrorBody | ValidationErrorBody | str]:
     """A signed render link: rendered on its first fetch (one unit of the owner quota), served from the
-    store after. No token: the signature authorizes it (docs/render-links.md).
+    store after; with the quota used up, an earlier card of the link or the preset fallback card. No
+    token: the signature authorizes it (docs/render-links.md).
 
     Args:
         link (str):
@@ -230,7 +227,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | EndpointErrorBody | QuotaErrorBody | ValidationErrorBody | str]
+        Response[Any | EndpointErrorBody | ValidationErrorBody | str]
     """
 
     kwargs = _get_kwargs(
@@ -260,9 +257,10 @@ async def asyncio(
     key: str,
     sig: str,
     if_none_match: str | Unset = UNSET,
-) -> Any | EndpointErrorBody | QuotaErrorBody | ValidationErrorBody | str | None:
+) -> Any | EndpointErrorBody | ValidationErrorBody | str | None:
     """A signed render link: rendered on its first fetch (one unit of the owner quota), served from the
-    store after. No token: the signature authorizes it (docs/render-links.md).
+    store after; with the quota used up, an earlier card of the link or the preset fallback card. No
+    token: the signature authorizes it (docs/render-links.md).
 
     Args:
         link (str):
@@ -279,7 +277,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | EndpointErrorBody | QuotaErrorBody | ValidationErrorBody | str
+        Any | EndpointErrorBody | ValidationErrorBody | str
     """
 
     return (
