@@ -20,6 +20,7 @@ import { page, STATIC_DIR } from './render.js';
 import { authRoutes } from './routes/auth.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { linksRoutes } from './routes/render-links.js';
+import { sitesRoutes } from './routes/sites.js';
 import { settingsRoutes } from './routes/settings.js';
 import { checkSameOrigin, cookieSettings, loadSession, requireSignIn } from './session.js';
 
@@ -42,6 +43,7 @@ export function createWebRouter(runtime: Runtime): express.Router {
   router.use(SIGNED_IN_PATHS, requireSignIn);
   router.use(dashboardRoutes(services, publicUrl));
   router.use(linksRoutes(services, publicUrl));
+  router.use(sitesRoutes(services));
   router.use(settingsRoutes(services, cookie));
   router.use(pageErrors);
   return router;

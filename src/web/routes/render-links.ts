@@ -16,6 +16,7 @@ import type { Services } from '../../domain/services.js';
 import { formText, noticeFrom, orRefusal } from '../forms.js';
 import { day, page } from '../render.js';
 import { mustBeSignedIn } from '../session.js';
+import { quotaUsedUp } from './sites.js';
 
 const NOTICES: Record<string, string> = {
   'preset-saved': 'The preset is saved. Links made with it render the new design on their next fetch.',
@@ -246,6 +247,7 @@ export function linksRoutes(services: Services, publicUrl: string): express.Rout
         section: 'links',
         tab: 'keys',
         keys: await renderUrls.listKeys(principal(res)),
+        quotaUsedUp: await quotaUsedUp(services, res),
         presets: await presets.list(principal(res)),
         publicUrl,
         values: {},

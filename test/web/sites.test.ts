@@ -1,0 +1,115 @@
+/**
+ * The Sites page of the dashboard, in Chromium, against a site served on 127.0.0.1 by the test:
+ * add a site, verify it by its meta tag, copy the snippet, see the recent pages and their
+ * problems, and the notice while the quota is used up. axe checks both pages.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { hasChromium, launchChromium, seriousViolations } from '../support/browser.js';
+import { fetchLink } from '../support/docs-examples.js';
+import { ROOT } from '../support/process.js';
+import { startTestServer } from '../support/server.js';
+import { WebClient } from '../support/web.js';
+
+const PHOTO = path.join(ROOT, 'src/web/static/samples/dragonfly.jpg');
+
+describe.skipIf(!hasChromium)('sites in the dashboard, in Chromium', () => {
+  it('adds a site, verifies it by its meta tag, shows the snippet, the recent pages and their problems, and says when the quota is used up; both pages pass axe', async () => {
+    let home = '<!doctype html><title>Home</title>';
+    const site = createServer((req, res) => {
+      const pages: Record<string, string> = {
+        '/': home,
+        '/posts/first': '<!doctype html><meta property="og:title" content="A first post"><title>x</title>',
+      };
+      const body = pages[(req.url ?? '/').split('?')[0] as string];
+      res.writeHead(body ? 200 : 404, { 'content-type': 'text/html' }).end(body ?? 'gone');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    const srv = await startTestServer({ fetcher: { allowAddresses: ['127.0.0.1'] } });
+    const browser = await launchChromium();
+    try {
+      const email = `sites-${Date.now()}@example.com`;
+      const web = new WebClient(srv.url);
+      await web.signUp(email, 'a long enough password');
+      await srv.confirmEmail(email);
+      const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
+      const [name, value] = (web.cookie ?? '').split('=');
+      await context.addCookies([{ name: name ?? '', value: value ?? '', url: srv.url }]);
+      const page = await context.newPage();
+      page.on('dialog', (dialog) => {
+        dialog.accept().catch(() => undefined);
+      });
+      const accessible = async () => expect(await seriousViolations(page)).toEqual([]);
+
+      // A preset to draw with.
+      await page.goto(`${srv.url}/links/uploads`);
+      await page.getByLabel('Image', { exact: true }).setInputFiles(PHOTO);
+      await page.getByLabel('Name', { exact: true }).first().fill('Dragonfly');
+      await page.getByRole('button', { name: 'Upload image' }).click();
+      await page.waitForURL('**/links/uploads?done=uploaded');
+      await page.getByRole('link', { name: 'Presets', exact: true }).click();
+      await page.getByLabel('Name', { exact: true }).fill('Blog');
+      await page
+        .getByLabel('Default background', { exact: true })
+        .selectOption({ label: 'Dragonfly (background)' });
+      await page.getByRole('button', { name: 'Create preset' }).click();
+      await page.waitForURL('**/links/presets?done=preset-saved');
+
+      await page.getByRole('link', { name: 'Sites', exact: true }).click();
+      await page.waitForURL('**/links/sites');
+      await accessible();
+      await page.getByLabel('Site address', { exact: true }).fill(origin);
+      await page.getByLabel('Name on the fallback card', { exact: true }).fill('My Blog');
+      await page.getByRole('button', { name: 'Add site' }).click();
+      await page.waitForURL('**/links/sites/sit_*?done=added');
+      await accessible();
+
+      // Verify: first without the tag (the refusal says what was found), then with it.
+      await page.getByRole('button', { name: 'Verify' }).click();
+      await expect(page.getByRole('alert').textContent()).resolves.toContain(
+        'no titlecard-site-verification meta tag',
+      );
+      home = `<!doctype html><head>${await page.getByLabel('Put this tag in the head of your home page').inputValue()}</head>`;
+      await page.getByRole('button', { name: 'Verify' }).click();
+      await page.waitForURL('**?done=verified');
+      await expect(page.getByRole('status').first().textContent()).resolves.toContain('The site is verified');
+      const snippet = await page.getByLabel("For the theme's head").inputValue();
+      const link = /content="([^"]+)"/.exec(snippet)![1]!;
+      expect(link).toMatch(new RegExp(`^${srv.url}/s/sit_[0-9A-Za-z]{22}\\.png\\?url=PAGE_URL$`));
+
+      const card = await fetchLink(link.replace('PAGE_URL', encodeURIComponent(`${origin}/posts/first`)));
+      expect(await sharp(card.body).metadata()).toMatchObject({ width: 1200, height: 630 });
+      await fetchLink(link.replace('PAGE_URL', encodeURIComponent(`${origin}/posts/missing`)));
+      await page.reload();
+      await expect(page.getByRole('cell', { name: 'A first post', exact: true }).count()).resolves.toBe(1);
+      await expect(
+        page.getByRole('cell', { name: 'Fallback card: the server answered 404', exact: true }).count(),
+      ).resolves.toBe(1);
+      await accessible();
+
+      // The quota used up: both pages say what links do meanwhile.
+      const { user } = (await srv.services.sessions.authenticate(/=(.*)$/.exec(web.cookie ?? '')?.[1]))!;
+      while ((await srv.services.quota.usage(user)).usage.remaining > 0)
+        await srv.services.quota.charge(user);
+      await page.reload();
+      await expect(page.getByRole('status').last().textContent()).resolves.toContain('quota is used up');
+      await page.screenshot({
+        path: path.join(process.env.TITLECARD_SCREENSHOTS ?? '/tmp', 'sites-page.png'),
+        fullPage: true,
+      });
+      await page.getByRole('link', { name: 'Sites', exact: true }).click();
+      await expect(page.getByRole('link', { name: origin, exact: true }).count()).resolves.toBe(1);
+      await expect(page.getByRole('cell', { name: 'Verified', exact: true }).count()).resolves.toBe(1);
+      await accessible();
+      await context.close();
+    } finally {
+      await browser.close();
+      await srv.close();
+      site.close();
+    }
+  });
+});
