@@ -69,7 +69,7 @@ export const CONFIG_VARIABLES: [name: string, description: string][] = [
   ],
   [
     'FETCH_ALLOW_ADDRESSES',
-    'Comma-separated IPs or CIDR ranges that imageUrl may reach although private (an intranet image host). Default none.',
+    "Comma-separated IPs or CIDR ranges that imageUrl and a site's pages may reach although private (an intranet host). Default none.",
   ],
   [
     'MONGODB_URI',
