@@ -130,6 +130,7 @@ describe.skipIf(!hasChromium)('the playground and the pages in Chromium', () => 
       '/links/presets',
       '/links/uploads',
       '/links/keys',
+      '/links/sites',
     ];
     for (const p of pages) {
       await page.goto(`${srv.url}${p}`);
