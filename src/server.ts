@@ -92,6 +92,7 @@ export async function startServer(
     throw err;
   }
   ready(createHttpApp(runtime));
+  runtime.services.background.start();
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   logger.info({ url, publicUrl: runtime.publicUrl, dataDir: config.dataDir }, 'titlecard listening');
   return {

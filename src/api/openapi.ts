@@ -39,6 +39,8 @@ import { filesResource } from './routes/files.js';
 import { presetsResource } from './routes/presets.js';
 import { renderLinksResource } from './routes/render-links.js';
 import { siteLinksResource, sitesResource } from './routes/sites.js';
+import { batchesResource } from './routes/batches.js';
+import { batchBodySchema, batchDetailSchema, batchSchema } from '../domain/batches/batches.js';
 import { imagesResource } from './routes/images.js';
 import { layoutResource } from './routes/layout.js';
 import { tokensResource } from './routes/tokens.js';
@@ -53,6 +55,7 @@ export const API_RESOURCES: Resource[] = [
   assetsResource,
   presetsResource,
   sitesResource,
+  batchesResource,
 ];
 
 const endpointErrorSchema = (code: Json, details?: Json): Json => ({
@@ -143,6 +146,9 @@ export function buildOpenApiDocument(): Json {
         Site: schemaOf(siteSchema),
         SiteRequest: schemaOf(siteBodySchema, 'input'),
         SitePage: schemaOf(sitePageSchema),
+        Batch: schemaOf(batchSchema),
+        BatchDetail: schemaOf(batchDetailSchema),
+        BatchRequest: schemaOf(batchBodySchema, 'input'),
         EndpointErrorBody: endpointErrorSchema({ type: 'string' }),
         ValidationErrorBody: endpointErrorSchema(
           { const: 'VALIDATION_ERROR' },

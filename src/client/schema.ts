@@ -370,6 +370,59 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/batches': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Your 100 newest batches. */
+    get: operations['listBatches'];
+    put?: never;
+    /** Start a batch: up to 1,000 generations rendered in the background, each charged one unit when rendered. JSON, or a CSV upload (docs/batches.md). */
+    post: operations['createBatch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/batches/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A batch's progress, and each item's status, image or error. */
+    get: operations['getBatch'];
+    put?: never;
+    post?: never;
+    /** Cancel the items that have not started (never charged); those rendering finish. */
+    delete: operations['cancelBatch'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/batches/{id}/archive': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A zip of the finished images, named by index and title (0007-my-title.png). */
+    get: operations['getBatchArchive'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/openapi.json': {
     parameters: {
       query?: never;
@@ -827,6 +880,58 @@ export interface components {
        * @description ISO 8601 UTC timestamp
        */
       checkedAt: string;
+    };
+    Batch: {
+      id: string;
+      /** @enum {string} */
+      status: 'queued' | 'running' | 'completed' | 'cancelled';
+      total: number;
+      done: number;
+      failed: number;
+      cancelled: number;
+      webhookUrl: string | null;
+      createdAt: string;
+      completedAt: string | null;
+    };
+    BatchDetail: {
+      id: string;
+      /** @enum {string} */
+      status: 'queued' | 'running' | 'completed' | 'cancelled';
+      total: number;
+      done: number;
+      failed: number;
+      cancelled: number;
+      webhookUrl: string | null;
+      createdAt: string;
+      completedAt: string | null;
+      items: {
+        index: number;
+        /** @enum {string} */
+        status: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+        image: {
+          id: string;
+          url: string;
+          thumbnailUrl: string;
+          width: number;
+          height: number;
+        } | null;
+        error: {
+          code: string;
+          message: string;
+          field: string | null;
+        } | null;
+      }[];
+    };
+    BatchRequest: {
+      /** @description 1 to 1000 generations, each what POST /generate takes without the upload: preset, asset or imageUrl for the background, title, subtitle and options. */
+      items: {
+        [key: string]: unknown;
+      }[];
+      /**
+       * Format: uri
+       * @description Also sent batch.completed (besides your webhook endpoints).
+       */
+      webhookUrl?: string;
     };
     EndpointErrorBody: {
       /** @constant */
@@ -2875,6 +2980,287 @@ export interface operations {
               pages: components['schemas']['SitePage'][];
             };
           };
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description No such resource. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  listBatches: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Batches. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: {
+              batches: components['schemas']['Batch'][];
+            };
+          };
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  createBatch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['BatchRequest'];
+        'multipart/form-data': {
+          /** @description A header row naming /generate fields, then one row per image. */
+          file: string;
+          /** @description Applies to every row. */
+          preset?: string;
+          /** @description Applies to every row. */
+          asset?: string;
+          /** @description Applies to every row. */
+          template?: string;
+          /** @description Also sent batch.completed. */
+          webhookUrl?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Accepted: the batch, queued. Location is its URL. */
+      202: {
+        headers: {
+          Location?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['Batch'];
+          };
+        };
+      };
+      /** @description A bad item refuses the batch, its index in field (items[7].title); nothing is charged. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description The account's email is not confirmed yet: it makes no lasting credentials until then (docs/security.md). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  getBatch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The batch. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['BatchDetail'];
+          };
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description No such resource. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  cancelBatch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The batch after cancelling. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['Batch'];
+          };
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description No such resource. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  getBatchArchive: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The zip, streamed. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/zip': string;
         };
       };
       /** @description Missing header, or an invalid, expired or revoked token. */

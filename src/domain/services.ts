@@ -12,6 +12,8 @@ import { createPresets, type Presets } from './render-links/presets.js';
 import { createRenderUrls, type RenderUrls } from './render-links/render-links.js';
 import { createRenderCache } from './render-links/render-cache.js';
 import { createSites, type Sites } from './sites/sites.js';
+import { createBatches, type Batches } from './batches/batches.js';
+import { createBatchRunner } from './batches/runner.js';
 import { ValidationError } from './kernel/errors.js';
 import { createSecretBox } from './kernel/secrets.js';
 import { createOAuth, type OAuth } from './oauth/oauth.js';
@@ -88,6 +90,13 @@ export interface Services {
   renderUrls: RenderUrls;
   /** Sites whose every page gets its card from one link (`/sites`, `/s/…`). */
   sites: Sites;
+  /** Many generations from one request, rendered in the background (`/batches`). */
+  batches: Batches;
+  /**
+   * The background work of a serving process: the batch runner. `start` is the server's to call
+   * (a CLI command runs none); `close` stops it.
+   */
+  background: { start(): void };
   /**
    * Readiness (`GET /readyz`): whether the record store and the blob store answer, each within 2 s.
    * Never throws; a store that fails says why.
@@ -146,6 +155,24 @@ export function createServices(deps: ServiceDeps): Services {
     pageThrottle: deps.pageThrottle,
     options: { recheckSeconds: deps.siteRecheckSeconds ?? 3600 },
   });
+  const runner = createBatchRunner({
+    store,
+    clock,
+    logger: deps.logger,
+    images,
+    concurrency: deps.renderer.load().concurrency,
+    events: { imageCreated: async () => undefined, batchCompleted: async () => undefined },
+  });
+  const batches = createBatches({
+    store,
+    blobs: deps.blobs,
+    clock,
+    images,
+    assets,
+    presets,
+    wake: () => runner.wake(),
+    completed: async () => undefined,
+  });
   const links = createAccountLinks({
     store,
     clock,
@@ -173,6 +200,7 @@ export function createServices(deps: ServiceDeps): Services {
     deleteImagesOf: async (id) => {
       await images.deleteAllOf(id);
       await sites.deleteAllOf(id);
+      await batches.deleteAllOf(id);
       await renderUrls.deleteAllOf(id);
       await store.presets.deleteAllForUser(id);
       await assets.deleteAllOf(id);
@@ -190,6 +218,8 @@ export function createServices(deps: ServiceDeps): Services {
     presets,
     renderUrls,
     sites,
+    batches,
+    background: { start: () => runner.start() },
     async ready() {
       const [records, files] = await Promise.all([
         probe(() => store.users.findById('usr_readiness_probe')),
@@ -198,6 +228,7 @@ export function createServices(deps: ServiceDeps): Services {
       return { ready: records === 'ok' && files === 'ok', checks: { records, files } };
     },
     async close() {
+      await runner.stop();
       await Promise.all([deps.store.close(), deps.blobs.close()]);
     },
   };

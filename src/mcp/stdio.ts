@@ -35,6 +35,7 @@ export async function runStdio(
   } else {
     const runtime = await createRuntime(config, logger);
     backend = localBackend(runtime.services, () => runtime.services.accounts.authenticate(`Bearer ${token}`));
+    runtime.services.background.start();
     close = () => runtime.close();
     // Files on local disk (no S3): DATA_DIR/files/<key>, the key being the URL's last segment.
     // The file's key is the last segment of its URL; the store says where it is, if on this disk.

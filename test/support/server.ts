@@ -301,6 +301,17 @@ export function memoryMailer(delayMs = 0): Mailer & { sent: MailMessage[] } {
   };
 }
 
+/** Polls a batch until it is completed or cancelled (or `timeoutMs` passes). */
+export async function settled(base: string, token: string, id: string, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await call(base, 'GET', `/batches/${id}`, { token });
+    if (['completed', 'cancelled'].includes(res.body.data.status as string) || Date.now() > deadline)
+      return res.body.data;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** A multipart upload (to `srv.base`) of one file as `field`, with text fields. */
 export async function upload(
   srv: TestServer,

@@ -27,6 +27,11 @@ export interface Charge {
 export interface Quota {
   /** Reserves one generation atomically; throws QuotaExceededError when the tier's units are used up. */
   charge(user: User): Promise<Charge>;
+  /**
+   * As {@link charge}, once per `key` this month: a second call with the same key answers the
+   * first charge (a batch item retried after a crash is charged once). QuotaExceededError.
+   */
+  chargeOnce(user: User, key: string): Promise<Charge>;
   /** Gives a reserved unit back (its generation failed). Refunding twice is a no-op where the store can tell. */
   refund(charge: Charge): Promise<void>;
   /** Spec 4.3. `period.end` is the first instant of the next UTC month; `percentUsed` has two decimals. */
@@ -52,6 +57,14 @@ export function createQuota(store: RecordStore, clock: Clock): Quota {
       const now = clock.now();
       const month = monthOf(now);
       const receipt = await store.usage.tryCharge(user.id, month, TIER_QUOTAS[user.tier]);
+      if (receipt === undefined) throw exceeded(user, now);
+      return { userId: user.id, month, receipt };
+    },
+
+    async chargeOnce(user, key) {
+      const now = clock.now();
+      const month = monthOf(now);
+      const receipt = await store.usage.tryChargeOnce(user.id, month, TIER_QUOTAS[user.tier], key);
       if (receipt === undefined) throw exceeded(user, now);
       return { userId: user.id, month, receipt };
     },

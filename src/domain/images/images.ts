@@ -95,6 +95,18 @@ export interface Images {
    * FileTooLargeError (image over 10 MB); a fault leaves no record, no file and no charge.
    */
   generate(principal: Principal, read: GenerateRequestReader): Promise<Generated>;
+  /**
+   * A batch item's generation (src/domain/batches): `options` as `/generate` takes them without
+   * the upload, the image recorded under `imageId` (derived from the item, so a retry finds it),
+   * the unit charged once per `chargeKey`. Answers the record's view; when a record with that id
+   * exists already (a retry after a crash), answers it without charging or rendering. Throws as
+   * {@link generate}; a failure refunds the unit.
+   */
+  generateItem(
+    user: Principal['user'],
+    options: Record<string, unknown>,
+    ids: { imageId: string; chargeKey: string },
+  ): Promise<ImageView>;
   /** Spec 4.2: one page of the caller's images. `query` holds typed values; throws ValidationError. */
   list(principal: Principal, query: unknown): Promise<ImagePage>;
   /**
@@ -307,12 +319,21 @@ export function createImages({
     }
   }
   const urlOf = (key: string) => blobs.publicUrl(key) ?? `${publicUrl}/files/${key}`;
+  const viewOf = (record: ImageRecord): ImageView => ({
+    id: record.id,
+    url: urlOf(record.imageKey),
+    thumbnailUrl: urlOf(record.thumbnailKey),
+    width: record.width,
+    height: record.height,
+    createdAt: record.createdAt.toISOString(),
+  });
 
   /** One generation, in the order of this module's header (see {@link Images.generate}), charged `charge`. */
   async function generateOne(
     principal: Principal,
     read: GenerateRequestReader,
     charge: Charge,
+    id = newId('img'),
   ): Promise<Generated> {
     let keys: { imageKey: string; thumbnailKey: string } | undefined;
     try {
@@ -322,7 +343,7 @@ export function createImages({
       const rendered = await renderer.render(prepared.input, parsed);
       keys = blobKeysOf(newBlobStem(), rendered.format);
       const record: ImageRecord = {
-        id: newId('img'),
+        id,
         userId: principal.user.id,
         title: parsed.title,
         subtitle: parsed.subtitle ?? null,
@@ -338,14 +359,7 @@ export function createImages({
       ]);
       await store.images.insert(record);
       return {
-        image: {
-          id: record.id,
-          url: urlOf(record.imageKey),
-          thumbnailUrl: urlOf(record.thumbnailKey),
-          width: record.width,
-          height: record.height,
-          createdAt: record.createdAt.toISOString(),
-        },
+        image: viewOf(record),
         thumbnail: { body: rendered.thumbnail, contentType: rendered.contentType },
         report: rendered.report,
       };
@@ -373,6 +387,14 @@ export function createImages({
         if (!started) await refund(charge);
         throw err;
       }
+    },
+
+    async generateItem(user, options, { imageId, chargeKey }) {
+      const existing = await store.images.findById(user.id, imageId);
+      if (existing) return viewOf(existing);
+      const charge = await quota.chargeOnce(user, chargeKey);
+      const generated = await generateOne({ user }, async () => ({ options }), charge, imageId);
+      return generated.image;
     },
 
     async preview(principal, read) {

@@ -17,8 +17,22 @@ export function randomBase62(length: number): string {
 }
 
 /** A record id: `prefix_` + 22 base62 characters (131 bits). */
-export function newId(prefix: 'usr' | 'tok' | 'img' | 'grt' | 'ast' | 'fnt' | 'pre' | 'key' | 'sit'): string {
+export function newId(
+  prefix: 'usr' | 'tok' | 'img' | 'grt' | 'ast' | 'fnt' | 'pre' | 'key' | 'sit' | 'bat' | 'whk' | 'msg',
+): string {
   return `${prefix}_${randomBase62(22)}`;
+}
+
+/**
+ * The id of a record made once for `seed` (a batch item's image: its batch id and index): the same
+ * seed always gives the same id, so a retried item finds the record its first try wrote. The seed
+ * holds a random id, so the result is as unguessable as {@link newId}'s.
+ */
+export function derivedId(prefix: 'img', seed: string): string {
+  const digest = createHash('sha256').update(seed).digest();
+  let out = '';
+  for (const byte of digest) if (byte < 248 && out.length < 22) out += BASE62[byte % 62];
+  return `${prefix}_${out.padEnd(22, '0')}`;
 }
 
 /** An unguessable blob file stem: 22 base62 characters (131 bits); the public URL of an image is built on it. */

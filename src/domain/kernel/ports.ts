@@ -11,6 +11,9 @@ import type {
   ApiToken,
   Asset,
   AssetKind,
+  Batch,
+  BatchItem,
+  BatchItemStatus,
   Preset,
   RenderEntry,
   SigningKey,
@@ -109,6 +112,12 @@ export interface UsageRepository {
    * under concurrency, across processes sharing the store.
    */
   tryCharge(userId: string, month: string, limit: number): Promise<string | undefined>;
+  /**
+   * As {@link tryCharge}, once per `key` in `month`: when a charge with this key exists, answers its
+   * receipt and charges nothing (a batch item retried after a crash is charged once). The key is
+   * stored with the charge in one atomic step.
+   */
+  tryChargeOnce(userId: string, month: string, limit: number, key: string): Promise<string | undefined>;
   /** Gives back the generation charged with `receipt` in `month` (never below zero; a second refund is a no-op where the store can tell). */
   refund(userId: string, month: string, receipt: string): Promise<void>;
 }
@@ -271,6 +280,43 @@ export interface SiteRepository {
   listPages(siteId: string, limit: number): Promise<SitePage[]>;
 }
 
+/** Batches and their items (src/domain/batches), with the claim by which a runner takes an item. */
+export interface BatchRepository {
+  /** Stores the batch and all its items, in one step where the store allows. */
+  create(batch: Batch, items: BatchItem[]): Promise<void>;
+  /** The user's batch `id`; undefined when there is none. */
+  find(userId: string, id: string): Promise<Batch | undefined>;
+  /** The user's batches, newest first, at most `limit`. */
+  list(userId: string, limit: number): Promise<Batch[]>;
+  /** A batch's items by index. */
+  items(batchId: string): Promise<BatchItem[]>;
+  /** How many of a batch's items are in each status. */
+  counts(batchId: string): Promise<Record<BatchItemStatus, number>>;
+  /**
+   * Claims the oldest item that is queued, or running under a claim older than `staleBefore` (its
+   * runner died), setting it running at `at`: atomic, so two runners rarely take one item (and an
+   * item taken twice is still charged and recorded once).
+   */
+  claimNext(at: Date, staleBefore: Date): Promise<BatchItem | undefined>;
+  /** Renews the claims of these running items at `at` (a runner's heartbeat). */
+  renew(items: { batchId: string; index: number }[], at: Date): Promise<void>;
+  /** Records how a running item ended. */
+  finishItem(
+    batchId: string,
+    index: number,
+    result:
+      { status: 'done'; imageId: string } | { status: 'failed'; error: NonNullable<BatchItem['error']> },
+  ): Promise<void>;
+  /** Cancels the user's batch: its queued items become cancelled; answers how many. */
+  cancel(userId: string, id: string, at: Date): Promise<number>;
+  /**
+   * Marks the batch completed at `at` when none of its items is queued or running: true for the
+   * one call that did (the `batch.completed` event is sent once).
+   */
+  complete(batchId: string, at: Date): Promise<boolean>;
+  deleteAllForUser(userId: string): Promise<void>;
+}
+
 /** The record stores, opened and closed together. */
 export interface RecordStore {
   users: UserRepository;
@@ -286,6 +332,7 @@ export interface RecordStore {
   signingKeys: SigningKeyRepository;
   renders: RenderRepository;
   sites: SiteRepository;
+  batches: BatchRepository;
   close(): Promise<void>;
 }
 

@@ -285,3 +285,35 @@ export interface SitePage {
   /** When the page was last fetched: it is not fetched again before the re-check interval. */
   checkedAt: Date;
 }
+
+/** A batch of generations (`POST /batches`, src/domain/batches): its items are rendered in the background. */
+export interface Batch {
+  id: string;
+  userId: string;
+  total: number;
+  /** Where `batch.completed` is also sent (besides the account's webhook endpoints); null for none. */
+  webhookUrl: string | null;
+  createdAt: Date;
+  /** When its last item finished or it was cancelled; null while items wait or run. */
+  completedAt: Date | null;
+  /** Set when `DELETE /batches/{id}` cancelled the items that had not started. */
+  cancelledAt: Date | null;
+}
+
+export type BatchItemStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+
+/** One generation of a batch, by its index in the request. */
+export interface BatchItem {
+  batchId: string;
+  userId: string;
+  index: number;
+  /** What `/generate` takes without the upload (validated when the batch was made). */
+  options: Record<string, unknown>;
+  status: BatchItemStatus;
+  /** The image record it made (an id derived from batch and index: a retry finds it). */
+  imageId: string | null;
+  /** Why it failed: the code and message `/generate` would answer, and the field. */
+  error: { code: string; message: string; field: string | null } | null;
+  /** When a runner claimed it (`running`): a claim not renewed for a while is taken over. */
+  claimedAt: Date | null;
+}

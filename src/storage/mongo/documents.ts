@@ -56,6 +56,8 @@ export interface UsageSlotDoc {
   month: string;
   slot: number;
   chargedAt: Date;
+  /** Set by a charge made once per key (a batch item's). */
+  key?: string;
 }
 
 export interface OAuthClientDoc extends Omit<OAuthClient, 'id'> {

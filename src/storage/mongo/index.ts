@@ -29,6 +29,7 @@ import { mongoPresets } from './presets.js';
 import { mongoSigningKeys } from './signing-keys.js';
 import { mongoRenders } from './renders.js';
 import { mongoSites } from './sites.js';
+import { mongoBatches } from './batches.js';
 
 export interface MongoStoreOptions {
   uri: string;
@@ -71,6 +72,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Record
     signingKeys: mongoSigningKeys(db),
     renders: mongoRenders(db),
     sites: mongoSites(db),
+    batches: mongoBatches(db),
   });
   return {
     ...repositories,

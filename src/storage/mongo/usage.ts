@@ -7,36 +7,45 @@ import { isDuplicateKey, CHARGE_ATTEMPTS, type UsageSlotDoc } from './documents.
 /** The `usage` repository of the {@link RecordStore} on MongoDB; creates its indexes first. */
 export async function mongoUsage(db: Db): Promise<RecordStore['usage']> {
   const slots: Collection<UsageSlotDoc> = db.collection('usage_slots');
-  await slots.createIndex({ userId: 1, month: 1, slot: 1 }, { name: 'usage_by_user_month' });
+  await Promise.all([
+    slots.createIndex({ userId: 1, month: 1, slot: 1 }, { name: 'usage_by_user_month' }),
+    slots.createIndex({ key: 1 }, { name: 'usage_by_key' }),
+  ]);
+  /** Claims a free slot, with `key` written in the same insert (so a crash leaves both or neither). */
+  async function charge(userId: string, month: string, limit: number, key?: string) {
+    const claim = async (slot: number) => {
+      const _id = `${userId}:${month}:${slot}`;
+      try {
+        await slots.insertOne({ _id, userId, month, slot, chargedAt: new Date(), ...(key ? { key } : {}) });
+        return _id;
+      } catch (err) {
+        if (isDuplicateKey(err)) return undefined;
+        throw err;
+      }
+    };
+    for (let attempt = 0; attempt < CHARGE_ATTEMPTS; attempt++) {
+      const taken = new Set(
+        (await slots.find({ userId, month }, { projection: { slot: 1 } }).toArray()).map((d) => d.slot),
+      );
+      if (taken.size >= limit) return undefined;
+      const free: number[] = [];
+      for (let i = 0; i < limit && free.length < 64; i++) if (!taken.has(i)) free.push(i);
+      // A random free slot, so that concurrent chargers rarely collide; a collision re-reads.
+      const receipt = await claim(free[Math.floor(Math.random() * free.length)] as number);
+      if (receipt) return receipt;
+    }
+    throw new ServiceBusyError(
+      `The quota store is busy (no free slot claimed after ${CHARGE_ATTEMPTS} attempts): try again in a moment`,
+    );
+  }
   return {
     async get(userId, month) {
       return slots.countDocuments({ userId, month });
     },
-    async tryCharge(userId, month, limit) {
-      const claim = async (slot: number) => {
-        const _id = `${userId}:${month}:${slot}`;
-        try {
-          await slots.insertOne({ _id, userId, month, slot, chargedAt: new Date() });
-          return _id;
-        } catch (err) {
-          if (isDuplicateKey(err)) return undefined;
-          throw err;
-        }
-      };
-      for (let attempt = 0; attempt < CHARGE_ATTEMPTS; attempt++) {
-        const taken = new Set(
-          (await slots.find({ userId, month }, { projection: { slot: 1 } }).toArray()).map((d) => d.slot),
-        );
-        if (taken.size >= limit) return undefined;
-        const free: number[] = [];
-        for (let i = 0; i < limit && free.length < 64; i++) if (!taken.has(i)) free.push(i);
-        // A random free slot, so that concurrent chargers rarely collide; a collision re-reads.
-        const receipt = await claim(free[Math.floor(Math.random() * free.length)] as number);
-        if (receipt) return receipt;
-      }
-      throw new ServiceBusyError(
-        `The quota store is busy (no free slot claimed after ${CHARGE_ATTEMPTS} attempts): try again in a moment`,
-      );
+    tryCharge: (userId, month, limit) => charge(userId, month, limit),
+    async tryChargeOnce(userId, month, limit, key) {
+      const earlier = await slots.findOne({ key, month }, { projection: { _id: 1 } });
+      return earlier ? earlier._id : charge(userId, month, limit, key);
     },
     async refund(_userId, _month, receipt) {
       await slots.deleteOne({ _id: receipt });

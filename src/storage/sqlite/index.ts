@@ -20,6 +20,7 @@ import { sqlitePresets } from './presets.js';
 import { sqliteSigningKeys } from './signing-keys.js';
 import { sqliteRenders } from './renders.js';
 import { sqliteSites } from './sites.js';
+import { sqliteBatches } from './batches.js';
 
 /**
  * Opens (creating if needed, owner-only) the database at `file` (`:memory:` for a private in-memory
@@ -53,6 +54,7 @@ export function openSqliteStore(file: string): RecordStore {
     signingKeys: sqliteSigningKeys(db),
     renders: sqliteRenders(db),
     sites: sqliteSites(db),
+    batches: sqliteBatches(db),
     async close() {
       db.close();
     },

@@ -208,6 +208,35 @@ export const MIGRATIONS = [
      hash TEXT NOT NULL
    ) WITHOUT ROWID;
    CREATE INDEX render_latest_by_user ON render_latest(user_id);`,
+  // 8: batches and their items (src/domain/batches), and the keys of charges made once per key (a
+  // batch item's), stored in the transaction that charges.
+  `CREATE TABLE batches (
+     id TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL,
+     total INTEGER NOT NULL,
+     webhook_url TEXT,
+     created_at TEXT NOT NULL,
+     completed_at TEXT,
+     cancelled_at TEXT
+   );
+   CREATE INDEX batches_by_user ON batches(user_id, created_at);
+   CREATE TABLE batch_items (
+     batch_id TEXT NOT NULL,
+     idx INTEGER NOT NULL,
+     user_id TEXT NOT NULL,
+     options TEXT NOT NULL,
+     status TEXT NOT NULL,
+     image_id TEXT,
+     error TEXT,
+     claimed_at TEXT,
+     PRIMARY KEY (batch_id, idx)
+   ) WITHOUT ROWID;
+   CREATE INDEX batch_items_waiting ON batch_items(status, claimed_at);
+   CREATE TABLE usage_charges (
+     key TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL,
+     month TEXT NOT NULL
+   ) WITHOUT ROWID;`,
 ];
 
 /** Applies the pending {@link MIGRATIONS} under one immediate transaction, so concurrent starts are safe. */

@@ -15,7 +15,24 @@ export function sqliteUsage(db: Database.Database): RecordStore['usage'] {
        ON CONFLICT (user_id, month) DO UPDATE SET count = count + 1 WHERE count < @limit`,
     ),
     refund: db.prepare('UPDATE usage SET count = count - 1 WHERE user_id = ? AND month = ? AND count > 0'),
+    keyed: db.prepare<[string, string], { key: string }>(
+      'SELECT key FROM usage_charges WHERE key = ? AND month = ?',
+    ),
+    insertKey: db.prepare('INSERT INTO usage_charges (key, user_id, month) VALUES (?, ?, ?)'),
+    deleteKey: db.prepare('DELETE FROM usage_charges WHERE key = ?'),
   };
+  const KEYED = 'key:';
+  // The key is written in the charge's transaction: a crash leaves both or neither.
+  const chargeOnce = db.transaction((userId: string, month: string, limit: number, key: string) => {
+    if (q.keyed.get(key, month)) return `${KEYED}${key}`;
+    if (q.charge.run({ userId, month, limit }).changes !== 1) return undefined;
+    q.insertKey.run(key, userId, month);
+    return `${KEYED}${key}`;
+  });
+  const refundOnce = db.transaction((userId: string, month: string, receipt: string) => {
+    if (receipt.startsWith(KEYED) && q.deleteKey.run(receipt.slice(KEYED.length)).changes === 0) return;
+    q.refund.run(userId, month);
+  });
   return {
     async get(userId, month) {
       return q.usage.get(userId, month)?.count ?? 0;
@@ -24,8 +41,12 @@ export function sqliteUsage(db: Database.Database): RecordStore['usage'] {
       // The counter is the whole state here: any receipt refunds one unit.
       return q.charge.run({ userId, month, limit }).changes === 1 ? `${userId}:${month}` : undefined;
     },
-    async refund(userId, month) {
-      q.refund.run(userId, month);
+    async tryChargeOnce(userId, month, limit, key) {
+      return chargeOnce.immediate(userId, month, limit, key);
+    },
+    async refund(userId, month, receipt) {
+      // A keyed receipt refunds once (its key row goes with the unit); any other refunds one unit.
+      refundOnce.immediate(userId, month, receipt);
     },
   };
 }

@@ -16,6 +16,7 @@ import { oauthContract } from './records/oauth.js';
 import { renderLinksContract } from './records/render-links.js';
 import { usageContract } from './records/usage.js';
 import { sitesContract } from './records/sites.js';
+import { batchesContract } from './records/batches.js';
 
 /**
  * `open` opens the adapter in this process; `storage()` is the store `open` opened last, as
@@ -40,5 +41,6 @@ export function recordStoreContract(
     renderLinksContract(context);
     usageContract(context);
     sitesContract(context);
+    batchesContract(context);
   });
 }

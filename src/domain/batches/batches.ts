@@ -1,0 +1,290 @@
+/**
+ * Batches: many generations from one request (`POST /batches`), rendered in the background by the
+ * runner (runner.ts), with their progress, their images and a zip of them.
+ *
+ * - Every item is validated when the batch is made, as `/generate` would validate it (its preset,
+ *   asset, font and options; an `imageUrl` is fetched only when rendered): a bad item refuses the
+ *   whole batch with its index in `field` (`items[7].title`), before anything is stored or charged.
+ * - Each item charges one unit when it is rendered, once (a keyed charge, quota.ts `chargeOnce`),
+ *   and records its image under an id derived from the batch and its index: a retry after a crash
+ *   finds the record or the charge the first try made. An item past the quota fails on its own with
+ *   `QUOTA_EXCEEDED`; the others go on.
+ * - The batch's state is in the record store, so it survives a restart: a claim not renewed for
+ *   {@link CLAIM_STALE_MS} is taken over by the next runner.
+ */
+import type { Readable } from 'node:stream';
+import { z } from 'zod';
+import type { Principal } from '../accounts/accounts.js';
+import { assertConfirmed } from '../accounts/confirmation.js';
+import { FILE_TYPES } from '../design.js';
+import type { Images } from '../images/images.js';
+import { NotFoundError, ValidationError } from '../kernel/errors.js';
+import { newId } from '../kernel/ids.js';
+import type { BlobStore, Clock, RecordStore } from '../kernel/ports.js';
+import type { Batch, BatchItem, BatchItemStatus } from '../kernel/records.js';
+import { parseOrThrow } from '../kernel/validate.js';
+import type { Assets } from '../render-links/uploads.js';
+import type { Presets } from '../render-links/presets.js';
+import { generateOptionsSchema } from '../schemas.js';
+
+/** Items per batch (issue 27: a blog's back catalogue; HCTI takes 25, we take more). */
+export const BATCH_MAX_ITEMS = 1000;
+/** A running item's claim not renewed for this long is taken over (its runner died), ms. */
+export const CLAIM_STALE_MS = 10_000;
+/** Batches listed by `GET /batches`: the newest. */
+export const BATCHES_LISTED = 100;
+
+export const batchBodySchema = z
+  .object({
+    items: z
+      .array(z.record(z.string(), z.unknown()))
+      .min(1)
+      .max(BATCH_MAX_ITEMS)
+      .describe(
+        `1 to ${BATCH_MAX_ITEMS} generations, each what POST /generate takes without the upload: preset, asset or imageUrl for the background, title, subtitle and options.`,
+      ),
+    webhookUrl: z
+      .url({ protocol: /^https?$/ })
+      .max(2048)
+      .optional()
+      .describe('Also sent batch.completed (besides your webhook endpoints).'),
+  })
+  .strict();
+
+export const batchSchema = z.object({
+  id: z.string(),
+  status: z.enum(['queued', 'running', 'completed', 'cancelled']),
+  total: z.number().int(),
+  done: z.number().int(),
+  failed: z.number().int(),
+  cancelled: z.number().int(),
+  webhookUrl: z.string().nullable(),
+  createdAt: z.string(),
+  completedAt: z.string().nullable(),
+});
+
+export const batchItemSchema = z.object({
+  index: z.number().int(),
+  status: z.enum(['queued', 'running', 'done', 'failed', 'cancelled']),
+  image: z
+    .object({
+      id: z.string(),
+      url: z.string(),
+      thumbnailUrl: z.string(),
+      width: z.number(),
+      height: z.number(),
+    })
+    .nullable(),
+  error: z.object({ code: z.string(), message: z.string(), field: z.string().nullable() }).nullable(),
+});
+
+export const batchDetailSchema = batchSchema.extend({ items: z.array(batchItemSchema) });
+
+export type BatchView = z.infer<typeof batchSchema>;
+export type BatchDetail = z.infer<typeof batchDetailSchema>;
+
+/** A file of the zip archive: its name in the archive and its bytes, streamed. */
+export interface ArchiveEntry {
+  name: string;
+  open: () => Promise<Readable | undefined>;
+}
+
+export interface Batches {
+  /**
+   * `POST /batches`: validates every item (ValidationError with `items[i].field`), stores the
+   * batch and wakes the runner. Nothing is charged until an item renders.
+   */
+  create(principal: Principal, body: unknown): Promise<BatchView>;
+  /** `GET /batches`: the {@link BATCHES_LISTED} newest. */
+  list(principal: Principal): Promise<BatchView[]>;
+  /** `GET /batches/{id}`: progress and every item. NotFoundError. */
+  get(principal: Principal, id: string): Promise<BatchDetail>;
+  /** `DELETE /batches/{id}`: the items not started are cancelled (never charged). NotFoundError. */
+  cancel(principal: Principal, id: string): Promise<BatchView>;
+  /** `GET /batches/{id}/archive`: the finished images, named `0007-title.png`. NotFoundError. */
+  archive(principal: Principal, id: string): Promise<ArchiveEntry[]>;
+  /** Deletes a user's batches (account deletion; their images go with the images'). */
+  deleteAllOf(userId: string): Promise<void>;
+}
+
+export interface BatchesDeps {
+  store: RecordStore;
+  blobs: BlobStore;
+  clock: Clock;
+  images: Pick<Images, 'get'>;
+  assets: Pick<Assets, 'imageRecordOf' | 'fontRecordOf'>;
+  presets: Pick<Presets, 'use'>;
+  /** Called when a batch is stored (the runner looks for work at once). */
+  wake: () => void;
+  /** Called when a cancel completes a batch (its `batch.completed` event). */
+  completed: (batch: Batch) => Promise<void>;
+}
+
+/** A batch's status from its record and item counts. */
+export function statusOf(batch: Batch, counts: Record<BatchItemStatus, number>): BatchView['status'] {
+  // A cancelled batch is `running` until the items it had started finish.
+  if (batch.completedAt) return batch.cancelledAt ? 'cancelled' : 'completed';
+  return counts.queued === batch.total ? 'queued' : 'running';
+}
+
+const slug = (title: string) =>
+  title
+    .normalize('NFKD')
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 60)
+    .toLowerCase() || 'image';
+
+export function createBatches(deps: BatchesDeps): Batches {
+  const { store, clock, images, assets, presets } = deps;
+
+  /** Checks one item as `/generate` would, without fetching or rendering; fields named from `items[i]`. */
+  async function checkItem(userId: string, item: Record<string, unknown>, index: number): Promise<void> {
+    const at = `items[${index}]`;
+    try {
+      const { preset: presetId, asset, imageUrl, ...own } = item;
+      const preset = presetId === undefined ? undefined : await presets.use(userId, presetId, 'preset');
+      const sources = [
+        ...(asset !== undefined ? ['asset'] : []),
+        ...(imageUrl !== undefined ? ['imageUrl'] : []),
+      ];
+      if (sources.length > 1)
+        throw new ValidationError(
+          'imageUrl',
+          'type',
+          'Expected one background: give only one of asset and imageUrl',
+        );
+      if (sources.length === 0 && !preset?.backgroundAssetId)
+        throw new ValidationError(
+          'asset',
+          'required',
+          'Expected asset or imageUrl, or a preset with a background (a batch item has no upload)',
+        );
+      if (asset !== undefined) {
+        if (typeof asset !== 'string')
+          throw new ValidationError('asset', 'type', 'Expected an asset id (ast_…) for asset');
+        await assets.imageRecordOf(userId, asset, 'asset');
+      }
+      if (imageUrl !== undefined && (typeof imageUrl !== 'string' || !/^https?:\/\/\S+$/.test(imageUrl)))
+        throw new ValidationError('imageUrl', 'format', 'Expected an http or https URL for imageUrl');
+      const parsed = parseOrThrow(generateOptionsSchema, { ...(preset?.options ?? {}), ...own });
+      if (typeof parsed.font === 'object') await assets.fontRecordOf(userId, parsed.font.custom);
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      throw new ValidationError(`${at}.${err.field}`, err.constraint, `${at}: ${err.message}`);
+    }
+  }
+
+  async function view(batch: Batch): Promise<BatchView> {
+    const counts = await store.batches.counts(batch.id);
+    return {
+      id: batch.id,
+      status: statusOf(batch, counts),
+      total: batch.total,
+      done: counts.done,
+      failed: counts.failed,
+      cancelled: counts.cancelled,
+      webhookUrl: batch.webhookUrl,
+      createdAt: batch.createdAt.toISOString(),
+      completedAt: batch.completedAt?.toISOString() ?? null,
+    };
+  }
+
+  async function owned(principal: Principal, id: string): Promise<Batch> {
+    const batch = await store.batches.find(principal.user.id, id);
+    if (!batch) throw new NotFoundError(`No batch with id ${id} on this account`);
+    return batch;
+  }
+
+  return {
+    async create(principal, body) {
+      const { items, webhookUrl } = parseOrThrow(batchBodySchema, body ?? {});
+      assertConfirmed(principal.user, 'make batches');
+      const userId = principal.user.id;
+      for (const [i, item] of items.entries()) await checkItem(userId, item, i);
+      const batch: Batch = {
+        id: newId('bat'),
+        userId,
+        total: items.length,
+        webhookUrl: webhookUrl ?? null,
+        createdAt: clock.now(),
+        completedAt: null,
+        cancelledAt: null,
+      };
+      await store.batches.create(
+        batch,
+        items.map((options, index) => ({
+          batchId: batch.id,
+          userId,
+          index,
+          options,
+          status: 'queued',
+          imageId: null,
+          error: null,
+          claimedAt: null,
+        })),
+      );
+      deps.wake();
+      return view(batch);
+    },
+
+    async list(principal) {
+      return Promise.all((await store.batches.list(principal.user.id, BATCHES_LISTED)).map(view));
+    },
+
+    async get(principal, id) {
+      const batch = await owned(principal, id);
+      const items = await store.batches.items(batch.id);
+      return {
+        ...(await view(batch)),
+        items: await Promise.all(
+          items.map(async (item: BatchItem) => {
+            const image = item.imageId
+              ? await images.get(principal, item.imageId).catch(() => undefined)
+              : undefined;
+            return {
+              index: item.index,
+              status: item.status,
+              image: image
+                ? {
+                    id: image.id,
+                    url: image.url,
+                    thumbnailUrl: image.thumbnailUrl,
+                    width: image.width,
+                    height: image.height,
+                  }
+                : null,
+              error: item.error,
+            };
+          }),
+        ),
+      };
+    },
+
+    async cancel(principal, id) {
+      await owned(principal, id);
+      const at = clock.now();
+      await store.batches.cancel(principal.user.id, id, at);
+      // With nothing running, cancelling completes it now; else the last running item does.
+      if (await store.batches.complete(id, at)) await deps.completed((await owned(principal, id)));
+      return view(await owned(principal, id));
+    },
+
+    async archive(principal, id) {
+      const batch = await owned(principal, id);
+      const entries: ArchiveEntry[] = [];
+      for (const item of await store.batches.items(batch.id)) {
+        if (item.status !== 'done' || !item.imageId) continue;
+        const record = await store.images.findById(principal.user.id, item.imageId);
+        if (!record) continue; // deleted since
+        const name = `${String(item.index).padStart(4, '0')}-${slug(record.title)}.${FILE_TYPES[record.format].extension}`;
+        entries.push({ name, open: () => deps.blobs.open(record.imageKey) });
+      }
+      return entries;
+    },
+
+    async deleteAllOf(userId) {
+      await store.batches.deleteAllForUser(userId);
+    },
+  };
+}

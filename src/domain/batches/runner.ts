@@ -1,0 +1,159 @@
+/**
+ * The batch runner: renders batch items in the background, in every process that serves (the
+ * embedded default's queue is the record store itself, durable in SQLite; scaled out, processes
+ * sharing MongoDB share the work).
+ *
+ * - It claims the oldest waiting item (batches.ts, `claimNext`), up to `concurrency` at once (the
+ *   renderer's, so a batch keeps every core busy and synchronous requests queue beside it), and
+ *   renews its claims every {@link RENEW_MS}; an item whose claim is older than CLAIM_STALE_MS is
+ *   taken over, so a killed process loses nothing.
+ * - An item's result: `done` with its image, or `failed` with the error `/generate` would answer
+ *   (`QUOTA_EXCEEDED` past the quota). A fault that is not the item's (the store down) leaves it
+ *   claimed, to be retried after the stale time.
+ * - When a batch's last item finishes, `batch.completed` is published once.
+ */
+import type { Logger } from 'pino';
+import { TitlecardError, ValidationError } from '../kernel/errors.js';
+import { derivedId } from '../kernel/ids.js';
+import type { Clock, RecordStore } from '../kernel/ports.js';
+import type { Batch, BatchItem } from '../kernel/records.js';
+import type { Images } from '../images/images.js';
+import { CLAIM_STALE_MS } from './batches.js';
+
+/** How often a runner renews the claims of its items, ms (well under CLAIM_STALE_MS). */
+export const RENEW_MS = 2000;
+/** How long an idle runner waits before looking for work again, ms (a new batch wakes it at once). */
+export const IDLE_MS = 500;
+
+export interface BatchRunner {
+  /** Starts looking for work; idempotent. */
+  start(): void;
+  /** Looks for work now (a batch was just made). */
+  wake(): void;
+  /** Stops claiming, waits for the items in hand to finish. */
+  stop(): Promise<void>;
+}
+
+export interface BatchRunnerDeps {
+  store: RecordStore;
+  clock: Clock;
+  logger: Logger;
+  images: Pick<Images, 'generateItem'>;
+  /** Items rendered at once (the renderer's concurrency). */
+  concurrency: number;
+  /** Published when an item made its image, and when a batch completed. */
+  events: {
+    imageCreated(
+      userId: string,
+      image: { id: string; url: string },
+      source: { batchId: string; index: number },
+    ): Promise<void>;
+    batchCompleted(batch: Batch): Promise<void>;
+  };
+}
+
+export function createBatchRunner(deps: BatchRunnerDeps): BatchRunner {
+  const { store, clock, logger, images } = deps;
+  const inHand = new Map<string, BatchItem>();
+  let running = false;
+  let loop: Promise<void> | undefined;
+  let wakeUp: (() => void) | undefined;
+  let renewTimer: NodeJS.Timeout | undefined;
+
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+
+  async function run(item: BatchItem): Promise<void> {
+    const key = `${item.batchId}:${item.index}`;
+    try {
+      const user = await store.users.findById(item.userId);
+      if (!user) throw new ValidationError('batch', 'format', 'The account of this batch no longer exists');
+      const image = await images.generateItem(user, item.options, {
+        imageId: derivedId('img', key),
+        chargeKey: key,
+      });
+      await store.batches.finishItem(item.batchId, item.index, { status: 'done', imageId: image.id });
+      await deps.events.imageCreated(item.userId, image, { batchId: item.batchId, index: item.index });
+    } catch (err) {
+      if (!(err instanceof TitlecardError)) {
+        // Not the item's fault: it stays claimed and is taken over after the stale time.
+        logger.error(
+          { err, batchId: item.batchId, index: item.index },
+          'batch item failed; it will be retried',
+        );
+        return;
+      }
+      await store.batches.finishItem(item.batchId, item.index, {
+        status: 'failed',
+        error: {
+          code: err.code,
+          message: err.message,
+          field: err instanceof ValidationError ? err.field : null,
+        },
+      });
+    }
+    if (await store.batches.complete(item.batchId, clock.now())) {
+      const batch = await store.batches.find(item.userId, item.batchId);
+      if (batch) await deps.events.batchCompleted(batch);
+    }
+  }
+
+  async function work(): Promise<void> {
+    while (running) {
+      if (inHand.size >= deps.concurrency) {
+        await pause(IDLE_MS);
+        continue;
+      }
+      let item: BatchItem | undefined;
+      try {
+        const now = clock.now();
+        item = await store.batches.claimNext(now, new Date(now.getTime() - CLAIM_STALE_MS));
+      } catch (err) {
+        logger.error({ err }, 'batch runner could not claim an item');
+      }
+      if (!item) {
+        await pause(IDLE_MS);
+        continue;
+      }
+      const key = `${item.batchId}:${item.index}`;
+      inHand.set(key, item);
+      void run(item)
+        .catch((err: unknown) => logger.error({ err, key }, 'batch item crashed'))
+        .finally(() => {
+          inHand.delete(key);
+          wakeUp?.();
+        });
+    }
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      loop = work();
+      renewTimer = setInterval(() => {
+        if (inHand.size === 0) return;
+        store.batches
+          .renew([...inHand.values()], clock.now())
+          .catch((err: unknown) => logger.error({ err }, 'batch claims not renewed'));
+      }, RENEW_MS);
+      renewTimer.unref();
+    },
+    wake() {
+      wakeUp?.();
+    },
+    async stop() {
+      running = false;
+      clearInterval(renewTimer);
+      wakeUp?.();
+      await loop;
+      while (inHand.size > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    },
+  };
+}

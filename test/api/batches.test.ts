@@ -1,0 +1,151 @@
+/**
+ * Batches (docs/batches.md) through the embedded default: a 50-item batch rendered in the
+ * background with its zip, a CSV upload, validation that names the item, the quota item by item,
+ * and cancelling.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { unzipSync } from 'fflate';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../support/process.js';
+import { call, settled, startTestServer, upload, type TestServer } from '../support/server.js';
+
+const PHOTO = path.join(ROOT, 'src/web/static/samples/dragonfly.jpg');
+
+describe('batches', () => {
+  let srv: TestServer;
+  beforeAll(async () => {
+    srv = await startTestServer();
+  });
+  afterAll(async () => srv?.close());
+
+  async function account(tier: 'free' | 'agency' = 'agency') {
+    const { token } = await srv.createUser(tier);
+    const asset = await upload(srv, token, '/assets', 'image', await readFile(PHOTO), 'dragonfly.jpg');
+    const preset = await call(srv.base, 'POST', '/presets', {
+      token,
+      json: { name: 'Blog', background: asset.body.data.id },
+    });
+    const used = async () =>
+      (await call(srv.base, 'GET', '/usage', { token })).body.data.usage.generated as number;
+    return { token, presetId: preset.body.data.id as string, assetId: asset.body.data.id as string, used };
+  }
+
+  it('renders a 50-item batch in the background, one unit each, and zips the images by index and title', async () => {
+    const { token, presetId, used } = await account();
+    const items = Array.from({ length: 50 }, (_, i) => ({
+      preset: presetId,
+      title: `Back catalogue post ${i}`,
+      ...(i % 5 === 0 ? { template: 'split', fileFormat: 'webp' } : {}),
+    }));
+    const created = await call(srv.base, 'POST', '/batches', { token, json: { items } });
+    expect(created.status).toBe(202);
+    expect(created.headers.get('location')).toBe(`/api/batches/${created.body.data.id as string}`);
+    expect(created.body.data).toMatchObject({ total: 50, done: 0, failed: 0 });
+    expect(['queued', 'running']).toContain(created.body.data.status);
+
+    const batch = await settled(srv.base, token, created.body.data.id as string);
+    expect(batch).toMatchObject({ status: 'completed', total: 50, done: 50, failed: 0 });
+    expect(batch.items.map((i: { index: number }) => i.index)).toEqual(items.map((_, i) => i));
+    expect(await used()).toBe(50);
+    const fifth = batch.items[5];
+    expect(fifth.image).toMatchObject({ width: 1200, height: 630 });
+    const listed = await call(srv.base, 'GET', '/images?limit=100', { token });
+    expect(listed.body.data.pagination.total).toBe(50);
+
+    const archive = await fetch(`${srv.base}/batches/${batch.id as string}/archive`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(archive.headers.get('content-type')).toBe('application/zip');
+    const files = unzipSync(new Uint8Array(await archive.arrayBuffer()));
+    const names = Object.keys(files).sort();
+    expect(names).toHaveLength(50);
+    expect(names[0]).toBe('0000-back-catalogue-post-0.webp');
+    expect(names[7]).toBe('0007-back-catalogue-post-7.png');
+    expect(await sharp(Buffer.from(files[names[7]!]!)).metadata()).toMatchObject({
+      width: 1200,
+      height: 630,
+    });
+    expect((await call(srv.base, 'GET', '/batches', { token })).body.data.batches[0].id).toBe(batch.id);
+  });
+
+  it('takes a CSV upload: a header row naming the fields, the form fields applying to every row, a cell winning over them', async () => {
+    const { token, presetId, used } = await account();
+    const csv = 'title,subtitle,template\n"Fish, chips",Part 1,\nSecond row,,split\n\nThird row,,\n';
+    const form = new FormData();
+    form.append('file', new Blob([csv], { type: 'text/csv' }), 'posts.csv');
+    form.append('preset', presetId);
+    form.append('template', 'left');
+    const res = await fetch(`${srv.base}/batches`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+    expect(res.status).toBe(202);
+    const { data } = (await res.json()) as { data: { id: string; total: number } };
+    expect(data.total).toBe(3);
+    const batch = await settled(srv.base, token, data.id);
+    expect(batch).toMatchObject({ status: 'completed', done: 3 });
+    const titles = await Promise.all(
+      batch.items.map(
+        async (i: { image: { id: string } }) =>
+          (await call(srv.base, 'GET', `/images/${i.image.id}`, { token })).body.data.title,
+      ),
+    );
+    expect(titles).toEqual(['Fish, chips', 'Second row', 'Third row']);
+    expect(await used()).toBe(3);
+  });
+
+  it('refuses a batch with a bad item, naming it (items[7].title), storing and charging nothing', async () => {
+    const { token, presetId, used } = await account();
+    const items = Array.from({ length: 10 }, (_, i) => ({
+      preset: presetId,
+      title: i === 7 ? '' : `Post ${i}`,
+    }));
+    const res = await call(srv.base, 'POST', '/batches', { token, json: { items } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    expect(res.body.error.details.field).toBe('items[7].title');
+    expect(res.body.error.message).toMatch(/^items\[7\]: /);
+    const noBackground = await call(srv.base, 'POST', '/batches', {
+      token,
+      json: { items: [{ title: 'No background' }] },
+    });
+    expect(noBackground.body.error.details.field).toBe('items[0].asset');
+    const tooMany = await call(srv.base, 'POST', '/batches', {
+      token,
+      json: { items: Array.from({ length: 1001 }, () => ({ preset: presetId, title: 'x' })) },
+    });
+    expect(tooMany.body.error.details.field).toBe('items');
+    expect((await call(srv.base, 'GET', '/batches', { token })).body.data.batches).toEqual([]);
+    expect(await used()).toBe(0);
+  });
+
+  it('on a free account, items past the quota fail on their own with QUOTA_EXCEEDED and the rest are rendered', async () => {
+    const { token, presetId, used } = await account('free');
+    const items = Array.from({ length: 12 }, (_, i) => ({ preset: presetId, title: `Free post ${i}` }));
+    const created = await call(srv.base, 'POST', '/batches', { token, json: { items } });
+    const batch = await settled(srv.base, token, created.body.data.id as string);
+    expect(batch).toMatchObject({ status: 'completed', done: 10, failed: 2 });
+    const failed = batch.items.filter((i: { status: string }) => i.status === 'failed');
+    for (const item of failed) expect(item.error).toMatchObject({ code: 'QUOTA_EXCEEDED', field: null });
+    expect(await used()).toBe(10);
+  });
+
+  it('cancels the items that have not started; they are never charged', async () => {
+    const { token, presetId, used } = await account();
+    const items = Array.from({ length: 40 }, (_, i) => ({ preset: presetId, title: `To cancel ${i}` }));
+    const created = await call(srv.base, 'POST', '/batches', { token, json: { items } });
+    const cancelled = await call(srv.base, 'DELETE', `/batches/${created.body.data.id as string}`, { token });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.data.cancelled).toBeGreaterThan(20);
+    const batch = await settled(srv.base, token, created.body.data.id as string);
+    expect(batch.status).toBe('cancelled');
+    expect(batch.done + batch.cancelled + batch.failed).toBe(40);
+    expect(await used()).toBe(batch.done);
+    expect((await call(srv.base, 'DELETE', '/batches/bat_0000000000000000000000', { token })).status).toBe(
+      404,
+    );
+  });
+});
