@@ -4,6 +4,17 @@ from .asset import Asset
 from .asset_format import AssetFormat
 from .asset_kind import AssetKind
 from .auth_error_body import AuthErrorBody
+from .batch import Batch
+from .batch_detail import BatchDetail
+from .batch_detail_items_item import BatchDetailItemsItem
+from .batch_detail_items_item_error_type_0 import BatchDetailItemsItemErrorType0
+from .batch_detail_items_item_image_type_0 import BatchDetailItemsItemImageType0
+from .batch_detail_items_item_status import BatchDetailItemsItemStatus
+from .batch_detail_status import BatchDetailStatus
+from .batch_request import BatchRequest
+from .batch_request_items_item import BatchRequestItemsItem
+from .batch_status import BatchStatus
+from .cancel_batch_response_200 import CancelBatchResponse200
 from .check_layout_body import CheckLayoutBody
 from .check_layout_body_aspect import CheckLayoutBodyAspect
 from .check_layout_body_color_mode import CheckLayoutBodyColorMode
@@ -18,6 +29,8 @@ from .check_layout_body_position_type_0 import CheckLayoutBodyPositionType0
 from .check_layout_body_position_type_1 import CheckLayoutBodyPositionType1
 from .check_layout_body_template import CheckLayoutBodyTemplate
 from .check_layout_response_200 import CheckLayoutResponse200
+from .create_batch_files_body import CreateBatchFilesBody
+from .create_batch_response_202 import CreateBatchResponse202
 from .create_preset_response_201 import CreatePresetResponse201
 from .create_render_url_response_200 import CreateRenderUrlResponse200
 from .create_signing_key_request import CreateSigningKeyRequest
@@ -51,6 +64,7 @@ from .generate_image_body_position_type_0 import GenerateImageBodyPositionType0
 from .generate_image_body_position_type_1 import GenerateImageBodyPositionType1
 from .generate_image_body_template import GenerateImageBodyTemplate
 from .generate_image_response_201 import GenerateImageResponse201
+from .get_batch_response_200 import GetBatchResponse200
 from .get_image_response_200 import GetImageResponse200
 from .get_open_api_response_200 import GetOpenApiResponse200
 from .get_preset_response_200 import GetPresetResponse200
@@ -67,6 +81,8 @@ from .layout_report_lines import LayoutReportLines
 from .layout_report_template_type_0 import LayoutReportTemplateType0
 from .list_assets_response_200 import ListAssetsResponse200
 from .list_assets_response_200_data import ListAssetsResponse200Data
+from .list_batches_response_200 import ListBatchesResponse200
+from .list_batches_response_200_data import ListBatchesResponse200Data
 from .list_fonts_response_200 import ListFontsResponse200
 from .list_fonts_response_200_data import ListFontsResponse200Data
 from .list_images_order import ListImagesOrder
@@ -140,6 +156,17 @@ __all__ = (
     "AssetFormat",
     "AssetKind",
     "AuthErrorBody",
+    "Batch",
+    "BatchDetail",
+    "BatchDetailItemsItem",
+    "BatchDetailItemsItemErrorType0",
+    "BatchDetailItemsItemImageType0",
+    "BatchDetailItemsItemStatus",
+    "BatchDetailStatus",
+    "BatchRequest",
+    "BatchRequestItemsItem",
+    "BatchStatus",
+    "CancelBatchResponse200",
     "CheckLayoutBody",
     "CheckLayoutBodyAspect",
     "CheckLayoutBodyColorMode",
@@ -154,6 +181,8 @@ __all__ = (
     "CheckLayoutBodyPositionType1",
     "CheckLayoutBodyTemplate",
     "CheckLayoutResponse200",
+    "CreateBatchFilesBody",
+    "CreateBatchResponse202",
     "CreatePresetResponse201",
     "CreateRenderUrlResponse200",
     "CreateSigningKeyRequest",
@@ -187,6 +216,7 @@ __all__ = (
     "GenerateImageBodyPositionType1",
     "GenerateImageBodyTemplate",
     "GenerateImageResponse201",
+    "GetBatchResponse200",
     "GetImageResponse200",
     "GetOpenApiResponse200",
     "GetPresetResponse200",
@@ -203,6 +233,8 @@ __all__ = (
     "LayoutReportTemplateType0",
     "ListAssetsResponse200",
     "ListAssetsResponse200Data",
+    "ListBatchesResponse200",
+    "ListBatchesResponse200Data",
     "ListFontsResponse200",
     "ListFontsResponse200Data",
     "ListImagesOrder",
