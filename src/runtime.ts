@@ -17,6 +17,7 @@ import { PAGE_FETCHES } from './domain/sites/sites.js';
 import {
   createImageFetcher,
   createPageFetcher,
+  createWebhookPoster,
   type ImageFetcher,
   type ImageFetcherOptions,
 } from './safe-fetch.js';
@@ -123,6 +124,7 @@ export async function createRuntime(
     secretsKey: await loadSecretsKey(config),
     fetchImage,
     fetchPage: createPageFetcher(fetcherOptions),
+    postWebhook: createWebhookPoster(fetcherOptions),
     pageThrottle: createThrottle(
       { name: 'site-pages', points: () => PAGE_FETCHES.points, windowSeconds: PAGE_FETCHES.windowSeconds },
       limits.limiters,

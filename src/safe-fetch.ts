@@ -30,7 +30,7 @@ import { BlockList, isIPv6, type LookupFunction } from 'node:net';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import { FileTooLargeError, ValidationError } from './domain/kernel/errors.js';
 import { LIMITS } from './domain/design.js';
-import type { PageFetcher } from './domain/kernel/ports.js';
+import type { PageFetcher, WebhookPoster } from './domain/kernel/ports.js';
 
 export interface ImageFetcherOptions {
   /** Addresses or CIDR ranges allowed although private (an intranet host; `FETCH_ALLOW_ADDRESSES`). Default none. */
@@ -46,6 +46,12 @@ export interface ImageFetcherOptions {
 }
 
 export type ImageFetcher = (url: string) => Promise<Buffer>;
+
+/** A POST's body and headers. */
+interface Post {
+  body: string;
+  headers: Record<string, string>;
+}
 
 /** One kind of fetch: what it accepts, its limits, and the field its refusals name. */
 interface FetchKind {
@@ -103,21 +109,28 @@ function createSafeFetch(options: ImageFetcherOptions, kind: FetchKind) {
   const timeoutMs = options.timeoutMs ?? kind.timeoutMs;
   const lookup = refusingEmbedded(options.lookup ?? dns.lookup);
   const maxRedirects = options.maxRedirects ?? 3;
-  type Answer = { redirect: string } | { body: Buffer; contentType: string };
+  type Answer = { redirect: string } | { body: Buffer; contentType: string } | { status: number };
 
-  function once(url: URL, signal: AbortSignal): Promise<Answer> {
+  /** One request; with `post`, a POST whose answer is only its status (a webhook's). */
+  function once(url: URL, signal: AbortSignal, post?: Post): Promise<Answer> {
     const client = url.protocol === 'https:' ? https : http;
     return new Promise((resolve, reject) => {
-      const req = client.get(
+      const req = client.request(
         url,
         {
+          method: post ? 'POST' : 'GET',
           agent: agents[url.protocol as 'http:' | 'https:'],
           signal,
-          headers: { accept: kind.accept, 'user-agent': 'Titlecard fetcher' },
+          headers: { accept: kind.accept, 'user-agent': 'Titlecard fetcher', ...post?.headers },
           lookup,
         },
         (res) => {
           const status = res.statusCode ?? 0;
+          if (post) {
+            res.resume();
+            resolve({ status });
+            return;
+          }
           if (status >= 300 && status < 400 && res.headers.location) {
             res.resume();
             resolve({ redirect: res.headers.location });
@@ -161,10 +174,14 @@ function createSafeFetch(options: ImageFetcherOptions, kind: FetchKind) {
           );
         else reject(refuse(err.message));
       });
+      req.end(post?.body);
     });
   }
 
-  return async (raw: string): Promise<Awaited<ReturnType<PageFetcher>>> => {
+  /** GETs `raw` following redirects; or POSTs `post` to it, answering the status (no redirects followed). */
+  async function safeFetch(raw: string): Promise<Awaited<ReturnType<PageFetcher>>>;
+  async function safeFetch(raw: string, post: Post): Promise<{ status: number }>;
+  async function safeFetch(raw: string, post?: Post) {
     const signal = AbortSignal.timeout(timeoutMs);
     let url: URL;
     try {
@@ -177,12 +194,14 @@ function createSafeFetch(options: ImageFetcherOptions, kind: FetchKind) {
         throw refuse(`only http and https are allowed, not ${url.protocol}`);
       if (url.username || url.password) throw refuse('credentials in the URL are not allowed');
       if (embedsIpv4(url.hostname)) throw refuse(new EmbeddedIpv4Error(url.hostname).message);
-      const result = await once(url, signal);
+      const result = await once(url, signal, post);
+      if ('status' in result) return result;
       if ('body' in result) return { ...result, url: url.href };
       if (hop >= maxRedirects) throw refuse(`more than ${maxRedirects} redirects`);
       url = new URL(result.redirect, url);
     }
-  };
+  }
+  return safeFetch;
 }
 
 /** Fetches an `imageUrl`: ValidationError on `imageUrl`, FileTooLargeError past 10 MB. */
@@ -209,4 +228,17 @@ export function createPageFetcher(options: ImageFetcherOptions = {}): PageFetche
     ...PAGE_LIMITS,
     tooLarge: (max) => refuse(`the page is larger than ${max} bytes`),
   });
+}
+
+/** POSTs a webhook delivery (see {@link WebhookPoster}); refusals name the field `url`. */
+export function createWebhookPoster(options: ImageFetcherOptions = {}): WebhookPoster {
+  const refuse = refuser('url');
+  const fetch = createSafeFetch(options, {
+    field: 'url',
+    accept: '*/*',
+    maxBytes: 64 * 1024,
+    timeoutMs: 10_000,
+    tooLarge: (max) => refuse(`the answer is larger than ${max} bytes`),
+  });
+  return async (url, body, headers) => (await fetch(url, { body, headers })).status;
 }

@@ -40,7 +40,19 @@ import { presetsResource } from './routes/presets.js';
 import { renderLinksResource } from './routes/render-links.js';
 import { siteLinksResource, sitesResource } from './routes/sites.js';
 import { batchesResource } from './routes/batches.js';
-import { batchBodySchema, batchDetailSchema, batchSchema } from '../domain/batches/batches.js';
+import { webhooksResource } from './routes/webhooks.js';
+import {
+  createdWebhookSchema,
+  webhookBodySchema,
+  webhookDeliverySchema,
+  webhookEndpointSchema,
+} from '../domain/webhooks/webhooks.js';
+import {
+  batchBodySchema,
+  batchDetailSchema,
+  batchSchema,
+  createdBatchSchema,
+} from '../domain/batches/batches.js';
 import { imagesResource } from './routes/images.js';
 import { layoutResource } from './routes/layout.js';
 import { tokensResource } from './routes/tokens.js';
@@ -56,6 +68,7 @@ export const API_RESOURCES: Resource[] = [
   presetsResource,
   sitesResource,
   batchesResource,
+  webhooksResource,
 ];
 
 const endpointErrorSchema = (code: Json, details?: Json): Json => ({
@@ -149,6 +162,11 @@ export function buildOpenApiDocument(): Json {
         Batch: schemaOf(batchSchema),
         BatchDetail: schemaOf(batchDetailSchema),
         BatchRequest: schemaOf(batchBodySchema, 'input'),
+        CreatedBatch: schemaOf(createdBatchSchema),
+        WebhookRequest: schemaOf(webhookBodySchema, 'input'),
+        WebhookEndpoint: schemaOf(webhookEndpointSchema),
+        CreatedWebhook: schemaOf(createdWebhookSchema),
+        WebhookDelivery: schemaOf(webhookDeliverySchema),
         EndpointErrorBody: endpointErrorSchema({ type: 'string' }),
         ValidationErrorBody: endpointErrorSchema(
           { const: 'VALIDATION_ERROR' },

@@ -14,7 +14,9 @@ import { createRenderCache } from './render-links/render-cache.js';
 import { createSites, type Sites } from './sites/sites.js';
 import { createBatches, type Batches } from './batches/batches.js';
 import { createBatchRunner } from './batches/runner.js';
+import { createWebhooks, type Webhooks } from './webhooks/webhooks.js';
 import { ValidationError } from './kernel/errors.js';
+import type { Batch } from './kernel/records.js';
 import { createSecretBox } from './kernel/secrets.js';
 import { createOAuth, type OAuth } from './oauth/oauth.js';
 import {
@@ -23,6 +25,7 @@ import {
   type Clock,
   type ImageFetcher,
   type PageFetcher,
+  type WebhookPoster,
   type Mailer,
   type RecordStore,
   type Throttle,
@@ -62,6 +65,8 @@ export interface ServiceDeps {
   fetchPage?: PageFetcher;
   /** Counts page fetches per site (`PAGE_FETCHES` in sites.ts). */
   pageThrottle: Throttle;
+  /** POSTs webhook deliveries SSRF-safely; without it, every delivery fails (and is retried). */
+  postWebhook?: WebhookPoster;
   /** `SITE_RECHECK`, seconds; default 3600. */
   siteRecheckSeconds?: number;
 }
@@ -92,6 +97,8 @@ export interface Services {
   sites: Sites;
   /** Many generations from one request, rendered in the background (`/batches`). */
   batches: Batches;
+  /** Webhook endpoints, their signed deliveries and retries (`/webhooks`). */
+  webhooks: Webhooks;
   /**
    * The background work of a serving process: the batch runner. `start` is the server's to call
    * (a CLI command runs none); `close` stops it.
@@ -132,7 +139,27 @@ export function createServices(deps: ServiceDeps): Services {
   const quota = createQuota(store, clock);
   const assets = createAssets({ store, blobs: deps.blobs, clock });
   const presets = createPresets({ store, clock, assets });
-  const images = createImages({ ...deps, quota, clock, assets, presets });
+  const box = createSecretBox(deps.secretsKey);
+  const webhooks = createWebhooks({
+    store,
+    clock,
+    logger: deps.logger,
+    box,
+    secretsKey: deps.secretsKey,
+    post:
+      deps.postWebhook ??
+      (async () => {
+        throw new ValidationError('url', 'format', 'Could not fetch url: this server sends no webhooks');
+      }),
+  });
+  const images = createImages({
+    ...deps,
+    quota,
+    clock,
+    assets,
+    presets,
+    onCreated: (userId, image, source) => webhooks.publish(userId, 'image.created', { ...image, ...source }),
+  });
   const cache = createRenderCache({ ...deps, clock, quota, images, assets });
   const renderUrls = createRenderUrls({
     ...deps,
@@ -140,7 +167,7 @@ export function createServices(deps: ServiceDeps): Services {
     cache,
     assets,
     presets,
-    box: createSecretBox(deps.secretsKey),
+    box,
   });
   const sites = createSites({
     ...deps,
@@ -161,7 +188,7 @@ export function createServices(deps: ServiceDeps): Services {
     logger: deps.logger,
     images,
     concurrency: deps.renderer.load().concurrency,
-    events: { imageCreated: async () => undefined, batchCompleted: async () => undefined },
+    completed: (batch) => batchCompleted(batch),
   });
   const batches = createBatches({
     store,
@@ -171,8 +198,17 @@ export function createServices(deps: ServiceDeps): Services {
     assets,
     presets,
     wake: () => runner.wake(),
-    completed: async () => undefined,
+    completed: (batch) => batchCompleted(batch),
+    webhookSecret: (id) => webhooks.batchSecret(id),
   });
+  async function batchCompleted(batch: Batch): Promise<void> {
+    await webhooks.publish(
+      batch.userId,
+      'batch.completed',
+      await batches.viewOf(batch),
+      batch.webhookUrl ? { url: batch.webhookUrl, batchId: batch.id } : undefined,
+    );
+  }
   const links = createAccountLinks({
     store,
     clock,
@@ -201,6 +237,7 @@ export function createServices(deps: ServiceDeps): Services {
       await images.deleteAllOf(id);
       await sites.deleteAllOf(id);
       await batches.deleteAllOf(id);
+      await webhooks.deleteAllOf(id);
       await renderUrls.deleteAllOf(id);
       await store.presets.deleteAllForUser(id);
       await assets.deleteAllOf(id);
@@ -219,7 +256,13 @@ export function createServices(deps: ServiceDeps): Services {
     renderUrls,
     sites,
     batches,
-    background: { start: () => runner.start() },
+    webhooks,
+    background: {
+      start() {
+        runner.start();
+        webhooks.start();
+      },
+    },
     async ready() {
       const [records, files] = await Promise.all([
         probe(() => store.users.findById('usr_readiness_probe')),
@@ -228,7 +271,7 @@ export function createServices(deps: ServiceDeps): Services {
       return { ready: records === 'ok' && files === 'ok', checks: { records, files } };
     },
     async close() {
-      await runner.stop();
+      await Promise.all([runner.stop(), webhooks.stop()]);
       await Promise.all([deps.store.close(), deps.blobs.close()]);
     },
   };

@@ -80,6 +80,13 @@ export const batchItemSchema = z.object({
 
 export const batchDetailSchema = batchSchema.extend({ items: z.array(batchItemSchema) });
 
+export const createdBatchSchema = batchSchema.extend({
+  webhookSecret: z
+    .string()
+    .optional()
+    .describe('With webhookUrl: the secret that signs its deliveries (whsec_…), shown only here.'),
+});
+
 export type BatchView = z.infer<typeof batchSchema>;
 export type BatchDetail = z.infer<typeof batchDetailSchema>;
 
@@ -94,7 +101,9 @@ export interface Batches {
    * `POST /batches`: validates every item (ValidationError with `items[i].field`), stores the
    * batch and wakes the runner. Nothing is charged until an item renders.
    */
-  create(principal: Principal, body: unknown): Promise<BatchView>;
+  create(principal: Principal, body: unknown): Promise<BatchView & { webhookSecret?: string }>;
+  /** A batch as the API shows it (the `batch.completed` event's data). */
+  viewOf(batch: Batch): Promise<BatchView>;
   /** `GET /batches`: the {@link BATCHES_LISTED} newest. */
   list(principal: Principal): Promise<BatchView[]>;
   /** `GET /batches/{id}`: progress and every item. NotFoundError. */
@@ -118,6 +127,8 @@ export interface BatchesDeps {
   wake: () => void;
   /** Called when a cancel completes a batch (its `batch.completed` event). */
   completed: (batch: Batch) => Promise<void>;
+  /** The secret that signs a batch's own `webhookUrl` deliveries (webhooks.ts). */
+  webhookSecret: (batchId: string) => string;
 }
 
 /** A batch's status from its record and item counts. */
@@ -225,8 +236,13 @@ export function createBatches(deps: BatchesDeps): Batches {
         })),
       );
       deps.wake();
-      return view(batch);
+      return {
+        ...(await view(batch)),
+        ...(batch.webhookUrl ? { webhookSecret: deps.webhookSecret(batch.id) } : {}),
+      };
     },
+
+    viewOf: view,
 
     async list(principal) {
       return Promise.all((await store.batches.list(principal.user.id, BATCHES_LISTED)).map(view));
@@ -266,7 +282,7 @@ export function createBatches(deps: BatchesDeps): Batches {
       const at = clock.now();
       await store.batches.cancel(principal.user.id, id, at);
       // With nothing running, cancelling completes it now; else the last running item does.
-      if (await store.batches.complete(id, at)) await deps.completed((await owned(principal, id)));
+      if (await store.batches.complete(id, at)) await deps.completed(await owned(principal, id));
       return view(await owned(principal, id));
     },
 

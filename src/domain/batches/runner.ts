@@ -10,7 +10,7 @@
  * - An item's result: `done` with its image, or `failed` with the error `/generate` would answer
  *   (`QUOTA_EXCEEDED` past the quota). A fault that is not the item's (the store down) leaves it
  *   claimed, to be retried after the stale time.
- * - When a batch's last item finishes, `batch.completed` is published once.
+ * - When a batch's last item finishes, `completed` is called once (the `batch.completed` event).
  */
 import type { Logger } from 'pino';
 import { TitlecardError, ValidationError } from '../kernel/errors.js';
@@ -41,15 +41,8 @@ export interface BatchRunnerDeps {
   images: Pick<Images, 'generateItem'>;
   /** Items rendered at once (the renderer's concurrency). */
   concurrency: number;
-  /** Published when an item made its image, and when a batch completed. */
-  events: {
-    imageCreated(
-      userId: string,
-      image: { id: string; url: string },
-      source: { batchId: string; index: number },
-    ): Promise<void>;
-    batchCompleted(batch: Batch): Promise<void>;
-  };
+  /** Called once when a batch's last item finished (the `batch.completed` event). */
+  completed(batch: Batch): Promise<void>;
 }
 
 export function createBatchRunner(deps: BatchRunnerDeps): BatchRunner {
@@ -77,9 +70,9 @@ export function createBatchRunner(deps: BatchRunnerDeps): BatchRunner {
       const image = await images.generateItem(user, item.options, {
         imageId: derivedId('img', key),
         chargeKey: key,
+        source: { batchId: item.batchId, index: item.index },
       });
       await store.batches.finishItem(item.batchId, item.index, { status: 'done', imageId: image.id });
-      await deps.events.imageCreated(item.userId, image, { batchId: item.batchId, index: item.index });
     } catch (err) {
       if (!(err instanceof TitlecardError)) {
         // Not the item's fault: it stays claimed and is taken over after the stale time.
@@ -100,7 +93,7 @@ export function createBatchRunner(deps: BatchRunnerDeps): BatchRunner {
     }
     if (await store.batches.complete(item.batchId, clock.now())) {
       const batch = await store.batches.find(item.userId, item.batchId);
-      if (batch) await deps.events.batchCompleted(batch);
+      if (batch) await deps.completed(batch);
     }
   }
 

@@ -105,7 +105,7 @@ export interface Images {
   generateItem(
     user: Principal['user'],
     options: Record<string, unknown>,
-    ids: { imageId: string; chargeKey: string },
+    ids: { imageId: string; chargeKey: string; source: { batchId: string; index: number } },
   ): Promise<ImageView>;
   /** Spec 4.2: one page of the caller's images. `query` holds typed values; throws ValidationError. */
   list(principal: Principal, query: unknown): Promise<ImagePage>;
@@ -189,6 +189,15 @@ export interface ImagesDeps {
   /** Fetches an `imageUrl` SSRF-safely (src/safe-fetch.ts); without it, imageUrl is refused. */
   fetchImage?: ImageFetcher | undefined;
   /**
+   * Called once an image record is written, from any edge (the `image.created` webhook event);
+   * `source` names the batch item that made it. Must not throw.
+   */
+  onCreated?: (
+    userId: string,
+    image: ImageView,
+    source?: { batchId: string; index: number },
+  ) => Promise<void>;
+  /**
    * Most generations and previews under way at once in this process (reading, waiting for the
    * renderer, rendering, writing): a bound on the memory they hold while they wait (an imageUrl's
    * or an asset's bytes; uploads wait on disk). Past it they are refused with ServiceBusyError, a
@@ -222,6 +231,7 @@ export function createImages({
   fetchImage,
   maxInFlight = DEFAULT_MAX_IN_FLIGHT,
   maxWaitMs = DEFAULT_MAX_WAIT_MS,
+  onCreated,
 }: ImagesDeps): Images {
   /** The request's options over its preset's, without the source fields; and the preset. */
   async function merged(userId: string, options: unknown) {
@@ -334,6 +344,7 @@ export function createImages({
     read: GenerateRequestReader,
     charge: Charge,
     id = newId('img'),
+    source?: { batchId: string; index: number },
   ): Promise<Generated> {
     let keys: { imageKey: string; thumbnailKey: string } | undefined;
     try {
@@ -358,6 +369,7 @@ export function createImages({
         blobs.put(record.thumbnailKey, rendered.thumbnail, rendered.contentType),
       ]);
       await store.images.insert(record);
+      await onCreated?.(record.userId, viewOf(record), source);
       return {
         image: viewOf(record),
         thumbnail: { body: rendered.thumbnail, contentType: rendered.contentType },
@@ -389,11 +401,11 @@ export function createImages({
       }
     },
 
-    async generateItem(user, options, { imageId, chargeKey }) {
+    async generateItem(user, options, { imageId, chargeKey, source }) {
       const existing = await store.images.findById(user.id, imageId);
       if (existing) return viewOf(existing);
       const charge = await quota.chargeOnce(user, chargeKey);
-      const generated = await generateOne({ user }, async () => ({ options }), charge, imageId);
+      const generated = await generateOne({ user }, async () => ({ options }), charge, imageId, source);
       return generated.image;
     },
 

@@ -28,6 +28,8 @@ import type {
   SitePage,
   User,
   UserChanges,
+  WebhookDelivery,
+  WebhookEndpoint,
 } from './records.js';
 import type { Tier } from '../design.js';
 
@@ -317,6 +319,33 @@ export interface BatchRepository {
   deleteAllForUser(userId: string): Promise<void>;
 }
 
+/** Webhook endpoints and their deliveries (src/domain/webhooks). */
+export interface WebhookRepository {
+  createEndpoint(endpoint: WebhookEndpoint): Promise<void>;
+  /** The user's endpoints, newest first. */
+  listEndpoints(userId: string): Promise<WebhookEndpoint[]>;
+  /** Deletes the user's endpoint and its deliveries; false when there was none. */
+  deleteEndpoint(userId: string, id: string): Promise<boolean>;
+  /** Stores deliveries to send (one per receiver of an event). */
+  enqueue(deliveries: WebhookDelivery[]): Promise<void>;
+  /**
+   * Takes the oldest pending delivery due at `at`, atomically pushing its `nextAttemptAt` to
+   * `leaseUntil` (so no other runner takes it while it is sent); undefined when none is due.
+   */
+  claimDue(at: Date, leaseUntil: Date): Promise<WebhookDelivery | undefined>;
+  /** Records an attempt's outcome: the new status, attempts, next due time, last status and error. */
+  recordAttempt(
+    id: string,
+    outcome: Pick<
+      WebhookDelivery,
+      'status' | 'attempts' | 'nextAttemptAt' | 'lastStatus' | 'lastError' | 'deliveredAt'
+    >,
+  ): Promise<void>;
+  /** The user's newest deliveries (of one endpoint when given), at most `limit`. */
+  listDeliveries(userId: string, limit: number, endpointId?: string): Promise<WebhookDelivery[]>;
+  deleteAllForUser(userId: string): Promise<void>;
+}
+
 /** The record stores, opened and closed together. */
 export interface RecordStore {
   users: UserRepository;
@@ -333,6 +362,7 @@ export interface RecordStore {
   renders: RenderRepository;
   sites: SiteRepository;
   batches: BatchRepository;
+  webhooks: WebhookRepository;
   close(): Promise<void>;
 }
 
@@ -386,6 +416,13 @@ export type ImageFetcher = (url: string) => Promise<Buffer>;
  * other than 2xx, no answer in time, larger than 1 MiB).
  */
 export type PageFetcher = (url: string) => Promise<{ body: Buffer; contentType: string; url: string }>;
+
+/**
+ * POSTs a webhook delivery with the same address refusals as the fetchers (src/safe-fetch.ts),
+ * within 10 s, following no redirect. Answers the receiver's HTTP status; throws ValidationError
+ * on `url` when there is none (refused address, no answer in time, connection refused).
+ */
+export type WebhookPoster = (url: string, body: string, headers: Record<string, string>) => Promise<number>;
 
 /** The time source, injectable so tests can cross a month boundary. */
 export interface Clock {

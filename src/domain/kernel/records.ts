@@ -317,3 +317,38 @@ export interface BatchItem {
   /** When a runner claimed it (`running`): a claim not renewed for a while is taken over. */
   claimedAt: Date | null;
 }
+
+/** A webhook endpoint of an account (`POST /webhooks`, src/domain/webhooks): where its events go. */
+export interface WebhookEndpoint {
+  id: string;
+  userId: string;
+  url: string;
+  /** The signing secret (`whsec_…`), sealed as a signing key's is (src/domain/kernel/secrets.ts). */
+  sealedSecret: string;
+  createdAt: Date;
+}
+
+/** One event on its way to one receiver: sent, retried with backoff, or given up. */
+export interface WebhookDelivery {
+  /** `msg_…`: the `webhook-id` header, the same on every retry (receivers deduplicate on it). */
+  id: string;
+  userId: string;
+  /** The endpoint it goes to; null for a batch's own `webhookUrl`. */
+  endpointId: string | null;
+  /** For a batch's `webhookUrl`: the batch, whose secret signs it. */
+  batchId: string | null;
+  url: string;
+  /** `image.created`, `batch.completed`, `webhook.test`. */
+  type: string;
+  /** The JSON body, as signed. */
+  payload: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  /** When it is next due (while pending); a runner holding it pushes this forward as a lease. */
+  nextAttemptAt: Date;
+  /** The receiver's last HTTP status, or null when it gave none (refused, timed out). */
+  lastStatus: number | null;
+  lastError: string | null;
+  createdAt: Date;
+  deliveredAt: Date | null;
+}

@@ -30,6 +30,7 @@ import { mongoSigningKeys } from './signing-keys.js';
 import { mongoRenders } from './renders.js';
 import { mongoSites } from './sites.js';
 import { mongoBatches } from './batches.js';
+import { mongoWebhooks } from './webhooks.js';
 
 export interface MongoStoreOptions {
   uri: string;
@@ -73,6 +74,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Record
     renders: mongoRenders(db),
     sites: mongoSites(db),
     batches: mongoBatches(db),
+    webhooks: mongoWebhooks(db),
   });
   return {
     ...repositories,

@@ -21,6 +21,7 @@ import { sqliteSigningKeys } from './signing-keys.js';
 import { sqliteRenders } from './renders.js';
 import { sqliteSites } from './sites.js';
 import { sqliteBatches } from './batches.js';
+import { sqliteWebhooks } from './webhooks.js';
 
 /**
  * Opens (creating if needed, owner-only) the database at `file` (`:memory:` for a private in-memory
@@ -55,6 +56,7 @@ export function openSqliteStore(file: string): RecordStore {
     renders: sqliteRenders(db),
     sites: sqliteSites(db),
     batches: sqliteBatches(db),
+    webhooks: sqliteWebhooks(db),
     async close() {
       db.close();
     },

@@ -237,6 +237,33 @@ export const MIGRATIONS = [
      user_id TEXT NOT NULL,
      month TEXT NOT NULL
    ) WITHOUT ROWID;`,
+  // 9: webhook endpoints and their deliveries (src/domain/webhooks).
+  `CREATE TABLE webhook_endpoints (
+     id TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL,
+     url TEXT NOT NULL,
+     sealed_secret TEXT NOT NULL,
+     created_at TEXT NOT NULL
+   );
+   CREATE INDEX webhook_endpoints_by_user ON webhook_endpoints(user_id, created_at);
+   CREATE TABLE webhook_deliveries (
+     id TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL,
+     endpoint_id TEXT,
+     batch_id TEXT,
+     url TEXT NOT NULL,
+     type TEXT NOT NULL,
+     payload TEXT NOT NULL,
+     status TEXT NOT NULL,
+     attempts INTEGER NOT NULL,
+     next_attempt_at TEXT NOT NULL,
+     last_status INTEGER,
+     last_error TEXT,
+     created_at TEXT NOT NULL,
+     delivered_at TEXT
+   );
+   CREATE INDEX webhook_deliveries_due ON webhook_deliveries(status, next_attempt_at);
+   CREATE INDEX webhook_deliveries_by_user ON webhook_deliveries(user_id, created_at);`,
 ];
 
 /** Applies the pending {@link MIGRATIONS} under one immediate transaction, so concurrent starts are safe. */

@@ -17,6 +17,7 @@ import { renderLinksContract } from './records/render-links.js';
 import { usageContract } from './records/usage.js';
 import { sitesContract } from './records/sites.js';
 import { batchesContract } from './records/batches.js';
+import { webhooksContract } from './records/webhooks.js';
 
 /**
  * `open` opens the adapter in this process; `storage()` is the store `open` opened last, as
@@ -42,5 +43,6 @@ export function recordStoreContract(
     usageContract(context);
     sitesContract(context);
     batchesContract(context);
+    webhooksContract(context);
   });
 }

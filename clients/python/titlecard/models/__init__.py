@@ -39,13 +39,18 @@ from .create_site_response_201 import CreateSiteResponse201
 from .create_token_request import CreateTokenRequest
 from .create_token_response_200 import CreateTokenResponse200
 from .create_token_response_201 import CreateTokenResponse201
+from .create_webhook_response_201 import CreateWebhookResponse201
+from .created_batch import CreatedBatch
+from .created_batch_status import CreatedBatchStatus
 from .created_signing_key import CreatedSigningKey
 from .created_token import CreatedToken
+from .created_webhook import CreatedWebhook
 from .delete_asset_response_200 import DeleteAssetResponse200
 from .delete_font_response_200 import DeleteFontResponse200
 from .delete_image_response_200 import DeleteImageResponse200
 from .delete_preset_response_200 import DeletePresetResponse200
 from .delete_site_response_200 import DeleteSiteResponse200
+from .delete_webhook_response_200 import DeleteWebhookResponse200
 from .endpoint_error_body import EndpointErrorBody
 from .endpoint_error_body_error import EndpointErrorBodyError
 from .file_too_large_body import FileTooLargeBody
@@ -98,6 +103,12 @@ from .list_sites_response_200 import ListSitesResponse200
 from .list_sites_response_200_data import ListSitesResponse200Data
 from .list_tokens_response_200 import ListTokensResponse200
 from .list_tokens_response_200_data import ListTokensResponse200Data
+from .list_webhook_deliveries_response_200 import ListWebhookDeliveriesResponse200
+from .list_webhook_deliveries_response_200_data import (
+    ListWebhookDeliveriesResponse200Data,
+)
+from .list_webhooks_response_200 import ListWebhooksResponse200
+from .list_webhooks_response_200_data import ListWebhooksResponse200Data
 from .preset import Preset
 from .preset_logo_type_0 import PresetLogoType0
 from .preset_options import PresetOptions
@@ -123,6 +134,7 @@ from .render_url_request_format import RenderUrlRequestFormat
 from .replace_preset_response_200 import ReplacePresetResponse200
 from .revoke_signing_key_response_200 import RevokeSigningKeyResponse200
 from .revoke_token_response_200 import RevokeTokenResponse200
+from .send_webhook_test_response_202 import SendWebhookTestResponse202
 from .signing_key import SigningKey
 from .site import Site
 from .site_page import SitePage
@@ -150,6 +162,10 @@ from .validation_error_body_error_details_constraint import (
     ValidationErrorBodyErrorDetailsConstraint,
 )
 from .verify_site_response_200 import VerifySiteResponse200
+from .webhook_delivery import WebhookDelivery
+from .webhook_delivery_status import WebhookDeliveryStatus
+from .webhook_endpoint import WebhookEndpoint
+from .webhook_request import WebhookRequest
 
 __all__ = (
     "Asset",
@@ -191,13 +207,18 @@ __all__ = (
     "CreateTokenRequest",
     "CreateTokenResponse200",
     "CreateTokenResponse201",
+    "CreateWebhookResponse201",
+    "CreatedBatch",
+    "CreatedBatchStatus",
     "CreatedSigningKey",
     "CreatedToken",
+    "CreatedWebhook",
     "DeleteAssetResponse200",
     "DeleteFontResponse200",
     "DeleteImageResponse200",
     "DeletePresetResponse200",
     "DeleteSiteResponse200",
+    "DeleteWebhookResponse200",
     "EndpointErrorBody",
     "EndpointErrorBodyError",
     "FileTooLargeBody",
@@ -250,6 +271,10 @@ __all__ = (
     "ListSitesResponse200Data",
     "ListTokensResponse200",
     "ListTokensResponse200Data",
+    "ListWebhookDeliveriesResponse200",
+    "ListWebhookDeliveriesResponse200Data",
+    "ListWebhooksResponse200",
+    "ListWebhooksResponse200Data",
     "Preset",
     "PresetLogoType0",
     "PresetOptions",
@@ -275,6 +300,7 @@ __all__ = (
     "ReplacePresetResponse200",
     "RevokeSigningKeyResponse200",
     "RevokeTokenResponse200",
+    "SendWebhookTestResponse202",
     "SigningKey",
     "Site",
     "SitePage",
@@ -300,4 +326,8 @@ __all__ = (
     "ValidationErrorBodyErrorDetails",
     "ValidationErrorBodyErrorDetailsConstraint",
     "VerifySiteResponse200",
+    "WebhookDelivery",
+    "WebhookDeliveryStatus",
+    "WebhookEndpoint",
+    "WebhookRequest",
 )

@@ -1,0 +1,66 @@
+/** The RecordStore contract, webhooks: endpoints per user, deliveries taken when due under a lease, attempts recorded. */
+import { expect, it } from 'vitest';
+import { newId } from '../../../../src/domain/kernel/ids.js';
+import type { WebhookDelivery } from '../../../../src/domain/kernel/records.js';
+import { type ContractContext } from './fixtures.js';
+
+export function webhooksContract({ open }: ContractContext): void {
+  it('keeps endpoints per user; takes a due delivery once under its lease, again when the lease ends; records attempts; deletes with the endpoint', async () => {
+    const store = await open();
+    const userId = newId('usr');
+    const at = new Date('2026-11-21T10:00:00.000Z');
+    const endpoint = {
+      id: newId('whk'),
+      userId,
+      url: 'https://hooks.example.com/a',
+      sealedSecret: 'v1.a.b.c',
+      createdAt: at,
+    };
+    await store.webhooks.createEndpoint(endpoint);
+    expect(await store.webhooks.listEndpoints(userId)).toEqual([endpoint]);
+    expect(await store.webhooks.listEndpoints(newId('usr'))).toEqual([]);
+
+    // Far in the past, so that no other test's delivery is older.
+    const due = new Date('2000-01-01T00:00:00.000Z');
+    const delivery: WebhookDelivery = {
+      id: newId('msg'),
+      userId,
+      endpointId: endpoint.id,
+      batchId: null,
+      url: endpoint.url,
+      type: 'webhook.test',
+      payload: '{"type":"webhook.test"}',
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: due,
+      lastStatus: null,
+      lastError: null,
+      createdAt: at,
+      deliveredAt: null,
+    };
+    await store.webhooks.enqueue([delivery]);
+    const lease = new Date(due.getTime() + 60_000);
+    const taken = await store.webhooks.claimDue(due, lease);
+    expect(taken).toMatchObject({ id: delivery.id, payload: delivery.payload, attempts: 0 });
+    // Leased: not due again until the lease ends.
+    expect((await store.webhooks.claimDue(due, lease))?.id).not.toBe(delivery.id);
+    expect((await store.webhooks.claimDue(lease, new Date(lease.getTime() + 60_000)))?.id).toBe(delivery.id);
+
+    await store.webhooks.recordAttempt(delivery.id, {
+      status: 'delivered',
+      attempts: 1,
+      nextAttemptAt: lease,
+      lastStatus: 204,
+      lastError: null,
+      deliveredAt: lease,
+    });
+    const [listed] = await store.webhooks.listDeliveries(userId, 10);
+    expect(listed).toMatchObject({ status: 'delivered', attempts: 1, lastStatus: 204, deliveredAt: lease });
+    expect(await store.webhooks.listDeliveries(userId, 10, newId('whk'))).toEqual([]);
+    expect(await store.webhooks.deleteEndpoint(newId('usr'), endpoint.id)).toBe(false);
+    expect(await store.webhooks.deleteEndpoint(userId, endpoint.id)).toBe(true);
+    expect(await store.webhooks.listDeliveries(userId, 10)).toEqual([]);
+    await store.webhooks.deleteAllForUser(userId);
+    await store.close();
+  });
+}
