@@ -12,7 +12,9 @@ user() {
 TITLECARD_TOKEN=$(user python agency)
 TITLECARD_FREE_TOKEN=$(user python-free free)
 port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+# FETCH_ALLOW_ADDRESSES: the webhook test's receiver listens on 127.0.0.1.
 DATA_DIR="$dir" PORT="$port" HOST=127.0.0.1 PUBLIC_URL="http://127.0.0.1:$port" LOG_LEVEL=warn \
+  FETCH_ALLOW_ADDRESSES=127.0.0.1 \
   node dist/cli.js serve 2> "$dir/server.log" &
 pid=$!
 trap 'kill -TERM "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$dir"' EXIT

@@ -20,8 +20,9 @@ openapi-python-client generate --path "$work/openapi.json" --config "$pkg/openap
   { cat "$work/log"; exit 1; }
 if grep -q "WARNING" "$work/log"; then cat "$work/log"; echo "!! openapi-python-client left something out"; exit 1; fi
 rm -rf "$work/titlecard/.ruff_cache"
-# The hand-written files: the render link's signature, and the PEP 561 marker of a typed package.
-cp "$pkg/titlecard/render_links.py" "$pkg/titlecard/py.typed" "$work/titlecard/"
+# The hand-written files: the render link's signature, webhook verification, and the PEP 561
+# marker of a typed package.
+cp "$pkg/titlecard/render_links.py" "$pkg/titlecard/webhooks.py" "$pkg/titlecard/py.typed" "$work/titlecard/"
 if [ "${1:-}" = "--check" ]; then
   if ! diff -r -x __pycache__ -x .ruff_cache "$work/titlecard" "$pkg/titlecard" > "$work/diff"; then
     head -50 "$work/diff"

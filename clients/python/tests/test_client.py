@@ -8,21 +8,27 @@ uses up) and TITLECARD_PHOTO (a JPEG to upload).
 from __future__ import annotations
 
 import os
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 
 import httpx
 import pytest
-from titlecard import AuthenticatedClient, sign_render_url
+from titlecard import AuthenticatedClient, WebhookVerificationError, sign_render_url, verify_webhook
 from titlecard.api.default import (
     create_preset,
     create_signing_key,
     create_token,
+    create_webhook,
+    delete_webhook,
     generate_image,
     get_image,
     get_usage,
     list_images,
     list_tokens,
     revoke_token,
+    send_webhook_test,
     upload_asset,
     validate_token,
 )
@@ -33,6 +39,7 @@ from titlecard.models import (
     CreateSigningKeyResponse201,
     CreateTokenRequest,
     CreateTokenResponse201,
+    CreateWebhookResponse201,
     EndpointErrorBody,
     GenerateImageBody,
     GenerateImageBodyFileFormat,
@@ -48,6 +55,7 @@ from titlecard.models import (
     UploadAssetResponse201,
     ValidateTokenResponse200,
     ValidationErrorBody,
+    WebhookRequest,
 )
 from titlecard.types import File
 
@@ -241,3 +249,42 @@ def test_sign_render_url_matches_the_worked_example_of_the_docs():
         "https://cards.example.com/r/pre_0000000000000000000001.png?key=key_0000000000000000000001"
         "&title=Hello%2C%20world&sig=rVXwBUQQi47CA1twzP5m4zwJ4RcWxZaD_k1nyNvdr6M"
     )
+
+
+def test_verify_webhook_accepts_a_real_delivery_and_refuses_a_tampered_one():
+    """An endpoint on a receiver in this process; its test event verified as a user's receiver would."""
+    received: list[tuple[bytes, dict[str, str]]] = []
+
+    class Receiver(BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802 (http.server's name)
+            body = self.rfile.read(int(self.headers["content-length"]))
+            received.append((body, dict(self.headers.items())))
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), Receiver)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        api = client()
+        made = create_webhook.sync(
+            client=api, body=WebhookRequest(url=f"http://127.0.0.1:{server.server_port}/hook")
+        )
+        assert isinstance(made, CreateWebhookResponse201), made
+        assert send_webhook_test.sync_detailed(made.data.id, client=api).status_code == 202
+        deadline = time.monotonic() + 20
+        while not received and time.monotonic() < deadline:
+            time.sleep(0.05)
+        body, headers = received[0]
+        event = verify_webhook(body, headers, made.data.secret)
+        assert event["type"] == "webhook.test"
+        assert event["data"] == {"endpoint": made.data.id}
+        with pytest.raises(WebhookVerificationError):
+            verify_webhook(body.replace(b"webhook.test", b"image.created"), headers, made.data.secret)
+        with pytest.raises(WebhookVerificationError):
+            verify_webhook(body, headers, "whsec_" + "A" * 32)
+        delete_webhook.sync(made.data.id, client=api)
+    finally:
+        server.shutdown()
