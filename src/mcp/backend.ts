@@ -12,6 +12,7 @@ import type { PresetView } from '../domain/render-links/presets.js';
 import type { RenderUrl } from '../domain/render-links/render-links.js';
 import type { GenerateOptions, LayoutReport } from '../domain/schemas.js';
 import type { Services } from '../domain/services.js';
+import type { BatchDetail, BatchView } from '../domain/batches/batches.js';
 
 export interface TitlecardBackend {
   /**
@@ -35,6 +36,10 @@ export interface TitlecardBackend {
   listPresets(): Promise<PresetView[]>;
   /** A signed render link (`POST /render-urls`). */
   createRenderUrl(body: Record<string, unknown>): Promise<RenderUrl>;
+  /** Starts a batch (`POST /batches`, JSON). */
+  startBatch(body: Record<string, unknown>): Promise<BatchView>;
+  /** A batch's progress and items (`GET /batches/{id}`). */
+  getBatch(id: string): Promise<BatchDetail>;
 }
 
 /**
@@ -79,6 +84,12 @@ export function localBackend(services: Services, principal: () => Promise<Princi
     },
     async createRenderUrl(body) {
       return services.renderUrls.createUrl(await principal(), body);
+    },
+    async startBatch(body) {
+      return services.batches.create(await principal(), body);
+    },
+    async getBatch(id) {
+      return services.batches.get(await principal(), id);
     },
   };
 }
@@ -129,5 +140,7 @@ export function remoteBackend(apiUrl: string, token: string): TitlecardBackend {
     checkLayout: async (options) => dataOf(await api.POST('/layout', { body: options })),
     listPresets: async () => dataOf(await api.GET('/presets')).presets,
     createRenderUrl: async (body) => dataOf(await api.POST('/render-urls', { body: body as never })),
+    startBatch: async (body) => dataOf(await api.POST('/batches', { body: body as never })),
+    getBatch: async (id) => dataOf(await api.GET('/batches/{id}', { params: { path: { id } } })),
   };
 }

@@ -64,7 +64,7 @@ const errorText = (r: CallToolResult) => {
 };
 
 describe('tools/list', () => {
-  it('lists the eight tools with titles, input and output schemas, and every annotation set', async () => {
+  it('lists the ten tools with titles, input and output schemas, and every annotation set', async () => {
     const { token } = await srv.createUser('pro');
     const client = await connect(token);
     const { tools } = await client.listTools();
@@ -236,6 +236,34 @@ describe('check_layout', () => {
       missingCharacters: [],
     });
     expect((await call(srv.base, 'GET', '/usage', { token })).body.data.usage.generated).toBe(0);
+    await client.close();
+  });
+});
+
+describe('start_batch and get_batch', () => {
+  it('starts a batch from an imageUrl, follows it to completion, and names a bad item', async () => {
+    const { token } = await srv.createUser('pro');
+    const client = await connect(token);
+    const started = await tool(client, 'start_batch', {
+      items: [0, 1, 2].map((i) => ({
+        imageUrl: `${imageHostUrl}/photo.jpg`,
+        title: `From an assistant ${i}`,
+      })),
+    });
+    expect(started.isError, JSON.stringify(started.content)).toBeFalsy();
+    const id = (started.structuredContent as { id: string }).id;
+    let batch: { status: string; done: number; items: { image: { url: string } | null }[] } | undefined;
+    for (let i = 0; i < 200 && batch?.status !== 'completed'; i++) {
+      batch = (await tool(client, 'get_batch', { id })).structuredContent as typeof batch;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(batch).toMatchObject({ status: 'completed', done: 3 });
+    expect(batch?.items.every((i) => i.image?.url.startsWith(srv.url))).toBe(true);
+    expect(
+      errorText(
+        await tool(client, 'start_batch', { items: [{ imageUrl: `${imageHostUrl}/photo.jpg`, title: '' }] }),
+      ),
+    ).toContain('items[0].title');
     await client.close();
   });
 });

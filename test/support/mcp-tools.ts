@@ -4,8 +4,10 @@ export const TOOL_NAMES = [
   'create_render_url',
   'delete_image',
   'generate_image',
+  'get_batch',
   'get_usage',
   'list_images',
   'list_presets',
+  'start_batch',
   'validate_token',
 ];

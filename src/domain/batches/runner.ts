@@ -55,7 +55,8 @@ export function createBatchRunner(deps: BatchRunnerDeps): BatchRunner {
 
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
+      // Unref'd: an idle runner does not keep a process alive (stdio MCP exits when its client leaves).
+      const timer = setTimeout(resolve, ms).unref();
       wakeUp = () => {
         clearTimeout(timer);
         resolve();

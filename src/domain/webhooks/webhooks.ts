@@ -229,7 +229,7 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
       }
       if (!due) {
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, IDLE_MS);
+          const timer = setTimeout(resolve, IDLE_MS).unref();
           wakeUp = () => {
             clearTimeout(timer);
             resolve();

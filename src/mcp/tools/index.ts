@@ -4,6 +4,7 @@
  * REST API validates with.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { registerBatchTools } from './batches.js';
 import { registerCheckLayout } from './check-layout.js';
 import type { ToolContext } from './context.js';
 import { registerDeleteImage } from './delete-image.js';
@@ -23,4 +24,5 @@ export function registerTools(server: McpServer, context: ToolContext): void {
   registerDeleteImage(server, context);
   registerCheckLayout(server, context);
   registerPresetTools(server, context);
+  registerBatchTools(server, context);
 }
