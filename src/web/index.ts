@@ -21,11 +21,12 @@ import { authRoutes } from './routes/auth.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { linksRoutes } from './routes/render-links.js';
 import { sitesRoutes } from './routes/sites.js';
+import { bulkRoutes } from './routes/bulk.js';
 import { settingsRoutes } from './routes/settings.js';
 import { checkSameOrigin, cookieSettings, loadSession, requireSignIn } from './session.js';
 
 /** Paths only a signed-in person may open. */
-const SIGNED_IN_PATHS = ['/overview', '/images', '/playground', '/links', '/settings', '/connect'];
+const SIGNED_IN_PATHS = ['/overview', '/images', '/playground', '/links', '/bulk', '/settings', '/connect'];
 
 export function createWebRouter(runtime: Runtime): express.Router {
   const { services, publicUrl } = runtime;
@@ -44,6 +45,7 @@ export function createWebRouter(runtime: Runtime): express.Router {
   router.use(dashboardRoutes(services, publicUrl));
   router.use(linksRoutes(services, publicUrl));
   router.use(sitesRoutes(services));
+  router.use(bulkRoutes(services));
   router.use(settingsRoutes(services, cookie));
   router.use(pageErrors);
   return router;

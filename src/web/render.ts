@@ -15,7 +15,8 @@ export const STATIC_DIR = `${WEB_DIR}static`;
 const eta = new Eta({ views: VIEWS_DIR, cache: true, autoEscape: true });
 
 /** The navigation's sections; `current` marks the page's own with aria-current. */
-export type Section = 'overview' | 'images' | 'playground' | 'links' | 'settings' | 'connect' | 'none';
+export type Section =
+  'overview' | 'images' | 'playground' | 'links' | 'bulk' | 'settings' | 'connect' | 'none';
 
 export interface PageData {
   /** The document title's first part. */

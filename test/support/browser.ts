@@ -55,3 +55,43 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
+
+/**
+ * A new account, confirmed and signed in, as a Chromium page on `srv` (bypassing CSP for axe),
+ * whose confirmation dialogs are accepted; and the session cookie's secret.
+ */
+export async function signedInPage(
+  browser: Browser,
+  srv: { url: string; confirmEmail(email: string): Promise<void> },
+  prefix: string,
+): Promise<{ page: Page; session: string }> {
+  const { WebClient } = await import('./web.js');
+  const email = `${prefix}-${Date.now()}@example.com`;
+  const web = new WebClient(srv.url);
+  await web.signUp(email, 'a long enough password');
+  await srv.confirmEmail(email);
+  const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
+  const [name, value] = (web.cookie ?? '').split('=');
+  await context.addCookies([{ name: name ?? '', value: value ?? '', url: srv.url }]);
+  const page = await context.newPage();
+  page.on('dialog', (dialog) => {
+    dialog.accept().catch(() => undefined);
+  });
+  return { page, session: value ?? '' };
+}
+
+/** Uploads `photo` and makes a preset `name` with it as background, through the dashboard's forms. */
+export async function presetInDashboard(page: Page, url: string, photo: string, name: string): Promise<void> {
+  await page.goto(`${url}/links/uploads`);
+  await page.getByLabel('Image', { exact: true }).setInputFiles(photo);
+  await page.getByLabel('Name', { exact: true }).first().fill('Dragonfly');
+  await page.getByRole('button', { name: 'Upload image' }).click();
+  await page.waitForURL('**/links/uploads?done=uploaded');
+  await page.getByRole('link', { name: 'Presets', exact: true }).click();
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page
+    .getByLabel('Default background', { exact: true })
+    .selectOption({ label: 'Dragonfly (background)' });
+  await page.getByRole('button', { name: 'Create preset' }).click();
+  await page.waitForURL('**/links/presets?done=preset-saved');
+}

@@ -131,6 +131,8 @@ describe.skipIf(!hasChromium)('the playground and the pages in Chromium', () => 
       '/links/uploads',
       '/links/keys',
       '/links/sites',
+      '/bulk',
+      '/settings/webhooks',
     ];
     for (const p of pages) {
       await page.goto(`${srv.url}${p}`);

@@ -8,11 +8,16 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, seriousViolations } from '../support/browser.js';
+import {
+  hasChromium,
+  launchChromium,
+  presetInDashboard,
+  seriousViolations,
+  signedInPage,
+} from '../support/browser.js';
 import { fetchLink } from '../support/docs-examples.js';
 import { ROOT } from '../support/process.js';
 import { startTestServer } from '../support/server.js';
-import { WebClient } from '../support/web.js';
 
 const PHOTO = path.join(ROOT, 'src/web/static/samples/dragonfly.jpg');
 
@@ -32,32 +37,9 @@ describe.skipIf(!hasChromium)('sites in the dashboard, in Chromium', () => {
     const srv = await startTestServer({ fetcher: { allowAddresses: ['127.0.0.1'] } });
     const browser = await launchChromium();
     try {
-      const email = `sites-${Date.now()}@example.com`;
-      const web = new WebClient(srv.url);
-      await web.signUp(email, 'a long enough password');
-      await srv.confirmEmail(email);
-      const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
-      const [name, value] = (web.cookie ?? '').split('=');
-      await context.addCookies([{ name: name ?? '', value: value ?? '', url: srv.url }]);
-      const page = await context.newPage();
-      page.on('dialog', (dialog) => {
-        dialog.accept().catch(() => undefined);
-      });
+      const { page, session } = await signedInPage(browser, srv, 'sites');
       const accessible = async () => expect(await seriousViolations(page)).toEqual([]);
-
-      // A preset to draw with.
-      await page.goto(`${srv.url}/links/uploads`);
-      await page.getByLabel('Image', { exact: true }).setInputFiles(PHOTO);
-      await page.getByLabel('Name', { exact: true }).first().fill('Dragonfly');
-      await page.getByRole('button', { name: 'Upload image' }).click();
-      await page.waitForURL('**/links/uploads?done=uploaded');
-      await page.getByRole('link', { name: 'Presets', exact: true }).click();
-      await page.getByLabel('Name', { exact: true }).fill('Blog');
-      await page
-        .getByLabel('Default background', { exact: true })
-        .selectOption({ label: 'Dragonfly (background)' });
-      await page.getByRole('button', { name: 'Create preset' }).click();
-      await page.waitForURL('**/links/presets?done=preset-saved');
+      await presetInDashboard(page, srv.url, PHOTO, 'Blog');
 
       await page.getByRole('link', { name: 'Sites', exact: true }).click();
       await page.waitForURL('**/links/sites');
@@ -92,7 +74,7 @@ describe.skipIf(!hasChromium)('sites in the dashboard, in Chromium', () => {
       await accessible();
 
       // The quota used up: both pages say what links do meanwhile.
-      const { user } = (await srv.services.sessions.authenticate(/=(.*)$/.exec(web.cookie ?? '')?.[1]))!;
+      const { user } = (await srv.services.sessions.authenticate(session))!;
       while ((await srv.services.quota.usage(user)).usage.remaining > 0)
         await srv.services.quota.charge(user);
       await page.reload();
@@ -105,7 +87,7 @@ describe.skipIf(!hasChromium)('sites in the dashboard, in Chromium', () => {
       await expect(page.getByRole('link', { name: origin, exact: true }).count()).resolves.toBe(1);
       await expect(page.getByRole('cell', { name: 'Verified', exact: true }).count()).resolves.toBe(1);
       await accessible();
-      await context.close();
+      await page.context().close();
     } finally {
       await browser.close();
       await srv.close();

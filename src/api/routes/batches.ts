@@ -8,15 +8,11 @@
  * every row; a row's own cell wins. Cells are decoded as the form fields of `/generate` are
  * (src/http/form.ts); an empty cell is not sent. Row 1 after the header is `items[0]`.
  */
-import { readFile } from 'node:fs/promises';
-import { ZipArchive } from 'archiver';
-import { parse } from 'csv-parse/sync';
 import express from 'express';
 import { principalOf, requireAuth } from '../../http/auth.js';
-import { decodeFields } from '../../http/form.js';
+import { CSV_MAX_BYTES, csvItems, sendZip } from '../../http/bulk.js';
 import { receiveForm } from '../../http/multipart.js';
 import { ValidationError } from '../../domain/kernel/errors.js';
-import { BATCH_MAX_ITEMS } from '../../domain/batches/batches.js';
 import {
   envelope,
   errorResponses,
@@ -30,38 +26,14 @@ import {
 } from '../describe.js';
 import { ok } from '../../http/respond.js';
 
-/** Largest CSV upload (ours): 1,000 rows of a few hundred bytes. */
-export const CSV_MAX_BYTES = 2 * 1024 * 1024;
-
-/** The items of a CSV upload, with the form's fields applying to every row. */
+/** The JSON body of a CSV upload: its rows as items, the form's fields applying to every row. */
 async function itemsOfCsv(req: express.Request): Promise<Record<string, unknown>> {
   const form = await receiveForm(req, 'file', CSV_MAX_BYTES);
   try {
     if (!form.image)
       throw new ValidationError('file', 'required', 'Expected a CSV file in the form field file');
-    let rows: Record<string, string>[];
-    try {
-      rows = parse(await readFile(form.image.path), {
-        columns: true,
-        skip_empty_lines: true,
-        trim: true,
-        bom: true,
-        to: BATCH_MAX_ITEMS + 1,
-      });
-    } catch (err) {
-      throw new ValidationError(
-        'file',
-        'format',
-        `Expected CSV with a header row: ${(err as Error).message}`,
-      );
-    }
     const { webhookUrl, ...common } = form.fields;
-    return {
-      items: rows.map((row) =>
-        decodeFields({ ...common, ...Object.fromEntries(Object.entries(row).filter(([, v]) => v !== '')) }),
-      ),
-      ...(webhookUrl ? { webhookUrl } : {}),
-    };
+    return { items: await csvItems(form.image.path, common), ...(webhookUrl ? { webhookUrl } : {}) };
   } finally {
     await form.cleanup();
   }
@@ -89,20 +61,7 @@ export const batchesResource: Resource = {
     });
     router.get('/batches/:id/archive', auth, async (req, res) => {
       const id = req.params.id as string;
-      const entries = await batches.archive(principalOf(res), id);
-      res.set({
-        'Content-Type': 'application/zip',
-        'Content-Disposition': `attachment; filename="${id}.zip"`,
-      });
-      // Images are compressed already: stored, not deflated.
-      const zip = new ZipArchive({ store: true });
-      zip.on('error', (err: Error) => res.destroy(err));
-      zip.pipe(res);
-      for (const entry of entries) {
-        const stream = await entry.open();
-        if (stream) zip.append(stream, { name: entry.name });
-      }
-      await zip.finalize();
+      await sendZip(res, id, await batches.archive(principalOf(res), id));
     });
     return router;
   },

@@ -28,3 +28,19 @@ document.addEventListener('submit', (event) => {
   const message = form instanceof HTMLFormElement ? form.getAttribute('data-confirm') : null;
   if (message && !window.confirm(message)) event.preventDefault();
 });
+
+// A region marked data-refresh (a running batch's progress) is fetched again every 2 s and
+// replaced, until the page answers it without the mark. Without JavaScript, reloading does the same.
+const live = document.querySelector('[data-refresh]');
+if (live && live.id) {
+  const tick = async () => {
+    const res = await fetch(location.href, { headers: { accept: 'text/html' } });
+    if (!res.ok) return;
+    const next = new DOMParser().parseFromString(await res.text(), 'text/html').getElementById(live.id);
+    const current = document.getElementById(live.id);
+    if (!next || !current) return;
+    current.replaceWith(next);
+    if (next.hasAttribute('data-refresh')) setTimeout(tick, 2000);
+  };
+  setTimeout(tick, 2000);
+}

@@ -1,0 +1,53 @@
+/**
+ * What the REST API and the dashboard share for batches: a CSV upload read into batch items, and a
+ * batch's images streamed as a zip.
+ */
+import { readFile } from 'node:fs/promises';
+import { ZipArchive } from 'archiver';
+import { parse } from 'csv-parse/sync';
+import type { Response } from 'express';
+import { BATCH_MAX_ITEMS, type ArchiveEntry } from '../domain/batches/batches.js';
+import { ValidationError } from '../domain/kernel/errors.js';
+import { decodeFields } from './form.js';
+
+/** Largest CSV upload (ours): 1,000 rows of a few hundred bytes. */
+export const CSV_MAX_BYTES = 2 * 1024 * 1024;
+
+/**
+ * The rows of a CSV file as batch items: a header row names the fields of `/generate`; `common`
+ * (the form's other fields) applies to every row, a row's own cell winning; an empty cell is not
+ * sent; cells are decoded as form fields are (form.ts). ValidationError on `file` when it is not CSV.
+ */
+export async function csvItems(
+  file: string,
+  common: Record<string, string>,
+): Promise<Record<string, unknown>[]> {
+  let rows: Record<string, string>[];
+  try {
+    rows = parse(await readFile(file), {
+      columns: true,
+      skip_empty_lines: true,
+      trim: true,
+      bom: true,
+      to: BATCH_MAX_ITEMS + 1,
+    });
+  } catch (err) {
+    throw new ValidationError('file', 'format', `Expected CSV with a header row: ${(err as Error).message}`);
+  }
+  return rows.map((row) =>
+    decodeFields({ ...common, ...Object.fromEntries(Object.entries(row).filter(([, v]) => v !== '')) }),
+  );
+}
+
+/** Streams `entries` as `<name>.zip`, stored (images are compressed already), with archiver. */
+export async function sendZip(res: Response, name: string, entries: ArchiveEntry[]): Promise<void> {
+  res.set({ 'Content-Type': 'application/zip', 'Content-Disposition': `attachment; filename="${name}.zip"` });
+  const zip = new ZipArchive({ store: true });
+  zip.on('error', (err: Error) => res.destroy(err));
+  zip.pipe(res);
+  for (const entry of entries) {
+    const stream = await entry.open();
+    if (stream) zip.append(stream, { name: entry.name });
+  }
+  await zip.finalize();
+}
