@@ -19,6 +19,7 @@ import { createLogger } from './logger.js';
 import { runStdio } from './mcp/stdio.js';
 import { createRuntime } from './runtime.js';
 import { startServer } from './server.js';
+import { startWorker } from './worker.js';
 
 const EXIT = { ok: 0, refused: 1, usage: 2 } as const;
 
@@ -65,6 +66,30 @@ function onStopSignals(handlers: { graceful: () => void; forced: (signal: string
   process.on('SIGTERM', onSignal);
 }
 
+/** Closes gracefully on the first stop signal and exits 0; a later one exits 1 at once, saying what is lost. */
+function closeOnStopSignals(
+  close: () => Promise<void>,
+  logger: ReturnType<typeof createLogger>,
+  lost: string,
+): void {
+  onStopSignals({
+    graceful: () => {
+      logger.info('shutting down');
+      close().then(
+        () => process.exit(EXIT.ok),
+        (err: unknown) => {
+          logger.error({ err }, 'shutdown failed');
+          process.exit(EXIT.refused);
+        },
+      );
+    },
+    forced: (signal) => {
+      process.stderr.write(`titlecard: ${signal} again while shutting down: stopping now; ${lost}\n`);
+      process.exit(EXIT.refused);
+    },
+  });
+}
+
 function buildProgram(): Command {
   const program = new Command('titlecard')
     .description('Titled images for link previews, over REST and MCP.')
@@ -84,24 +109,20 @@ function buildProgram(): Command {
       const logger = createLogger(config.logLevel);
       tuneHeapGrowing();
       const running = await startServer(config, logger, { warmUp: true });
-      onStopSignals({
-        graceful: () => {
-          logger.info('shutting down');
-          running.close().then(
-            () => process.exit(EXIT.ok),
-            (err: unknown) => {
-              logger.error({ err }, 'shutdown failed');
-              process.exit(EXIT.refused);
-            },
-          );
-        },
-        forced: (signal) => {
-          process.stderr.write(
-            `titlecard: ${signal} again while shutting down: stopping now; requests still in flight are dropped\n`,
-          );
-          process.exit(EXIT.refused);
-        },
-      });
+      closeOnStopSignals(() => running.close(), logger, 'requests still in flight are dropped');
+    });
+
+  program
+    .command('worker')
+    .description(
+      'Render batch items from the Redis queue (QUEUE=redis, REDIS_URL); /healthz and /metrics on PORT.',
+    )
+    .action(async () => {
+      const config = loadConfig();
+      const logger = createLogger(config.logLevel);
+      tuneHeapGrowing();
+      const running = await startWorker(config, logger);
+      closeOnStopSignals(() => running.close(), logger, 'items in hand are taken over by another worker');
     });
 
   program

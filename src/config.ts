@@ -80,6 +80,15 @@ export const CONFIG_VARIABLES: [name: string, description: string][] = [
     'REDIS_URL',
     'A Redis server (redis:// or rediss://) where every process counts the sign-in, password-reset, preview and OAuth limits, so that N processes give no more tries than one. Default none: each process counts in its own memory.',
   ],
+  [
+    'QUEUE',
+    'Where batch items wait for a renderer: store (the record store; every serving process renders them) or redis (BullMQ on REDIS_URL; `titlecard worker` processes render them). Default store.',
+  ],
+  [
+    'QUEUE_LOCK_SECONDS',
+    'With QUEUE=redis: seconds a worker holds an item without renewing its lock before another worker takes it over (a killed worker). Default 30.',
+  ],
+  ['WORKER_CONCURRENCY', 'Items a `titlecard worker` renders at once. Default RENDER_CONCURRENCY.'],
   ['S3_BUCKET', 'Selects an S3 bucket for image files instead of DATA_DIR/files.'],
   ['S3_ENDPOINT', 'S3 endpoint of an S3-compatible server, e.g. http://minio:9000. Default AWS.'],
   ['S3_REGION', 'S3 region. Default us-east-1.'],
@@ -190,6 +199,9 @@ const schema = z.object({
     .string()
     .regex(/^rediss?:\/\//, 'expected a redis:// or rediss:// URL')
     .optional(),
+  QUEUE: z.enum(['store', 'redis']).default('store'),
+  QUEUE_LOCK_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
   S3_BUCKET: z.string().min(3).max(63).optional(),
   S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
   S3_REGION: z.string().min(1).default('us-east-1'),
@@ -232,6 +244,12 @@ export interface Config {
   secretsKey: Buffer | undefined;
   mcpAllowedHosts: string[];
   mcpAllowedOrigins: string[];
+  /** QUEUE: where batch items wait (src/queue.ts for redis). */
+  queue: 'store' | 'redis';
+  /** QUEUE_LOCK_SECONDS. */
+  queueLockSeconds: number;
+  /** WORKER_CONCURRENCY; undefined: the renderer's. */
+  workerConcurrency: number | undefined;
   /** REDIS_URL: where the limits are counted when set (src/storage/throttle.ts). */
   redisUrl: string | undefined;
   /** Private addresses imageUrl may reach anyway (IPs or CIDR ranges). */
@@ -269,6 +287,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const c = result.data;
+  if (c.QUEUE === 'redis' && !c.REDIS_URL)
+    throw new ConfigError(
+      'Invalid QUEUE="redis": it needs REDIS_URL, the Redis server that holds the queue.',
+    );
   return {
     port: c.PORT,
     host: c.HOST,
@@ -288,6 +310,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fetchAllowAddresses: c.FETCH_ALLOW_ADDRESSES,
     mongo: c.MONGODB_URI ? { uri: c.MONGODB_URI, dbName: c.MONGODB_DB } : undefined,
     redisUrl: c.REDIS_URL,
+    queue: c.QUEUE,
+    queueLockSeconds: c.QUEUE_LOCK_SECONDS,
+    workerConcurrency: c.WORKER_CONCURRENCY,
     signUp: c.SIGNUP,
     smtpUrl: c.SMTP_URL,
     mailFrom: c.MAIL_FROM,

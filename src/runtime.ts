@@ -14,6 +14,7 @@ import { warmUp } from './domain/render/warm-up.js';
 import { createMetrics, measuredRenderer, type Metrics } from './metrics.js';
 import { createServices, type Services } from './domain/services.js';
 import { PAGE_FETCHES } from './domain/sites/sites.js';
+import { openItemQueue } from './queue.js';
 import {
   createImageFetcher,
   createPageFetcher,
@@ -117,6 +118,10 @@ export async function createRuntime(
           config.mailFrom ?? `Titlecard <no-reply@${new URL(publicUrl).hostname}>`,
         )
       : createLogMailer(logger));
+  const itemQueue =
+    config.queue === 'redis' && config.redisUrl
+      ? await openItemQueue(config.redisUrl, metrics.registry)
+      : undefined;
   const fetcherOptions = options.fetcher ?? { allowAddresses: config.fetchAllowAddresses };
   const fetchImage = createImageFetcher(fetcherOptions);
   const services = createServices({
@@ -125,6 +130,7 @@ export async function createRuntime(
     fetchImage,
     fetchPage: createPageFetcher(fetcherOptions),
     postWebhook: createWebhookPoster(fetcherOptions),
+    ...(itemQueue ? { itemQueue } : {}),
     pageThrottle: createThrottle(
       { name: 'site-pages', points: () => PAGE_FETCHES.points, windowSeconds: PAGE_FETCHES.windowSeconds },
       limits.limiters,
@@ -158,6 +164,7 @@ export async function createRuntime(
     limits,
     async close() {
       await services.close();
+      await itemQueue?.close();
       await limits.close();
       await rm(uploadDir, { recursive: true, force: true });
     },

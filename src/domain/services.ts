@@ -13,7 +13,7 @@ import { createRenderUrls, type RenderUrls } from './render-links/render-links.j
 import { createRenderCache } from './render-links/render-cache.js';
 import { createSites, type Sites } from './sites/sites.js';
 import { createBatches, type Batches } from './batches/batches.js';
-import { createBatchRunner } from './batches/runner.js';
+import { createBatchRunner, createItemProcessor } from './batches/runner.js';
 import { createWebhooks, type Webhooks } from './webhooks/webhooks.js';
 import { ValidationError } from './kernel/errors.js';
 import type { Batch } from './kernel/records.js';
@@ -26,6 +26,7 @@ import {
   type ImageFetcher,
   type PageFetcher,
   type WebhookPoster,
+  type ItemQueue,
   type Mailer,
   type RecordStore,
   type Throttle,
@@ -67,6 +68,11 @@ export interface ServiceDeps {
   pageThrottle: Throttle;
   /** POSTs webhook deliveries SSRF-safely; without it, every delivery fails (and is retried). */
   postWebhook?: WebhookPoster;
+  /**
+   * With `QUEUE=redis`: where batch items wait (BullMQ), for `titlecard worker` processes; this
+   * process then runs no batch runner. Default none: items wait in the record store.
+   */
+  itemQueue?: ItemQueue;
   /** `SITE_RECHECK`, seconds; default 3600. */
   siteRecheckSeconds?: number;
 }
@@ -104,6 +110,11 @@ export interface Services {
    * (a CLI command runs none); `close` stops it.
    */
   background: { start(): void };
+  /**
+   * A worker's side of the item queue: claims the item and renders it. Answers false when a fault
+   * that is not the item's left it unfinished (the queue retries it).
+   */
+  processQueuedItem(batchId: string, index: number): Promise<boolean>;
   /**
    * Readiness (`GET /readyz`): whether the record store and the blob store answer, each within 2 s.
    * Never throws; a store that fails says why.
@@ -197,9 +208,19 @@ export function createServices(deps: ServiceDeps): Services {
     images,
     assets,
     presets,
-    wake: () => runner.wake(),
+    enqueue: async (items) => {
+      if (deps.itemQueue) await deps.itemQueue.add(items);
+      else runner.wake();
+    },
     completed: (batch) => batchCompleted(batch),
     webhookSecret: (id) => webhooks.batchSecret(id),
+  });
+  const processItem = createItemProcessor({
+    store,
+    clock,
+    logger: deps.logger,
+    images,
+    completed: (batch) => batchCompleted(batch),
   });
   async function batchCompleted(batch: Batch): Promise<void> {
     await webhooks.publish(
@@ -259,9 +280,13 @@ export function createServices(deps: ServiceDeps): Services {
     webhooks,
     background: {
       start() {
-        runner.start();
+        if (!deps.itemQueue) runner.start();
         webhooks.start();
       },
+    },
+    async processQueuedItem(batchId, index) {
+      const item = await store.batches.claimItem(batchId, index, clock.now());
+      return item ? processItem(item) : true;
     },
     async ready() {
       const [records, files] = await Promise.all([

@@ -21,6 +21,7 @@ import { recordStoreContract } from './contract/record-store.js';
 import { solid } from '../support/images.js';
 import { runCli } from '../support/process.js';
 import { twoProcessChecks } from '../support/two-processes.js';
+import { s3Env } from '../support/scale-out.js';
 import { download, generate, testServices } from '../support/server.js';
 
 const mongoUri = inject('mongoUri');
@@ -35,18 +36,6 @@ const s3Options = (publicUrl?: string) =>
     publicUrl,
     credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
   };
-const s3Env = (): Record<string, string> =>
-  s3
-    ? {
-        S3_BUCKET: s3.bucket,
-        S3_ENDPOINT: s3.endpoint,
-        S3_FORCE_PATH_STYLE: 'true',
-        AWS_ACCESS_KEY_ID: s3.accessKeyId,
-        AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
-        AWS_REGION: 'us-east-1',
-      }
-    : {};
-
 const NO_MONGO =
   'skipped: no MongoDB server (install ferretdb, as .ci/run does, or set TITLECARD_TEST_MONGODB_URI)';
 const NO_S3 = 'skipped: no S3 server (install versitygw, as .ci/run does, or set TITLECARD_TEST_S3_ENDPOINT)';
@@ -181,7 +170,7 @@ describe.skipIf(!mongoUri || !s3)(
         mongo: { uri: mongoUri as string, dbName },
         s3: s3Options(),
       },
-      env: { MONGODB_URI: mongoUri as string, MONGODB_DB: dbName, ...s3Env() },
+      env: { MONGODB_URI: mongoUri as string, MONGODB_DB: dbName, ...s3Env(s3) },
     }));
 
     it('titlecard sweep removes files no record points to, and only those', async () => {

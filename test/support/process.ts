@@ -24,9 +24,9 @@ export interface ServerProcess {
  */
 export function spawnServer(
   env: Record<string, string>,
-  { built = false }: { built?: boolean } = {},
+  { built = false, command = 'serve' }: { built?: boolean; command?: 'serve' | 'worker' } = {},
 ): Promise<ServerProcess> {
-  const proc = spawn(process.execPath, [...(built ? ['dist/cli.js'] : CLI), 'serve'], {
+  const proc = spawn(process.execPath, [...(built ? ['dist/cli.js'] : CLI), command], {
     cwd: ROOT,
     env: { ...SERVE_ENV, ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -36,7 +36,7 @@ export function spawnServer(
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${stderr}`)), 30_000);
     proc.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
-      const line = stderr.split('\n').find((l) => l.includes('titlecard listening'));
+      const line = stderr.split('\n').find((l) => /titlecard (worker )?listening/.test(l));
       if (!line) return;
       clearTimeout(timer);
       const url = (JSON.parse(line) as { url: string }).url;
@@ -46,7 +46,7 @@ export function spawnServer(
         proc,
         stop: () =>
           new Promise<void>((done) => {
-            if (proc.exitCode !== null) return done();
+            if (proc.exitCode !== null || proc.signalCode !== null) return done();
             proc.once('exit', () => done());
             proc.kill('SIGTERM');
           }),

@@ -54,7 +54,7 @@ describe.skipIf(!hasChromium)('Bulk and Webhooks in the dashboard, in Chromium',
         page.waitForEvent('download'),
         page.getByRole('link', { name: 'Download the images (zip)' }).click(),
       ]);
-      const zip = unzipSync(new Uint8Array(await readFile((await download.path()))));
+      const zip = unzipSync(new Uint8Array(await readFile(await download.path())));
       expect(Object.keys(zip).sort()).toEqual([
         '0000-first-product.png',
         '0001-second-product.png',

@@ -123,8 +123,8 @@ export interface BatchesDeps {
   images: Pick<Images, 'get'>;
   assets: Pick<Assets, 'imageRecordOf' | 'fontRecordOf'>;
   presets: Pick<Presets, 'use'>;
-  /** Called when a batch is stored (the runner looks for work at once). */
-  wake: () => void;
+  /** Called with a new batch's items once stored: the runner looks for work, or a queue takes them. */
+  enqueue: (items: { batchId: string; index: number }[]) => Promise<void>;
   /** Called when a cancel completes a batch (its `batch.completed` event). */
   completed: (batch: Batch) => Promise<void>;
   /** The secret that signs a batch's own `webhookUrl` deliveries (webhooks.ts). */
@@ -235,7 +235,7 @@ export function createBatches(deps: BatchesDeps): Batches {
           claimedAt: null,
         })),
       );
-      deps.wake();
+      await deps.enqueue(Array.from({ length: batch.total }, (_, index) => ({ batchId: batch.id, index })));
       return {
         ...(await view(batch)),
         ...(batch.webhookUrl ? { webhookSecret: deps.webhookSecret(batch.id) } : {}),

@@ -25,6 +25,12 @@ export const RENEW_MS = 2000;
 /** How long an idle runner waits before looking for work again, ms (a new batch wakes it at once). */
 export const IDLE_MS = 500;
 
+/**
+ * Renders one claimed item and records how it ended (see the module comment). Answers false when
+ * a fault that is not the item's left it claimed (to be retried), true otherwise.
+ */
+export type ItemProcessor = (item: BatchItem) => Promise<boolean>;
+
 export interface BatchRunner {
   /** Starts looking for work; idempotent. */
   start(): void;
@@ -45,8 +51,49 @@ export interface BatchRunnerDeps {
   completed(batch: Batch): Promise<void>;
 }
 
-export function createBatchRunner(deps: BatchRunnerDeps): BatchRunner {
+export function createItemProcessor(
+  deps: Pick<BatchRunnerDeps, 'store' | 'clock' | 'logger' | 'images' | 'completed'>,
+): ItemProcessor {
   const { store, clock, logger, images } = deps;
+  return async (item) => {
+    const key = `${item.batchId}:${item.index}`;
+    try {
+      const user = await store.users.findById(item.userId);
+      if (!user) throw new ValidationError('batch', 'format', 'The account of this batch no longer exists');
+      const image = await images.generateItem(user, item.options, {
+        imageId: derivedId('img', key),
+        chargeKey: key,
+        source: { batchId: item.batchId, index: item.index },
+      });
+      await store.batches.finishItem(item.batchId, item.index, { status: 'done', imageId: image.id });
+    } catch (err) {
+      if (!(err instanceof TitlecardError)) {
+        logger.error(
+          { err, batchId: item.batchId, index: item.index },
+          'batch item failed; it will be retried',
+        );
+        return false;
+      }
+      await store.batches.finishItem(item.batchId, item.index, {
+        status: 'failed',
+        error: {
+          code: err.code,
+          message: err.message,
+          field: err instanceof ValidationError ? err.field : null,
+        },
+      });
+    }
+    if (await store.batches.complete(item.batchId, clock.now())) {
+      const batch = await store.batches.find(item.userId, item.batchId);
+      if (batch) await deps.completed(batch);
+    }
+    return true;
+  };
+}
+
+export function createBatchRunner(deps: BatchRunnerDeps): BatchRunner {
+  const { store, clock, logger } = deps;
+  const run = createItemProcessor(deps);
   const inHand = new Map<string, BatchItem>();
   let running = false;
   let loop: Promise<void> | undefined;
@@ -62,41 +109,6 @@ export function createBatchRunner(deps: BatchRunnerDeps): BatchRunner {
         resolve();
       };
     });
-
-  async function run(item: BatchItem): Promise<void> {
-    const key = `${item.batchId}:${item.index}`;
-    try {
-      const user = await store.users.findById(item.userId);
-      if (!user) throw new ValidationError('batch', 'format', 'The account of this batch no longer exists');
-      const image = await images.generateItem(user, item.options, {
-        imageId: derivedId('img', key),
-        chargeKey: key,
-        source: { batchId: item.batchId, index: item.index },
-      });
-      await store.batches.finishItem(item.batchId, item.index, { status: 'done', imageId: image.id });
-    } catch (err) {
-      if (!(err instanceof TitlecardError)) {
-        // Not the item's fault: it stays claimed and is taken over after the stale time.
-        logger.error(
-          { err, batchId: item.batchId, index: item.index },
-          'batch item failed; it will be retried',
-        );
-        return;
-      }
-      await store.batches.finishItem(item.batchId, item.index, {
-        status: 'failed',
-        error: {
-          code: err.code,
-          message: err.message,
-          field: err instanceof ValidationError ? err.field : null,
-        },
-      });
-    }
-    if (await store.batches.complete(item.batchId, clock.now())) {
-      const batch = await store.batches.find(item.userId, item.batchId);
-      if (batch) await deps.completed(batch);
-    }
-  }
 
   async function work(): Promise<void> {
     while (running) {

@@ -300,6 +300,11 @@ export interface BatchRepository {
    * item taken twice is still charged and recorded once).
    */
   claimNext(at: Date, staleBefore: Date): Promise<BatchItem | undefined>;
+  /**
+   * Claims one item (a queue delivered it): sets it running at `at` when it is queued or running
+   * (a retry after its worker died); undefined when it is finished, cancelled or unknown.
+   */
+  claimItem(batchId: string, index: number, at: Date): Promise<BatchItem | undefined>;
   /** Renews the claims of these running items at `at` (a runner's heartbeat). */
   renew(items: { batchId: string; index: number }[], at: Date): Promise<void>;
   /** Records how a running item ended. */
@@ -423,6 +428,15 @@ export type PageFetcher = (url: string) => Promise<{ body: Buffer; contentType: 
  * on `url` when there is none (refused address, no answer in time, connection refused).
  */
 export type WebhookPoster = (url: string, body: string, headers: Record<string, string>) => Promise<number>;
+
+/**
+ * Where batch items wait when the record store is not their queue: BullMQ on Redis (src/queue.ts,
+ * `QUEUE=redis`), consumed by `titlecard worker` processes.
+ */
+export interface ItemQueue {
+  /** Enqueues items; an item already enqueued is not added twice (its job id is `batchId:index`). */
+  add(items: { batchId: string; index: number }[]): Promise<void>;
+}
 
 /** The time source, injectable so tests can cross a month boundary. */
 export interface Clock {

@@ -64,6 +64,14 @@ export async function mongoBatches(db: Db): Promise<RecordStore['batches']> {
       );
       return doc ? toItem(doc) : undefined;
     },
+    async claimItem(batchId, index, at) {
+      const doc = await items.findOneAndUpdate(
+        { _id: `${batchId}:${index}`, status: { $in: ['queued', 'running'] } },
+        { $set: { status: 'running', claimedAt: at } },
+        { returnDocument: 'after' },
+      );
+      return doc ? toItem(doc) : undefined;
+    },
     async renew(list, at) {
       if (list.length === 0) return;
       await items.updateMany(

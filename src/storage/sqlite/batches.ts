@@ -75,6 +75,10 @@ export function sqliteBatches(db: Database.Database): RecordStore['batches'] {
          ORDER BY b.created_at, i.batch_id, i.idx LIMIT 1)
        RETURNING *`,
     ),
+    claimItem: db.prepare<{ batchId: string; index: number; at: string }, ItemRow>(
+      `UPDATE batch_items SET status = 'running', claimed_at = @at
+       WHERE batch_id = @batchId AND idx = @index AND status IN ('queued', 'running') RETURNING *`,
+    ),
     renew: db.prepare(
       "UPDATE batch_items SET claimed_at = ? WHERE batch_id = ? AND idx = ? AND status = 'running'",
     ),
@@ -131,6 +135,10 @@ export function sqliteBatches(db: Database.Database): RecordStore['batches'] {
     },
     async claimNext(at, staleBefore) {
       const r = q.claim.get({ at: at.toISOString(), staleBefore: staleBefore.toISOString() });
+      return r && toItem(r);
+    },
+    async claimItem(batchId, index, at) {
+      const r = q.claimItem.get({ batchId, index, at: at.toISOString() });
       return r && toItem(r);
     },
     async renew(items, at) {

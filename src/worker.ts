@@ -1,0 +1,64 @@
+/**
+ * `titlecard worker`: renders batch items from the Redis queue (`QUEUE=redis`, src/queue.ts) on the
+ * configured stores, and answers `GET /healthz` and `GET /metrics` on PORT (its items by worker, how
+ * long they waited, its render stages) for probes and Prometheus. Serves no API.
+ */
+import { createServer, type Server } from 'node:http';
+import { availableParallelism } from 'node:os';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { ConfigError, type Config } from './config.js';
+import { startItemWorker } from './queue.js';
+import { createRuntime } from './runtime.js';
+
+export interface RunningWorker {
+  /** e.g. http://127.0.0.1:41234: its /healthz and /metrics. */
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startWorker(config: Config, logger: Logger): Promise<RunningWorker> {
+  if (config.queue !== 'redis' || !config.redisUrl)
+    throw new ConfigError(
+      'titlecard worker needs QUEUE=redis and REDIS_URL: with QUEUE=store, every serving process renders batch items itself.',
+    );
+  const runtime = await createRuntime(config, logger);
+  const worker = await startItemWorker({
+    redisUrl: config.redisUrl,
+    concurrency: config.workerConcurrency ?? config.renderConcurrency ?? availableParallelism(),
+    lockSeconds: config.queueLockSeconds,
+    process: (batchId, index) => runtime.services.processQueuedItem(batchId, index),
+    registry: runtime.metrics.registry,
+    logger,
+  });
+  const server: Server = createServer((req, res) => {
+    if (req.url === '/healthz') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+      return;
+    }
+    if (req.url === '/metrics') {
+      if (config.metricsToken && req.headers.authorization !== `Bearer ${config.metricsToken}`) {
+        res.writeHead(401).end();
+        return;
+      }
+      runtime.metrics.registry.metrics().then(
+        (text) => res.writeHead(200, { 'content-type': runtime.metrics.registry.contentType }).end(text),
+        () => res.writeHead(500).end(),
+      );
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  logger.info({ url }, 'titlecard worker listening');
+  return {
+    url,
+    async close() {
+      await worker.close();
+      await new Promise((resolve) => server.close(resolve));
+      await runtime.close();
+    },
+  };
+}
