@@ -25,6 +25,8 @@ interface CountLink {
   seq: number;
   /** The account's images after this change. */
   n: number;
+  /** The image an insert counted (see {@link ImageCounts.counted}). */
+  imageId?: string;
 }
 
 /** Links kept behind the newest; older ones are deleted each time `seq` reaches a multiple of it. */
@@ -42,23 +44,26 @@ export interface ImageCounts {
    * outside one, {@link MAX_TRIES} collisions in a row throw `ServiceBusyError` (503), as the
    * quota's slot claims do.
    */
-  add(userId: string, by: number, session?: ClientSession): Promise<void>;
+  add(userId: string, by: number, session?: ClientSession, imageId?: string): Promise<void>;
+  /** Whether an insert of image `imageId` was counted already (its record may not be written yet). */
+  counted(imageId: string, session?: ClientSession): Promise<boolean>;
 }
 
 /** Opens the chains; on first open (no links at all) counts every account's images once. */
 export async function mongoImageCounts(db: Db, images: Collection<ImageDoc>): Promise<ImageCounts> {
   const links: Collection<CountLink> = db.collection('imageCounts');
   await links.createIndex({ userId: 1, seq: -1 }, { name: 'image_counts_by_user' });
+  await links.createIndex({ imageId: 1 }, { name: 'image_counts_by_image' });
   const last = (userId: string, session?: ClientSession) =>
     links.findOne({ userId }, { sort: { seq: -1 }, session });
 
-  const add = async (userId: string, by: number, session?: ClientSession) => {
+  const add = async (userId: string, by: number, session?: ClientSession, imageId?: string) => {
     for (let tries = 0; tries < MAX_TRIES; tries++) {
       const before = await last(userId, session);
       const seq = before ? before.seq + 1 : 0;
       try {
         await links.insertOne(
-          { _id: `${userId}:${seq}`, userId, seq, n: (before?.n ?? 0) + by },
+          { _id: `${userId}:${seq}`, userId, seq, n: (before?.n ?? 0) + by, ...(imageId ? { imageId } : {}) },
           { session },
         );
       } catch (err) {
@@ -94,5 +99,8 @@ export async function mongoImageCounts(db: Db, images: Collection<ImageDoc>): Pr
       return (await last(userId, session))?.n ?? 0;
     },
     add,
+    async counted(imageId, session) {
+      return (await links.findOne({ imageId }, { projection: { _id: 1 }, session })) !== null;
+    },
   };
 }

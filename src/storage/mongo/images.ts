@@ -52,8 +52,17 @@ export async function mongoImages(db: Db): Promise<RecordStore['images']> {
     async insert(image) {
       const { id, ...rest } = image;
       await atomically(async (session) => {
-        await images.insertOne({ _id: id, ...rest, titleLower: image.title.toLowerCase() }, { session });
-        await counts.add(image.userId, 1, session);
+        // Without transactions (FerretDB) the count comes first, marked with the image's id: a
+        // process killed between the two leaves a count its retry finds (a batch item's record id is
+        // the same on every try), not a record the count misses.
+        const added = !(await counts.counted(id, session));
+        if (added) await counts.add(image.userId, 1, session, id);
+        try {
+          await images.insertOne({ _id: id, ...rest, titleLower: image.title.toLowerCase() }, { session });
+        } catch (err) {
+          if (added && !session) await counts.add(image.userId, -1).catch(() => undefined);
+          throw err;
+        }
       });
     },
     async list(userId, q) {
