@@ -11,6 +11,7 @@
  *   npm run bench -- --encoders   encoder settings by speed and size (encoders.ts).
  *   npm run bench -- --http       only the server session.
  *   npm run bench -- --listing    a page of an account's images at 1k, 100k and 1M images (listing.ts).
+ *   npm run bench -- --batches    200 cards as synchronous requests and as one batch (batches.ts).
  *
  * Options: --photos a,b (file names, default all), --formats png,jpeg,webp.
  *
@@ -30,6 +31,7 @@ import { tuneHeapGrowing } from '../src/heap.js';
 import { compare, rgbaPngOf, webpOf } from './compare.js';
 import { encoderTable } from './encoders.js';
 import { listingFigures } from './listing.js';
+import { batchFigures } from './batches.js';
 import { FORMATS, SUBTITLE, TITLE, type Format } from './engines.js';
 import { serverSession, tenMegabytePhoto } from './http.js';
 import { delayLine, eventLoopDelay, median } from './stats.js';
@@ -41,6 +43,7 @@ const { values } = parseArgs({
     encoders: { type: 'boolean', default: false },
     http: { type: 'boolean', default: false },
     listing: { type: 'boolean', default: false },
+    batches: { type: 'boolean', default: false },
     photos: { type: 'string' },
     formats: { type: 'string' },
   },
@@ -70,6 +73,9 @@ if (values.encoders) {
   await encoderTable(photos, print);
 } else if (values.listing) {
   await listingFigures(print);
+} else if (values.batches) {
+  const name = values.photos?.split(',')[0] ?? 'mate_RainDrops.jpg';
+  await batchFigures(photos.get(name) ?? readFileSync(new URL(name, PHOTOS)), name, print);
 } else if (values.http) {
   await addMadePhotos();
   await serverFigures();

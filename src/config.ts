@@ -201,6 +201,7 @@ const schema = z.object({
     .optional(),
   QUEUE: z.enum(['store', 'redis']).default('store'),
   QUEUE_LOCK_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  GENERATE_ON_WORKERS: z.enum(['true', 'false']).default('false'),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
   S3_BUCKET: z.string().min(3).max(63).optional(),
   S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
@@ -248,6 +249,8 @@ export interface Config {
   queue: 'store' | 'redis';
   /** QUEUE_LOCK_SECONDS. */
   queueLockSeconds: number;
+  /** GENERATE_ON_WORKERS. */
+  generateOnWorkers: boolean;
   /** WORKER_CONCURRENCY; undefined: the renderer's. */
   workerConcurrency: number | undefined;
   /** REDIS_URL: where the limits are counted when set (src/storage/throttle.ts). */
@@ -287,6 +290,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const c = result.data;
+  if (c.GENERATE_ON_WORKERS === 'true' && c.QUEUE !== 'redis')
+    throw new ConfigError(
+      'Invalid GENERATE_ON_WORKERS="true": it needs QUEUE=redis (and REDIS_URL), the queue workers read.',
+    );
   if (c.QUEUE === 'redis' && !c.REDIS_URL)
     throw new ConfigError(
       'Invalid QUEUE="redis": it needs REDIS_URL, the Redis server that holds the queue.',
@@ -312,6 +319,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: c.REDIS_URL,
     queue: c.QUEUE,
     queueLockSeconds: c.QUEUE_LOCK_SECONDS,
+    generateOnWorkers: c.GENERATE_ON_WORKERS === 'true',
     workerConcurrency: c.WORKER_CONCURRENCY,
     signUp: c.SIGNUP,
     smtpUrl: c.SMTP_URL,

@@ -8,13 +8,26 @@
  * (`QUEUE_LOCK_SECONDS`, default 30) BullMQ's stalled-job check puts them back, and another worker
  * finishes them, charged once (the keyed charge and the derived image id). A fault that is not the
  * item's (the store down) fails the job, which BullMQ retries 5 times with exponential backoff.
+ *
+ * With GENERATE_ON_WORKERS, `/generate` hands its render over too: the serving process charges and
+ * reads the request, puts the upload in the blob store, and waits for a worker's answer (a job per
+ * request, id the image id, so a retried job finds the record its first try wrote).
  */
 import type { Logger } from 'pino';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { ItemQueue } from './domain/kernel/ports.js';
+import { ServiceBusyError } from './domain/kernel/errors.js';
+import type {
+  GenerationQueue,
+  ItemQueue,
+  QueuedGeneration,
+  QueuedGenerationResult,
+} from './domain/kernel/ports.js';
 
-/** The queue's name in Redis. */
+/** The queues' names in Redis: batch items, and generations handed over (GENERATE_ON_WORKERS). */
 export const ITEM_QUEUE = 'titlecard-batch-items';
+export const GENERATION_QUEUE = 'titlecard-generations';
+/** How long `/generate` waits for a worker to finish its render, ms (then 503). */
+const GENERATION_TIMEOUT_MS = 120_000;
 
 interface ItemJob {
   batchId: string;
@@ -22,6 +35,8 @@ interface ItemJob {
 }
 
 export interface OpenItemQueue extends ItemQueue {
+  /** With `generations`: the queue `/generate` hands its renders to. */
+  generations: GenerationQueue | undefined;
   close(): Promise<void>;
 }
 
@@ -35,8 +50,12 @@ async function connectionOf(redisUrl: string) {
  * The producer side, for serving processes; with `registry`, the queue's depth by state as the
  * gauge `titlecard_queue_jobs{state}`, read at each scrape.
  */
-export async function openItemQueue(redisUrl: string, registry?: Registry): Promise<OpenItemQueue> {
-  const { Queue } = await import('bullmq');
+export async function openItemQueue(
+  redisUrl: string,
+  registry?: Registry,
+  { generations = false }: { generations?: boolean } = {},
+): Promise<OpenItemQueue> {
+  const { Queue, QueueEvents } = await import('bullmq');
   const connection = await connectionOf(redisUrl);
   const queue = new Queue<ItemJob>(ITEM_QUEUE, {
     connection,
@@ -58,15 +77,52 @@ export async function openItemQueue(redisUrl: string, registry?: Registry): Prom
         for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
       },
     });
+  // QueueEvents blocks on its own connection, which BullMQ does not close (it was given it).
+  const eventsConnection = generations ? connection.duplicate() : undefined;
+  // Generations: one job per request (id: its image id), awaited through the queue's events.
+  const generationQueue = generations
+    ? new Queue<QueuedGeneration>(GENERATION_QUEUE, { connection })
+    : undefined;
+  const events = eventsConnection
+    ? new QueueEvents(GENERATION_QUEUE, { connection: eventsConnection })
+    : undefined;
+  if (events) await events.waitUntilReady();
   return {
+    generations:
+      generationQueue && events
+        ? {
+            async run(job) {
+              const added = await generationQueue.add('generate', job, {
+                jobId: job.imageId,
+                attempts: 3,
+                backoff: { type: 'exponential', delay: 1000 },
+                removeOnComplete: { age: 600 },
+                removeOnFail: { age: 3600 },
+              });
+              try {
+                return (await added.waitUntilFinished(
+                  events,
+                  GENERATION_TIMEOUT_MS,
+                )) as QueuedGenerationResult;
+              } catch (err) {
+                if (/timed out/i.test((err as Error).message))
+                  throw new ServiceBusyError(
+                    `No worker finished this image within ${GENERATION_TIMEOUT_MS / 1000} s: try again later`,
+                  );
+                throw err;
+              }
+            },
+          }
+        : undefined,
     async add(items) {
       await queue.addBulk(
         items.map((item) => ({ name: 'item', data: item, opts: { jobId: `${item.batchId}-${item.index}` } })),
       );
     },
     async close() {
-      await queue.close();
+      await Promise.all([queue.close(), generationQueue?.close(), events?.close()]);
       await connection.quit().catch(() => undefined);
+      await eventsConnection?.quit().catch(() => undefined);
     },
   };
 }
@@ -79,6 +135,8 @@ export interface ItemWorkerOptions {
   lockSeconds: number;
   /** Claims and renders the item; false when it must be retried (services.processQueuedItem). */
   process(batchId: string, index: number): Promise<boolean>;
+  /** Renders a generation handed over (services.processQueuedGeneration). */
+  generate(job: QueuedGeneration): Promise<QueuedGenerationResult>;
   registry: Registry;
   logger: Logger;
 }
@@ -90,7 +148,7 @@ export async function startItemWorker(options: ItemWorkerOptions): Promise<{ clo
   const workerId = `${(await import('node:os')).hostname()}-${process.pid}`;
   const renders = new Counter({
     name: 'titlecard_worker_items_total',
-    help: 'Batch items this worker finished, by worker (host-pid).',
+    help: 'Batch items and handed-over generations this worker finished, by worker (host-pid).',
     labelNames: ['worker'],
     registers: [options.registry],
   });
@@ -116,13 +174,24 @@ export async function startItemWorker(options: ItemWorkerOptions): Promise<{ clo
       maxStalledCount: 3,
     },
   );
+  const generator = new Worker<QueuedGeneration, QueuedGenerationResult>(
+    GENERATION_QUEUE,
+    async (job) => {
+      if (job.processedOn) waits.observe(Math.max(0, job.processedOn - job.timestamp) / 1000);
+      const result = await options.generate(job.data);
+      renders.inc({ worker: workerId });
+      return result;
+    },
+    { connection, concurrency: options.concurrency, lockDuration: options.lockSeconds * 1000 },
+  );
+  generator.on('error', (err) => options.logger.error({ err }, 'generation worker error'));
   worker.on('error', (err) => options.logger.error({ err }, 'queue worker error'));
   worker.on('failed', (job, err) => options.logger.warn({ err, job: job?.id }, 'batch item job failed'));
-  await worker.waitUntilReady();
+  await Promise.all([worker.waitUntilReady(), generator.waitUntilReady()]);
   options.logger.info({ worker: workerId, concurrency: options.concurrency }, 'titlecard worker ready');
   return {
     async close() {
-      await worker.close();
+      await Promise.all([worker.close(), generator.close()]);
       await connection.quit().catch(() => undefined);
     },
   };

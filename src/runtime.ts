@@ -120,7 +120,7 @@ export async function createRuntime(
       : createLogMailer(logger));
   const itemQueue =
     config.queue === 'redis' && config.redisUrl
-      ? await openItemQueue(config.redisUrl, metrics.registry)
+      ? await openItemQueue(config.redisUrl, metrics.registry, { generations: config.generateOnWorkers })
       : undefined;
   const fetcherOptions = options.fetcher ?? { allowAddresses: config.fetchAllowAddresses };
   const fetchImage = createImageFetcher(fetcherOptions);
@@ -131,6 +131,7 @@ export async function createRuntime(
     fetchPage: createPageFetcher(fetcherOptions),
     postWebhook: createWebhookPoster(fetcherOptions),
     ...(itemQueue ? { itemQueue } : {}),
+    ...(itemQueue?.generations ? { generationQueue: itemQueue.generations } : {}),
     pageThrottle: createThrottle(
       { name: 'site-pages', points: () => PAGE_FETCHES.points, windowSeconds: PAGE_FETCHES.windowSeconds },
       limits.limiters,

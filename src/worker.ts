@@ -28,6 +28,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     concurrency: config.workerConcurrency ?? config.renderConcurrency ?? availableParallelism(),
     lockSeconds: config.queueLockSeconds,
     process: (batchId, index) => runtime.services.processQueuedItem(batchId, index),
+    generate: (job) => runtime.services.processQueuedGeneration(job),
     registry: runtime.metrics.registry,
     logger,
   });

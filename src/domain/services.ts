@@ -27,6 +27,9 @@ import {
   type PageFetcher,
   type WebhookPoster,
   type ItemQueue,
+  type GenerationQueue,
+  type QueuedGeneration,
+  type QueuedGenerationResult,
   type Mailer,
   type RecordStore,
   type Throttle,
@@ -73,6 +76,8 @@ export interface ServiceDeps {
    * process then runs no batch runner. Default none: items wait in the record store.
    */
   itemQueue?: ItemQueue;
+  /** With `GENERATE_ON_WORKERS`: `/generate`'s renders go to the workers too (images.ts). */
+  generationQueue?: GenerationQueue;
   /** `SITE_RECHECK`, seconds; default 3600. */
   siteRecheckSeconds?: number;
 }
@@ -115,6 +120,8 @@ export interface Services {
    * that is not the item's left it unfinished (the queue retries it).
    */
   processQueuedItem(batchId: string, index: number): Promise<boolean>;
+  /** A worker's side of a generation handed over (`GENERATE_ON_WORKERS`, images.ts `renderQueued`). */
+  processQueuedGeneration(job: QueuedGeneration): Promise<QueuedGenerationResult>;
   /**
    * Readiness (`GET /readyz`): whether the record store and the blob store answer, each within 2 s.
    * Never throws; a store that fails says why.
@@ -284,6 +291,7 @@ export function createServices(deps: ServiceDeps): Services {
         webhooks.start();
       },
     },
+    processQueuedGeneration: (job) => images.renderQueued(job),
     async processQueuedItem(batchId, index) {
       const item = await store.batches.claimItem(batchId, index, clock.now());
       return item ? processItem(item) : true;

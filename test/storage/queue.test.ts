@@ -3,7 +3,7 @@
  * `titlecard worker` processes over one MongoDB (FerretDB), one S3 (versitygw) and one Redis, all
  * started by the test set-up on 127.0.0.1. A 50-item batch made on one API process and followed on
  * the other is rendered by the workers; one worker is killed with SIGKILL mid-batch, and every item
- * is still rendered and charged exactly once.
+ * is still rendered and charged exactly once. With GENERATE_ON_WORKERS, `/generate` renders there too.
  */
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
@@ -14,7 +14,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { photo } from '../support/images.js';
 import { runCli, spawnServer, type ServerProcess } from '../support/process.js';
 import { s3Env } from '../support/scale-out.js';
-import { call, settled } from '../support/server.js';
+import { call, download, generate, settled } from '../support/server.js';
 
 const mongoUri = inject('mongoUri');
 const s3 = inject('s3');
@@ -42,6 +42,7 @@ describe.skipIf(!ready)(
         QUEUE: 'redis',
         QUEUE_LOCK_SECONDS: '2',
         WORKER_CONCURRENCY: '2',
+        GENERATE_ON_WORKERS: 'true',
       };
       const made = await runCli(
         ['users', 'create', '--email', 'queue@example.com', '--name', 'Queue', '--tier', 'agency', '--json'],
@@ -84,14 +85,30 @@ describe.skipIf(!ready)(
       const batch = await settled(b.base, token, id, 150_000);
       expect(batch).toMatchObject({ status: 'completed', total: 50, done: 50, failed: 0 });
       expect(new Set(batch.items.map((i: { image: { id: string } }) => i.image.id)).size).toBe(50);
-      expect((await call(a.base, 'GET', '/images?limit=100', { token })).body.data.pagination.total).toBe(
-        50,
-      );
+      expect((await call(a.base, 'GET', '/images?limit=100', { token })).body.data.pagination.total).toBe(50);
       expect((await call(b.base, 'GET', '/usage', { token })).body.data.usage.generated).toBe(50);
 
       const workerMetrics = await (await fetch(`${w2.url}/metrics`)).text();
       expect(workerMetrics).toMatch(/titlecard_worker_items_total\{worker="[^"]+"\} [1-9]/);
       expect(workerMetrics).toMatch(/titlecard_queue_wait_seconds_count [1-9]/);
+
+      // /generate hands its render to the workers too: the upload travels through S3, the answer
+      // (an image, or the error that names the field) comes back, and only the image is charged.
+      const upload = photo('mate_RainDrops.jpg');
+      const decodes = async () =>
+        /titlecard_render_stage_duration_seconds_count\{stage="decode"\} (\d+)/.exec(
+          await (await fetch(`${a.url}/metrics`)).text(),
+        )?.[1];
+      const before = await decodes();
+      const rendered = await generate(a.base, token, { title: 'Rendered on a worker' }, { data: upload });
+      expect(rendered.status).toBe(201);
+      expect((await download(rendered.body.data.url as string)).status).toBe(200);
+      expect(await decodes()).toBe(before); // the API process decoded nothing
+      const refused = await generate(a.base, token, { title: 'Bad', template: 'nope' }, { data: upload });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.details.field).toBe('template');
+      expect((await call(b.base, 'GET', '/usage', { token })).body.data.usage.generated).toBe(51);
+
       const apiMetrics = await (await fetch(`${a.url}/metrics`)).text();
       expect(apiMetrics).toMatch(/titlecard_queue_jobs\{state="waiting"\} 0/);
     }, 240_000);

@@ -20,10 +20,11 @@ export const BLOB_KEY_PATTERN = /^[0-9A-Za-z]{22}(?:_thumb)?\.(?:png|jpg|webp)$/
 /**
  * Every key a store accepts: the published files above; uploads kept for reuse,
  * `<stem>_asset.<png|jpg|webp>` and `<stem>_font.<ttf|otf>` (never served by `/files`); and rendered
- * render links, `r<64 hex of the content hash>.<ext>` (served by `/r/` only).
+ * render links, `r<64 hex of the content hash>.<ext>` (served by `/r/` only); and an upload on its
+ * way to a worker, `<stem>_upload.bin` (GENERATE_ON_WORKERS; never served).
  */
 export const STORED_KEY_PATTERN =
-  /^(?:[0-9A-Za-z]{22}(?:_thumb)?\.(?:png|jpg|webp)|[0-9A-Za-z]{22}_asset\.(?:png|jpg|webp)|[0-9A-Za-z]{22}_font\.(?:ttf|otf)|r[0-9a-f]{64}\.(?:png|jpg|webp))$/;
+  /^(?:[0-9A-Za-z]{22}(?:_thumb)?\.(?:png|jpg|webp)|[0-9A-Za-z]{22}_asset\.(?:png|jpg|webp)|[0-9A-Za-z]{22}_font\.(?:ttf|otf)|r[0-9a-f]{64}\.(?:png|jpg|webp)|[0-9A-Za-z]{22}_upload\.bin)$/;
 
 /** Media types of stored fonts (RFC 8081). */
 const FONT_TYPES: Record<string, string> = { ttf: 'font/ttf', otf: 'font/otf' };

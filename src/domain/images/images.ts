@@ -16,9 +16,17 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Principal } from '../accounts/accounts.js';
 import sharp from 'sharp';
-import { NotFoundError, ServiceBusyError, TooManyAttemptsError, ValidationError } from '../kernel/errors.js';
+import {
+  errorOf,
+  NotFoundError,
+  ServiceBusyError,
+  TitlecardError,
+  TooManyAttemptsError,
+  ValidationError,
+} from '../kernel/errors.js';
 import { BLOB_KEY_PATTERN, blobKeysOf } from './files.js';
 import { newBlobStem, newId } from '../kernel/ids.js';
+import { readFile } from 'node:fs/promises';
 import type { ImageRecord } from '../kernel/records.js';
 import type { Readable } from 'node:stream';
 import type {
@@ -26,7 +34,10 @@ import type {
   BlobStore,
   ByteRange,
   Clock,
+  GenerationQueue,
   ImageFetcher,
+  QueuedGeneration,
+  QueuedGenerationResult,
   RecordStore,
   Throttle,
 } from '../kernel/ports.js';
@@ -107,6 +118,12 @@ export interface Images {
     options: Record<string, unknown>,
     ids: { imageId: string; chargeKey: string; source: { batchId: string; index: number } },
   ): Promise<ImageView>;
+  /**
+   * A worker's side of a generation handed over (`GENERATE_ON_WORKERS`): renders it, writes its
+   * files and its record under `job.imageId`, deletes the upload; the domain error it throws comes
+   * back as a result. A retry after a crash finds the record and answers it.
+   */
+  renderQueued(job: QueuedGeneration): Promise<QueuedGenerationResult>;
   /** Spec 4.2: one page of the caller's images. `query` holds typed values; throws ValidationError. */
   list(principal: Principal, query: unknown): Promise<ImagePage>;
   /**
@@ -198,6 +215,11 @@ export interface ImagesDeps {
     source?: { batchId: string; index: number },
   ) => Promise<void>;
   /**
+   * With `GENERATE_ON_WORKERS`: where a generation's render goes (workers on BullMQ); this process
+   * then charges, reads the request and answers, and a worker renders and records.
+   */
+  generationQueue?: GenerationQueue | undefined;
+  /**
    * Most generations and previews under way at once in this process (reading, waiting for the
    * renderer, rendering, writing): a bound on the memory they hold while they wait (an imageUrl's
    * or an asset's bytes; uploads wait on disk). Past it they are refused with ServiceBusyError, a
@@ -232,6 +254,7 @@ export function createImages({
   maxInFlight = DEFAULT_MAX_IN_FLIGHT,
   maxWaitMs = DEFAULT_MAX_WAIT_MS,
   onCreated,
+  generationQueue,
 }: ImagesDeps): Images {
   /** The request's options over its preset's, without the source fields; and the preset. */
   async function merged(userId: string, options: unknown) {
@@ -381,14 +404,54 @@ export function createImages({
       throw err;
     }
   }
+  /** A generation rendered by a worker (see {@link ImagesDeps.generationQueue}), charged `charge`. */
+  async function generateOnWorker(
+    principal: Principal,
+    read: GenerateRequestReader,
+    charge: Charge,
+    queue: GenerationQueue,
+  ): Promise<Generated> {
+    let uploadKey: string | null = null;
+    try {
+      const { image, imageField, options } = await read();
+      if (image !== undefined) {
+        uploadKey = `${newBlobStem()}_upload.bin`;
+        const bytes = Buffer.isBuffer(image) ? image : await readFile(image.path);
+        await blobs.put(uploadKey, bytes, 'application/octet-stream');
+      }
+      const imageId = newId('img');
+      const result = await queue.run({
+        userId: principal.user.id,
+        options: (options ?? {}) as Record<string, unknown>,
+        uploadKey,
+        imageField: imageField ?? 'image',
+        imageId,
+      });
+      if (!result.ok) throw errorOf(result.error);
+      const record = await store.images.findById(principal.user.id, imageId);
+      const thumbnail = record && (await blobs.get(record.thumbnailKey));
+      if (!record || !thumbnail) throw new Error(`the worker's image ${imageId} has no record or thumbnail`);
+      return { image: viewOf(record), thumbnail, report: result.report as RenderReport };
+    } catch (err) {
+      if (uploadKey) await blobs.delete(uploadKey).catch(() => undefined);
+      await refund(charge);
+      throw err;
+    }
+  }
+
+  // The worker's side charges nothing: the serving process charged and refunds (an empty receipt).
   const refund = (charge: Charge) =>
-    quota.refund(charge).catch((e: unknown) => logger.error({ err: e, charge }, 'quota refund failed'));
+    charge.receipt === ''
+      ? Promise.resolve()
+      : quota.refund(charge).catch((e: unknown) => logger.error({ err: e, charge }, 'quota refund failed'));
 
   return {
     // The quota before the capacity: a caller with no quota left gets the contract's 429 however
     // busy the process is; a unit charged and then refused for capacity is refunded.
     async generate(principal, read) {
       const charge = await quota.charge(principal.user);
+      // Rendered on a worker: its capacity is the workers', so no admission here.
+      if (generationQueue) return generateOnWorker(principal, read, charge, generationQueue);
       let started = false;
       try {
         return await admitted(() => {
@@ -407,6 +470,38 @@ export function createImages({
       const charge = await quota.chargeOnce(user, chargeKey);
       const generated = await generateOne({ user }, async () => ({ options }), charge, imageId, source);
       return generated.image;
+    },
+
+    async renderQueued(job) {
+      const existing = await store.images.findById(job.userId, job.imageId);
+      if (existing) return { ok: true, report: null };
+      const user = await store.users.findById(job.userId);
+      try {
+        if (!user) throw new NotFoundError('The account of this generation no longer exists');
+        const upload = job.uploadKey ? await blobs.get(job.uploadKey) : undefined;
+        if (job.uploadKey && !upload) throw new Error(`the upload ${job.uploadKey} is missing`);
+        const noCharge = { userId: user.id, month: '', receipt: '' };
+        const generated = await generateOne(
+          { user },
+          async () => ({ image: upload?.body, imageField: job.imageField, options: job.options }),
+          noCharge,
+          job.imageId,
+        );
+        if (job.uploadKey) await blobs.delete(job.uploadKey);
+        return { ok: true, report: generated.report };
+      } catch (err) {
+        if (!(err instanceof TitlecardError)) throw err;
+        if (job.uploadKey) await blobs.delete(job.uploadKey).catch(() => undefined);
+        return {
+          ok: false,
+          error: {
+            code: err.code,
+            message: err.message,
+            field: err instanceof ValidationError ? err.field : null,
+            constraint: err instanceof ValidationError ? err.constraint : null,
+          },
+        };
+      }
     },
 
     async preview(principal, read) {

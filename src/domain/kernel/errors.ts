@@ -212,3 +212,22 @@ export class OAuthRefusal extends TitlecardError {
     super('OAUTH_REFUSED', message);
   }
 }
+
+/**
+ * The domain error a serialised `{code, message, field, constraint}` stands for (a worker's answer,
+ * src/queue.ts): a ValidationError keeps its field and constraint, a FileTooLargeError the 10 MB
+ * limit; another known code keeps its code and message; an unknown one is a fault (a plain Error).
+ */
+export function errorOf(e: {
+  code: string;
+  message: string;
+  field: string | null;
+  constraint: string | null;
+}): Error {
+  if (e.code === 'VALIDATION_ERROR')
+    return new ValidationError(e.field ?? 'body', (e.constraint ?? 'format') as Constraint, e.message);
+  if (e.code === 'FILE_TOO_LARGE') return new FileTooLargeError(10 * 1024 * 1024, e.field ?? 'image');
+  if ((ERROR_CODES as readonly string[]).includes(e.code))
+    return new TitlecardError(e.code as ErrorCode, e.message);
+  return new Error(`${e.code}: ${e.message}`);
+}

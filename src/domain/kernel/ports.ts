@@ -438,6 +438,32 @@ export interface ItemQueue {
   add(items: { batchId: string; index: number }[]): Promise<void>;
 }
 
+/** A generation handed to a worker (`GENERATE_ON_WORKERS`): what it renders, and where its record goes. */
+export interface QueuedGeneration {
+  userId: string;
+  /** The request's options, as `/generate` read them (preset, asset or imageUrl included). */
+  options: Record<string, unknown>;
+  /** The uploaded background, put in the blob store for the worker (`<stem>_upload.bin`); deleted after. */
+  uploadKey: string | null;
+  /** The edge's name for the upload's field (for refusals). */
+  imageField: string;
+  /** The id the image record gets. */
+  imageId: string;
+}
+
+/** What a worker answers for a {@link QueuedGeneration}: the render report, or the domain error it threw. */
+export type QueuedGenerationResult =
+  | { ok: true; report: unknown }
+  | { ok: false; error: { code: string; message: string; field: string | null; constraint: string | null } };
+
+/**
+ * Runs a generation's render on a worker (BullMQ, src/queue.ts) and waits for it. Rejects with
+ * ServiceBusyError when no worker finished it in time.
+ */
+export interface GenerationQueue {
+  run(job: QueuedGeneration): Promise<QueuedGenerationResult>;
+}
+
 /** The time source, injectable so tests can cross a month boundary. */
 export interface Clock {
   now(): Date;
