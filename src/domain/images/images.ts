@@ -16,17 +16,10 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Principal } from '../accounts/accounts.js';
 import sharp from 'sharp';
-import {
-  errorOf,
-  NotFoundError,
-  ServiceBusyError,
-  TitlecardError,
-  TooManyAttemptsError,
-  ValidationError,
-} from '../kernel/errors.js';
+import { NotFoundError, ServiceBusyError, TooManyAttemptsError, ValidationError } from '../kernel/errors.js';
 import { BLOB_KEY_PATTERN, blobKeysOf } from './files.js';
 import { newBlobStem, newId } from '../kernel/ids.js';
-import { readFile } from 'node:fs/promises';
+import { createHandoff } from './handoff.js';
 import type { ImageRecord } from '../kernel/records.js';
 import type { Readable } from 'node:stream';
 import type {
@@ -404,46 +397,13 @@ export function createImages({
       throw err;
     }
   }
-  /** A generation rendered by a worker (see {@link ImagesDeps.generationQueue}), charged `charge`. */
-  async function generateOnWorker(
-    principal: Principal,
-    read: GenerateRequestReader,
-    charge: Charge,
-    queue: GenerationQueue,
-  ): Promise<Generated> {
-    let uploadKey: string | null = null;
-    try {
-      const { image, imageField, options } = await read();
-      if (image !== undefined) {
-        uploadKey = `${newBlobStem()}_upload.bin`;
-        const bytes = Buffer.isBuffer(image) ? image : await readFile(image.path);
-        await blobs.put(uploadKey, bytes, 'application/octet-stream');
-      }
-      const imageId = newId('img');
-      const result = await queue.run({
-        userId: principal.user.id,
-        options: (options ?? {}) as Record<string, unknown>,
-        uploadKey,
-        imageField: imageField ?? 'image',
-        imageId,
-      });
-      if (!result.ok) throw errorOf(result.error);
-      const record = await store.images.findById(principal.user.id, imageId);
-      const thumbnail = record && (await blobs.get(record.thumbnailKey));
-      if (!record || !thumbnail) throw new Error(`the worker's image ${imageId} has no record or thumbnail`);
-      return { image: viewOf(record), thumbnail, report: result.report as RenderReport };
-    } catch (err) {
-      if (uploadKey) await blobs.delete(uploadKey).catch(() => undefined);
-      await refund(charge);
-      throw err;
-    }
-  }
-
   // The worker's side charges nothing: the serving process charged and refunds (an empty receipt).
   const refund = (charge: Charge) =>
     charge.receipt === ''
       ? Promise.resolve()
       : quota.refund(charge).catch((e: unknown) => logger.error({ err: e, charge }, 'quota refund failed'));
+
+  const handoff = createHandoff({ store, blobs, generateOne, viewOf, refund });
 
   return {
     // The quota before the capacity: a caller with no quota left gets the contract's 429 however
@@ -451,7 +411,7 @@ export function createImages({
     async generate(principal, read) {
       const charge = await quota.charge(principal.user);
       // Rendered on a worker: its capacity is the workers', so no admission here.
-      if (generationQueue) return generateOnWorker(principal, read, charge, generationQueue);
+      if (generationQueue) return handoff.generateOnWorker(principal, read, charge, generationQueue);
       let started = false;
       try {
         return await admitted(() => {
@@ -472,37 +432,7 @@ export function createImages({
       return generated.image;
     },
 
-    async renderQueued(job) {
-      const existing = await store.images.findById(job.userId, job.imageId);
-      if (existing) return { ok: true, report: null };
-      const user = await store.users.findById(job.userId);
-      try {
-        if (!user) throw new NotFoundError('The account of this generation no longer exists');
-        const upload = job.uploadKey ? await blobs.get(job.uploadKey) : undefined;
-        if (job.uploadKey && !upload) throw new Error(`the upload ${job.uploadKey} is missing`);
-        const noCharge = { userId: user.id, month: '', receipt: '' };
-        const generated = await generateOne(
-          { user },
-          async () => ({ image: upload?.body, imageField: job.imageField, options: job.options }),
-          noCharge,
-          job.imageId,
-        );
-        if (job.uploadKey) await blobs.delete(job.uploadKey);
-        return { ok: true, report: generated.report };
-      } catch (err) {
-        if (!(err instanceof TitlecardError)) throw err;
-        if (job.uploadKey) await blobs.delete(job.uploadKey).catch(() => undefined);
-        return {
-          ok: false,
-          error: {
-            code: err.code,
-            message: err.message,
-            field: err instanceof ValidationError ? err.field : null,
-            constraint: err instanceof ValidationError ? err.constraint : null,
-          },
-        };
-      }
-    },
+    renderQueued: (job) => handoff.renderQueued(job),
 
     async preview(principal, read) {
       const wait = await previewThrottle.hit(`preview:${principal.user.id}`);

@@ -1,0 +1,119 @@
+/**
+ * Generations handed to workers (`GENERATE_ON_WORKERS`, src/queue.ts): the serving process's side
+ * ({@link Handoff.generateOnWorker}: charge already made, the request read, the upload put in the
+ * blob store, the worker awaited) and the worker's ({@link Handoff.renderQueued}: the render, the
+ * files and the record, under the image id the serving process chose, so a retried job finds it).
+ */
+import { readFile } from 'node:fs/promises';
+import type { Principal } from '../accounts/accounts.js';
+import type { Quota } from '../accounts/quota.js';
+import { errorOf, NotFoundError, TitlecardError, ValidationError } from '../kernel/errors.js';
+import { newBlobStem, newId } from '../kernel/ids.js';
+import type {
+  BlobStore,
+  GenerationQueue,
+  QueuedGeneration,
+  QueuedGenerationResult,
+  RecordStore,
+} from '../kernel/ports.js';
+import type { ImageRecord } from '../kernel/records.js';
+import type { RenderReport } from '../schemas.js';
+import type { Generated, GenerateRequestReader, ImageView } from './images.js';
+
+type Charge = Awaited<ReturnType<Quota['charge']>>;
+
+export interface Handoff {
+  /** Renders on a worker a generation charged `charge`; refunds it and deletes the upload on failure. */
+  generateOnWorker(
+    principal: Principal,
+    read: GenerateRequestReader,
+    charge: Charge,
+    queue: GenerationQueue,
+  ): Promise<Generated>;
+  /** The worker's side: the domain error it throws comes back as a result. */
+  renderQueued(job: QueuedGeneration): Promise<QueuedGenerationResult>;
+}
+
+export interface HandoffDeps {
+  store: RecordStore;
+  blobs: BlobStore;
+  /** images.ts's generation after the charge (read → validate → render → files → record). */
+  generateOne: (
+    principal: Principal,
+    read: GenerateRequestReader,
+    charge: Charge,
+    id: string,
+  ) => Promise<Generated>;
+  viewOf: (record: ImageRecord) => ImageView;
+  refund: (charge: Charge) => Promise<unknown>;
+}
+
+export function createHandoff({ store, blobs, generateOne, viewOf, refund }: HandoffDeps): Handoff {
+  async function generateOnWorker(
+    principal: Principal,
+    read: GenerateRequestReader,
+    charge: Charge,
+    queue: GenerationQueue,
+  ): Promise<Generated> {
+    let uploadKey: string | null = null;
+    try {
+      const { image, imageField, options } = await read();
+      if (image !== undefined) {
+        uploadKey = `${newBlobStem()}_upload.bin`;
+        const bytes = Buffer.isBuffer(image) ? image : await readFile(image.path);
+        await blobs.put(uploadKey, bytes, 'application/octet-stream');
+      }
+      const imageId = newId('img');
+      const result = await queue.run({
+        userId: principal.user.id,
+        options: (options ?? {}) as Record<string, unknown>,
+        uploadKey,
+        imageField: imageField ?? 'image',
+        imageId,
+      });
+      if (!result.ok) throw errorOf(result.error);
+      const record = await store.images.findById(principal.user.id, imageId);
+      const thumbnail = record && (await blobs.get(record.thumbnailKey));
+      if (!record || !thumbnail) throw new Error(`the worker's image ${imageId} has no record or thumbnail`);
+      return { image: viewOf(record), thumbnail, report: result.report as RenderReport };
+    } catch (err) {
+      if (uploadKey) await blobs.delete(uploadKey).catch(() => undefined);
+      await refund(charge);
+      throw err;
+    }
+  }
+
+  async function renderQueued(job: QueuedGeneration): Promise<QueuedGenerationResult> {
+    const existing = await store.images.findById(job.userId, job.imageId);
+    if (existing) return { ok: true, report: null };
+    const user = await store.users.findById(job.userId);
+    try {
+      if (!user) throw new NotFoundError('The account of this generation no longer exists');
+      const upload = job.uploadKey ? await blobs.get(job.uploadKey) : undefined;
+      if (job.uploadKey && !upload) throw new Error(`the upload ${job.uploadKey} is missing`);
+      const noCharge = { userId: user.id, month: '', receipt: '' };
+      const generated = await generateOne(
+        { user },
+        async () => ({ image: upload?.body, imageField: job.imageField, options: job.options }),
+        noCharge,
+        job.imageId,
+      );
+      if (job.uploadKey) await blobs.delete(job.uploadKey);
+      return { ok: true, report: generated.report };
+    } catch (err) {
+      if (!(err instanceof TitlecardError)) throw err;
+      if (job.uploadKey) await blobs.delete(job.uploadKey).catch(() => undefined);
+      return {
+        ok: false,
+        error: {
+          code: err.code,
+          message: err.message,
+          field: err instanceof ValidationError ? err.field : null,
+          constraint: err instanceof ValidationError ? err.constraint : null,
+        },
+      };
+    }
+  }
+
+  return { generateOnWorker, renderQueued };
+}
