@@ -82,3 +82,35 @@ describe('titlecard/client', () => {
     expect(out.refused).toEqual({ status: 401, message: expect.stringMatching(/invalid/) });
   });
 });
+
+describe('titlecard/client and batches', () => {
+  it('starts a batch with typed items, follows it to completion and reads each image, all typed', async () => {
+    const { createTitlecardClient } = await import('../../src/client/index.js');
+    const { token } = await srv.createUser('pro');
+    const api = createTitlecardClient({ baseUrl: srv.base, token });
+    const jpeg = new Blob([await solid([30, 90, 150], 'jpeg', 640, 400)], { type: 'image/jpeg' });
+    const form = new FormData();
+    form.append('image', jpeg, 'blue.jpg');
+    const asset = (await (
+      await fetch(`${srv.base}/assets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: form,
+      })
+    ).json()) as { data: { id: string } };
+    const started = await api.POST('/batches', {
+      body: { items: [1, 2].map((i) => ({ asset: asset.data.id, title: `Typed ${i}` })) },
+    });
+    expect(started.response.status).toBe(202);
+    const id = started.data!.data.id;
+    let batch = (await api.GET('/batches/{id}', { params: { path: { id } } })).data!.data;
+    for (let i = 0; i < 100 && batch.status !== 'completed'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      batch = (await api.GET('/batches/{id}', { params: { path: { id } } })).data!.data;
+    }
+    expect(batch).toMatchObject({ status: 'completed', done: 2 });
+    expect(batch.items.map((i) => i.image?.width)).toEqual([1200, 1200]);
+    const refused = await api.POST('/batches', { body: { items: [{ asset: asset.data.id, title: '' }] } });
+    expect(refused.response.status).toBe(400);
+  });
+});
