@@ -1,7 +1,7 @@
 /**
  * What a site's card is drawn from, read from the page's HTML with htmlparser2 (a tolerant parser:
- * real pages are rarely valid HTML): the title, the description, `titlecard:*` fields, the
- * canonical URL, and the site-verification tag.
+ * real pages are rarely valid HTML): the title, the description, `titlecard:*` fields, and the
+ * site-verification tag.
  *
  * Precedence, most specific first: `titlecard:title` > `og:title` > `<title>`;
  * `titlecard:subtitle` > `og:description` (when the site asks for it); `titlecard:image` (an asset
@@ -24,8 +24,6 @@ export interface PageFacts {
   description?: string;
   /** `titlecard:image`: an asset id or an https URL. */
   image?: string;
-  /** `<link rel="canonical">`, resolved against the page URL. */
-  canonical?: string;
   /** The content of `<meta name="titlecard-site-verification">`. */
   verification?: string;
 }
@@ -58,12 +56,11 @@ export function decodePage(body: Buffer, contentType: string): string {
   }
 }
 
-/** Reads {@link PageFacts} from a page's HTML; `pageUrl` resolves a relative canonical link. */
-export function readPage(html: string, pageUrl: string): PageFacts {
+/** Reads {@link PageFacts} from a page's HTML. */
+export function readPage(html: string): PageFacts {
   const meta: Record<string, string> = {};
   let titleText = '';
   let inTitle = false;
-  let canonical: string | undefined;
   const parser = new Parser(
     {
       onopentag(name, attrs) {
@@ -72,12 +69,7 @@ export function readPage(html: string, pageUrl: string): PageFacts {
           const key = (attrs.property ?? attrs.name ?? '').toLowerCase();
           // The first of each wins, as Open Graph parsers do.
           if (key && attrs.content !== undefined && !(key in meta)) meta[key] = attrs.content;
-        } else if (
-          name === 'link' &&
-          attrs.href &&
-          (attrs.rel ?? '').toLowerCase().split(/\s+/).includes('canonical')
-        )
-          canonical ??= attrs.href;
+        }
       },
       ontext(text) {
         if (inTitle) titleText += text;
@@ -89,12 +81,6 @@ export function readPage(html: string, pageUrl: string): PageFacts {
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
   parser.end(html);
-  let canonicalUrl: string | undefined;
-  try {
-    canonicalUrl = canonical ? new URL(canonical, pageUrl).href : undefined;
-  } catch {
-    canonicalUrl = undefined;
-  }
   const facts: PageFacts = {};
   const title = cleanText(meta['titlecard:title']) ?? cleanText(meta['og:title']) ?? cleanText(titleText);
   const entries: [keyof PageFacts, string | undefined][] = [
@@ -102,7 +88,6 @@ export function readPage(html: string, pageUrl: string): PageFacts {
     ['subtitle', cleanText(meta['titlecard:subtitle'])],
     ['description', cleanText(meta['og:description'])],
     ['image', meta['titlecard:image']?.trim() || undefined],
-    ['canonical', canonicalUrl],
     ['verification', meta[VERIFICATION_NAME]?.trim() || undefined],
   ];
   for (const [key, value] of entries) if (value !== undefined) facts[key] = value;

@@ -162,7 +162,7 @@ export function createSites(deps: SitesDeps): Sites {
       throw new PageProblem(`the page redirected to ${page.url}, which is not on ${site.origin}`);
     if (!HTML.test(page.contentType))
       throw new PageProblem(`the page is ${page.contentType || 'of no Content-Type'}, not HTML`);
-    const facts = readPage(decodePage(page.body, page.contentType), page.url);
+    const facts = readPage(decodePage(page.body, page.contentType));
     if (!facts.title) throw new PageProblem('the page has no og:title, titlecard:title or <title>');
     return {
       title: facts.title,
@@ -236,7 +236,7 @@ export function createSites(deps: SitesDeps): Sites {
       try {
         const home = await fetchPage(`${site.origin}/`);
         const found = HTML.test(home.contentType)
-          ? readPage(decodePage(home.body, home.contentType), home.url).verification
+          ? readPage(decodePage(home.body, home.contentType)).verification
           : undefined;
         if (found === token) return view(await markVerified(site));
         tried.push(
