@@ -2,11 +2,10 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, seriousViolations } from '../support/browser.js';
+import { hasChromium, launchChromium, seriousViolations, signedInPage } from '../support/browser.js';
 import { fetchLink } from '../support/docs-examples.js';
 import { ROOT } from '../support/process.js';
 import { startTestServer } from '../support/server.js';
-import { WebClient } from '../support/web.js';
 
 const PHOTO = path.join(ROOT, 'src/web/static/samples/dragonfly.jpg');
 const FONT = path.join(ROOT, 'fonts/playfair-display/PlayfairDisplay_700Bold.ttf');
@@ -16,17 +15,7 @@ describe.skipIf(!hasChromium)('render links in the dashboard, in Chromium', () =
     const srv = await startTestServer();
     const browser = await launchChromium();
     try {
-      const email = `links-${Date.now()}@example.com`;
-      const web = new WebClient(srv.url);
-      await web.signUp(email, 'a long enough password');
-      await srv.confirmEmail(email);
-      const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
-      const [name, value] = (web.cookie ?? '').split('=');
-      await context.addCookies([{ name: name ?? '', value: value ?? '', url: srv.url }]);
-      const page = await context.newPage();
-      page.on('dialog', (dialog) => {
-        dialog.accept().catch(() => undefined);
-      });
+      const { page } = await signedInPage(browser, srv, 'links');
       const accessible = async () => expect(await seriousViolations(page)).toEqual([]);
 
       await page.goto(`${srv.url}/overview`);
@@ -73,7 +62,7 @@ describe.skipIf(!hasChromium)('render links in the dashboard, in Chromium', () =
       const res = await fetchLink(url);
       expect(res.status).toBe(200);
       expect(await sharp(res.body).metadata()).toMatchObject({ width: 1200, height: 630 });
-      await context.close();
+      await page.context().close();
     } finally {
       await browser.close();
       await srv.close();
