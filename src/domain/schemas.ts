@@ -469,6 +469,19 @@ export const siteBodySchema = z
       .regex(/^https?:\/\/[^\s/?#]+\/?$/, {
         message: 'an http or https origin such as https://blog.example.com',
       })
+      // And a host the WHATWG URL parser takes, without credentials: the regex lets through hosts
+      // it refuses, such as control characters.
+      .refine(
+        (v) => {
+          try {
+            const url = new URL(v);
+            return !url.username && !url.password && url.pathname === '/';
+          } catch {
+            return false;
+          }
+        },
+        { message: 'an http or https origin such as https://blog.example.com' },
+      )
       .describe('The site: scheme, host and port, such as https://blog.example.com (no path).'),
     preset: recordIdSchema('pre').describe("The preset that gives every page's card its design."),
     name: text(100)
