@@ -11,6 +11,9 @@ import { ConfigError, type Config } from './config.js';
 import { startItemWorker } from './queue.js';
 import { createRuntime } from './runtime.js';
 
+/** How old a still-queued item must be before a worker enqueues it again, ms (and how often it looks). */
+export const REQUEUE_AFTER_MS = 60_000;
+
 export interface RunningWorker {
   /** e.g. http://127.0.0.1:41234: its /healthz and /metrics. */
   url: string;
@@ -32,6 +35,16 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     registry: runtime.metrics.registry,
     logger,
   });
+  // Items a batch stored while Redis was away never became jobs: look for them now and then.
+  const requeue = async () => {
+    const n = await runtime.services.requeueWaiting(new Date(Date.now() - REQUEUE_AFTER_MS));
+    if (n > 0) logger.warn({ items: n }, 'batch items without a job were queued again');
+  };
+  const requeueTimer = setInterval(() => {
+    requeue().catch((err: unknown) => logger.error({ err }, 'requeueing waiting items failed'));
+  }, REQUEUE_AFTER_MS);
+  requeueTimer.unref();
+  await requeue();
   const server: Server = createServer((req, res) => {
     if (req.url === '/healthz') {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
@@ -57,6 +70,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   return {
     url,
     async close() {
+      clearInterval(requeueTimer);
       await worker.close();
       await new Promise((resolve) => server.close(resolve));
       await runtime.close();

@@ -120,6 +120,11 @@ export interface Services {
    * that is not the item's left it unfinished (the queue retries it).
    */
   processQueuedItem(batchId: string, index: number): Promise<boolean>;
+  /**
+   * With `QUEUE=redis`: enqueues again the items still queued in batches made before `before`
+   * (a batch made while Redis was away); the queue adds none twice. Answers how many it handed over.
+   */
+  requeueWaiting(before: Date): Promise<number>;
   /** A worker's side of a generation handed over (`GENERATE_ON_WORKERS`, images.ts `renderQueued`). */
   processQueuedGeneration(job: QueuedGeneration): Promise<QueuedGenerationResult>;
   /**
@@ -292,6 +297,12 @@ export function createServices(deps: ServiceDeps): Services {
       },
     },
     processQueuedGeneration: (job) => images.renderQueued(job),
+    async requeueWaiting(before) {
+      if (!deps.itemQueue) return 0;
+      const items = await store.batches.queuedBefore(before, 1000);
+      if (items.length > 0) await deps.itemQueue.add(items);
+      return items.length;
+    },
     async processQueuedItem(batchId, index) {
       const item = await store.batches.claimItem(batchId, index, clock.now());
       return item ? processItem(item) : true;

@@ -201,7 +201,7 @@ describe.skipIf(!mongoUri || !s3)(
 );
 
 describe('titlecard sweep on the embedded default', () => {
-  it('keeps young files (a generation may be in flight) and referenced ones', async () => {
+  it('keeps young files (a generation may be in flight), referenced ones and uploads; deletes old orphans and stranded hand-off uploads', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'titlecard-sweep-'));
     const storage = await openStorage({ dataDir });
     const services = testServices({ ...storage, publicUrl: 'http://x' });
@@ -217,8 +217,16 @@ describe('titlecard sweep on the embedded default', () => {
     }));
     const orphan = `${newBlobStem()}_thumb.png`;
     await storage.blobs.put(orphan, Buffer.from('x'), 'image/png');
+    // An upload left on its way to a worker (GENERATE_ON_WORKERS) goes too; an asset stays.
+    const handoff = `${newBlobStem()}_upload.bin`;
+    await storage.blobs.put(handoff, Buffer.from('x'), 'application/octet-stream');
+    const asset = `${newBlobStem()}_asset.png`;
+    await storage.blobs.put(asset, Buffer.from('x'), 'image/png');
     expect(await services.images.sweepOrphans({ olderThan: new Date(Date.now() - 60_000) })).toEqual([]);
-    expect(await services.images.sweepOrphans({ olderThan: new Date(Date.now() + 1000) })).toEqual([orphan]);
+    expect((await services.images.sweepOrphans({ olderThan: new Date(Date.now() + 1000) })).sort()).toEqual(
+      [orphan, handoff].sort(),
+    );
+    expect(await storage.blobs.get(asset)).toBeDefined();
     expect(
       await services.images.fileInfo(new URL(image.url).pathname.split('/').pop() as string),
     ).toBeDefined();

@@ -22,6 +22,9 @@ import type { Generated, GenerateRequestReader, ImageView } from './images.js';
 
 type Charge = Awaited<ReturnType<Quota['charge']>>;
 
+/** An upload on its way to a worker: deleted once rendered, else by the orphan sweep (images.ts). */
+export const HANDOFF_KEY_PATTERN = /^[0-9A-Za-z]{22}_upload\.bin$/;
+
 export interface Handoff {
   /** Renders on a worker a generation charged `charge`; refunds it and deletes the upload on failure. */
   generateOnWorker(

@@ -19,7 +19,7 @@ import sharp from 'sharp';
 import { NotFoundError, ServiceBusyError, TooManyAttemptsError, ValidationError } from '../kernel/errors.js';
 import { BLOB_KEY_PATTERN, blobKeysOf } from './files.js';
 import { newBlobStem, newId } from '../kernel/ids.js';
-import { createHandoff } from './handoff.js';
+import { createHandoff, HANDOFF_KEY_PATTERN } from './handoff.js';
 import type { ImageRecord } from '../kernel/records.js';
 import type { Readable } from 'node:stream';
 import type {
@@ -531,8 +531,10 @@ export function createImages({
       for await (const key of store.images.allBlobKeys()) referenced.add(key);
       const orphans: string[] = [];
       for await (const { key, modifiedAt } of blobs.list()) {
-        // Only published image files are swept: uploads and rendered links have records of their own.
-        if (!BLOB_KEY_PATTERN.test(key) || referenced.has(key) || modifiedAt >= olderThan) continue;
+        // Published image files no record points to, and uploads left on their way to a worker
+        // (handoff.ts; a crash of both ends): other uploads and rendered links have records of their own.
+        const orphan = BLOB_KEY_PATTERN.test(key) ? !referenced.has(key) : HANDOFF_KEY_PATTERN.test(key);
+        if (!orphan || modifiedAt >= olderThan) continue;
         if (!dryRun) await blobs.delete(key);
         orphans.push(key);
       }

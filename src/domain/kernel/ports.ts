@@ -305,6 +305,11 @@ export interface BatchRepository {
    * (a retry after its worker died); undefined when it is finished, cancelled or unknown.
    */
   claimItem(batchId: string, index: number, at: Date): Promise<BatchItem | undefined>;
+  /**
+   * Items still queued in batches made before `before`, oldest first, at most `limit`: what a queue
+   * may have missed (QUEUE=redis, Redis away when the batch was made).
+   */
+  queuedBefore(before: Date, limit: number): Promise<{ batchId: string; index: number }[]>;
   /** Renews the claims of these running items at `at` (a runner's heartbeat). */
   renew(items: { batchId: string; index: number }[], at: Date): Promise<void>;
   /** Records how a running item ended. */

@@ -72,6 +72,14 @@ export async function mongoBatches(db: Db): Promise<RecordStore['batches']> {
       );
       return doc ? toItem(doc) : undefined;
     },
+    async queuedBefore(before, limit) {
+      const docs = await items
+        .find({ status: 'queued', batchCreatedAt: { $lt: before } }, { projection: { batchId: 1, index: 1 } })
+        .sort({ batchCreatedAt: 1, batchId: 1, index: 1 })
+        .limit(limit)
+        .toArray();
+      return docs.map((d) => ({ batchId: d.batchId, index: d.index }));
+    },
     async renew(list, at) {
       if (list.length === 0) return;
       await items.updateMany(

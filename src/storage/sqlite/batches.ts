@@ -79,6 +79,10 @@ export function sqliteBatches(db: Database.Database): RecordStore['batches'] {
       `UPDATE batch_items SET status = 'running', claimed_at = @at
        WHERE batch_id = @batchId AND idx = @index AND status IN ('queued', 'running') RETURNING *`,
     ),
+    queuedBefore: db.prepare<[string, number], { batch_id: string; idx: number }>(
+      `SELECT i.batch_id, i.idx FROM batch_items i JOIN batches b ON b.id = i.batch_id
+       WHERE i.status = 'queued' AND b.created_at < ? ORDER BY b.created_at, i.batch_id, i.idx LIMIT ?`,
+    ),
     renew: db.prepare(
       "UPDATE batch_items SET claimed_at = ? WHERE batch_id = ? AND idx = ? AND status = 'running'",
     ),
@@ -140,6 +144,11 @@ export function sqliteBatches(db: Database.Database): RecordStore['batches'] {
     async claimItem(batchId, index, at) {
       const r = q.claimItem.get({ batchId, index, at: at.toISOString() });
       return r && toItem(r);
+    },
+    async queuedBefore(before, limit) {
+      return q.queuedBefore
+        .all(before.toISOString(), limit)
+        .map((r) => ({ batchId: r.batch_id, index: r.idx }));
     },
     async renew(items, at) {
       db.transaction(() => {

@@ -32,6 +32,10 @@ export function batchesContract({ open }: ContractContext): void {
     expect(await store.batches.find(userId, batch.id)).toEqual(batch);
     expect(await store.batches.find(newId('usr'), batch.id)).toBeUndefined();
     expect(await store.batches.counts(batch.id)).toMatchObject({ queued: 3, running: 0 });
+    const mine = (list: { batchId: string; index: number }[]) =>
+      list.filter((i) => i.batchId === batch.id).map((i) => i.index);
+    expect(mine(await store.batches.queuedBefore(new Date(at.getTime() + 1), 1000))).toEqual([0, 1, 2]);
+    expect(mine(await store.batches.queuedBefore(at, 1000))).toEqual([]);
 
     // The test's store may hold other tests' items: only this batch's are looked at.
     const stale = new Date(at.getTime() - 10_000);
@@ -42,6 +46,7 @@ export function batchesContract({ open }: ContractContext): void {
       if (next.batchId === batch.id) claimed.push(next);
     }
     expect(claimed.map((c) => c.index)).toEqual([0, 1, 2]);
+    expect(mine(await store.batches.queuedBefore(new Date(at.getTime() + 1), 1000))).toEqual([]);
     expect(claimed[0]).toMatchObject({
       status: 'running',
       claimedAt: at,
