@@ -205,13 +205,20 @@ export function createServices(deps: ServiceDeps): Services {
     pageThrottle: deps.pageThrottle,
     options: { recheckSeconds: deps.siteRecheckSeconds ?? 3600 },
   });
-  const runner = createBatchRunner({
+  // One processor of batch items, for this process's runner and for a queue's workers.
+  const processItem = createItemProcessor({
     store,
     clock,
     logger: deps.logger,
     images,
-    concurrency: deps.renderer.load().concurrency,
     completed: (batch) => batchCompleted(batch),
+  });
+  const runner = createBatchRunner({
+    store,
+    clock,
+    logger: deps.logger,
+    process: processItem,
+    concurrency: deps.renderer.load().concurrency,
   });
   const batches = createBatches({
     store,
@@ -226,13 +233,6 @@ export function createServices(deps: ServiceDeps): Services {
     },
     completed: (batch) => batchCompleted(batch),
     webhookSecret: (id) => webhooks.batchSecret(id),
-  });
-  const processItem = createItemProcessor({
-    store,
-    clock,
-    logger: deps.logger,
-    images,
-    completed: (batch) => batchCompleted(batch),
   });
   async function batchCompleted(batch: Batch): Promise<void> {
     await webhooks.publish(

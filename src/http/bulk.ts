@@ -5,10 +5,11 @@
 import { readFile } from 'node:fs/promises';
 import { ZipArchive } from 'archiver';
 import { parse } from 'csv-parse/sync';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { BATCH_MAX_ITEMS, type ArchiveEntry } from '../domain/batches/batches.js';
 import { ValidationError } from '../domain/kernel/errors.js';
 import { decodeFields } from './form.js';
+import { receiveForm } from './multipart.js';
 
 /** Largest CSV upload (ours): 1,000 rows of a few hundred bytes. */
 export const CSV_MAX_BYTES = 2 * 1024 * 1024;
@@ -37,6 +38,22 @@ export async function csvItems(
   return rows.map((row) =>
     decodeFields({ ...common, ...Object.fromEntries(Object.entries(row).filter(([, v]) => v !== '')) }),
   );
+}
+
+/**
+ * The body of `POST /batches` from a multipart CSV upload: the file `file` as items, the form's
+ * other fields applying to every row, `webhookUrl` apart. ValidationError on `file`.
+ */
+export async function batchBodyOfCsvForm(req: Request): Promise<Record<string, unknown>> {
+  const form = await receiveForm(req, 'file', CSV_MAX_BYTES);
+  try {
+    if (!form.image)
+      throw new ValidationError('file', 'required', 'Expected a CSV file in the form field file');
+    const { webhookUrl, ...common } = form.fields;
+    return { items: await csvItems(form.image.path, common), ...(webhookUrl ? { webhookUrl } : {}) };
+  } finally {
+    await form.cleanup();
+  }
 }
 
 /** Streams `entries` as `<name>.zip`, stored (images are compressed already), with archiver. */

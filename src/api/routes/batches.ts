@@ -10,9 +10,7 @@
  */
 import express from 'express';
 import { principalOf, requireAuth } from '../../http/auth.js';
-import { CSV_MAX_BYTES, csvItems, sendZip } from '../../http/bulk.js';
-import { receiveForm } from '../../http/multipart.js';
-import { ValidationError } from '../../domain/kernel/errors.js';
+import { batchBodyOfCsvForm, sendZip } from '../../http/bulk.js';
 import {
   envelope,
   errorResponses,
@@ -26,19 +24,6 @@ import {
 } from '../describe.js';
 import { ok } from '../../http/respond.js';
 
-/** The JSON body of a CSV upload: its rows as items, the form's fields applying to every row. */
-async function itemsOfCsv(req: express.Request): Promise<Record<string, unknown>> {
-  const form = await receiveForm(req, 'file', CSV_MAX_BYTES);
-  try {
-    if (!form.image)
-      throw new ValidationError('file', 'required', 'Expected a CSV file in the form field file');
-    const { webhookUrl, ...common } = form.fields;
-    return { items: await csvItems(form.image.path, common), ...(webhookUrl ? { webhookUrl } : {}) };
-  } finally {
-    await form.cleanup();
-  }
-}
-
 export const batchesResource: Resource = {
   router(services) {
     const router = express.Router();
@@ -47,7 +32,10 @@ export const batchesResource: Resource = {
     const { batches } = services;
     router.post('/batches', auth, body, async (req, res) => {
       const multipart = /^multipart\/form-data/i.test(req.headers['content-type'] ?? '');
-      const batch = await batches.create(principalOf(res), multipart ? await itemsOfCsv(req) : req.body);
+      const batch = await batches.create(
+        principalOf(res),
+        multipart ? await batchBodyOfCsvForm(req) : req.body,
+      );
       res.status(202).location(`${req.baseUrl}/batches/${batch.id}`).json({ success: true, data: batch });
     });
     router.get('/batches', auth, async (_req, res) => {

@@ -44,6 +44,19 @@ export function createQuota(store: RecordStore, clock: Clock): Quota {
   const exceeded = (user: User, now: Date) =>
     new QuotaExceededError(TIER_QUOTAS[user.tier], user.tier, nextMonthStart(now), secondsUntilReset(now));
 
+  /** One unit of this month, once per `key` when given; QuotaExceededError when none is left. */
+  async function chargeThisMonth(user: User, key?: string): Promise<Charge> {
+    const now = clock.now();
+    const month = monthOf(now);
+    const limit = TIER_QUOTAS[user.tier];
+    const receipt =
+      key === undefined
+        ? await store.usage.tryCharge(user.id, month, limit)
+        : await store.usage.tryChargeOnce(user.id, month, limit, key);
+    if (receipt === undefined) throw exceeded(user, now);
+    return { userId: user.id, month, receipt };
+  }
+
   async function counts(user: User) {
     const now = clock.now();
     const month = monthOf(now);
@@ -53,21 +66,9 @@ export function createQuota(store: RecordStore, clock: Clock): Quota {
   }
 
   return {
-    async charge(user) {
-      const now = clock.now();
-      const month = monthOf(now);
-      const receipt = await store.usage.tryCharge(user.id, month, TIER_QUOTAS[user.tier]);
-      if (receipt === undefined) throw exceeded(user, now);
-      return { userId: user.id, month, receipt };
-    },
+    charge: (user) => chargeThisMonth(user),
 
-    async chargeOnce(user, key) {
-      const now = clock.now();
-      const month = monthOf(now);
-      const receipt = await store.usage.tryChargeOnce(user.id, month, TIER_QUOTAS[user.tier], key);
-      if (receipt === undefined) throw exceeded(user, now);
-      return { userId: user.id, month, receipt };
-    },
+    chargeOnce: (user, key) => chargeThisMonth(user, key),
 
     async refund(charge) {
       await store.usage.refund(charge.userId, charge.month, charge.receipt);

@@ -40,20 +40,26 @@ export interface BatchRunner {
   stop(): Promise<void>;
 }
 
-export interface BatchRunnerDeps {
+export interface ItemProcessorDeps {
   store: RecordStore;
   clock: Clock;
   logger: Logger;
   images: Pick<Images, 'generateItem'>;
-  /** Items rendered at once (the renderer's concurrency). */
-  concurrency: number;
   /** Called once when a batch's last item finished (the `batch.completed` event). */
   completed(batch: Batch): Promise<void>;
 }
 
-export function createItemProcessor(
-  deps: Pick<BatchRunnerDeps, 'store' | 'clock' | 'logger' | 'images' | 'completed'>,
-): ItemProcessor {
+export interface BatchRunnerDeps {
+  store: RecordStore;
+  clock: Clock;
+  logger: Logger;
+  /** Renders a claimed item ({@link createItemProcessor}); a queue's workers use the same one. */
+  process: ItemProcessor;
+  /** Items rendered at once (the renderer's concurrency). */
+  concurrency: number;
+}
+
+export function createItemProcessor(deps: ItemProcessorDeps): ItemProcessor {
   const { store, clock, logger, images } = deps;
   return async (item) => {
     const key = `${item.batchId}:${item.index}`;
@@ -92,8 +98,7 @@ export function createItemProcessor(
 }
 
 export function createBatchRunner(deps: BatchRunnerDeps): BatchRunner {
-  const { store, clock, logger } = deps;
-  const run = createItemProcessor(deps);
+  const { store, clock, logger, process: run } = deps;
   const inHand = new Map<string, BatchItem>();
   let running = false;
   let loop: Promise<void> | undefined;

@@ -44,7 +44,7 @@ export interface HandoffDeps {
   generateOne: (
     principal: Principal,
     read: GenerateRequestReader,
-    charge: Charge,
+    charge: Charge | undefined,
     id: string,
   ) => Promise<Generated>;
   viewOf: (record: ImageRecord) => ImageView;
@@ -94,11 +94,10 @@ export function createHandoff({ store, blobs, generateOne, viewOf, refund }: Han
       if (!user) throw new NotFoundError('The account of this generation no longer exists');
       const upload = job.uploadKey ? await blobs.get(job.uploadKey) : undefined;
       if (job.uploadKey && !upload) throw new Error(`the upload ${job.uploadKey} is missing`);
-      const noCharge = { userId: user.id, month: '', receipt: '' };
       const generated = await generateOne(
         { user },
         async () => ({ image: upload?.body, imageField: job.imageField, options: job.options }),
-        noCharge,
+        undefined, // the serving process charged, and refunds if this fails
         job.imageId,
       );
       if (job.uploadKey) await blobs.delete(job.uploadKey);

@@ -358,7 +358,8 @@ export function createImages({
   async function generateOne(
     principal: Principal,
     read: GenerateRequestReader,
-    charge: Charge,
+    /** The unit to refund if it fails; undefined on a worker (the serving process charged). */
+    charge: Charge | undefined,
     id = newId('img'),
     source?: { batchId: string; index: number },
   ): Promise<Generated> {
@@ -393,15 +394,12 @@ export function createImages({
       };
     } catch (err) {
       if (keys) await Promise.allSettled([blobs.delete(keys.imageKey), blobs.delete(keys.thumbnailKey)]);
-      await refund(charge);
+      if (charge) await refund(charge);
       throw err;
     }
   }
-  // The worker's side charges nothing: the serving process charged and refunds (an empty receipt).
   const refund = (charge: Charge) =>
-    charge.receipt === ''
-      ? Promise.resolve()
-      : quota.refund(charge).catch((e: unknown) => logger.error({ err: e, charge }, 'quota refund failed'));
+    quota.refund(charge).catch((e: unknown) => logger.error({ err: e, charge }, 'quota refund failed'));
 
   const handoff = createHandoff({ store, blobs, generateOne, viewOf, refund });
 

@@ -73,6 +73,8 @@ export interface RenderCache {
   plan(user: User, request: CardRequest): Promise<PlannedCard>;
   /** Whether an `If-None-Match` value names `hash` (strong or weak, RFC 9110 section 13.1.2). */
   matches(ifNoneMatch: string | undefined, hash: string): boolean;
+  /** The answer of a matched `If-None-Match` (a 304): the card's ETag and type, no body. */
+  notModified(hash: string, format: FileFormat): ServedRender;
   /** The done card `hash`, or undefined when it is not stored. */
   stored(hash: string): Promise<ServedRender | undefined>;
   /**
@@ -224,6 +226,10 @@ export function createRenderCache(deps: RenderCacheDeps): RenderCache {
         ifNoneMatch !== undefined &&
         ifNoneMatch.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}`)
       );
+    },
+
+    notModified(hash, format) {
+      return { etag: `"${hash}"`, contentType: FILE_TYPES[format].contentType, body: undefined };
     },
 
     async stored(hash) {

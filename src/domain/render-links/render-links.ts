@@ -26,7 +26,6 @@ import {
   QuotaExceededError,
   ValidationError,
 } from '../kernel/errors.js';
-import { FILE_TYPES } from '../design.js';
 import { newId, randomBase62 } from '../kernel/ids.js';
 import type { Clock, RecordStore } from '../kernel/ports.js';
 import type { Presets } from './presets.js';
@@ -207,8 +206,7 @@ export function createRenderUrls(deps: RenderUrlsDeps): RenderUrls {
         image,
         format: link.format,
       });
-      if (cache.matches(ifNoneMatch, card.hash))
-        return { etag: `"${card.hash}"`, contentType: FILE_TYPES[link.format].contentType, body: undefined };
+      if (cache.matches(ifNoneMatch, card.hash)) return cache.notModified(card.hash, link.format);
       const linkId = createHash('sha256').update(link.canonical).digest('hex');
       try {
         return await cache.serve(user, card, true, () => store.renders.setLatest(linkId, user.id, card.hash));

@@ -23,7 +23,7 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Principal } from '../accounts/accounts.js';
 import { assertConfirmed } from '../accounts/confirmation.js';
-import { FILE_TYPES, type FileFormat } from '../design.js';
+import { FILE_FORMATS, FILE_TYPES, type FileFormat } from '../design.js';
 import {
   ForbiddenError,
   NotFoundError,
@@ -95,11 +95,13 @@ export interface SitesDeps {
 }
 
 const LINK = /^\/s\/(sit_[0-9A-Za-z]{22})\.(png|jpg|webp)$/;
-const FORMAT_OF_EXTENSION: Record<string, FileFormat> = { png: 'png', jpg: 'jpeg', webp: 'webp' };
 const HTML = /^\s*(text\/html|application\/xhtml\+xml)\s*(;|$)/i;
 
 /** The path of the verification file under the origin (RFC 8615 well-known URI). */
 export const VERIFICATION_FILE = `/.well-known/${VERIFICATION_NAME}`;
+
+/** Why the page fetcher refused: its message without the field's prefix (safe-fetch.ts). */
+const reasonOf = (err: Error) => err.message.replace(/^Could not fetch url: /, '');
 
 /** A page that gets the fallback card, and why (the dashboard shows the reason). */
 class PageProblem extends Error {}
@@ -154,8 +156,7 @@ export function createSites(deps: SitesDeps): Sites {
     try {
       page = await fetchPage(url);
     } catch (err) {
-      if (err instanceof TitlecardError)
-        throw new PageProblem(err.message.replace(/^Could not fetch url: /, ''));
+      if (err instanceof TitlecardError) throw new PageProblem(reasonOf(err));
       throw err;
     }
     if (new URL(page.url).origin !== site.origin)
@@ -244,7 +245,7 @@ export function createSites(deps: SitesDeps): Sites {
         );
       } catch (err) {
         if (!(err instanceof TitlecardError)) throw err;
-        tried.push(`${site.origin}/: ${err.message.replace(/^Could not fetch url: /, '')}`);
+        tried.push(`${site.origin}/: ${reasonOf(err)}`);
       }
       try {
         const file = await fetchPage(`${site.origin}${VERIFICATION_FILE}`);
@@ -252,9 +253,7 @@ export function createSites(deps: SitesDeps): Sites {
         tried.push(`${site.origin}${VERIFICATION_FILE} does not hold the token`);
       } catch (err) {
         if (!(err instanceof TitlecardError)) throw err;
-        tried.push(
-          `${site.origin}${VERIFICATION_FILE}: ${err.message.replace(/^Could not fetch url: /, '')}`,
-        );
+        tried.push(`${site.origin}${VERIFICATION_FILE}: ${reasonOf(err)}`);
       }
       throw new ValidationError(
         'origin',
@@ -296,7 +295,7 @@ export function createSites(deps: SitesDeps): Sites {
         );
       if (typeof rawUrl !== 'string' || rawUrl === '')
         throw new ValidationError('url', 'required', 'Expected the page URL in the query parameter url');
-      const format = FORMAT_OF_EXTENSION[match[2] as string] as FileFormat;
+      const format = FILE_FORMATS.find((f) => FILE_TYPES[f].extension === match[2]) as FileFormat;
       const now = clock.now();
 
       let url: string;
@@ -317,11 +316,7 @@ export function createSites(deps: SitesDeps): Sites {
       if (fresh) {
         if (known.problem) return fallback(site, site.userId, format, 'page');
         if (known.renderHash && cache.matches(ifNoneMatch, known.renderHash))
-          return {
-            etag: `"${known.renderHash}"`,
-            contentType: FILE_TYPES[format].contentType,
-            body: undefined,
-          };
+          return cache.notModified(known.renderHash, format);
         const stored = await earlier();
         if (stored) return stored;
       }
@@ -358,7 +353,7 @@ export function createSites(deps: SitesDeps): Sites {
       };
       if (cache.matches(ifNoneMatch, card.hash)) {
         await store.sites.savePage(page);
-        return { etag: `"${card.hash}"`, contentType: FILE_TYPES[format].contentType, body: undefined };
+        return cache.notModified(card.hash, format);
       }
       try {
         const served = await cache.serve(user, card, true);

@@ -10,10 +10,8 @@
 import express, { type Response } from 'express';
 import type { Principal } from '../../domain/accounts/accounts.js';
 import { BATCH_MAX_ITEMS } from '../../domain/batches/batches.js';
-import { ValidationError } from '../../domain/kernel/errors.js';
 import type { Services } from '../../domain/services.js';
-import { CSV_MAX_BYTES, csvItems, sendZip } from '../../http/bulk.js';
-import { receiveForm } from '../../http/multipart.js';
+import { batchBodyOfCsvForm, sendZip } from '../../http/bulk.js';
 import { formText, noticeFrom, orRefusal } from '../forms.js';
 import { day, page } from '../render.js';
 import { mustBeSignedIn } from '../session.js';
@@ -53,16 +51,8 @@ export function bulkRoutes(services: Services): express.Router {
       res,
       (error, status) => bulkPage(res, { error }, status),
       async () => {
-        const form = await receiveForm(req, 'file', CSV_MAX_BYTES);
-        try {
-          if (!form.image) throw new ValidationError('file', 'required', 'Expected a CSV file');
-          const preset = form.fields.preset ?? '';
-          const items = await csvItems(form.image.path, preset ? { preset } : {});
-          const batch = await batches.create(principal(res), { items });
-          res.redirect(303, `/bulk/${batch.id}`);
-        } finally {
-          await form.cleanup();
-        }
+        const batch = await batches.create(principal(res), await batchBodyOfCsvForm(req));
+        res.redirect(303, `/bulk/${batch.id}`);
       },
     );
   });
