@@ -42,8 +42,12 @@ function firstLeaf(issue: Issue): Issue {
 
 function fromIssue(raw: Issue, prefix: string[]): ValidationError {
   const issue = firstLeaf(raw);
-  const path = [...prefix, ...issue.path.map(String)];
-  const field = path.length ? path.join('.') : 'body';
+  // Array indices as brackets: `layers[3].box.w`, as a reader of the JSON would write the path.
+  const field =
+    [...prefix, ...issue.path].reduce<string>(
+      (at, key) => (typeof key === 'number' ? `${at}[${key}]` : at ? `${at}.${String(key)}` : String(key)),
+      '',
+    ) || 'body';
   // A secret is never echoed into a message (messages reach pages and logs).
   const got = /password/i.test(field)
     ? `${typeof issue.input === 'string' ? issue.input.length : 0} characters`

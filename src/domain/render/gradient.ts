@@ -3,7 +3,10 @@
  * edge the text sits on or a radial glow behind it. Computed, not rasterised: blend.ts evaluates a
  * band's opacity as a function of one coordinate.
  */
-import type { Placement, Rect, TextBlock } from './layout.js';
+import type { GRADIENT_DIRECTIONS } from '../templates/document.js';
+import type { Rect, TextBlock } from './layout.js';
+
+export type GradientDirection = (typeof GRADIENT_DIRECTIONS)[number];
 
 /** Where the gradient overlay goes: linear bands from an edge, or a radial glow behind the text. */
 export type GradientGeometry =
@@ -14,23 +17,47 @@ export type GradientGeometry =
     }
   | { kind: 'radial'; cx: number; cy: number; rx: number; ry: number };
 
+/**
+ * The geometry of a gradient layer going `direction`, reaching past the text `blocks` painted above
+ * it (`boxes`: those text layers' boxes, for a side with no text): a linear band from the edge to
+ * 30% of the height (20% of the width) beyond the text, 85% strong where the text ends; to-center,
+ * one band from each side, reaching the text on its half; radial, a glow behind the text.
+ */
 export function gradientFor(
-  placement: Placement,
+  direction: GradientDirection,
   width: number,
   height: number,
-  bounds: Rect,
   blocks: TextBlock[],
+  boxes: Rect[],
 ): GradientGeometry {
-  const vertical = (fromTop: boolean): GradientGeometry => {
-    if (fromTop) {
-      const textEnd = bounds.y + bounds.height;
-      const to = Math.min(height, textEnd + 0.3 * height);
-      return { kind: 'linear', bands: [{ from: [0, 0], to: [0, to], textAt: textEnd / to }] };
-    }
-    const to = Math.max(0, bounds.y - 0.3 * height);
+  const lines = blocks.flatMap((b) => b.lines);
+  const extent = (ls: typeof lines, within: Rect[]) =>
+    ls.length
+      ? {
+          left: Math.min(...ls.map((l) => l.x)),
+          right: Math.max(...ls.map((l) => l.x + l.width)),
+          top: Math.min(...ls.map((l) => l.baseline - l.ascent)),
+          bottom: Math.max(...ls.map((l) => l.baseline + l.descent)),
+        }
+      : within.length
+        ? {
+            left: Math.min(...within.map((b) => b.x)),
+            right: Math.max(...within.map((b) => b.x + b.width)),
+            top: Math.min(...within.map((b) => b.y)),
+            bottom: Math.max(...within.map((b) => b.y + b.height)),
+          }
+        : { left: width / 2, right: width / 2, top: height / 2, bottom: height / 2 };
+  const all = extent(lines, boxes);
+  const fromTop = (textEnd: number) => {
+    const to = Math.min(height, textEnd + 0.3 * height);
+    return { from: [0, 0] as [number, number], to: [0, to] as [number, number], textAt: textEnd / to };
+  };
+  const fromBottom = (textStart: number) => {
+    const to = Math.max(0, textStart - 0.3 * height);
     return {
-      kind: 'linear',
-      bands: [{ from: [0, height], to: [0, to], textAt: (height - bounds.y) / (height - to) }],
+      from: [0, height] as [number, number],
+      to: [0, to] as [number, number],
+      textAt: (height - textStart) / (height - to),
     };
   };
   const fromLeft = (textEnd: number) => {
@@ -45,37 +72,41 @@ export function gradientFor(
       textAt: (width - textStart) / (width - to),
     };
   };
-  const extent = (role: 'title' | 'subtitle') => {
-    const ls = blocks.filter((b) => b.role === role).flatMap((b) => b.lines);
-    return {
-      left: Math.min(...ls.map((l) => l.x)),
-      right: Math.max(...ls.map((l) => l.x + l.width)),
-    };
-  };
-  if ('template' in placement) {
-    switch (placement.template) {
-      case 'bottom-left':
-        return vertical(false);
-      case 'left':
-        return { kind: 'linear', bands: [fromLeft(bounds.x + bounds.width)] };
-      case 'right':
-        return { kind: 'linear', bands: [fromRight(bounds.x)] };
-      case 'split': {
-        const title = extent('title');
-        const hasSubtitle = blocks.some((b) => b.role === 'subtitle');
-        const subtitleLeft = hasSubtitle ? extent('subtitle').left : width * 0.7;
-        return { kind: 'linear', bands: [fromLeft(title.right), fromRight(subtitleLeft)] };
-      }
+  switch (direction) {
+    case 'to-top':
+      return { kind: 'linear', bands: [fromBottom(all.top)] };
+    case 'to-bottom':
+      return { kind: 'linear', bands: [fromTop(all.bottom)] };
+    case 'to-right':
+      return { kind: 'linear', bands: [fromLeft(all.right)] };
+    case 'to-left':
+      return { kind: 'linear', bands: [fromRight(all.left)] };
+    case 'to-center': {
+      // Each side's text: the blocks (and, for a side with none, the boxes) on that half.
+      const leftHalf = (x0: number, x1: number) => (x0 + x1) / 2 < width / 2;
+      const onLeft = blocks.filter((b) => leftHalf(b.box.x, b.box.x + b.box.width));
+      const onRight = blocks.filter((b) => !leftHalf(b.box.x, b.box.x + b.box.width));
+      const left = extent(
+        onLeft.flatMap((b) => b.lines),
+        boxes.filter((b) => leftHalf(b.x, b.x + b.width)),
+      );
+      const right = extent(
+        onRight.flatMap((b) => b.lines),
+        boxes.filter((b) => !leftHalf(b.x, b.x + b.width)),
+      );
+      return { kind: 'linear', bands: [fromLeft(left.right), fromRight(right.left)] };
+    }
+    case 'radial': {
+      // An elliptical glow whose 75% contour circumscribes the text (√2 × half-sides).
+      const w = all.right - all.left;
+      const h = all.bottom - all.top;
+      return {
+        kind: 'radial',
+        cx: all.left + w / 2,
+        cy: all.top + h / 2,
+        rx: Math.max(1, (Math.SQRT2 * w) / 2 / 0.75),
+        ry: Math.max(1, (Math.SQRT2 * h) / 2 / 0.75),
+      };
     }
   }
-  if (placement.position === 'top') return vertical(true);
-  if (placement.position === 'bottom') return vertical(false);
-  // Centre or a point: an elliptical glow whose 75% contour circumscribes the text (√2 × half-sides).
-  return {
-    kind: 'radial',
-    cx: bounds.x + bounds.width / 2,
-    cy: bounds.y + bounds.height / 2,
-    rx: (Math.SQRT2 * bounds.width) / 2 / 0.75,
-    ry: (Math.SQRT2 * bounds.height) / 2 / 0.75,
-  };
 }

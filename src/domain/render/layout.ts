@@ -1,25 +1,23 @@
 /**
- * Text layout: where the title and subtitle go on the canvas, at what size, broken into which lines.
+ * Text layout: where each text layer of a template document goes on the canvas, at what size,
+ * broken into which lines. One engine for every template: the built-ins are documents too
+ * (src/domain/templates/built-ins.ts, where their geometry is), and so are the spec's positions.
  *
  * Geometry (spec 4.1): the safe zone keeps 5% of each dimension free on every edge; with `og` the
- * bottom 28% is reserved for the mobile-card overlay of social networks, so no text goes below 72% of
- * the height. Templates place a text box inside the safe zone:
- *   bottom-left: left-aligned, anchored to the bottom of the safe zone, 80% of its width;
- *   left / right: the left or right 45% of the canvas, vertically centred, right-aligned for `right`;
- *   split: title in the left 30%, subtitle in the right 30% (right-aligned), both blocks top-aligned
- *          to each other and centred together;
- *   position top | center | bottom: centred text, 80% of the safe width, at the top, middle or bottom;
- *   position {x, y}: centred text, 60% of the safe width, block centred at (x·width, y·height) and
- *          moved inside the safe zone where needed.
+ * bottom 28% is reserved for the mobile-card overlay of social networks. A text layer with
+ * `safeZone` has its box clipped to it. Text keeps out of a logo and its gap (`reserve`).
  *
- * Sizing: without `fontSize`, the title gets the largest size from 120 down to 24 px at which it fits
- * its box in at most {@link maxLinesFor} lines with no word split, and the subtitle fits too; the
- * subtitle is 45% of the title size (at least 18 px). Lines break as line-breaking.ts says. Text
- * that still does not fit is cut with an ellipsis: nothing is ever drawn outside the box. The
- * gradient's geometry for each placement is gradient.ts's.
+ * Sizing: a layer with `fontSize {min, max}` gets the largest whole size in that range at which its
+ * text fits its box in at most `maxLines` lines with no word split, and its `below` paragraph fits
+ * too (`scale` of that size, at least `minSize`); layers of one `group` share one size. Lines break
+ * as line-breaking.ts says. Text that still does not fit is cut with an ellipsis: nothing is ever
+ * drawn outside the box. A size the request fixes (`fontSize`, spec 4.1) applies to the layers that
+ * set `{{title}}`, and then only the box cuts.
  */
 import type { Aspect, FontName, Template } from '../design.js';
-import { ASPECTS, LIMITS } from '../design.js';
+import { ASPECTS } from '../design.js';
+import type { TemplateDocument, TextLayer } from '../templates/document.js';
+import { builtInDocument } from '../templates/built-ins.js';
 import type { FontLibrary, LoadedFont } from './fonts.js';
 import { gradientFor, type GradientGeometry } from './gradient.js';
 import {
@@ -41,25 +39,9 @@ export interface Rect {
 
 export type Align = 'left' | 'center' | 'right';
 
-/**
- * Most lines before the automatic size goes down, by the column's width as a fraction of the canvas:
- * wide boxes (bottom-left, positions) 4 title / 3 subtitle lines; half-width columns (left, right)
- * 6 / 4; the narrow columns of split 10 / 8. Narrow columns hold fewer words a line, so they need more
- * lines for the same title at a readable size.
- */
-export function maxLinesFor(role: 'title' | 'subtitle', boxWidthFraction: number): number {
-  if (boxWidthFraction >= 0.55) return role === 'title' ? 4 : 3;
-  if (boxWidthFraction >= 0.35) return role === 'title' ? 6 : 4;
-  return role === 'title' ? 10 : 8;
-}
-/** Line height as a multiple of the font size. */
+/** Line height of the built-ins' title, as a multiple of the font size. */
 export const TITLE_LINE_HEIGHT = 1.15;
 export const SUBTITLE_LINE_HEIGHT = 1.3;
-/** Space between title and subtitle, as a multiple of the title size. */
-const BLOCK_GAP = 0.4;
-/** Subtitle size as a fraction of the title size, and its floor in px. */
-const SUBTITLE_RATIO = 0.45;
-const SUBTITLE_MIN_PX = 18;
 
 /** The reserved bottom band of `og` (spec 4.1 rule 3). */
 export const OG_RESERVED_BOTTOM = 0.28;
@@ -94,7 +76,10 @@ export interface LaidLine {
 }
 
 export interface TextBlock {
+  /** title: a layer's first paragraph; subtitle: its `below` paragraph, or a grouped layer's. */
   role: 'title' | 'subtitle';
+  /** Index of the text layer in the document. */
+  layer: number;
   size: number;
   align: Align;
   box: Rect;
@@ -108,11 +93,18 @@ export interface TextLayout {
   blocks: TextBlock[];
   /** Union of the line boxes (ascent to descent), px. */
   bounds: Rect;
+  /** The first gradient layer's geometry (built-ins have one); a document's others are the renderer's. */
   gradient: GradientGeometry;
+  /** Size of the first text layer's first paragraph, px (the built-ins' title). */
   titleSize: number;
   /** True when text was cut with an ellipsis. */
   truncated: boolean;
+  /** Each text layer's box, px, by layer index (after the safe zone and the logo's reserve). */
+  boxes: Map<number, Rect>;
 }
+
+/** The texts of a document's layers filled in: layer index → its content and `below` content. */
+export type FilledTexts = Map<number, { content: string; below?: string | undefined }>;
 
 export interface LayoutRequest {
   aspect: Aspect;
@@ -127,11 +119,49 @@ export interface LayoutRequest {
   reserve?: Rect | undefined;
 }
 
+export interface DocumentLayoutRequest {
+  aspect: Aspect;
+  document: TemplateDocument;
+  /** The text layers' contents with their variables filled ({@link fillTexts}). */
+  texts: FilledTexts;
+  /** The request's font: for layers that name none. */
+  font: FontName | LoadedFont;
+  /** Each layer's own font, loaded (an uploaded one), by layer index. */
+  layerFonts?: Map<number, FontName | LoadedFont> | undefined;
+  /** The request's size for the layers that set `{{title}}`, px; their own range when undefined. */
+  fontSize?: number | undefined;
+  reserve?: Rect | undefined;
+}
+
+/** One paragraph of a column: what it says, in which fonts, and how it is sized. */
+interface BlockSpec {
+  role: 'title' | 'subtitle';
+  text: string;
+  chain: LoadedFont[];
+  lineHeight: number;
+  maxLines: number;
+  /** Size as a fraction of the column's size, and its floor in px (1 and 0 for the first paragraph). */
+  scale: number;
+  minSize: number;
+  /** Space above it, a multiple of the column's size. */
+  gap: number;
+}
+
 interface Column {
-  roles: ('title' | 'subtitle')[];
+  layer: number;
   box: Rect;
-  align: Align;
-  valign: 'top' | 'center' | 'bottom';
+  align: TextLayer['align'];
+  valign: TextLayer['verticalAlign'];
+  group: string;
+  /** The size range of its group, or one size. */
+  size: { min: number; max: number } | number;
+  /** A size fixed by the request: `maxLines` no longer limits, only the box cuts. */
+  fixedByRequest: boolean;
+  /** Its size as a fraction of its group's, and the floor (a grouped layer's `scale`, `minSize`). */
+  scale: number;
+  minSize: number;
+  anchor: { x: number; y: number } | undefined;
+  blocks: BlockSpec[];
 }
 
 /** The safe zone of an aspect (spec 4.1 rule 3), px. */
@@ -143,64 +173,63 @@ export function safeZoneOf(aspect: Aspect): Rect {
   return { x: mx, y: my, width: width - 2 * mx, height: bottom - my };
 }
 
-function columnsFor(aspect: Aspect, placement: Placement, hasSubtitle: boolean): Column[] {
-  const { width } = ASPECTS[aspect];
-  const safe = safeZoneOf(aspect);
-  const right = safe.x + safe.width;
-  const both: ('title' | 'subtitle')[] = hasSubtitle ? ['title', 'subtitle'] : ['title'];
-  const full = (x0: number, x1: number): Rect => ({ x: x0, y: safe.y, width: x1 - x0, height: safe.height });
-  if ('template' in placement) {
-    switch (placement.template) {
-      case 'bottom-left':
-        return [
-          { roles: both, box: full(safe.x, safe.x + safe.width * 0.8), align: 'left', valign: 'bottom' },
-        ];
-      case 'left':
-        return [{ roles: both, box: full(safe.x, width * 0.45), align: 'left', valign: 'center' }];
-      case 'right':
-        return [{ roles: both, box: full(width * 0.55, right), align: 'right', valign: 'center' }];
-      case 'split': {
-        const cols: Column[] = [
-          { roles: ['title'], box: full(safe.x, width * 0.3), align: 'left', valign: 'center' },
-        ];
-        if (hasSubtitle)
-          cols.push({ roles: ['subtitle'], box: full(width * 0.7, right), align: 'right', valign: 'center' });
-        return cols;
-      }
-    }
+/** A fraction of the canvas in px, to a millionth of a pixel (0.77 × 1200 is 924.0000000000001). */
+const px = (fraction: number, side: number) => Math.round(fraction * side * 1e6) / 1e6;
+
+/** A layer's box in px: its fractions of the canvas, clipped to the safe zone with `safeZone`. */
+export function boxOf(
+  box: { x: number; y: number; w: number; h: number },
+  aspect: Aspect,
+  safe = false,
+): Rect {
+  const { width, height } = ASPECTS[aspect];
+  let x0 = px(box.x, width);
+  let y0 = px(box.y, height);
+  let x1 = px(box.x + box.w, width);
+  let y1 = px(box.y + box.h, height);
+  if (safe) {
+    const zone = safeZoneOf(aspect);
+    x0 = Math.max(x0, zone.x);
+    y0 = Math.max(y0, zone.y);
+    x1 = Math.min(x1, zone.x + zone.width);
+    y1 = Math.min(y1, zone.y + zone.height);
   }
-  const position = placement.position;
-  if (typeof position === 'string') {
-    const inset = safe.width * 0.1;
-    return [
-      {
-        roles: both,
-        box: full(safe.x + inset, right - inset),
-        align: 'center',
-        valign: position === 'center' ? 'center' : position,
-      },
-    ];
-  }
-  const boxWidth = safe.width * 0.6;
-  const x0 = Math.min(Math.max(position.x * width - boxWidth / 2, safe.x), right - boxWidth);
-  return [{ roles: both, box: full(x0, x0 + boxWidth), align: 'center', valign: 'center' }];
+  return { x: x0, y: y0, width: Math.max(0, x1 - x0), height: Math.max(0, y1 - y0) };
+}
+
+/**
+ * Fills `{{name}}` in every text layer from `values` (a missing or empty value is the empty string);
+ * a text that comes to white space only is left out.
+ */
+export function fillTexts(
+  document: TemplateDocument,
+  values: Record<string, string | undefined>,
+): FilledTexts {
+  const fill = (text: string) =>
+    text
+      .replace(/\{\{\s*([A-Za-z][A-Za-z0-9_]{0,31})\s*\}\}/g, (_, name: string) => values[name] ?? '')
+      .trim();
+  const texts: FilledTexts = new Map();
+  document.layers.forEach((layer, i) => {
+    if (layer.type !== 'text') return;
+    const below = layer.below ? fill(layer.below.content) : undefined;
+    texts.set(i, { content: fill(layer.content), below: below || undefined });
+  });
+  return texts;
 }
 
 /**
  * Columns kept out of `reserve` (a logo in a corner of the safe zone): a column whose width it
  * overlaps gives up the band from its edge to the far side of the rectangle.
  */
-function avoid(columns: Column[], reserve: Rect | undefined): Column[] {
-  if (!reserve) return columns;
-  return columns.map((c) => {
-    const { box } = c;
-    if (reserve.x >= box.x + box.width || reserve.x + reserve.width <= box.x) return c;
-    const top = reserve.y - box.y < box.y + box.height - (reserve.y + reserve.height);
-    const next = top
-      ? { ...box, y: reserve.y + reserve.height, height: box.y + box.height - (reserve.y + reserve.height) }
-      : { ...box, height: reserve.y - box.y };
-    return { ...c, box: next };
-  });
+function avoid(box: Rect, reserve: Rect | undefined): Rect {
+  if (!reserve) return box;
+  if (reserve.x >= box.x + box.width || reserve.x + reserve.width <= box.x) return box;
+  if (reserve.y >= box.y + box.height || reserve.y + reserve.height <= box.y) return box;
+  const top = reserve.y - box.y < box.y + box.height - (reserve.y + reserve.height);
+  return top
+    ? { ...box, y: reserve.y + reserve.height, height: box.y + box.height - (reserve.y + reserve.height) }
+    : { ...box, height: reserve.y - box.y };
 }
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
@@ -210,6 +239,7 @@ interface BlockPlan {
   paragraph: Paragraph;
   size: number;
   lineHeight: number;
+  gap: number;
   lines: [number, number][];
   ellipsisAfter: number | undefined;
 }
@@ -226,137 +256,245 @@ function blockHeight(
   return (lineCount - 1) * plan.lineHeight + ((f.ascender + f.descender) / f.upem) * plan.size;
 }
 
-function columnHeight(plans: BlockPlan[], titleSize: number): number {
+function columnHeight(plans: BlockPlan[]): number {
   let h = 0;
   plans.forEach((p, i) => {
-    if (i > 0) h += BLOCK_GAP * titleSize;
+    if (i > 0) h += p.gap;
     h += blockHeight(p, p.lines.length);
   });
   return h;
 }
 
-/** Lays out title and subtitle; see the module comment for the rules. Pure: no I/O. */
-export function layoutText(fonts: FontLibrary, req: LayoutRequest): TextLayout {
-  const { width, height } = ASPECTS[req.aspect];
-  const hasSubtitle = req.subtitle !== undefined && req.subtitle.length > 0;
-  const columns = avoid(columnsFor(req.aspect, req.placement, hasSubtitle), req.reserve);
-  const paragraphs = {
-    title: paragraph(req.title, fonts.chain(req.font, 'bold', req.title)),
-    subtitle: hasSubtitle
-      ? paragraph(req.subtitle as string, fonts.chain(req.font, 'regular', req.subtitle))
-      : undefined,
-  };
-  const subtitleSize = (t: number) => Math.max(SUBTITLE_MIN_PX, Math.round(t * SUBTITLE_RATIO));
+/** The columns of a document's text layers that have something to say, in layer order. */
+function columnsOf(fonts: FontLibrary, req: DocumentLayoutRequest): Column[] {
+  const columns: Column[] = [];
+  const groupSize = new Map<string, { size: Column['size']; fixedByRequest: boolean }>();
+  req.document.layers.forEach((layer, i) => {
+    if (layer.type !== 'text') return;
+    const filled = req.texts.get(i);
+    const font = req.layerFonts?.get(i) ?? req.font;
+    const setsTitle = /\{\{\s*title\s*\}\}/.test(layer.content);
+    const group = layer.group ?? `#${i}`;
+    // A group takes the size of its first layer: the request's when that layer sets the title.
+    if (!groupSize.has(group))
+      groupSize.set(
+        group,
+        setsTitle && req.fontSize !== undefined
+          ? { size: req.fontSize, fixedByRequest: true }
+          : { size: layer.fontSize, fixedByRequest: false },
+      );
+    const sized = groupSize.get(group) as { size: Column['size']; fixedByRequest: boolean };
+    const grouped = layer.group !== undefined && columns.some((c) => c.group === group);
+    const blocks: BlockSpec[] = [];
+    if (filled?.content) {
+      blocks.push({
+        role: grouped ? 'subtitle' : 'title',
+        text: filled.content,
+        chain: fonts.chain(font, layer.weight, filled.content),
+        lineHeight: layer.lineHeight,
+        maxLines: layer.maxLines,
+        scale: 1,
+        minSize: 0,
+        gap: 0,
+      });
+      if (layer.below && filled.below)
+        blocks.push({
+          role: 'subtitle',
+          text: filled.below,
+          chain: fonts.chain(font, layer.below.weight, filled.below),
+          lineHeight: layer.below.lineHeight,
+          maxLines: layer.below.maxLines,
+          scale: layer.below.scale,
+          minSize: layer.below.minSize,
+          gap: layer.below.gap,
+        });
+    }
+    const box = avoid(boxOf(layer.box, req.aspect, layer.safeZone), req.reserve);
+    const { width, height } = ASPECTS[req.aspect];
+    columns.push({
+      layer: i,
+      box,
+      align: layer.align,
+      valign: layer.verticalAlign,
+      group,
+      size: sized.size,
+      fixedByRequest: sized.fixedByRequest,
+      scale: grouped ? layer.scale : 1,
+      minSize: layer.minSize ?? 0,
+      anchor: layer.anchor && { x: layer.anchor.x * width, y: layer.anchor.y * height },
+      blocks,
+    });
+  });
+  return columns;
+}
 
-  const planColumn = (col: Column, titleSize: number, strict: boolean): BlockPlan[] | undefined => {
+/** Lays out the text layers of a document; see the module comment for the rules. Pure: no I/O. */
+export function layoutDocument(fonts: FontLibrary, req: DocumentLayoutRequest): TextLayout {
+  const { width, height } = ASPECTS[req.aspect];
+  const columns = columnsOf(fonts, req);
+  /** A column's size at its group's size `s`, px. */
+  const sizeIn = (col: Column, s: number) =>
+    col.scale === 1 ? s : Math.max(col.minSize, Math.round(s * col.scale));
+
+  const planColumn = (col: Column, s: number, strict: boolean): BlockPlan[] | undefined => {
     const plans: BlockPlan[] = [];
-    for (const role of col.roles) {
-      const size = role === 'title' ? titleSize : subtitleSize(titleSize);
+    const columnSize = sizeIn(col, s);
+    for (const spec of col.blocks) {
+      const size =
+        spec.scale === 1 ? columnSize : Math.max(spec.minSize, Math.round(columnSize * spec.scale));
       const maxEm = col.box.width / size;
-      let p = paragraphs[role] as Paragraph;
+      let p = paragraph(spec.text, spec.chain);
       if (strict && widestSegment(p) > maxEm) return undefined;
       p = splitOverwide(p, maxEm);
       const lines = balanced(p.segments, maxEm);
-      const maxLines = maxLinesFor(role, col.box.width / width);
-      if (strict && lines.length > maxLines) return undefined;
+      if (strict && lines.length > spec.maxLines) return undefined;
       plans.push({
-        role,
+        role: spec.role,
         paragraph: p,
         size,
-        lineHeight: size * (role === 'title' ? TITLE_LINE_HEIGHT : SUBTITLE_LINE_HEIGHT),
+        lineHeight: size * spec.lineHeight,
+        gap: spec.gap * columnSize,
         lines,
         ellipsisAfter: undefined,
       });
     }
-    if (strict && columnHeight(plans, titleSize) > col.box.height) return undefined;
+    if (strict && columnHeight(plans) > col.box.height) return undefined;
     return plans;
   };
 
-  let titleSize: number = req.fontSize ?? LIMITS.fontSizeMin;
-  let plans: BlockPlan[][] | undefined;
-  if (req.fontSize === undefined) {
-    for (let s = LIMITS.fontSizeMax; s >= LIMITS.fontSizeMin; s--) {
-      const attempt = columns.map((c) => planColumn(c, s, true));
-      if (attempt.every((a) => a !== undefined)) {
-        plans = attempt;
-        titleSize = s;
-        break;
-      }
-    }
-  }
+  const plans = new Map<Column, BlockPlan[]>();
+  const groupSizes = new Map<string, number>();
   let truncated = false;
-  if (!plans) {
-    // Explicit size, or nothing fits even at 24 px: keep the size, cut what overflows with an ellipsis.
-    plans = columns.map((c) => planColumn(c, titleSize, false) as BlockPlan[]);
-    plans.forEach((colPlans, ci) => {
-      const box = (columns[ci] as Column).box;
-      const limitLines = req.fontSize === undefined;
-      for (const plan of colPlans) {
-        const maxLines = limitLines ? maxLinesFor(plan.role, box.width / width) : Infinity;
-        if (plan.lines.length > maxLines) {
-          plan.lines = plan.lines.slice(0, maxLines);
-          plan.ellipsisAfter = plan.lines.length - 1;
-          truncated = true;
+  for (const group of new Set(columns.map((c) => c.group))) {
+    const members = columns.filter((c) => c.group === group);
+    const range = (members[0] as Column).size;
+    let chosen: number | undefined;
+    if (typeof range === 'object')
+      for (let s = range.max; s >= range.min; s--) {
+        const attempt = members.map((c) => planColumn(c, s, true));
+        if (attempt.every((a) => a !== undefined)) {
+          members.forEach((c, k) => plans.set(c, attempt[k] as BlockPlan[]));
+          chosen = s;
+          break;
         }
       }
-      // Drop lines from the end (subtitle first) until the column fits its box height.
-      while (columnHeight(colPlans, titleSize) > box.height) {
-        const last = colPlans.at(-1) as BlockPlan;
-        if (last.lines.length > 1) {
-          last.lines = last.lines.slice(0, -1);
-          last.ellipsisAfter = last.lines.length - 1;
-        } else if (colPlans.length > 1) colPlans.pop();
-        else break;
-        truncated = true;
+    if (chosen === undefined) {
+      // A fixed size, or nothing fits even at the smallest: keep the size, cut what overflows.
+      chosen = typeof range === 'object' ? range.min : range;
+      for (const c of members) {
+        const colPlans = planColumn(c, chosen, false) as BlockPlan[];
+        c.blocks.forEach((spec, k) => {
+          const plan = colPlans[k] as BlockPlan;
+          const maxLines = c.fixedByRequest ? Infinity : spec.maxLines;
+          if (plan.lines.length > maxLines) {
+            plan.lines = plan.lines.slice(0, maxLines);
+            plan.ellipsisAfter = plan.lines.length - 1;
+            truncated = true;
+          }
+        });
+        // Drop lines from the end (the paragraph below first) until the column fits its box height.
+        while (colPlans.length > 0 && columnHeight(colPlans) > c.box.height) {
+          const last = colPlans.at(-1) as BlockPlan;
+          if (last.lines.length > 1) {
+            last.lines = last.lines.slice(0, -1);
+            last.ellipsisAfter = last.lines.length - 1;
+          } else if (colPlans.length > 1) colPlans.pop();
+          else break;
+          truncated = true;
+        }
+        plans.set(c, colPlans);
       }
-    });
+    }
+    groupSizes.set(group, chosen);
   }
 
   const blocks: TextBlock[] = [];
-  // Split columns share one top edge: the tallest block is centred and the other aligns to it.
-  const heights = plans.map((p) => columnHeight(p, titleSize));
-  const sharedHeight = Math.max(...heights);
-  plans.forEach((colPlans, ci) => {
-    const col = columns[ci] as Column;
-    const h = columns.length > 1 ? sharedHeight : (heights[ci] as number);
+  // The columns of a group share one top edge: the tallest is placed and the others align to it.
+  const heightOf = (c: Column) => columnHeight(plans.get(c) ?? []);
+  for (const col of columns) {
+    const colPlans = plans.get(col) ?? [];
+    if (colPlans.length === 0) continue;
+    const members = columns.filter((c) => c.group === col.group && (plans.get(c) ?? []).length > 0);
+    const h = Math.max(...members.map(heightOf));
     let top: number;
     if (col.valign === 'top') top = col.box.y;
     else if (col.valign === 'bottom') top = col.box.y + col.box.height - h;
     else top = col.box.y + (col.box.height - h) / 2;
-    if (!('template' in req.placement) && typeof req.placement.position === 'object') {
-      top = req.placement.position.y * height - h / 2;
+    if (col.anchor) {
+      top = col.anchor.y - h / 2;
       top = Math.min(Math.max(top, col.box.y), col.box.y + col.box.height - h);
     }
     let y = top;
+    const placed: TextBlock[] = [];
     colPlans.forEach((plan, bi) => {
-      if (bi > 0) y += BLOCK_GAP * titleSize;
-      blocks.push(placeBlock(plan, col, y));
+      if (bi > 0) y += plan.gap;
+      placed.push(placeBlock(plan, col, y));
       y += blockHeight(plan, plan.lines.length);
     });
-  });
-
-  const point =
-    'position' in req.placement && typeof req.placement.position === 'object'
-      ? req.placement.position
-      : undefined;
-  if (point) centreOn(blocks, point.x * width, safeZoneOf(req.aspect));
+    if (col.anchor) centreOn(placed, col.anchor.x, col.box);
+    blocks.push(...placed);
+  }
 
   const lines = blocks.flatMap((b) => b.lines);
   const left = Math.min(...lines.map((l) => l.x));
   const top = Math.min(...lines.map((l) => l.baseline - l.ascent));
   const right = Math.max(...lines.map((l) => l.x + l.width));
   const bottom = Math.max(...lines.map((l) => l.baseline + l.descent));
-  const bounds = { x: left, y: top, width: right - left, height: bottom - top };
+  const bounds = lines.length
+    ? { x: left, y: top, width: right - left, height: bottom - top }
+    : { x: width / 2, y: height / 2, width: 0, height: 0 };
+  const boxes = new Map(columns.map((c) => [c.layer, c.box]));
+  const gradientIndex = req.document.layers.findIndex((l) => l.type === 'gradient');
+  const first = columns.find((c) => (plans.get(c) ?? []).length > 0);
   return {
     width,
     height,
     safeZone: safeZoneOf(req.aspect),
     blocks,
     bounds,
-    gradient: gradientFor(req.placement, width, height, bounds, blocks),
-    titleSize,
+    gradient: gradientOfLayer(req.document, gradientIndex, width, height, blocks, boxes),
+    titleSize: first ? (plans.get(first)?.[0]?.size ?? 0) : 0,
     truncated,
+    boxes,
   };
+}
+
+/**
+ * The geometry of the gradient layer at `index` (none: an empty linear gradient): it reaches past
+ * the text layers painted above it (all of them when it is the document's only gradient).
+ */
+export function gradientOfLayer(
+  document: TemplateDocument,
+  index: number,
+  width: number,
+  height: number,
+  blocks: TextBlock[],
+  boxes: Map<number, Rect>,
+): GradientGeometry {
+  const layer = document.layers[index];
+  if (layer?.type !== 'gradient') return { kind: 'linear', bands: [] };
+  const above = blocks.filter((b) => b.layer > index);
+  const aboveBoxes = [...boxes].filter(([i]) => i > index).map(([, box]) => box);
+  return gradientFor(layer.direction, width, height, above, aboveBoxes);
+}
+
+/**
+ * Lays out a title and subtitle with a built-in template or a position: the document of
+ * built-ins.ts, laid out by {@link layoutDocument}.
+ */
+export function layoutText(fonts: FontLibrary, req: LayoutRequest): TextLayout {
+  const document =
+    'template' in req.placement
+      ? builtInDocument({ template: req.placement.template })
+      : builtInDocument({ position: req.placement.position });
+  return layoutDocument(fonts, {
+    aspect: req.aspect,
+    document,
+    texts: fillTexts(document, { title: req.title, subtitle: req.subtitle }),
+    font: req.font,
+    fontSize: req.fontSize,
+    reserve: req.reserve,
+  });
 }
 
 /**
@@ -375,6 +513,13 @@ function centreOn(blocks: TextBlock[], cx: number, safe: Rect): void {
 }
 
 const ELLIPSIS = '\u2026';
+
+/** A layer's `align` on the page: start and end are mirrored for a right-to-left paragraph. */
+function physical(align: TextLayer['align'], rtl: boolean): Align {
+  if (align === 'start') return rtl ? 'right' : 'left';
+  if (align === 'end') return rtl ? 'left' : 'right';
+  return align;
+}
 
 function placeBlock(plan: BlockPlan, col: Column, top: number): TextBlock {
   const p = plan.paragraph;
@@ -398,8 +543,7 @@ function placeBlock(plan: BlockPlan, col: Column, top: number): TextBlock {
       }
     }
     const width = shaped.width * plan.size;
-    // Right-to-left paragraphs align to the right edge of the box in every template.
-    const align = p.rtl ? 'right' : col.align;
+    const align = physical(col.align, p.rtl);
     const x =
       align === 'left'
         ? col.box.x
@@ -421,5 +565,12 @@ function placeBlock(plan: BlockPlan, col: Column, top: number): TextBlock {
     });
     return { text, x, baseline, width, size: plan.size, ascent, descent, glyphs };
   });
-  return { role: plan.role, size: plan.size, align: p.rtl ? 'right' : col.align, box: col.box, lines };
+  return {
+    role: plan.role,
+    layer: col.layer,
+    size: plan.size,
+    align: physical(col.align, p.rtl),
+    box: col.box,
+    lines,
+  };
 }
