@@ -295,6 +295,23 @@ export const tokenListEntrySchema = z.object({
   createdAt: isoTimestamp,
 });
 
+/** What one text layer of a template came to (`layers` of a layout report). */
+export const layerReportSchema = z.object({
+  layer: z.number().int().describe("Index of the layer in the template's layers."),
+  fontSize: z.number().int().describe('Size of its first paragraph, px.'),
+  lines: z.array(z.string()).describe('Its text as set, one string a line (a `below` paragraph after).'),
+  truncated: z.boolean().describe('True when its text was cut with an ellipsis to fit its box.'),
+  fallbackFonts: z.array(z.string()).describe('Fonts other than its own that drew some glyph.'),
+  missingCharacters: z.array(z.string()).describe('Characters no bundled font covers.'),
+  contrast: z
+    .number()
+    .nullable()
+    .describe(
+      'WCAG 2 contrast ratio reached behind it (10th percentile); null from POST /layout, which has no photo.',
+    ),
+});
+export type LayerReport = z.infer<typeof layerReportSchema>;
+
 /**
  * What a layout came to (`POST /layout`, the `check_layout` tool, and the `Titlecard-Render-Report`
  * header of `POST /generate`): sizes, lines as set, whether anything was cut, which fallback fonts
@@ -302,9 +319,11 @@ export const tokenListEntrySchema = z.object({
  */
 export const layoutReportSchema = z.object({
   template: z
-    .enum(TEMPLATES)
+    .union([z.enum(TEMPLATES), recordIdSchema('tpl')])
     .nullable()
-    .describe('The template laid out (the one chosen for auto); null when a position was used.'),
+    .describe(
+      'The template laid out: a built-in (the one chosen for auto) or a template id; null when a position was used.',
+    ),
   fontSize: z.number().int().describe('Title size, px.'),
   subtitleFontSize: z.number().int().nullable().describe('Subtitle size, px; null without a subtitle.'),
   lines: z.object({
@@ -321,6 +340,12 @@ export const layoutReportSchema = z.object({
   missingCharacters: z
     .array(z.string())
     .describe('Characters no bundled font covers: drawn as an empty box.'),
+  layers: z
+    .array(layerReportSchema)
+    .optional()
+    .describe(
+      "With a template id: each text layer's report, in layer order. The fields above then describe the layer that sets {{title}}.",
+    ),
 });
 export type LayoutReport = z.infer<typeof layoutReportSchema>;
 

@@ -194,7 +194,7 @@ function allOnes(values: Float32Array): boolean {
 }
 
 /** The gradient of `tones` over the canvas rows `rows` (only where its opacity is above zero). */
-function blendGradient(
+export function blendGradient(
   canvas: Canvas,
   geometry: GradientGeometry,
   colour: Rgb,
@@ -259,7 +259,7 @@ const COVERAGE_256 = Int32Array.from({ length: 256 }, (_, m) => Math.round((m / 
  * coverage (the alpha of `masks.text`) filled with `textColour`, row by row over the box, each only
  * over the span of the row it covers (`masks.shade.spans`, `masks.spans`).
  */
-function blendText(
+export function blendText(
   canvas: Canvas,
   masks: TextMasks,
   textColour: Rgb,
@@ -292,7 +292,7 @@ function blendText(
 }
 
 /** Premultiplied RGBA (`premultiplied`) or straight RGBA in `box`, over the canvas. */
-function blendRgba(
+export function blendRgba(
   canvas: Canvas,
   box: Rect,
   rgba: Uint8Array,
@@ -337,7 +337,7 @@ export function emptyBackdrop(box: Rect): Backdrop {
 }
 
 /** Copies the rows of `backdrop.box` within `rows` from `canvas` (RGB of each pixel). */
-function keepBackdrop(canvas: Canvas, backdrop: Backdrop, rows: RowRange): void {
+export function keepBackdrop(canvas: Canvas, backdrop: Backdrop, rows: RowRange): void {
   const { box, rgb } = backdrop;
   const { from, to } = boxRows(box, rows);
   for (let y = from; y < to; y++)

@@ -101,6 +101,8 @@ export interface TextLayout {
   truncated: boolean;
   /** Each text layer's box, px, by layer index (after the safe zone and the logo's reserve). */
   boxes: Map<number, Rect>;
+  /** The text layers whose text was cut, by index. */
+  truncatedLayers: Set<number>;
 }
 
 /** The texts of a document's layers filled in: layer index → its content and `below` content. */
@@ -364,7 +366,7 @@ export function layoutDocument(fonts: FontLibrary, req: DocumentLayoutRequest): 
 
   const plans = new Map<Column, BlockPlan[]>();
   const groupSizes = new Map<string, number>();
-  let truncated = false;
+  const truncatedLayers = new Set<number>();
   for (const group of new Set(columns.map((c) => c.group))) {
     const members = columns.filter((c) => c.group === group);
     const range = (members[0] as Column).size;
@@ -389,7 +391,7 @@ export function layoutDocument(fonts: FontLibrary, req: DocumentLayoutRequest): 
           if (plan.lines.length > maxLines) {
             plan.lines = plan.lines.slice(0, maxLines);
             plan.ellipsisAfter = plan.lines.length - 1;
-            truncated = true;
+            truncatedLayers.add(c.layer);
           }
         });
         // Drop lines from the end (the paragraph below first) until the column fits its box height.
@@ -400,7 +402,7 @@ export function layoutDocument(fonts: FontLibrary, req: DocumentLayoutRequest): 
             last.ellipsisAfter = last.lines.length - 1;
           } else if (colPlans.length > 1) colPlans.pop();
           else break;
-          truncated = true;
+          truncatedLayers.add(c.layer);
         }
         plans.set(c, colPlans);
       }
@@ -454,8 +456,9 @@ export function layoutDocument(fonts: FontLibrary, req: DocumentLayoutRequest): 
     bounds,
     gradient: gradientOfLayer(req.document, gradientIndex, width, height, blocks, boxes),
     titleSize: first ? (plans.get(first)?.[0]?.size ?? 0) : 0,
-    truncated,
+    truncated: truncatedLayers.size > 0,
     boxes,
+    truncatedLayers,
   };
 }
 

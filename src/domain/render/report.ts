@@ -2,10 +2,11 @@
  * The layout report: what a layout came to, in words a CMS can check before publishing (see
  * `layoutReportSchema`). Pure: it reads the layout and the font chain, nothing else.
  */
-import type { LayoutReport } from '../schemas.js';
+import type { LayerReport, LayoutReport } from '../schemas.js';
+import type { TemplateDocument } from '../templates/document.js';
 import type { FontName, Template } from '../design.js';
 import type { FontLibrary, LoadedFont } from './fonts.js';
-import type { TextLayout } from './layout.js';
+import type { FilledTexts, TextLayout } from './layout.js';
 import { covers } from './shaping.js';
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
@@ -58,4 +59,49 @@ export function reportLayout(
     fallbackFonts: [...used].sort(),
     missingCharacters: [...missing],
   };
+}
+
+/**
+ * Each text layer's report (`layers` of a template's layout report): its size, lines, whether it was
+ * cut, the fallback fonts that drew it and what no font covers; `contrast` is filled by a render.
+ */
+export function reportLayers(
+  layout: TextLayout,
+  fonts: FontLibrary,
+  document: TemplateDocument,
+  texts: FilledTexts,
+  font: FontName | LoadedFont,
+  layerFonts: Map<number, FontName | LoadedFont>,
+): LayerReport[] {
+  const reports: LayerReport[] = [];
+  document.layers.forEach((layer, i) => {
+    if (layer.type !== 'text') return;
+    const own = layerFonts.get(i) ?? font;
+    const blocks = layout.blocks.filter((b) => b.layer === i);
+    const chosen = new Set([fonts.chain(own, 'bold')[0]?.name, fonts.chain(own, 'regular')[0]?.name]);
+    const used = new Set<string>();
+    for (const b of blocks)
+      for (const line of b.lines)
+        for (const g of line.glyphs) if (!chosen.has(g.font.name)) used.add(familyName(g.font.name));
+    const missing = new Set<string>();
+    const filled = texts.get(i);
+    for (const [text, weight] of [
+      [filled?.content ?? '', layer.weight],
+      [filled?.below ?? '', layer.below?.weight ?? 'regular'],
+    ] as const) {
+      const chain = fonts.chain(own, weight, text);
+      for (const { segment } of graphemes.segment(text))
+        if (!/^\s+$/u.test(segment) && !chain.some((f) => covers(f, segment))) missing.add(segment);
+    }
+    reports.push({
+      layer: i,
+      fontSize: Math.round(blocks[0]?.size ?? 0),
+      lines: blocks.flatMap((b) => b.lines.map((l) => l.text.trimEnd())),
+      truncated: layout.truncatedLayers.has(i),
+      fallbackFonts: [...used].sort(),
+      missingCharacters: [...missing],
+      contrast: null,
+    });
+  });
+  return reports;
 }
