@@ -37,6 +37,9 @@ import { json, schemaOf, type Json, type Resource } from './describe.js';
 import { assetsResource } from './routes/assets.js';
 import { filesResource } from './routes/files.js';
 import { presetsResource } from './routes/presets.js';
+import { templatesResource } from './routes/templates.js';
+import { templateDocumentSchema } from '../domain/templates/document.js';
+import { templateSchema } from '../domain/templates/templates.js';
 import { renderLinksResource } from './routes/render-links.js';
 import { siteLinksResource, sitesResource } from './routes/sites.js';
 import { batchesResource } from './routes/batches.js';
@@ -66,6 +69,7 @@ export const API_RESOURCES: Resource[] = [
   tokensResource,
   assetsResource,
   presetsResource,
+  templatesResource,
   sitesResource,
   batchesResource,
   webhooksResource,
@@ -103,6 +107,7 @@ Choices made where the spec says "not shown":
 - The list is ordered with ties broken by id; title sorting ignores case.
 - Ours, beside spec 4.1: focus (what the cover crop keeps: center, attention or {x, y}) and template auto (the calmest of bottom-left, left and right). POST /layout checks a layout without an image or quota (60 a minute per account). Every POST /generate answer carries the render report in the Titlecard-Render-Report header (JSON, ASCII), so that the record in the body stays as the spec has it.
 - Idempotency-Key (ours, after the IETF draft) on POST /generate and POST /tokens: a retry with the same key and request within 24 h gets the first answer, not charged again; another request with the key is a 422, a retry while the first is under way a 409. Only successful answers are kept.
+- Templates (ours): POST /templates saves a JSON document of layers; template in /generate, /layout, presets and render links takes its id (tpl_…), and fields fills its variables. The four built-ins are documents too, read-only at GET /templates/{name}.
 - No versioning: no version marker in paths or headers.`;
 
 /** Builds the document. Pure; called once at start-up. */
@@ -151,6 +156,8 @@ export function buildOpenApiDocument(): Json {
         Asset: schemaOf(assetSchema),
         Preset: schemaOf(presetSchema),
         PresetRequest: schemaOf(presetBodySchema, 'input'),
+        Template: schemaOf(templateSchema),
+        TemplateDocument: schemaOf(templateDocumentSchema, 'input'),
         SigningKey: schemaOf(signingKeySchema),
         CreatedSigningKey: schemaOf(createdSigningKeySchema),
         CreateSigningKeyRequest: schemaOf(createSigningKeyBodySchema, 'input'),

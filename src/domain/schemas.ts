@@ -106,10 +106,16 @@ const generateShape = {
       'Where the text goes when no template is given: top, center, bottom, or {x, y} as fractions 0 to 1 of the canvas (the centre of the text block, kept inside the safe zone). Ignored when template is set.',
     ),
   template: z
-    .enum([...TEMPLATES, 'auto'])
+    .union([z.enum([...TEMPLATES, 'auto']), recordIdSchema('tpl')])
     .optional()
     .describe(
-      'Layout template; bottom-left when neither template nor position is given. auto: Titlecard picks bottom-left, left or right, whichever text box covers the least busy, least salient part of the cropped photo (the choice is in the render report).',
+      'Layout template; bottom-left when neither template nor position is given. auto: Titlecard picks bottom-left, left or right, whichever text box covers the least busy, least salient part of the cropped photo (the choice is in the render report). A template id (tpl_…, POST /templates): your own layout, its variables filled by fields.',
+    ),
+  fields: z
+    .record(z.string(), z.string().max(2000))
+    .optional()
+    .describe(
+      "With a template id: the values of the template's variables, a JSON object. Text variables take text; image variables an asset id (ast_…) or an http or https URL. title and subtitle are the request's own.",
     ),
   focus: z
     .union([
@@ -473,6 +479,12 @@ export const renderUrlBodySchema = z
       })
       .optional()
       .describe("An asset id (ast_…) or an https URL; default the preset's background."),
+    fields: z
+      .record(z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,31}$/), z.string().max(2000))
+      .optional()
+      .describe(
+        "Values of the variables of the preset's template (tpl_…); the link carries each as f.<name>.",
+      ),
     format: z.enum(FILE_FORMATS).optional().describe('png (default), jpeg or webp.'),
     expiresIn: z
       .number()

@@ -9,6 +9,7 @@ import { createIdempotency, type Idempotency } from './kernel/idempotency.js';
 import { createAssets, type Assets } from './render-links/uploads.js';
 import { createImages, type Images } from './images/images.js';
 import { createPresets, type Presets } from './render-links/presets.js';
+import { createTemplates, type Templates } from './templates/templates.js';
 import { createRenderUrls, type RenderUrls } from './render-links/render-links.js';
 import { createRenderCache } from './render-links/render-cache.js';
 import { createSites, type Sites } from './sites/sites.js';
@@ -102,6 +103,8 @@ export interface Services {
   assets: Assets;
   /** Saved designs. */
   presets: Presets;
+  /** The user's own layouts, and the built-ins as documents (`/templates`). */
+  templates: Templates;
   /** Signing keys, signed render links and their renders. */
   renderUrls: RenderUrls;
   /** Sites whose every page gets its card from one link (`/sites`, `/s/…`). */
@@ -161,7 +164,8 @@ export function createServices(deps: ServiceDeps): Services {
   const { store } = deps;
   const quota = createQuota(store, clock);
   const assets = createAssets({ store, blobs: deps.blobs, clock });
-  const presets = createPresets({ store, clock, assets });
+  const templates = createTemplates({ store, clock, assets, fetchImage: deps.fetchImage });
+  const presets = createPresets({ store, clock, assets, templates });
   const box = createSecretBox(deps.secretsKey);
   const webhooks = createWebhooks({
     store,
@@ -181,9 +185,10 @@ export function createServices(deps: ServiceDeps): Services {
     clock,
     assets,
     presets,
+    templates,
     onCreated: (userId, image, source) => webhooks.publish(userId, 'image.created', { ...image, ...source }),
   });
-  const cache = createRenderCache({ ...deps, clock, quota, images, assets });
+  const cache = createRenderCache({ ...deps, clock, quota, images, assets, templates });
   const renderUrls = createRenderUrls({
     ...deps,
     clock,
@@ -273,6 +278,7 @@ export function createServices(deps: ServiceDeps): Services {
       await webhooks.deleteAllOf(id);
       await renderUrls.deleteAllOf(id);
       await store.presets.deleteAllForUser(id);
+      await store.templates.deleteAllForUser(id);
       await assets.deleteAllOf(id);
     },
   });
@@ -286,6 +292,7 @@ export function createServices(deps: ServiceDeps): Services {
     oauth,
     assets,
     presets,
+    templates,
     renderUrls,
     sites,
     batches,

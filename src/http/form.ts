@@ -1,6 +1,6 @@
 /**
  * Form fields arrive as text; this turns them into the typed values the shared schemas expect.
- * Booleans are `true`/`false`, numbers decimals, `position` and `font` JSON objects (a bare font name
+ * Booleans are `true`/`false`, numbers decimals, `position`, `font` and `fields` JSON objects (a bare font name
  * is accepted too; `focus` may be a name or a JSON object too). A value that does not decode is passed on as text, so the schema reports a
  * `type` error naming the field. An empty optional field counts as not sent (HTML forms send empty
  * inputs). Unknown fields are ignored.
@@ -9,7 +9,7 @@ import { ValidationError } from '../domain/kernel/errors.js';
 
 const BOOLEANS = new Set(['gradient', 'textShadow']);
 const NUMBERS = new Set(['fontSize', 'limit', 'offset']);
-const JSON_OBJECTS = new Set(['position', 'font', 'focus']);
+const JSON_OBJECTS = new Set(['position', 'font', 'focus', 'fields']);
 const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)$/;
 
 export function decodeField(name: string, value: string): unknown {

@@ -3,7 +3,8 @@
 The one hand-written module of the package; scripts/python-client.sh generates the rest. The
 canonical form is the server's (src/domain/render-links/canonical.ts):
 
-- query: the parameters (title, subtitle?, image?, exp?, key) sorted by name, each name=value with
+- query: the parameters (title, subtitle?, image?, exp?, key, and f.<name> for each field of a
+  template's variables) sorted by name, each name=value with
   RFC 3986 percent-encoding of its UTF-8 bytes (only A-Z a-z 0-9 - . _ ~ left as they are), joined by &;
 - canonical: ``/r/<preset>.<ext>?<query>``;
 - signature: base64url without padding of HMAC-SHA256(secret, canonical) (RFC 2104, RFC 4648 section 5).
@@ -33,6 +34,7 @@ def sign_render_url(
     image: str | None = None,
     fmt: Literal["png", "jpeg", "webp"] = "png",
     expires: datetime | float | None = None,
+    fields: dict[str, str] | None = None,
 ) -> str:
     """A signed render link: ``<base_url>/r/<preset>.<ext>?<query>&sig=<signature>``.
 
@@ -48,6 +50,8 @@ def sign_render_url(
         fmt: the output format, ``png`` (default), ``jpeg`` or ``webp``.
         expires: when the link expires, a datetime or Unix seconds; None: never (until its key is
             revoked).
+        fields: values of the variables of the preset's template (``tpl_…``), each sent as
+            ``f.<name>``; none by default.
 
     Raises:
         KeyError: for a ``fmt`` other than png, jpeg and webp. Nothing else: the server judges the
@@ -65,6 +69,7 @@ def sign_render_url(
         "image": image,
         "exp": exp,
         "key": key_id,
+        **{f"f.{name}": value for name, value in (fields or {}).items()},
     }
     query = "&".join(
         f"{quote(name, safe='')}={quote(value, safe='')}"

@@ -37,6 +37,8 @@ import type {
 import type { Quota } from '../accounts/quota.js';
 import type { ImageInput } from '../render/decode.js';
 import type { Assets } from '../render-links/uploads.js';
+import type { Templates } from '../templates/templates.js';
+import { mergeFields } from '../templates/document.js';
 import type { Presets } from '../render-links/presets.js';
 import type { Renderer, RenderOptions } from '../render/index.js';
 import {
@@ -196,6 +198,8 @@ export interface ImagesDeps {
   /** Uploads (backgrounds, logos, fonts) and presets, which a generation may name. */
   assets: Assets;
   presets: Presets;
+  /** Templates of the user's, which `template` may name (tpl_…). */
+  templates: Templates;
   /** Fetches an `imageUrl` SSRF-safely (src/safe-fetch.ts); without it, imageUrl is refused. */
   fetchImage?: ImageFetcher | undefined;
   /**
@@ -243,6 +247,7 @@ export function createImages({
   previewThrottle,
   assets,
   presets,
+  templates,
   fetchImage,
   maxInFlight = DEFAULT_MAX_IN_FLIGHT,
   maxWaitMs = DEFAULT_MAX_WAIT_MS,
@@ -256,7 +261,10 @@ export function createImages({
     const own = Object.fromEntries(
       Object.entries(given).filter(([k]) => !(SOURCE_FIELDS as readonly string[]).includes(k)),
     );
-    return { given, preset, raw: { ...(preset?.options ?? {}), ...own } };
+    const raw: Record<string, unknown> = { ...(preset?.options ?? {}), ...own };
+    const fields = mergeFields(preset?.options.fields, own.fields);
+    if (fields !== undefined) raw.fields = fields;
+    return { given, preset, raw };
   }
 
   /** Options for the renderer: validated, the uploaded font loaded, the preset's logo decoded. */
@@ -264,10 +272,27 @@ export function createImages({
     userId: string,
     raw: Record<string, unknown>,
     preset: Awaited<ReturnType<Presets['use']>> | undefined,
+    withImages = true,
   ): Promise<RenderOptions> {
-    const parsed = parseOrThrow(generateOptionsSchema, raw);
+    const { fields, ...parsed } = parseOrThrow(generateOptionsSchema, raw);
     const font =
       typeof parsed.font === 'object' ? (await assets.fontOf(userId, parsed.font.custom)).font : parsed.font;
+    let design: RenderOptions['design'];
+    if (parsed.template?.startsWith('tpl_')) {
+      design = await templates.design(
+        userId,
+        parsed.template,
+        { title: parsed.title, subtitle: parsed.subtitle, fields },
+        { images: withImages },
+      );
+      // The template's aspect unless the request (or its preset) names one.
+      if (raw.aspect === undefined) parsed.aspect = design.document.aspect;
+    } else if (fields !== undefined)
+      throw new ValidationError(
+        'fields',
+        'format',
+        'Expected fields only with a template id (tpl_…): the built-in templates have no variables',
+      );
     let logo: RenderOptions['logo'];
     if (preset?.logo) {
       const { bytes } = await assets.imageOf(userId, preset.logo.assetId, 'logo');
@@ -280,7 +305,7 @@ export function createImages({
         size: preset.logo.size,
       };
     }
-    return { ...parsed, font, logo };
+    return { ...parsed, font, logo, design };
   }
 
   async function prepare(
@@ -461,7 +486,7 @@ export function createImages({
 
     async checkLayout(principal, options) {
       const { preset, raw } = await merged(principal.user.id, options);
-      const parsed = await renderOptions(principal.user.id, raw, preset);
+      const parsed = await renderOptions(principal.user.id, raw, preset, false);
       const wait = await previewThrottle.hit(`layout:${principal.user.id}`);
       if (wait > 0) throw new TooManyAttemptsError(wait, 'layout checks');
       return renderer.layout(parsed);

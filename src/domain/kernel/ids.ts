@@ -18,7 +18,8 @@ export function randomBase62(length: number): string {
 
 /** A record id: `prefix_` + 22 base62 characters (131 bits). */
 export function newId(
-  prefix: 'usr' | 'tok' | 'img' | 'grt' | 'ast' | 'fnt' | 'pre' | 'key' | 'sit' | 'bat' | 'whk' | 'msg',
+  prefix:
+    'usr' | 'tok' | 'img' | 'grt' | 'ast' | 'fnt' | 'pre' | 'key' | 'sit' | 'bat' | 'whk' | 'msg' | 'tpl',
 ): string {
   return `${prefix}_${randomBase62(22)}`;
 }

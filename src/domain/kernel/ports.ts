@@ -15,6 +15,7 @@ import type {
   BatchItem,
   BatchItemStatus,
   Preset,
+  TemplateRecord,
   RenderEntry,
   SigningKey,
   ImagePageQuery,
@@ -219,8 +220,29 @@ export interface PresetRepository {
     changes: Pick<Preset, 'name' | 'options' | 'backgroundAssetId' | 'logo' | 'fontId' | 'updatedAt'>,
   ): Promise<Preset | undefined>;
   delete(userId: string, id: string): Promise<boolean>;
-  /** How many of the user's presets use the asset or font `id` (background, logo or font). */
+  /** How many of the user's presets use the asset, font or template `id` (background, logo, font or template). */
   countUsing(userId: string, id: string): Promise<number>;
+  deleteAllForUser(userId: string): Promise<void>;
+}
+
+export interface TemplateRepository {
+  create(template: TemplateRecord): Promise<void>;
+  /** The user's template `id`; undefined when there is none (unknown, or another user's). */
+  find(userId: string, id: string): Promise<TemplateRecord | undefined>;
+  /** The user's templates, newest first. */
+  list(userId: string): Promise<TemplateRecord[]>;
+  /** How many templates the user has. */
+  count(userId: string): Promise<number>;
+  /**
+   * Replaces the user's template's name and document and adds one to its version, atomically;
+   * answers the template as stored, or undefined when there is none.
+   */
+  update(
+    userId: string,
+    id: string,
+    changes: Pick<TemplateRecord, 'name' | 'document' | 'updatedAt'>,
+  ): Promise<TemplateRecord | undefined>;
+  delete(userId: string, id: string): Promise<boolean>;
   deleteAllForUser(userId: string): Promise<void>;
 }
 
@@ -368,6 +390,7 @@ export interface RecordStore {
   oauth: OAuthRepository;
   assets: AssetRepository;
   presets: PresetRepository;
+  templates: TemplateRepository;
   signingKeys: SigningKeyRepository;
   renders: RenderRepository;
   sites: SiteRepository;

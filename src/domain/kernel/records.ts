@@ -219,6 +219,21 @@ export interface Preset {
 }
 
 /**
+ * A template of the user's (docs/templates.md): its document as parsed (every default filled), with a
+ * version that every update raises (part of a render link's cache key, as a preset's is).
+ */
+export interface TemplateRecord {
+  id: string;
+  userId: string;
+  name: string;
+  version: number;
+  /** The template document (src/domain/templates/document.ts), as JSON. */
+  document: Record<string, unknown>;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/**
  * A signing key of render links: its secret is stored sealed (AES-256-GCM under the server's
  * SECRETS_KEY), because the server must compute the same HMAC to verify a link.
  */

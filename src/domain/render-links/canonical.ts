@@ -6,8 +6,8 @@
  * themselves:
  *
  *   link      PUBLIC_URL/r/<presetId>.<png|jpg|webp>?<query>&sig=<signature>
- *   query     the parameters (title, subtitle?, image?, exp?, key), sorted by name (code point
- *             order), each as name=value with RFC 3986 percent-encoding of its UTF-8 bytes (only
+ *   query     the parameters (title, subtitle?, image?, exp?, key, and f.<name> for each field of
+ *             a template's variables), sorted by name (code point order), each as name=value with RFC 3986 percent-encoding of its UTF-8 bytes (only
  *             A–Z a–z 0–9 - . _ ~ left as they are, hex digits upper case), joined by &
  *   canonical /r/<presetId>.<ext>?<query>      (the path from /r/, whatever PUBLIC_URL's own path)
  *   signature base64url without padding of HMAC-SHA256(key secret as UTF-8, canonical) (RFC 2104,
@@ -56,6 +56,8 @@ export interface RenderLinkInput {
   subtitle?: string | undefined;
   /** An asset id (`ast_…`) or an https URL of the background; default the preset's. */
   image?: string | undefined;
+  /** Values of the variables of the preset's template (`tpl_…`), each sent as `f.<name>`. */
+  fields?: Record<string, string> | undefined;
   /** Output format; default png. */
   format?: LinkFormat | undefined;
   /** Expiry: a Date, or Unix seconds. None: the link never expires (until its key is revoked). */
@@ -85,6 +87,7 @@ export function signRenderUrl(input: RenderLinkInput): string {
     image: input.image,
     exp,
     key: input.keyId,
+    ...Object.fromEntries(Object.entries(input.fields ?? {}).map(([name, value]) => [`f.${name}`, value])),
   });
   return `${input.baseUrl.replace(/\/+$/, '')}${canonical}&sig=${signCanonical(input.secret, canonical)}`;
 }

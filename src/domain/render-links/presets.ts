@@ -8,6 +8,7 @@
 import type { z } from 'zod';
 import type { Principal } from '../accounts/accounts.js';
 import type { Assets } from './uploads.js';
+import type { Templates } from '../templates/templates.js';
 import { NotFoundError, ValidationError } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import type { Preset } from '../kernel/records.js';
@@ -47,9 +48,12 @@ export function createPresets({
   store,
   clock,
   assets,
+  templates,
 }: {
   store: RecordStore;
   clock: Clock;
+  /** Checks that a template the preset names is the caller's. */
+  templates: Pick<Templates, 'recordOf'>;
   /** Checks that the uploads a preset names are the caller's. */
   assets: Pick<Assets, 'imageRecordOf' | 'fontRecordOf'>;
 }): Presets {
@@ -64,6 +68,7 @@ export function createPresets({
     );
     if (background) await assets.imageRecordOf(userId, background, 'background');
     if (logo) await assets.imageRecordOf(userId, logo.asset, 'logo.asset');
+    if (parsed.template?.startsWith('tpl_')) await templates.recordOf(userId, parsed.template);
     const font = parsed.font;
     const fontId = typeof font === 'object' ? font.custom : null;
     if (fontId) await assets.fontRecordOf(userId, fontId);

@@ -18,6 +18,8 @@ import type { Images } from '../images/images.js';
 import type { Preset, RenderEntry, User } from '../kernel/records.js';
 import type { BlobStore, Clock, RecordStore } from '../kernel/ports.js';
 import type { Assets } from './uploads.js';
+import type { Templates } from '../templates/templates.js';
+import { mergeFields } from '../templates/document.js';
 import type { Quota } from '../accounts/quota.js';
 import type { Renderer } from '../render/index.js';
 import { generateOptionsSchema } from '../schemas.js';
@@ -56,6 +58,8 @@ export interface CardRequest {
   format: FileFormat;
   /** An asset id (`ast_…`) or an https URL; default the preset's background. */
   image?: string | undefined;
+  /** Values of the variables of the preset's template, when it names one (`tpl_…`). */
+  fields?: Record<string, string> | undefined;
 }
 
 /** A card ready to serve or render: its content hash and the generate options that draw it. */
@@ -102,6 +106,7 @@ export interface RenderCacheDeps {
   quota: Quota;
   images: Pick<Images, 'prepare'>;
   assets: Pick<Assets, 'imageRecordOf' | 'fontRecordOf'>;
+  templates: Pick<Templates, 'design'>;
   renderer: Renderer;
 }
 
@@ -109,7 +114,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const sha256 = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
 
 export function createRenderCache(deps: RenderCacheDeps): RenderCache {
-  const { store, blobs, clock, quota, images, renderer, logger, assets } = deps;
+  const { store, blobs, clock, quota, images, renderer, logger, assets, templates } = deps;
   /** Renders under way in this process, by hash: concurrent fetches here share one. */
   const inFlight = new Map<string, Promise<RenderEntry>>();
 
@@ -180,8 +185,9 @@ export function createRenderCache(deps: RenderCacheDeps): RenderCache {
   }
 
   return {
-    async plan(user, { preset, title, subtitle, format, image }) {
+    async plan(user, { preset, title, subtitle, format, image, fields }) {
       const options: Record<string, unknown> = { preset: preset.id, title, subtitle, fileFormat: format };
+      if (fields && Object.keys(fields).length > 0) options.fields = fields;
       if (image !== undefined) {
         if (/^ast_[0-9A-Za-z]{22}$/.test(image)) options.asset = image;
         else if (/^https:\/\//.test(image)) options.imageUrl = image;
@@ -198,7 +204,24 @@ export function createRenderCache(deps: RenderCacheDeps): RenderCache {
         title,
         subtitle,
         fileFormat: format,
+        // The link's fields over the preset's, name by name.
+        fields: mergeFields(preset.options.fields, options.fields),
       });
+      // A template of the user's: its version (an edit renders again) and its fields, checked now.
+      const template = parsed.template?.startsWith('tpl_')
+        ? await templates.design(
+            user.id,
+            parsed.template,
+            { title: parsed.title, subtitle: parsed.subtitle, fields: parsed.fields },
+            { images: false },
+          )
+        : undefined;
+      if (!template && parsed.fields !== undefined)
+        throw new ValidationError(
+          'fields',
+          'format',
+          "Expected fields only when the preset's template is a template id (tpl_…)",
+        );
       // The uploads' SHA-256 from their records: a cached fetch reads no file but the card's.
       const shaOf = async (id: string | null | undefined, field: string) =>
         id ? (await assets.imageRecordOf(user.id, id, field)).sha256 : null;
@@ -216,6 +239,9 @@ export function createRenderCache(deps: RenderCacheDeps): RenderCache {
           typeof parsed.font === 'object'
             ? (await assets.fontRecordOf(user.id, parsed.font.custom)).sha256
             : parsed.font,
+        ...(template
+          ? { template: { id: template.id, version: template.version }, fields: template.values }
+          : {}),
       });
       return { hash, options };
     },

@@ -170,6 +170,7 @@ export function createRenderUrls(deps: RenderUrlsDeps): RenderUrls {
         title: request.title,
         subtitle: request.subtitle,
         image: request.image,
+        fields: request.fields,
         format: request.format,
         expires:
           request.expiresIn === undefined
@@ -204,6 +205,7 @@ export function createRenderUrls(deps: RenderUrlsDeps): RenderUrls {
         title: title ?? '',
         subtitle,
         image,
+        fields: link.fields,
         format: link.format,
       });
       if (cache.matches(ifNoneMatch, card.hash)) return cache.notModified(card.hash, link.format);

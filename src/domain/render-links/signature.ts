@@ -7,9 +7,11 @@ import { InvalidSignatureError, NotFoundError, ValidationError } from '../kernel
 import type { FileFormat } from '../design.js';
 import { canonicalString, LINK_EXTENSIONS, signCanonical } from './canonical.js';
 
-/** The parameters a render link may carry, besides `sig`. */
+/** The parameters a render link may carry, besides `sig` and the fields `f.<name>`. */
 export const LINK_PARAMS = ['title', 'subtitle', 'image', 'exp', 'key'] as const;
 export type LinkParam = (typeof LINK_PARAMS)[number];
+/** A field of a template's variable: `f.` and the variable's name. */
+const FIELD_PARAM = /^f\.([A-Za-z][A-Za-z0-9_]{0,31})$/;
 
 const PATH = /^\/r\/(pre_[0-9A-Za-z]{22})\.(png|jpg|webp)$/;
 
@@ -18,6 +20,8 @@ export interface ParsedLink {
   presetId: string;
   format: FileFormat;
   params: Partial<Record<LinkParam, string>>;
+  /** The template's fields the link carries (`f.<name>`), by variable name. */
+  fields: Record<string, string>;
   keyId: string;
   sig: string;
   canonical: string;
@@ -33,11 +37,11 @@ export function parseLink(path: string, search: string): ParsedLink {
   if (!match) throw new NotFoundError(`No render link ${path}: expected /r/<presetId>.<png|jpg|webp>`);
   const params: Partial<Record<string, string>> = {};
   for (const [name, value] of new URLSearchParams(search)) {
-    if (name !== 'sig' && !(LINK_PARAMS as readonly string[]).includes(name))
+    if (name !== 'sig' && !(LINK_PARAMS as readonly string[]).includes(name) && !FIELD_PARAM.test(name))
       throw new ValidationError(
         'query',
         'enum',
-        `Expected only the parameters ${[...LINK_PARAMS, 'sig'].join(', ')} but received ${name}`,
+        `Expected only the parameters ${[...LINK_PARAMS, 'sig'].join(', ')} and f.<variable> but received ${name}`,
       );
     if (params[name] !== undefined)
       throw new ValidationError('query', 'format', `Expected ${name} once but received it more than once`);
@@ -51,6 +55,12 @@ export function parseLink(path: string, search: string): ParsedLink {
     presetId: match[1] as string,
     format: format as FileFormat,
     params: signed,
+    fields: Object.fromEntries(
+      Object.entries(signed).flatMap(([name, value]) => {
+        const field = FIELD_PARAM.exec(name)?.[1];
+        return field && value !== undefined ? [[field, value]] : [];
+      }),
+    ),
     keyId: signed.key,
     sig,
     canonical: canonicalString(path, signed),

@@ -21,7 +21,7 @@ import { ASPECTS, type FontName, type Template } from '../design.js';
 import { FILE_TYPES } from '../design.js';
 import type { GenerateOptions, LayoutReport, RenderReport } from '../schemas.js';
 import type { FileFormat } from '../design.js';
-import { BUILT_IN_TEMPLATES, builtInDocument } from '../templates/built-ins.js';
+import { BUILT_IN_TEMPLATES, builtInDocument, isBuiltIn } from '../templates/built-ins.js';
 import type { TemplateDocument } from '../templates/document.js';
 import {
   type Backdrop,
@@ -38,7 +38,16 @@ import { encodeCard, THUMBNAIL_WIDTH } from './encode.js';
 import type { FontLibrary, LoadedFont } from './fonts.js';
 import type { GradientGeometry } from './gradient.js';
 import { type InkMeasurement, measureInk } from './ink.js';
-import { boxOf, fillTexts, gradientOfLayer, layoutDocument, type Rect, type TextLayout } from './layout.js';
+import {
+  boxOf,
+  fillTexts,
+  gradientOfLayer,
+  layerFontOf,
+  layoutDocument,
+  type Rect,
+  type TextLayout,
+  textsOver,
+} from './layout.js';
 import { LOGO_GAP, logoRect, type LogoOverlay } from './logo.js';
 import { rasteriseText, type TextMasks } from './overlay.js';
 import { imagePixels, type LayerPixels, pixelRect, rectPixels } from './paint.js';
@@ -84,8 +93,7 @@ export interface TemplateDesign {
  * domain into a {@link LoadedFont} (an unresolved one is a fault), an optional logo, and with a
  * `tpl_…` template its resolved {@link TemplateDesign} (then `template` is ignored).
  */
-export type RenderOptions = Omit<GenerateOptions, 'font' | 'template'> & {
-  template?: GenerateOptions['template'];
+export type RenderOptions = Omit<GenerateOptions, 'font' | 'fields'> & {
   font: GenerateOptions['font'] | LoadedFont;
   logo?: LogoOverlay | undefined;
   design?: TemplateDesign | undefined;
@@ -319,11 +327,12 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
     );
     const main = titleLayer >= 0 ? titleLayer : document.layers.findIndex((l) => l.type === 'text');
     const mainTexts = texts.get(main);
+    const mainLayer = document.layers[main];
     return {
       ...reportLayout(layerLayout(layout, main), fonts, {
         title: mainTexts?.content ?? '',
         subtitle: mainTexts?.below,
-        font: options.design.fonts.get(main) ?? font,
+        font: mainLayer?.type === 'text' ? layerFontOf(mainLayer, main, options.design.fonts, font) : font,
         template: undefined,
       }),
       template: options.design.id,
@@ -373,18 +382,20 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
     }
     return Promise.all(loads);
   };
-  const templateOf = (options: RenderOptions): Template | undefined =>
-    options.design
-      ? undefined
-      : options.template === 'auto'
-        ? 'bottom-left'
-        : (options.template ?? (options.position === undefined ? 'bottom-left' : undefined));
+  /** The built-in template of `options` (auto stands for bottom-left until the photo chooses). */
+  const builtInOf = (options: RenderOptions): Template | 'auto' | undefined => {
+    const { template } = options;
+    if (template === undefined || template === 'auto' || isBuiltIn(template)) return template;
+    throw new Error(`the template ${template} was not resolved before rendering`);
+  };
+  const templateOf = (options: RenderOptions): Template | undefined => {
+    if (options.design) return undefined;
+    const template = builtInOf(options);
+    if (template === 'auto') return 'bottom-left';
+    return template ?? (options.position === undefined ? 'bottom-left' : undefined);
+  };
   const documentOf = (options: RenderOptions): TemplateDocument =>
-    options.design?.document ??
-    builtInDocument({
-      template: options.template === 'auto' ? 'bottom-left' : options.template,
-      position: options.position,
-    });
+    options.design?.document ?? builtInDocument({ template: builtInOf(options), position: options.position });
 
   return {
     load: () => ({ active: limit.activeCount, waiting: limit.pendingCount, concurrency, meanRenderMs }),
@@ -631,16 +642,15 @@ async function paintLayers(
       await inBands(rowsOf(rect), (band) => blendRgba(canvas, rect, pixels.rgba, false, band));
     } else if (layer.type === 'gradient') {
       if (!options.gradient) continue;
-      const geometry = gradientOfLayer(document, i, width, height, layout.blocks, layout.boxes);
+      const geometry = gradientOfLayer(document, i, options.aspect, layout.blocks, layout.boxes);
       let colour: Rgb;
       let strength: number;
       if (layer.color === 'auto') {
-        // The auto text layers above it, up to the next gradient, are chosen with it.
-        const next = document.layers.findIndex((l, k) => k > i && l.type === 'gradient');
+        // The auto text layers it lies under are chosen with it.
         const served = new Set(
-          [...textLayers].filter((k) => {
+          textsOver(document, i, options.aspect, layout.boxes).filter((k) => {
             const above = document.layers[k];
-            return k > i && (next < 0 || k < next) && above?.type === 'text' && above.color === 'auto';
+            return textLayers.has(k) && above?.type === 'text' && above.color === 'auto';
           }),
         );
         if (served.size === 0) continue;

@@ -128,7 +128,7 @@ export interface DocumentLayoutRequest {
   texts: FilledTexts;
   /** The request's font: for layers that name none. */
   font: FontName | LoadedFont;
-  /** Each layer's own font, loaded (an uploaded one), by layer index. */
+  /** Layers' uploaded fonts, loaded, by layer index (a bundled family is read from the layer). */
   layerFonts?: Map<number, FontName | LoadedFont> | undefined;
   /** The request's size for the layers that set `{{title}}`, px; their own range when undefined. */
   fontSize?: number | undefined;
@@ -138,8 +138,8 @@ export interface DocumentLayoutRequest {
 /** One paragraph of a column: what it says, in which fonts, and how it is sized. */
 interface BlockSpec {
   role: 'title' | 'subtitle';
-  text: string;
-  chain: LoadedFont[];
+  /** The text shaped and segmented once, for every size tried ({@link paragraph}). */
+  paragraph: Paragraph;
   lineHeight: number;
   maxLines: number;
   /** Size as a fraction of the column's size, and its floor in px (1 and 0 for the first paragraph). */
@@ -267,6 +267,25 @@ function columnHeight(plans: BlockPlan[]): number {
   return h;
 }
 
+/**
+ * The font a text layer is set in: its uploaded font (loaded by the domain, in `layerFonts`), else
+ * its bundled family by name, else the request's `font`.
+ */
+export function layerFontOf(
+  layer: TextLayer,
+  index: number,
+  layerFonts: Map<number, FontName | LoadedFont> | undefined,
+  font: FontName | LoadedFont,
+): FontName | LoadedFont {
+  const named =
+    typeof layer.font === 'string'
+      ? layer.font
+      : layer.font && 'system' in layer.font
+        ? layer.font.system
+        : undefined;
+  return layerFonts?.get(index) ?? named ?? font;
+}
+
 /** The columns of a document's text layers that have something to say, in layer order. */
 function columnsOf(fonts: FontLibrary, req: DocumentLayoutRequest): Column[] {
   const columns: Column[] = [];
@@ -274,7 +293,7 @@ function columnsOf(fonts: FontLibrary, req: DocumentLayoutRequest): Column[] {
   req.document.layers.forEach((layer, i) => {
     if (layer.type !== 'text') return;
     const filled = req.texts.get(i);
-    const font = req.layerFonts?.get(i) ?? req.font;
+    const font = layerFontOf(layer, i, req.layerFonts, req.font);
     const setsTitle = /\{\{\s*title\s*\}\}/.test(layer.content);
     const group = layer.group ?? `#${i}`;
     // A group takes the size of its first layer: the request's when that layer sets the title.
@@ -291,8 +310,7 @@ function columnsOf(fonts: FontLibrary, req: DocumentLayoutRequest): Column[] {
     if (filled?.content) {
       blocks.push({
         role: grouped ? 'subtitle' : 'title',
-        text: filled.content,
-        chain: fonts.chain(font, layer.weight, filled.content),
+        paragraph: paragraph(filled.content, fonts.chain(font, layer.weight, filled.content)),
         lineHeight: layer.lineHeight,
         maxLines: layer.maxLines,
         scale: 1,
@@ -302,8 +320,7 @@ function columnsOf(fonts: FontLibrary, req: DocumentLayoutRequest): Column[] {
       if (layer.below && filled.below)
         blocks.push({
           role: 'subtitle',
-          text: filled.below,
-          chain: fonts.chain(font, layer.below.weight, filled.below),
+          paragraph: paragraph(filled.below, fonts.chain(font, layer.below.weight, filled.below)),
           lineHeight: layer.below.lineHeight,
           maxLines: layer.below.maxLines,
           scale: layer.below.scale,
@@ -345,7 +362,7 @@ export function layoutDocument(fonts: FontLibrary, req: DocumentLayoutRequest): 
       const size =
         spec.scale === 1 ? columnSize : Math.max(spec.minSize, Math.round(columnSize * spec.scale));
       const maxEm = col.box.width / size;
-      let p = paragraph(spec.text, spec.chain);
+      let p = spec.paragraph;
       if (strict && widestSegment(p) > maxEm) return undefined;
       p = splitOverwide(p, maxEm);
       const lines = balanced(p.segments, maxEm);
@@ -454,7 +471,7 @@ export function layoutDocument(fonts: FontLibrary, req: DocumentLayoutRequest): 
     safeZone: safeZoneOf(req.aspect),
     blocks,
     bounds,
-    gradient: gradientOfLayer(req.document, gradientIndex, width, height, blocks, boxes),
+    gradient: gradientOfLayer(req.document, gradientIndex, req.aspect, blocks, boxes),
     titleSize: first ? (plans.get(first)?.[0]?.size ?? 0) : 0,
     truncated: truncatedLayers.size > 0,
     boxes,
@@ -463,21 +480,48 @@ export function layoutDocument(fonts: FontLibrary, req: DocumentLayoutRequest): 
 }
 
 /**
+ * The text layers a gradient layer at `index` lies under: those painted after it (up to the next
+ * gradient) whose box overlaps no rect or image painted between them. A text on a pill or a panel
+ * reads against that, not against the gradient.
+ */
+export function textsOver(
+  document: TemplateDocument,
+  index: number,
+  aspect: Aspect,
+  boxes: Map<number, Rect>,
+): number[] {
+  const texts: number[] = [];
+  const between: Rect[] = [];
+  const overlap = (a: Rect, b: Rect) =>
+    a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  for (let k = index + 1; k < document.layers.length; k++) {
+    const layer = document.layers[k];
+    if (!layer || layer.type === 'gradient') break;
+    const box = boxes.get(k);
+    if (layer.type === 'text' && box && !between.some((b) => overlap(box, b))) texts.push(k);
+    if ((layer.type === 'rect' || layer.type === 'image') && layer.box)
+      between.push(boxOf(layer.box, aspect));
+  }
+  return texts;
+}
+
+/**
  * The geometry of the gradient layer at `index` (none: an empty linear gradient): it reaches past
- * the text layers painted above it (all of them when it is the document's only gradient).
+ * the text layers it lies under ({@link textsOver}).
  */
 export function gradientOfLayer(
   document: TemplateDocument,
   index: number,
-  width: number,
-  height: number,
+  aspect: Aspect,
   blocks: TextBlock[],
   boxes: Map<number, Rect>,
 ): GradientGeometry {
   const layer = document.layers[index];
   if (layer?.type !== 'gradient') return { kind: 'linear', bands: [] };
-  const above = blocks.filter((b) => b.layer > index);
-  const aboveBoxes = [...boxes].filter(([i]) => i > index).map(([, box]) => box);
+  const { width, height } = ASPECTS[aspect];
+  const under = new Set(textsOver(document, index, aspect, boxes));
+  const above = blocks.filter((b) => under.has(b.layer));
+  const aboveBoxes = [...boxes].filter(([i]) => under.has(i)).map(([, box]) => box);
   return gradientFor(layer.direction, width, height, above, aboveBoxes);
 }
 

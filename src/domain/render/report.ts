@@ -6,7 +6,7 @@ import type { LayerReport, LayoutReport } from '../schemas.js';
 import type { TemplateDocument } from '../templates/document.js';
 import type { FontName, Template } from '../design.js';
 import type { FontLibrary, LoadedFont } from './fonts.js';
-import type { FilledTexts, TextLayout } from './layout.js';
+import { layerFontOf, type FilledTexts, type TextLayout } from './layout.js';
 import { covers } from './shaping.js';
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
@@ -76,7 +76,7 @@ export function reportLayers(
   const reports: LayerReport[] = [];
   document.layers.forEach((layer, i) => {
     if (layer.type !== 'text') return;
-    const own = layerFonts.get(i) ?? font;
+    const own = layerFontOf(layer, i, layerFonts, font);
     const blocks = layout.blocks.filter((b) => b.layer === i);
     const chosen = new Set([fonts.chain(own, 'bold')[0]?.name, fonts.chain(own, 'regular')[0]?.name]);
     const used = new Set<string>();

@@ -2,9 +2,8 @@
  * Which template a text takes: `template` wins over `position`, the default is bottom-left (spec
  * 4.1 rule 1), and `auto` (ours) picks the calmest of the one-box templates on the cropped photo.
  */
-import type { GenerateOptions } from '../schemas.js';
 import type { Template } from '../design.js';
-import type { Placement, TextLayout } from './layout.js';
+import type { TextLayout } from './layout.js';
 import { meanOver, saliencyMap } from './saliency.js';
 
 /** The templates `auto` chooses from: those with one text box (split keeps two apart). */
@@ -38,15 +37,4 @@ export function chooseTemplate(
   }
   const chosen = best as { template: Template; layout: TextLayout };
   return { template: chosen.template, layout: chosen.layout, scores };
-}
-
-/**
- * Template wins over position; with neither, the default template bottom-left (spec 4.1 rule 1).
- * `auto` must be resolved first (see {@link chooseTemplate}); here it stands for bottom-left.
- */
-export function placementOf(options: Pick<GenerateOptions, 'template' | 'position'>): Placement {
-  if (options.template === 'auto') return { template: 'bottom-left' };
-  if (options.template) return { template: options.template };
-  if (options.position !== undefined) return { position: options.position };
-  return { template: 'bottom-left' };
 }

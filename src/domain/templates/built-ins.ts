@@ -160,7 +160,10 @@ export function positionDocument(position: NonNullable<GenerateOptions['position
 }
 
 /** The document a request without a `tpl_…` template draws: its template, else its position, else bottom-left. */
-export function builtInDocument(options: Pick<GenerateOptions, 'template' | 'position'>): TemplateDocument {
+export function builtInDocument(options: {
+  template?: Template | 'auto' | undefined;
+  position?: GenerateOptions['position'];
+}): TemplateDocument {
   if (options.template && options.template !== 'auto') return BUILT_IN_TEMPLATES[options.template];
   if (!options.template && options.position !== undefined) return positionDocument(options.position);
   return BUILT_IN_TEMPLATES['bottom-left'];

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { ASPECT_NAMES, FONT_NAMES } from '../design.js';
 import { ValidationError } from '../kernel/errors.js';
 import { parseOrThrow } from '../kernel/validate.js';
+import { graphemeLength } from '../schemas.js';
 
 /** Limits of a template (our choice; docs/templates.md). */
 export const TEMPLATE_LIMITS = {
@@ -357,4 +358,71 @@ export function parseTemplateDocument(input: unknown): TemplateDocument {
     }
   });
   return doc;
+}
+
+// eslint-disable-next-line no-control-regex -- the text rules of spec 4.1: no control characters but line feed
+const CONTROL_CHARS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+
+/**
+ * The values of a document's text variables for a render: `title` and `subtitle`, then each text
+ * variable from `fields` (trimmed), else its default. Throws ValidationError on `fields.<name>`: a
+ * name the document does not declare (`enum`), a required variable missing (`required`), a value
+ * past its `maxLength` (`maxLength`) or with control characters (`format`). Image variables are
+ * checked by the caller, which reads them.
+ */
+export function fieldValues(
+  document: TemplateDocument,
+  {
+    title,
+    subtitle,
+    fields = {},
+  }: { title: string; subtitle?: string | undefined; fields?: Record<string, unknown> | undefined },
+): Record<string, string | undefined> {
+  const declared = Object.keys(document.variables);
+  for (const name of Object.keys(fields))
+    if (!declared.includes(name))
+      throw new ValidationError(
+        `fields.${name}`,
+        'enum',
+        declared.length
+          ? `Expected only the template's variables (${declared.join(', ')}) in fields but received ${name}`
+          : `Expected no fields: the template declares no variables, but received ${name}`,
+      );
+  const values: Record<string, string | undefined> = { title, subtitle };
+  for (const [name, variable] of Object.entries(document.variables)) {
+    if (variable.type !== 'text') continue;
+    const field = `fields.${name}`;
+    const given = fields[name];
+    if (given === undefined || given === null || (typeof given === 'string' && given.trim() === '')) {
+      if (variable.required)
+        throw new ValidationError(
+          field,
+          'required',
+          `Expected a value for ${field} but received nothing: the template requires ${name}`,
+        );
+      values[name] = variable.default;
+      continue;
+    }
+    if (typeof given !== 'string') throw new ValidationError(field, 'type', `Expected text for ${field}`);
+    if (CONTROL_CHARS.test(given))
+      throw new ValidationError(field, 'format', `Expected text without control characters for ${field}`);
+    const text = given.trim();
+    const length = graphemeLength(text);
+    if (length > variable.maxLength)
+      throw new ValidationError(
+        field,
+        'maxLength',
+        `Expected at most ${variable.maxLength} characters for ${field} but received ${length}`,
+      );
+    values[name] = text;
+  }
+  return values;
+}
+
+/** A request's `fields` over a preset's, name by name; undefined when neither has any. */
+export function mergeFields(preset: unknown, own: unknown): unknown {
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (isObject(preset) && isObject(own)) return { ...preset, ...own };
+  return own ?? preset;
 }

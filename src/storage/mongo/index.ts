@@ -26,6 +26,7 @@ import { mongoIdempotency } from './idempotency.js';
 import { mongoOauth } from './oauth.js';
 import { mongoAssets } from './assets.js';
 import { mongoPresets } from './presets.js';
+import { mongoTemplates } from './templates.js';
 import { mongoSigningKeys } from './signing-keys.js';
 import { mongoRenders } from './renders.js';
 import { mongoSites } from './sites.js';
@@ -70,6 +71,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Record
     oauth: mongoOauth(db),
     assets: mongoAssets(db),
     presets: mongoPresets(db),
+    templates: mongoTemplates(db),
     signingKeys: mongoSigningKeys(db),
     renders: mongoRenders(db),
     sites: mongoSites(db),

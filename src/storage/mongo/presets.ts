@@ -44,7 +44,7 @@ export async function mongoPresets(db: Db): Promise<RecordStore['presets']> {
     async countUsing(userId, id) {
       return presets.countDocuments({
         userId,
-        $or: [{ backgroundAssetId: id }, { logoAssetId: id }, { fontId: id }],
+        $or: [{ backgroundAssetId: id }, { logoAssetId: id }, { fontId: id }, { 'options.template': id }],
       });
     },
     async deleteAllForUser(userId) {

@@ -17,6 +17,7 @@ import { sqliteIdempotency } from './idempotency.js';
 import { sqliteOauth } from './oauth.js';
 import { sqliteAssets } from './assets.js';
 import { sqlitePresets } from './presets.js';
+import { sqliteTemplates } from './templates.js';
 import { sqliteSigningKeys } from './signing-keys.js';
 import { sqliteRenders } from './renders.js';
 import { sqliteSites } from './sites.js';
@@ -52,6 +53,7 @@ export function openSqliteStore(file: string): RecordStore {
     oauth: sqliteOauth(db),
     assets: sqliteAssets(db),
     presets: sqlitePresets(db),
+    templates: sqliteTemplates(db),
     signingKeys: sqliteSigningKeys(db),
     renders: sqliteRenders(db),
     sites: sqliteSites(db),

@@ -264,6 +264,17 @@ export const MIGRATIONS = [
    );
    CREATE INDEX webhook_deliveries_due ON webhook_deliveries(status, next_attempt_at);
    CREATE INDEX webhook_deliveries_by_user ON webhook_deliveries(user_id, created_at);`,
+  // 10: templates (src/domain/templates).
+  `CREATE TABLE templates (
+     id TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL,
+     name TEXT NOT NULL,
+     version INTEGER NOT NULL,
+     document TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );
+   CREATE INDEX templates_by_user ON templates(user_id, created_at);`,
 ];
 
 /** Applies the pending {@link MIGRATIONS} under one immediate transaction, so concurrent starts are safe. */

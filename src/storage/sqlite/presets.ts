@@ -26,7 +26,8 @@ export function sqlitePresets(db: Database.Database): RecordStore['presets'] {
     deletePresets: db.prepare('DELETE FROM presets WHERE user_id = ?'),
     presetsUsing: db.prepare<Record<string, string>, { n: number }>(
       `SELECT count(*) AS n FROM presets WHERE user_id = @userId
-       AND (background_asset_id = @id OR logo_asset_id = @id OR font_id = @id)`,
+       AND (background_asset_id = @id OR logo_asset_id = @id OR font_id = @id
+         OR json_extract(options, '$.template') = @id)`,
     ),
   };
   return {
