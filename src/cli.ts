@@ -15,6 +15,7 @@ import { FILE_FORMATS, TIERS, type FileFormat } from './domain/design.js';
 import { signRenderUrl } from './domain/render-links/canonical.js';
 import type { Services } from './domain/services.js';
 import { tuneHeapGrowing } from './heap.js';
+import { pullTemplate, pushTemplate } from './cli-templates.js';
 import { createLogger } from './logger.js';
 import { runStdio } from './mcp/stdio.js';
 import { createRuntime } from './runtime.js';
@@ -239,6 +240,39 @@ function buildProgram(): Command {
         );
       },
     );
+
+  const templates = program
+    .command('templates')
+    .description(
+      'Templates kept in git (docs/templates.md): templates push, templates pull. TITLECARD_TOKEN required; TITLECARD_API_URL for a remote server.',
+    );
+  templates
+    .command('push')
+    .description(
+      'Save the template document FILE.json: replaces --id, else the template of the same name, else creates one.',
+    )
+    .argument('<file>', 'a template document, JSON')
+    .option('--id <id>', 'the template to replace, tpl_…')
+    .option('--json', 'print one JSON object: {id, name, version, created}')
+    .action(async (file: string, o: { id?: string; json?: boolean }) => {
+      const { template, created } = await pushTemplate(file, o);
+      if (o.json)
+        out(JSON.stringify({ id: template.id, name: template.name, version: template.version, created }));
+      else
+        out(
+          `${created ? 'Created' : 'Updated'} ${template.id} "${template.name}", version ${template.version}.`,
+        );
+    });
+  templates
+    .command('pull')
+    .description('Print the document of a template (a built-in by name too), or write it to --out.')
+    .argument('<id>', 'tpl_…, or bottom-left, left, right, split')
+    .option('--out <file>', 'write the document here instead of printing it')
+    .action(async (id: string, o: { out?: string }) => {
+      const text = await pullTemplate(id, o.out);
+      if (o.out) out(`Wrote ${o.out}.`);
+      else process.stdout.write(text);
+    });
 
   program
     .command('sweep')

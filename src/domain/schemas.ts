@@ -84,6 +84,24 @@ const fontChoiceSchema = z
     typeof f === 'string' ? f : 'system' in f ? f.system : { custom: f.custom },
   );
 
+/** A template id: `tpl_` and 22 base62 characters (src/domain/kernel/ids.ts). */
+const TEMPLATE_ID = /^tpl_[0-9A-Za-z]{22}$/;
+/**
+ * `template`: a built-in name (spec 4.1), auto (ours), or a template id (POST /templates). One
+ * string with one check, so that a wrong name is an `enum` refusal listing the names.
+ */
+const templateChoiceSchema = z
+  .string()
+  .superRefine((value, ctx) => {
+    if (!(TEMPLATES as readonly string[]).includes(value) && value !== 'auto' && !TEMPLATE_ID.test(value))
+      ctx.addIssue({
+        code: 'invalid_value',
+        values: [...TEMPLATES, 'auto', 'a template id tpl_…'],
+        input: value,
+      });
+  })
+  .meta({ anyOf: [{ enum: [...TEMPLATES, 'auto'] }, { type: 'string', pattern: TEMPLATE_ID.source }] });
+
 /**
  * Options of `POST /generate` (spec 4.1), typed. The REST edge decodes form text into these types
  * first (`src/http/form.ts`); MCP clients send them typed.
@@ -105,8 +123,7 @@ const generateShape = {
     .describe(
       'Where the text goes when no template is given: top, center, bottom, or {x, y} as fractions 0 to 1 of the canvas (the centre of the text block, kept inside the safe zone). Ignored when template is set.',
     ),
-  template: z
-    .union([z.enum([...TEMPLATES, 'auto']), recordIdSchema('tpl')])
+  template: templateChoiceSchema
     .optional()
     .describe(
       'Layout template; bottom-left when neither template nor position is given. auto: Titlecard picks bottom-left, left or right, whichever text box covers the least busy, least salient part of the cropped photo (the choice is in the render report). A template id (tpl_…, POST /templates): your own layout, its variables filled by fields.',

@@ -9,6 +9,7 @@ import type { ImagePage, ImageView } from '../domain/images/images.js';
 import type { ImageSort, SortOrder } from '../domain/kernel/records.js';
 import type { TokenValidation, UsageView } from '../domain/accounts/quota.js';
 import type { PresetView } from '../domain/render-links/presets.js';
+import type { TemplateView } from '../domain/templates/templates.js';
 import type { RenderUrl } from '../domain/render-links/render-links.js';
 import type { GenerateOptions, LayoutReport } from '../domain/schemas.js';
 import type { Services } from '../domain/services.js';
@@ -34,6 +35,10 @@ export interface TitlecardBackend {
   checkLayout(options: GenerateOptions): Promise<LayoutReport>;
   /** The caller's presets, newest first. */
   listPresets(): Promise<PresetView[]>;
+  /** The built-in templates, then the caller's, newest first. */
+  listTemplates(): Promise<TemplateView[]>;
+  /** A built-in template by name or one of the caller's by id; NotFoundError (a remote 404) when there is none. */
+  getTemplate(id: string): Promise<TemplateView>;
   /** A signed render link (`POST /render-urls`). */
   createRenderUrl(body: Record<string, unknown>): Promise<RenderUrl>;
   /** Starts a batch (`POST /batches`, JSON). */
@@ -81,6 +86,12 @@ export function localBackend(services: Services, principal: () => Promise<Princi
     },
     async listPresets() {
       return services.presets.list(await principal());
+    },
+    async listTemplates() {
+      return services.templates.list(await principal());
+    },
+    async getTemplate(id) {
+      return services.templates.get(await principal(), id);
     },
     async createRenderUrl(body) {
       return services.renderUrls.createUrl(await principal(), body);
@@ -139,6 +150,8 @@ export function remoteBackend(apiUrl: string, token: string): TitlecardBackend {
     },
     checkLayout: async (options) => dataOf(await api.POST('/layout', { body: options })),
     listPresets: async () => dataOf(await api.GET('/presets')).presets,
+    listTemplates: async () => dataOf(await api.GET('/templates')).templates,
+    getTemplate: async (id) => dataOf(await api.GET('/templates/{id}', { params: { path: { id } } })),
     createRenderUrl: async (body) => dataOf(await api.POST('/render-urls', { body: body as never })),
     startBatch: async (body) => dataOf(await api.POST('/batches', { body: body as never })),
     getBatch: async (id) => dataOf(await api.GET('/batches/{id}', { params: { path: { id } } })),

@@ -7,7 +7,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../support/process.js';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import { ROOT, runCli } from '../support/process.js';
 import { solid } from '../support/images.js';
 import { call, generate, startTestServer, upload, type TestServer } from '../support/server.js';
 
@@ -238,5 +240,38 @@ describe('templates', () => {
     );
     expect(res.status).toBe(400);
     expect(res.body.error.details.field).toBe('template');
+  });
+
+  it('titlecard templates push creates, then updates the template of the same name; pull writes its document back', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'titlecard-templates-'));
+    const file = path.join(dir, 'blog.json');
+    await writeFile(file, JSON.stringify({ ...BLOG, name: 'Blog from git' }));
+    const env = { TITLECARD_TOKEN: token, TITLECARD_API_URL: srv.base };
+    const first = await runCli(['templates', 'push', file, '--json'], env);
+    expect(first.code, first.stderr).toBe(0);
+    const pushed = JSON.parse(first.stdout) as { id: string; version: number; created: boolean };
+    expect(pushed).toMatchObject({ version: 1, created: true });
+    const again = await runCli(['templates', 'push', file, '--json'], env);
+    expect(JSON.parse(again.stdout)).toMatchObject({ id: pushed.id, version: 2, created: false });
+
+    const out = path.join(dir, 'pulled.json');
+    const pulled = await runCli(['templates', 'pull', pushed.id, '--out', out], env);
+    expect(pulled.code, pulled.stderr).toBe(0);
+    const document = JSON.parse(await readFile(out, 'utf8')) as { name: string; layers: unknown[] };
+    expect(document.name).toBe('Blog from git');
+    expect(document.layers).toHaveLength(BLOG.layers.length);
+
+    // An invalid document is refused with the path named, exit code 1.
+    await writeFile(
+      file,
+      JSON.stringify({
+        ...BLOG,
+        name: 'Blog from git',
+        layers: [{ type: 'text', content: '{{nope}}', box: { x: 0, y: 0, w: 1, h: 1 } }],
+      }),
+    );
+    const refused = await runCli(['templates', 'push', file], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('layers[0].content');
   });
 });

@@ -64,7 +64,7 @@ const errorText = (r: CallToolResult) => {
 };
 
 describe('tools/list', () => {
-  it('lists the ten tools with titles, input and output schemas, and every annotation set', async () => {
+  it('lists the twelve tools with titles, input and output schemas, and every annotation set', async () => {
     const { token } = await srv.createUser('pro');
     const client = await connect(token);
     const { tools } = await client.listTools();
@@ -236,6 +236,48 @@ describe('check_layout', () => {
       missingCharacters: [],
     });
     expect((await call(srv.base, 'GET', '/usage', { token })).body.data.usage.generated).toBe(0);
+    await client.close();
+  });
+});
+
+describe('list_templates, get_template, and generate_image with a template', () => {
+  it("lists the built-ins and the account's own with their variables, reads a document, and fills a template with fields", async () => {
+    const { token } = await srv.createUser('pro');
+    const created = await call(srv.base, 'POST', '/templates', {
+      token,
+      json: {
+        name: 'Quote',
+        variables: { who: { type: 'text', required: true } },
+        layers: [
+          { type: 'image', source: 'background' },
+          { type: 'text', content: '{{title}}', box: { x: 0.1, y: 0.1, w: 0.8, h: 0.5 } },
+          { type: 'text', content: '— {{who}}', box: { x: 0.1, y: 0.65, w: 0.8, h: 0.1 }, weight: 'regular' },
+        ],
+      },
+    });
+    const id = created.body.data.id as string;
+    const client = await connect(token);
+    const list = await tool(client, 'list_templates');
+    const templates = (list.structuredContent as { templates: { id: string; variables: object }[] })
+      .templates;
+    expect(templates.map((t) => t.id)).toEqual(['bottom-left', 'left', 'right', 'split', id]);
+    expect(templates.at(-1)?.variables).toEqual({ who: { type: 'text', required: true, maxLength: 200 } });
+    const one = await tool(client, 'get_template', { id: 'split' });
+    expect((one.structuredContent as { document: { layers: unknown[] } }).document.layers).toHaveLength(5);
+    const missing = await tool(client, 'generate_image', {
+      title: 'Less, but better',
+      template: id,
+      imageUrl: `${imageHostUrl}/photo.jpg`,
+    });
+    expect(errorText(missing)).toContain('fields.who');
+    const made = await tool(client, 'generate_image', {
+      title: 'Less, but better',
+      template: id,
+      fields: { who: 'Dieter Rams' },
+      imageUrl: `${imageHostUrl}/photo.jpg`,
+    });
+    expect(made.isError).toBeFalsy();
+    expect(imageRecordSchema.parse(made.structuredContent).width).toBe(1200);
     await client.close();
   });
 });

@@ -5,9 +5,11 @@ export const TOOL_NAMES = [
   'delete_image',
   'generate_image',
   'get_batch',
+  'get_template',
   'get_usage',
   'list_images',
   'list_presets',
+  'list_templates',
   'start_batch',
   'validate_token',
 ];

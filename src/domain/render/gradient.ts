@@ -3,8 +3,9 @@
  * edge the text sits on or a radial glow behind it. Computed, not rasterised: blend.ts evaluates a
  * band's opacity as a function of one coordinate.
  */
-import type { GRADIENT_DIRECTIONS } from '../templates/document.js';
-import type { Rect, TextBlock } from './layout.js';
+import { ASPECTS, type Aspect } from '../design.js';
+import type { GRADIENT_DIRECTIONS, TemplateDocument } from '../templates/document.js';
+import { boxOf, type Rect, type TextBlock } from './layout.js';
 
 export type GradientDirection = (typeof GRADIENT_DIRECTIONS)[number];
 
@@ -109,4 +110,50 @@ export function gradientFor(
       };
     }
   }
+}
+
+/**
+ * The text layers a gradient layer at `index` lies under: those painted after it (up to the next
+ * gradient) whose box overlaps no rect or image painted between them. A text on a pill or a panel
+ * reads against that, not against the gradient.
+ */
+export function textsOver(
+  document: TemplateDocument,
+  index: number,
+  aspect: Aspect,
+  boxes: Map<number, Rect>,
+): number[] {
+  const texts: number[] = [];
+  const between: Rect[] = [];
+  const overlap = (a: Rect, b: Rect) =>
+    a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  for (let k = index + 1; k < document.layers.length; k++) {
+    const layer = document.layers[k];
+    if (!layer || layer.type === 'gradient') break;
+    const box = boxes.get(k);
+    if (layer.type === 'text' && box && !between.some((b) => overlap(box, b))) texts.push(k);
+    if ((layer.type === 'rect' || layer.type === 'image') && layer.box)
+      between.push(boxOf(layer.box, aspect));
+  }
+  return texts;
+}
+
+/**
+ * The geometry of the gradient layer at `index` (none: an empty linear gradient): it reaches past
+ * the text layers it lies under ({@link textsOver}).
+ */
+export function gradientOfLayer(
+  document: TemplateDocument,
+  index: number,
+  aspect: Aspect,
+  blocks: TextBlock[],
+  boxes: Map<number, Rect>,
+): GradientGeometry {
+  const layer = document.layers[index];
+  if (layer?.type !== 'gradient') return { kind: 'linear', bands: [] };
+  const { width, height } = ASPECTS[aspect];
+  const under = new Set(textsOver(document, index, aspect, boxes));
+  const above = blocks.filter((b) => under.has(b.layer));
+  const aboveBoxes = [...boxes].filter(([i]) => under.has(i)).map(([, box]) => box);
+  return gradientFor(layer.direction, width, height, above, aboveBoxes);
 }

@@ -17,62 +17,34 @@ import { performance } from 'node:perf_hooks';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import sharp from 'sharp';
-import { ASPECTS, type FontName, type Template } from '../design.js';
-import { FILE_TYPES } from '../design.js';
+import { ASPECTS, FILE_TYPES, type FileFormat, type FontName, type Template } from '../design.js';
 import type { GenerateOptions, LayoutReport, RenderReport } from '../schemas.js';
-import type { FileFormat } from '../design.js';
 import { BUILT_IN_TEMPLATES, builtInDocument, isBuiltIn } from '../templates/built-ins.js';
+import type { Canvas } from './blend.js';
 import type { TemplateDocument } from '../templates/document.js';
 import {
-  type Backdrop,
-  blendGradient,
-  blendRgba,
-  blendText,
-  type Canvas,
-  emptyBackdrop,
-  keepBackdrop,
-  type RowRange,
-} from './blend.js';
-import { type DecodedCanvas, type ImageInput, startDecodeCover } from './decode.js';
+  clipToBox,
+  coversCanvas,
+  layerLayout,
+  paintLayers,
+  solidCanvas,
+  timed,
+  type Timed,
+} from './compose.js';
+import { startDecodeCover, type ImageInput } from './decode.js';
 import { encodeCard, THUMBNAIL_WIDTH } from './encode.js';
 import type { FontLibrary, LoadedFont } from './fonts.js';
-import type { GradientGeometry } from './gradient.js';
-import { type InkMeasurement, measureInk } from './ink.js';
-import {
-  boxOf,
-  fillTexts,
-  gradientOfLayer,
-  layerFontOf,
-  layoutDocument,
-  type Rect,
-  type TextLayout,
-  textsOver,
-} from './layout.js';
+import type { InkMeasurement } from './ink.js';
+import { boxOf, fillTexts, layerFontOf, layoutDocument, type Rect, type TextLayout } from './layout.js';
 import { LOGO_GAP, logoRect, type LogoOverlay } from './logo.js';
 import { rasteriseText, type TextMasks } from './overlay.js';
-import { imagePixels, type LayerPixels, pixelRect, rectPixels } from './paint.js';
+import { imagePixels, type LayerPixels, pixelRect } from './paint.js';
 import { reportLayers, reportLayout } from './report.js';
 import { chooseTemplate } from './template-choice.js';
-import {
-  chooseTones,
-  dominantColour,
-  parseHex,
-  sampleBehind,
-  shade,
-  type Rgb,
-  type ToneChoice,
-} from './tones.js';
+import type { ToneChoice } from './tones.js';
 
-/**
- * How far around a line's cap-height box the tone analysis reads the background, px: a reader
- * judges text against what lies just outside the strokes, 3 to 6 px.
- */
-export const READING_MARGIN_PX = 6;
-/**
- * Rows blended per turn of the event loop: a 1200×630 card's blend (6 to 9 ms) in four parts of
- * about 2 ms (`npm run bench` measures the event-loop delay).
- */
-export const BLEND_BAND_ROWS = 160;
+export { BLEND_BAND_ROWS, READING_MARGIN_PX } from './compose.js';
+
 /**
  * A template of the user's (`tpl_…`) resolved by the domain for a render: its document, the values
  * of its text variables (title and subtitle among them), the bytes of its image layers (assets and
@@ -196,96 +168,6 @@ export const RENDER_TIME_WEIGHT = 0.2;
  * (`npm run bench`: 30 to 150 ms a photo); the warm-up renders replace it before the server listens.
  */
 export const INITIAL_RENDER_MS = 150;
-
-/** A promise's value and how long it took to settle, ms. */
-interface Timed<T> {
-  value: T;
-  ms: number;
-}
-/** `promise` with the ms from `started` (default now, `performance.now()`) until it settled. */
-function timed<T>(promise: Promise<T>, started = performance.now()): Promise<Timed<T>> {
-  return promise.then((value) => ({ value, ms: performance.now() - started }));
-}
-
-/** No gradient: the geometry a text layer's tones are chosen with when no auto gradient serves it. */
-const NO_GRADIENT: GradientGeometry = { kind: 'linear', bands: [] };
-
-/** Whether `layer` is a full-canvas cover of the photo: then the decoded photo is the canvas itself. */
-function coversCanvas(document: TemplateDocument): boolean {
-  const first = document.layers[0];
-  return (
-    first?.type === 'image' &&
-    first.source === 'background' &&
-    !first.box &&
-    first.fit === 'cover' &&
-    first.radius === 0 &&
-    first.opacity === 1
-  );
-}
-
-/** The layout of the text layers of one layer only: its blocks, with the bounds of their lines. */
-function layerLayout(layout: TextLayout, layer: number): TextLayout {
-  const blocks = layout.blocks.filter((b) => b.layer === layer);
-  const lines = blocks.flatMap((b) => b.lines);
-  if (lines.length === 0) return { ...layout, blocks };
-  const left = Math.min(...lines.map((l) => l.x));
-  const top = Math.min(...lines.map((l) => l.baseline - l.ascent));
-  const right = Math.max(...lines.map((l) => l.x + l.width));
-  const bottom = Math.max(...lines.map((l) => l.baseline + l.descent));
-  return { ...layout, blocks, bounds: { x: left, y: top, width: right - left, height: bottom - top } };
-}
-
-/**
- * Masks whose text coverage stays inside `box` (the layer's box): a glyph that overhangs its advance
- * is clipped at the box's edge, so ink never leaves it. The shadow is not ink and keeps its spread.
- */
-function clipToBox(masks: TextMasks, box: Rect): TextMasks {
-  const { box: m, spans } = masks;
-  const x0 = Math.ceil(box.x - m.x);
-  const x1 = Math.floor(box.x + box.width - m.x);
-  const y0 = Math.ceil(box.y - m.y);
-  const y1 = Math.floor(box.y + box.height - m.y);
-  for (let y = 0; y < m.height; y++) {
-    let from = spans[2 * y] as number;
-    let to = spans[2 * y + 1] as number;
-    if (y < y0 || y >= y1) to = from;
-    else {
-      from = Math.max(from, x0);
-      to = Math.max(from, Math.min(to, x1));
-    }
-    spans[2 * y] = from;
-    spans[2 * y + 1] = to;
-  }
-  return masks;
-}
-
-/** The lines' reading rectangles of `layout`'s blocks of `layers`, grouped by block (tones.ts samples these). */
-function readingRects(layout: TextLayout, layers: Set<number>): Rect[][] {
-  // The pixels a reader sees the glyphs against: each line's box from cap height to baseline,
-  // grown by READING_MARGIN_PX on every side (the ring 3 to 6 px around the glyphs that
-  // test/render/photos.test.ts measures from the outside).
-  return layout.blocks
-    .filter((b) => layers.has(b.layer))
-    .map((b) =>
-      b.lines.map((l) => ({
-        x: l.x - READING_MARGIN_PX,
-        y: l.baseline - l.size * 0.72 - READING_MARGIN_PX,
-        width: l.width + 2 * READING_MARGIN_PX,
-        height: l.size * 0.72 + 2 * READING_MARGIN_PX,
-      })),
-    );
-}
-
-/** Paints `paint` over `rows` of the canvas in bands of {@link BLEND_BAND_ROWS}, each its own turn of the event loop. */
-async function inBands(rows: RowRange, paint: (band: RowRange) => void): Promise<void> {
-  for (let from = Math.max(0, rows.from); from < rows.to; from += BLEND_BAND_ROWS) {
-    await yieldToEventLoop();
-    paint({ from, to: Math.min(rows.to, from + BLEND_BAND_ROWS) });
-  }
-}
-
-/** 8-bit colours (as the SVG layers had them): the integer arithmetic of the blend stays integer. */
-const rgb8 = (c: Rgb): Rgb => [Math.round(c[0]), Math.round(c[1]), Math.round(c[2])];
 
 export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOptions = {}): Renderer {
   // libvips' operation cache off, for the whole process: every upload is new bytes, so the cache
@@ -574,180 +456,4 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
       ...(painted.ink ? { ink: painted.ink } : {}),
     };
   }
-}
-
-/** A canvas of the document's `background` colour, for a document whose first layer is not the photo. */
-function solidCanvas(document: TemplateDocument, width: number, height: number): Canvas {
-  const [r, g, b] = parseHex(document.background);
-  const pixels = Buffer.alloc(width * height * 3);
-  for (let i = 0; i < pixels.length; i += 3) {
-    pixels[i] = r;
-    pixels[i + 1] = g;
-    pixels[i + 2] = b;
-  }
-  return { pixels, width, height, channels: 3 };
-}
-
-/**
- * Paints the layers of `document` over `canvas` in order, in place: images, rects and the logo as
- * laid out, gradients, then text in the colour its `color` says, `auto` chosen on the pixels beneath
- * it after the layers below are painted. An `auto` gradient and the `auto` text layers above it are
- * chosen together, as the built-ins always were: the weakest gradient that gives the text its contrast.
- */
-async function paintLayers(
-  canvas: DecodedCanvas | Canvas,
-  document: TemplateDocument,
-  options: RenderOptions,
-  layout: TextLayout,
-  masks: Map<number, Promise<Timed<TextMasks | undefined>>>,
-  pictures: Map<number, Promise<LayerPixels>>,
-  diagnostics: { measure?: boolean } | undefined,
-) {
-  const { width, height } = canvas;
-  const all: RowRange = { from: 0, to: height };
-  const rowsOf = (r: Rect): RowRange => ({ from: r.y, to: Math.min(height, r.y + r.height) });
-  const colourMode = { colorMode: options.colorMode, colorHex: options.colorHex };
-  /** Tones chosen by an auto gradient for the text layers above it. */
-  const assigned = new Map<number, ToneChoice>();
-  const contrast: { layer: number; contrast: number }[] = [];
-  let tones: ToneChoice | undefined;
-  const inks: InkMeasurement[] = [];
-  let tonesMs = 0;
-  let overlayMs = 0;
-  let compositeMs = 0;
-  const textLayers = new Set(layout.blocks.map((b) => b.layer));
-  for (let i = 0; i < document.layers.length; i++) {
-    const layer = document.layers[i];
-    if (!layer) continue;
-    const started = performance.now();
-    if (layer.type === 'image' || layer.type === 'logo') {
-      const pixels = await pictures.get(i);
-      if (pixels)
-        await inBands(rowsOf(pixels.rect), (band) =>
-          blendRgba(canvas, pixels.rect, pixels.rgba, false, band),
-        );
-    } else if (layer.type === 'rect') {
-      const rect = pixelRect(boxOf(layer.box, options.aspect));
-      const fill =
-        layer.fill === 'auto'
-          ? shade(
-              dominantColour(
-                sampleBehind(canvas.pixels, width, height, canvas.channels, [[rect]], NO_GRADIENT),
-              ),
-              0.1,
-              0.55,
-            )
-          : parseHex(layer.fill);
-      const pixels = rectPixels(rect, rgb8(fill), layer.radius, layer.opacity);
-      await inBands(rowsOf(rect), (band) => blendRgba(canvas, rect, pixels.rgba, false, band));
-    } else if (layer.type === 'gradient') {
-      if (!options.gradient) continue;
-      const geometry = gradientOfLayer(document, i, options.aspect, layout.blocks, layout.boxes);
-      let colour: Rgb;
-      let strength: number;
-      if (layer.color === 'auto') {
-        // The auto text layers it lies under are chosen with it.
-        const served = new Set(
-          textsOver(document, i, options.aspect, layout.boxes).filter((k) => {
-            const above = document.layers[k];
-            return textLayers.has(k) && above?.type === 'text' && above.color === 'auto';
-          }),
-        );
-        if (served.size === 0) continue;
-        const samples = sampleBehind(
-          canvas.pixels,
-          width,
-          height,
-          canvas.channels,
-          readingRects(layout, served),
-          geometry,
-        );
-        const choice = chooseTones(samples, { ...colourMode, gradient: true });
-        for (const k of served) assigned.set(k, choice);
-        if (!choice.gradient) continue;
-        colour = choice.gradient.colour;
-        strength = choice.gradient.strength * layer.opacity;
-      } else {
-        colour = parseHex(layer.color);
-        strength = layer.opacity;
-      }
-      tonesMs += performance.now() - started;
-      const blendStarted = performance.now();
-      await inBands(all, (band) => blendGradient(canvas, geometry, rgb8(colour), strength, band));
-      compositeMs += performance.now() - blendStarted;
-      continue;
-    } else if (layer.type === 'text') {
-      const pending = masks.get(i);
-      if (!pending) continue;
-      let choice = layer.color === 'auto' ? assigned.get(i) : undefined;
-      if (!choice) {
-        const samples = sampleBehind(
-          canvas.pixels,
-          width,
-          height,
-          canvas.channels,
-          readingRects(layout, new Set([i])),
-          NO_GRADIENT,
-        );
-        choice = chooseTones(
-          samples,
-          layer.color === 'auto'
-            ? { ...colourMode, gradient: false }
-            : { colorMode: 'custom', colorHex: layer.color, gradient: false },
-        );
-      }
-      tones ??= choice;
-      contrast.push({ layer: i, contrast: choice.contrast });
-      tonesMs += performance.now() - started;
-      const rasterised = await pending;
-      overlayMs += rasterised.ms;
-      const text = rasterised.value;
-      if (!text) continue;
-      const blendStarted = performance.now();
-      // With `measure`, the text box's backdrop (what is beneath, before the shadow and text) is
-      // kept band by band: the ink is measured on what production blends.
-      const backdrop: Backdrop | undefined = diagnostics?.measure ? emptyBackdrop(text.box) : undefined;
-      const textColour = rgb8(choice.text);
-      const shadowColour = rgb8(choice.shadow);
-      await inBands(rowsOf(text.box), (band) => {
-        if (backdrop) keepBackdrop(canvas, backdrop, band);
-        blendText(canvas, text, textColour, shadowColour, band);
-        if (text.colour) blendRgba(canvas, text.box, text.colour, true, band);
-      });
-      if (backdrop) inks.push(measureInk(text, backdrop, choice.text));
-      compositeMs += performance.now() - blendStarted;
-      continue;
-    }
-    compositeMs += performance.now() - started;
-  }
-  return {
-    tones:
-      tones ??
-      chooseTones(sampleBehind(canvas.pixels, width, height, canvas.channels, [], NO_GRADIENT), {
-        ...colourMode,
-        gradient: false,
-      }),
-    contrast,
-    ink: inks.length ? mergeInk(inks) : undefined,
-    tonesMs,
-    overlayMs,
-    compositeMs,
-  };
-}
-
-/** The ink of several text layers as one: the union of their boxes and the lowest contrasts. */
-function mergeInk(inks: InkMeasurement[]): InkMeasurement {
-  const boxes = inks.flatMap((i) => (i.box ? [i.box] : []));
-  return {
-    box: boxes.length
-      ? {
-          left: Math.min(...boxes.map((b) => b.left)),
-          top: Math.min(...boxes.map((b) => b.top)),
-          right: Math.max(...boxes.map((b) => b.right)),
-          bottom: Math.max(...boxes.map((b) => b.bottom)),
-        }
-      : undefined,
-    contrastP10: Math.min(...inks.map((i) => i.contrastP10)),
-    contrastMin: Math.min(...inks.map((i) => i.contrastMin)),
-  };
 }

@@ -19,7 +19,7 @@ import { ASPECTS } from '../design.js';
 import type { TemplateDocument, TextLayer } from '../templates/document.js';
 import { builtInDocument } from '../templates/built-ins.js';
 import type { FontLibrary, LoadedFont } from './fonts.js';
-import { gradientFor, type GradientGeometry } from './gradient.js';
+import { gradientOfLayer, type GradientGeometry } from './gradient.js';
 import {
   balanced,
   paragraph,
@@ -477,52 +477,6 @@ export function layoutDocument(fonts: FontLibrary, req: DocumentLayoutRequest): 
     boxes,
     truncatedLayers,
   };
-}
-
-/**
- * The text layers a gradient layer at `index` lies under: those painted after it (up to the next
- * gradient) whose box overlaps no rect or image painted between them. A text on a pill or a panel
- * reads against that, not against the gradient.
- */
-export function textsOver(
-  document: TemplateDocument,
-  index: number,
-  aspect: Aspect,
-  boxes: Map<number, Rect>,
-): number[] {
-  const texts: number[] = [];
-  const between: Rect[] = [];
-  const overlap = (a: Rect, b: Rect) =>
-    a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-  for (let k = index + 1; k < document.layers.length; k++) {
-    const layer = document.layers[k];
-    if (!layer || layer.type === 'gradient') break;
-    const box = boxes.get(k);
-    if (layer.type === 'text' && box && !between.some((b) => overlap(box, b))) texts.push(k);
-    if ((layer.type === 'rect' || layer.type === 'image') && layer.box)
-      between.push(boxOf(layer.box, aspect));
-  }
-  return texts;
-}
-
-/**
- * The geometry of the gradient layer at `index` (none: an empty linear gradient): it reaches past
- * the text layers it lies under ({@link textsOver}).
- */
-export function gradientOfLayer(
-  document: TemplateDocument,
-  index: number,
-  aspect: Aspect,
-  blocks: TextBlock[],
-  boxes: Map<number, Rect>,
-): GradientGeometry {
-  const layer = document.layers[index];
-  if (layer?.type !== 'gradient') return { kind: 'linear', bands: [] };
-  const { width, height } = ASPECTS[aspect];
-  const under = new Set(textsOver(document, index, aspect, boxes));
-  const above = blocks.filter((b) => under.has(b.layer));
-  const aboveBoxes = [...boxes].filter(([i]) => under.has(i)).map(([, box]) => box);
-  return gradientFor(layer.direction, width, height, above, aboveBoxes);
 }
 
 /**

@@ -71,7 +71,7 @@ export function registerGenerateImage(
       title: 'Generate a titled image',
       description:
         'Lays a title (and optional subtitle) over a background photo and publishes a PNG, JPEG or WebP for link previews (og 1200×630, square 1080×1080, portrait 1080×1350). Costs one unit of the monthly quota (free 10, pro 500, agency 2000). ' +
-        `Give the background as one of ${names.join(', ')}, or name a preset that has one. Returns the image record, a small preview and a link to the full image.`,
+        `Give the background as one of ${names.join(', ')}, or name a preset that has one. template takes a built-in or one of the account's templates (list_templates), whose variables fields fills. Returns the image record, a small preview and a link to the full image.`,
       inputSchema,
       outputSchema: imageRecordSchema,
       annotations: {

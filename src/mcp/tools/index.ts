@@ -12,6 +12,7 @@ import { registerGenerateImage } from './generate-image.js';
 import { registerGetUsage } from './get-usage.js';
 import { registerListImages } from './list-images.js';
 import { registerPresetTools } from './presets.js';
+import { registerTemplateTools } from './templates.js';
 import { registerValidateToken } from './validate-token.js';
 
 export type { ToolContext } from './context.js';
@@ -24,5 +25,6 @@ export function registerTools(server: McpServer, context: ToolContext): void {
   registerDeleteImage(server, context);
   registerCheckLayout(server, context);
   registerPresetTools(server, context);
+  registerTemplateTools(server, context);
   registerBatchTools(server, context);
 }

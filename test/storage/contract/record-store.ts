@@ -18,6 +18,7 @@ import { usageContract } from './records/usage.js';
 import { sitesContract } from './records/sites.js';
 import { batchesContract } from './records/batches.js';
 import { webhooksContract } from './records/webhooks.js';
+import { templatesContract } from './records/templates.js';
 
 /**
  * `open` opens the adapter in this process; `storage()` is the store `open` opened last, as
@@ -44,5 +45,6 @@ export function recordStoreContract(
     sitesContract(context);
     batchesContract(context);
     webhooksContract(context);
+    templatesContract(context);
   });
 }
