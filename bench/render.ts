@@ -12,6 +12,7 @@
  *   npm run bench -- --http       only the server session.
  *   npm run bench -- --listing    a page of an account's images at 1k, 100k and 1M images (listing.ts).
  *   npm run bench -- --batches    200 cards as synchronous requests and as one batch (batches.ts).
+ *   npm run bench -- --templates  the blog template of docs/templates.md against bottom-left (templates.ts).
  *
  * Options: --photos a,b (file names, default all), --formats png,jpeg,webp.
  *
@@ -32,6 +33,7 @@ import { compare, rgbaPngOf, webpOf } from './compare.js';
 import { encoderTable } from './encoders.js';
 import { listingFigures } from './listing.js';
 import { batchFigures } from './batches.js';
+import { templateFigures } from './templates.js';
 import { FORMATS, SUBTITLE, TITLE, type Format } from './engines.js';
 import { serverSession, tenMegabytePhoto } from './http.js';
 import { delayLine, eventLoopDelay, median } from './stats.js';
@@ -44,6 +46,7 @@ const { values } = parseArgs({
     http: { type: 'boolean', default: false },
     listing: { type: 'boolean', default: false },
     batches: { type: 'boolean', default: false },
+    templates: { type: 'boolean', default: false },
     photos: { type: 'string' },
     formats: { type: 'string' },
   },
@@ -76,6 +79,8 @@ if (values.encoders) {
 } else if (values.batches) {
   const name = values.photos?.split(',')[0] ?? 'mate_RainDrops.jpg';
   await batchFigures(photos.get(name) ?? readFileSync(new URL(name, PHOTOS)), name, print);
+} else if (values.templates) {
+  await templateFigures(fonts, photos, formats, RUNS, print);
 } else if (values.http) {
   await addMadePhotos();
   await serverFigures();
