@@ -22,11 +22,21 @@ import { dashboardRoutes } from './routes/dashboard.js';
 import { linksRoutes } from './routes/render-links.js';
 import { sitesRoutes } from './routes/sites.js';
 import { bulkRoutes } from './routes/bulk.js';
+import { templatesRoutes } from './routes/templates.js';
 import { settingsRoutes } from './routes/settings.js';
 import { checkSameOrigin, cookieSettings, loadSession, requireSignIn } from './session.js';
 
 /** Paths only a signed-in person may open. */
-const SIGNED_IN_PATHS = ['/overview', '/images', '/playground', '/links', '/bulk', '/settings', '/connect'];
+const SIGNED_IN_PATHS = [
+  '/overview',
+  '/images',
+  '/playground',
+  '/templates',
+  '/links',
+  '/bulk',
+  '/settings',
+  '/connect',
+];
 
 export function createWebRouter(runtime: Runtime): express.Router {
   const { services, publicUrl } = runtime;
@@ -43,6 +53,7 @@ export function createWebRouter(runtime: Runtime): express.Router {
   router.use(authRoutes(services, cookie));
   router.use(SIGNED_IN_PATHS, requireSignIn);
   router.use(dashboardRoutes(services, publicUrl));
+  router.use(templatesRoutes(services));
   router.use(linksRoutes(services, publicUrl));
   router.use(sitesRoutes(services));
   router.use(bulkRoutes(services));

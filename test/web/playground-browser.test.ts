@@ -123,6 +123,8 @@ describe.skipIf(!hasChromium)('the playground and the pages in Chromium', () => 
       '/overview',
       '/images',
       '/playground',
+      '/templates',
+      '/templates/bottom-left',
       '/connect',
       '/settings/tokens',
       '/settings/apps',

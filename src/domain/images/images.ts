@@ -129,6 +129,12 @@ export interface Images {
    */
   preview(principal: Principal, read: GenerateRequestReader): Promise<Blob>;
   /**
+   * A preview of an unsaved template `document` (the dashboard's editor), filled from the request's
+   * `title`, `subtitle` and `fields`: as {@link preview}, free and limited alike. ValidationError
+   * names the document's path (`layers[3].box.w`) or the field.
+   */
+  previewTemplate(principal: Principal, document: unknown, read: GenerateRequestReader): Promise<Blob>;
+  /**
    * The free fit check (`POST /layout`): the report of how the texts and options would be set, with
    * no photo, no quota and nothing stored; limited to {@link PREVIEW_LIMIT} per account. Throws
    * ValidationError, TooManyAttemptsError.
@@ -464,6 +470,30 @@ export function createImages({
         const { image, imageField, options } = await read();
         const prepared = await prepare(principal.user.id, image, options, imageField);
         const rendered = await renderer.render(prepared.input, { ...prepared.options, fileFormat: 'jpeg' });
+        const body = await sharp(rendered.image).resize(PREVIEW_WIDTH).jpeg({ quality: 70 }).toBuffer();
+        return { body, contentType: 'image/jpeg' };
+      });
+    },
+
+    async previewTemplate(principal, document, read) {
+      const wait = await previewThrottle.hit(`preview:${principal.user.id}`);
+      if (wait > 0) throw new TooManyAttemptsError(wait, 'previews');
+      return admitted(async () => {
+        const { image, imageField, options } = await read();
+        const { fields, template: _template, ...rest } = (options ?? {}) as Record<string, unknown>;
+        const prepared = await prepare(principal.user.id, image, rest, imageField);
+        const design = await templates.draft(principal.user.id, document, {
+          title: prepared.options.title,
+          subtitle: prepared.options.subtitle,
+          fields: fields as Record<string, unknown> | undefined,
+        });
+        const aspect = rest.aspect === undefined ? design.document.aspect : prepared.options.aspect;
+        const rendered = await renderer.render(prepared.input, {
+          ...prepared.options,
+          aspect,
+          design,
+          fileFormat: 'jpeg',
+        });
         const body = await sharp(rendered.image).resize(PREVIEW_WIDTH).jpeg({ quality: 70 }).toBuffer();
         return { body, contentType: 'image/jpeg' };
       });

@@ -84,6 +84,11 @@ export interface Templates {
     values: TemplateValues,
     options?: { images?: boolean; field?: string },
   ): Promise<TemplateDesign & { version: number }>;
+  /**
+   * An unsaved document filled for a preview (the dashboard's editor): checked as `create` checks
+   * it (ValidationError naming the path), then as {@link design}.
+   */
+  draft(userId: string, document: unknown, values: TemplateValues): Promise<TemplateDesign>;
   /** The stored record of the user's template, for a cache key; ValidationError on `field` when there is none. */
   recordOf(userId: string, id: string, field?: string): Promise<TemplateRecord>;
 }
@@ -197,83 +202,88 @@ export function createTemplates({
 
     recordOf,
 
-    async design(userId, id, { title, subtitle, fields = {} }, { images = true, field = 'template' } = {}) {
+    async design(userId, id, values, { images = true, field = 'template' } = {}) {
       const record = await recordOf(userId, id, field);
       const document = parseTemplateDocument(record.document);
-      const values = fieldValues(document, { title, subtitle, fields });
-      const pictures = new Map<string, Buffer>();
-      for (const [name, variable] of Object.entries(document.variables)) {
-        if (variable.type !== 'image') continue;
-        const given = fields[name];
-        const missing =
-          given === undefined || given === null || (typeof given === 'string' && given.trim() === '');
-        if (missing) {
-          if (variable.required)
-            throw new ValidationError(
-              `fields.${name}`,
-              'required',
-              `Expected an image for fields.${name} (an asset id or an http or https URL) but received nothing: the template requires ${name}`,
-            );
-          continue;
-        }
-        if (
-          typeof given !== 'string' ||
-          !(/^ast_[0-9A-Za-z]{22}$/.test(given) || /^https?:\/\//i.test(given))
-        )
+      return { ...(await fill(userId, record.id, document, values, images)), version: record.version };
+    },
+
+    async draft(userId, body, values) {
+      return fill(userId, 'tpl_00000000000000000draft', await documentOf(userId, body), values, true);
+    },
+  };
+
+  /** A parsed document filled from `values` for a render (see {@link Templates.design}). */
+  async function fill(
+    userId: string,
+    id: string,
+    document: TemplateDocument,
+    { title, subtitle, fields = {} }: TemplateValues,
+    images: boolean,
+  ): Promise<TemplateDesign> {
+    const values = fieldValues(document, { title, subtitle, fields });
+    const pictures = new Map<string, Buffer>();
+    for (const [name, variable] of Object.entries(document.variables)) {
+      if (variable.type !== 'image') continue;
+      const given = fields[name];
+      const missing =
+        given === undefined || given === null || (typeof given === 'string' && given.trim() === '');
+      if (missing) {
+        if (variable.required)
+          throw new ValidationError(
+            `fields.${name}`,
+            'required',
+            `Expected an image for fields.${name} (an asset id or an http or https URL) but received nothing: the template requires ${name}`,
+          );
+        continue;
+      }
+      if (typeof given !== 'string' || !(/^ast_[0-9A-Za-z]{22}$/.test(given) || /^https?:\/\//i.test(given)))
+        throw new ValidationError(
+          `fields.${name}`,
+          'format',
+          `Expected an asset id (ast_…) or an http or https URL for fields.${name}`,
+        );
+      if (!images) {
+        if (given.startsWith('ast_')) await assets.imageRecordOf(userId, given, `fields.${name}`);
+        continue;
+      }
+      if (given.startsWith('ast_'))
+        pictures.set(name, (await assets.imageOf(userId, given, `fields.${name}`)).bytes);
+      else {
+        if (!fetchImage)
           throw new ValidationError(
             `fields.${name}`,
             'format',
-            `Expected an asset id (ast_…) or an http or https URL for fields.${name}`,
+            `Expected an asset id for fields.${name}: image URLs are not fetched here`,
           );
-        if (!images) {
-          if (given.startsWith('ast_')) await assets.imageRecordOf(userId, given, `fields.${name}`);
-          continue;
-        }
-        if (given.startsWith('ast_'))
-          pictures.set(name, (await assets.imageOf(userId, given, `fields.${name}`)).bytes);
-        else {
-          if (!fetchImage)
+        const bytes = await fetchImage(given);
+        // Checked as an upload is (format, pixels), under the variable's name.
+        await checkImage(bytes).catch((error: unknown) => {
+          if (error instanceof ValidationError)
             throw new ValidationError(
               `fields.${name}`,
-              'format',
-              `Expected an asset id for fields.${name}: image URLs are not fetched here`,
+              error.constraint,
+              error.message.replaceAll('image', `fields.${name}`),
             );
-          const bytes = await fetchImage(given);
-          // Checked as an upload is (format, pixels), under the variable's name.
-          await checkImage(bytes).catch((error: unknown) => {
-            if (error instanceof ValidationError)
-              throw new ValidationError(
-                `fields.${name}`,
-                error.constraint,
-                error.message.replaceAll('image', `fields.${name}`),
-              );
-            throw error;
-          });
-          pictures.set(name, bytes);
-        }
+          throw error;
+        });
+        pictures.set(name, bytes);
       }
-      const layerImages = new Map<number, Buffer>();
-      const layerFonts = new Map<number, LoadedFont>();
-      for (const [i, layer] of document.layers.entries()) {
-        if (layer.type === 'image' && images) {
-          const variable = /^\{\{\s*([A-Za-z][A-Za-z0-9_]*)\s*\}\}$/.exec(layer.source)?.[1];
-          if (variable) {
-            const bytes = pictures.get(variable);
-            if (bytes) layerImages.set(i, bytes);
-          } else if (layer.source.startsWith('ast_'))
-            layerImages.set(i, (await assets.imageOf(userId, layer.source, `layers[${i}].source`)).bytes);
-        }
-        if (layer.type === 'text' && typeof layer.font === 'object' && 'custom' in layer.font)
-          layerFonts.set(i, (await assets.fontOf(userId, layer.font.custom)).font);
+    }
+    const layerImages = new Map<number, Buffer>();
+    const layerFonts = new Map<number, LoadedFont>();
+    for (const [i, layer] of document.layers.entries()) {
+      if (layer.type === 'image' && images) {
+        const variable = /^\{\{\s*([A-Za-z][A-Za-z0-9_]*)\s*\}\}$/.exec(layer.source)?.[1];
+        if (variable) {
+          const bytes = pictures.get(variable);
+          if (bytes) layerImages.set(i, bytes);
+        } else if (layer.source.startsWith('ast_'))
+          layerImages.set(i, (await assets.imageOf(userId, layer.source, `layers[${i}].source`)).bytes);
       }
-      return {
-        id: record.id,
-        version: record.version,
-        document,
-        values,
-        images: layerImages,
-        fonts: layerFonts,
-      };
-    },
-  };
+      if (layer.type === 'text' && typeof layer.font === 'object' && 'custom' in layer.font)
+        layerFonts.set(i, (await assets.fontOf(userId, layer.font.custom)).font);
+    }
+    return { id, document, values, images: layerImages, fonts: layerFonts };
+  }
 }
