@@ -156,7 +156,14 @@ export function buildOpenApiDocument(): Json {
         Asset: schemaOf(assetSchema),
         Preset: schemaOf(presetSchema),
         PresetRequest: schemaOf(presetBodySchema, 'input'),
-        Template: schemaOf(templateSchema),
+        // The view's document is the document as saved, every default filled: the request's schema.
+        Template: {
+          ...schemaOf(templateSchema),
+          properties: {
+            ...(schemaOf(templateSchema).properties as Json),
+            document: { $ref: '#/components/schemas/TemplateDocument' },
+          },
+        },
         TemplateDocument: schemaOf(templateDocumentSchema, 'input'),
         SigningKey: schemaOf(signingKeySchema),
         CreatedSigningKey: schemaOf(createdSigningKeySchema),

@@ -821,7 +821,7 @@ export interface components {
             y: number;
           };
       /** @description Layout template; bottom-left when neither template nor position is given. auto: Titlecard picks bottom-left, left or right, whichever text box covers the least busy, least salient part of the cropped photo (the choice is in the render report). A template id (tpl_…, POST /templates): your own layout, its variables filled by fields. */
-      template?: ('bottom-left' | 'left' | 'right' | 'split' | 'auto') | string;
+      template?: string | ('bottom-left' | 'left' | 'right' | 'split' | 'auto');
       /** @description With a template id: the values of the template's variables, a JSON object. Text variables take text; image variables an asset id (ast_…) or an http or https URL. title and subtitle are the request's own. */
       fields?: {
         [key: string]: string;
@@ -914,10 +914,7 @@ export interface components {
       version: number;
       /** @description True for the four built-ins, which are read-only. */
       builtIn: boolean;
-      /** @description The template document (docs/templates.md), defaults filled. */
-      document: {
-        [key: string]: unknown;
-      };
+      document: components['schemas']['TemplateDocument'];
       /** @description ISO 8601; null for a built-in. */
       createdAt: string | null;
       /** @description ISO 8601; null for a built-in. */
@@ -1098,14 +1095,8 @@ export interface components {
              * @enum {string}
              */
             weight: 'regular' | 'bold';
-            /**
-             * @description Size in px: a number, or {min, max} for the largest size in that range at which the text fits its box.
-             * @default {
-             *       "min": 12,
-             *       "max": 120
-             *     }
-             */
-            fontSize:
+            /** @description Size in px: a number, or {min, max} for the largest size in that range at which the text fits its box. */
+            fontSize?:
               | number
               | {
                   min: number;
@@ -1499,7 +1490,7 @@ export interface operations {
                 y: number;
               };
           /** @description Layout template; bottom-left when neither template nor position is given. auto: Titlecard picks bottom-left, left or right, whichever text box covers the least busy, least salient part of the cropped photo (the choice is in the render report). A template id (tpl_…, POST /templates): your own layout, its variables filled by fields. */
-          template?: ('bottom-left' | 'left' | 'right' | 'split' | 'auto') | string;
+          template?: string | ('bottom-left' | 'left' | 'right' | 'split' | 'auto');
           /** @description With a template id: the values of the template's variables, a JSON object. Text variables take text; image variables an asset id (ast_…) or an http or https URL. title and subtitle are the request's own. */
           fields?: {
             [key: string]: string;
@@ -1865,7 +1856,7 @@ export interface operations {
                 y: number;
               };
           /** @description Layout template; bottom-left when neither template nor position is given. auto: Titlecard picks bottom-left, left or right, whichever text box covers the least busy, least salient part of the cropped photo (the choice is in the render report). A template id (tpl_…, POST /templates): your own layout, its variables filled by fields. */
-          template?: ('bottom-left' | 'left' | 'right' | 'split' | 'auto') | string;
+          template?: string | ('bottom-left' | 'left' | 'right' | 'split' | 'auto');
           /** @description With a template id: the values of the template's variables, a JSON object. Text variables take text; image variables an asset id (ast_…) or an http or https URL. title and subtitle are the request's own. */
           fields?: {
             [key: string]: string;

@@ -100,7 +100,13 @@ const templateChoiceSchema = z
         input: value,
       });
   })
-  .meta({ anyOf: [{ enum: [...TEMPLATES, 'auto'] }, { type: 'string', pattern: TEMPLATE_ID.source }] });
+  .meta({
+    anyOf: [
+      // A title names the enum's class in generated clients (the Python package's TemplateName).
+      { title: 'TemplateName', type: 'string', enum: [...TEMPLATES, 'auto'] },
+      { type: 'string', pattern: TEMPLATE_ID.source },
+    ],
+  });
 
 /**
  * Options of `POST /generate` (spec 4.1), typed. The REST edge decodes form text into these types

@@ -15,10 +15,16 @@ from pathlib import Path
 
 import httpx
 import pytest
-from titlecard import AuthenticatedClient, WebhookVerificationError, sign_render_url, verify_webhook
+from titlecard import (
+    AuthenticatedClient,
+    WebhookVerificationError,
+    sign_render_url,
+    verify_webhook,
+)
 from titlecard.api.default import (
     create_preset,
     create_signing_key,
+    create_template,
     create_token,
     create_webhook,
     delete_webhook,
@@ -41,15 +47,18 @@ from titlecard.models import (
     CreateTokenResponse201,
     CreateWebhookResponse201,
     EndpointErrorBody,
+    CreateTemplateResponse201,
     GenerateImageBody,
+    GenerateImageBodyFields,
     GenerateImageBodyFileFormat,
     GenerateImageResponse201,
     GetUsageResponse200,
     ListImagesResponse200,
     ListTokensResponse200,
     PresetRequest,
-    PresetRequestTemplate,
+    PresetRequestTemplateName,
     QuotaErrorBody,
+    TemplateDocument,
     RevokeTokenResponse200,
     UploadAssetBody,
     UploadAssetResponse201,
@@ -158,7 +167,9 @@ def test_a_signed_render_link_is_fetched_as_a_site_would():
     preset = create_preset.sync(
         client=api,
         body=PresetRequest(
-            name="Blog", template=PresetRequestTemplate.LEFT, background=asset.data.id
+            name="Blog",
+            template=PresetRequestTemplateName.LEFT,
+            background=asset.data.id,
         ),
     )
     assert isinstance(preset, CreatePresetResponse201), preset
@@ -270,10 +281,13 @@ def test_verify_webhook_accepts_a_real_delivery_and_refuses_a_tampered_one():
     try:
         api = client()
         made = create_webhook.sync(
-            client=api, body=WebhookRequest(url=f"http://127.0.0.1:{server.server_port}/hook")
+            client=api,
+            body=WebhookRequest(url=f"http://127.0.0.1:{server.server_port}/hook"),
         )
         assert isinstance(made, CreateWebhookResponse201), made
-        assert send_webhook_test.sync_detailed(made.data.id, client=api).status_code == 202
+        assert (
+            send_webhook_test.sync_detailed(made.data.id, client=api).status_code == 202
+        )
         deadline = time.monotonic() + 20
         while not received and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -282,9 +296,58 @@ def test_verify_webhook_accepts_a_real_delivery_and_refuses_a_tampered_one():
         assert event["type"] == "webhook.test"
         assert event["data"] == {"endpoint": made.data.id}
         with pytest.raises(WebhookVerificationError):
-            verify_webhook(body.replace(b"webhook.test", b"image.created"), headers, made.data.secret)
+            verify_webhook(
+                body.replace(b"webhook.test", b"image.created"),
+                headers,
+                made.data.secret,
+            )
         with pytest.raises(WebhookVerificationError):
             verify_webhook(body, headers, "whsec_" + "A" * 32)
         delete_webhook.sync(made.data.id, client=api)
     finally:
         server.shutdown()
+
+
+def test_a_template_is_saved_and_filled_with_fields():
+    api = client()
+    document = TemplateDocument.from_dict(
+        {
+            "name": "Quote from Python",
+            "variables": {"who": {"type": "text", "required": True}},
+            "layers": [
+                {"type": "image", "source": "background"},
+                {
+                    "type": "text",
+                    "content": "{{title}}",
+                    "box": {"x": 0.1, "y": 0.1, "w": 0.8, "h": 0.5},
+                },
+                {
+                    "type": "text",
+                    "content": "{{who}}",
+                    "box": {"x": 0.1, "y": 0.7, "w": 0.8, "h": 0.1},
+                },
+            ],
+        }
+    )
+    created = create_template.sync(client=api, body=document)
+    assert isinstance(created, CreateTemplateResponse201), created
+    assert created.data.id.startswith("tpl_")
+    missing = generate_image.sync_detailed(
+        client=api,
+        body=GenerateImageBody(
+            image=File(payload=PHOTO, file_name="photo.jpg", mime_type="image/jpeg"),
+            title="Less, but better",
+            template=created.data.id,
+        ),
+    )
+    assert missing.status_code == 400
+    assert isinstance(missing.parsed, ValidationErrorBody)
+    assert missing.parsed.error.details.field == "fields.who"
+    made = generate(
+        api,
+        "Less, but better",
+        template=created.data.id,
+        fields=GenerateImageBodyFields.from_dict({"who": "Dieter Rams"}),
+    )
+    assert isinstance(made, GenerateImageResponse201), made
+    assert made.data.width == 1200

@@ -16,7 +16,7 @@
  */
 import type { Aspect, FontName, Template } from '../design.js';
 import { ASPECTS } from '../design.js';
-import type { TemplateDocument, TextLayer } from '../templates/document.js';
+import { DEFAULT_TEXT_SIZE, type TemplateDocument, type TextLayer } from '../templates/document.js';
 import { builtInDocument } from '../templates/built-ins.js';
 import type { FontLibrary, LoadedFont } from './fonts.js';
 import { gradientOfLayer, type GradientGeometry } from './gradient.js';
@@ -302,7 +302,7 @@ function columnsOf(fonts: FontLibrary, req: DocumentLayoutRequest): Column[] {
         group,
         setsTitle && req.fontSize !== undefined
           ? { size: req.fontSize, fixedByRequest: true }
-          : { size: layer.fontSize, fixedByRequest: false },
+          : { size: layer.fontSize ?? DEFAULT_TEXT_SIZE, fixedByRequest: false },
       );
     const sized = groupSize.get(group) as { size: Column['size']; fixedByRequest: boolean };
     const grouped = layer.group !== undefined && columns.some((c) => c.group === group);

@@ -153,6 +153,8 @@ const sizeRange = z
   })
   .strict()
   .refine((r) => r.min <= r.max, { message: 'min must not exceed max', path: ['min'] });
+/** A text layer's size when it sets none: the largest from 12 to 120 px that fits. */
+export const DEFAULT_TEXT_SIZE = { min: 12, max: 120 } as const;
 const fontSize = z
   .union([z.number().int().min(8).max(240), sizeRange])
   .describe(
@@ -193,7 +195,9 @@ const textLayer = z
     safeZone,
     font: fontChoice.optional(),
     weight: z.enum(['regular', 'bold']).default('bold'),
-    fontSize: fontSize.default({ min: 12, max: 120 }),
+    // The default ({min: 12, max: 120}, DEFAULT_TEXT_SIZE) is applied by the layout: an object as a
+    // union's default is more than openapi-python-client reads.
+    fontSize: fontSize.optional(),
     maxLines: z.number().int().min(1).max(20).default(4).describe('Most lines before the size goes down.'),
     lineHeight: z.number().min(0.8).max(3).default(1.15).describe('Multiple of the size.'),
     align: z

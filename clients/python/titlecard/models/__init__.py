@@ -18,6 +18,7 @@ from .cancel_batch_response_200 import CancelBatchResponse200
 from .check_layout_body import CheckLayoutBody
 from .check_layout_body_aspect import CheckLayoutBodyAspect
 from .check_layout_body_color_mode import CheckLayoutBodyColorMode
+from .check_layout_body_fields import CheckLayoutBodyFields
 from .check_layout_body_file_format import CheckLayoutBodyFileFormat
 from .check_layout_body_focus_type_0 import CheckLayoutBodyFocusType0
 from .check_layout_body_focus_type_1 import CheckLayoutBodyFocusType1
@@ -27,7 +28,7 @@ from .check_layout_body_font_type_1_system import CheckLayoutBodyFontType1System
 from .check_layout_body_font_type_2 import CheckLayoutBodyFontType2
 from .check_layout_body_position_type_0 import CheckLayoutBodyPositionType0
 from .check_layout_body_position_type_1 import CheckLayoutBodyPositionType1
-from .check_layout_body_template import CheckLayoutBodyTemplate
+from .check_layout_body_template_name import CheckLayoutBodyTemplateName
 from .check_layout_response_200 import CheckLayoutResponse200
 from .create_batch_files_body import CreateBatchFilesBody
 from .create_batch_response_202 import CreateBatchResponse202
@@ -36,6 +37,7 @@ from .create_render_url_response_200 import CreateRenderUrlResponse200
 from .create_signing_key_request import CreateSigningKeyRequest
 from .create_signing_key_response_201 import CreateSigningKeyResponse201
 from .create_site_response_201 import CreateSiteResponse201
+from .create_template_response_201 import CreateTemplateResponse201
 from .create_token_request import CreateTokenRequest
 from .create_token_response_200 import CreateTokenResponse200
 from .create_token_response_201 import CreateTokenResponse201
@@ -50,6 +52,7 @@ from .delete_font_response_200 import DeleteFontResponse200
 from .delete_image_response_200 import DeleteImageResponse200
 from .delete_preset_response_200 import DeletePresetResponse200
 from .delete_site_response_200 import DeleteSiteResponse200
+from .delete_template_response_200 import DeleteTemplateResponse200
 from .delete_webhook_response_200 import DeleteWebhookResponse200
 from .endpoint_error_body import EndpointErrorBody
 from .endpoint_error_body_error import EndpointErrorBodyError
@@ -58,6 +61,7 @@ from .file_too_large_body_error import FileTooLargeBodyError
 from .generate_image_body import GenerateImageBody
 from .generate_image_body_aspect import GenerateImageBodyAspect
 from .generate_image_body_color_mode import GenerateImageBodyColorMode
+from .generate_image_body_fields import GenerateImageBodyFields
 from .generate_image_body_file_format import GenerateImageBodyFileFormat
 from .generate_image_body_focus_type_0 import GenerateImageBodyFocusType0
 from .generate_image_body_focus_type_1 import GenerateImageBodyFocusType1
@@ -67,13 +71,14 @@ from .generate_image_body_font_type_1_system import GenerateImageBodyFontType1Sy
 from .generate_image_body_font_type_2 import GenerateImageBodyFontType2
 from .generate_image_body_position_type_0 import GenerateImageBodyPositionType0
 from .generate_image_body_position_type_1 import GenerateImageBodyPositionType1
-from .generate_image_body_template import GenerateImageBodyTemplate
+from .generate_image_body_template_name import GenerateImageBodyTemplateName
 from .generate_image_response_201 import GenerateImageResponse201
 from .get_batch_response_200 import GetBatchResponse200
 from .get_image_response_200 import GetImageResponse200
 from .get_open_api_response_200 import GetOpenApiResponse200
 from .get_preset_response_200 import GetPresetResponse200
 from .get_site_response_200 import GetSiteResponse200
+from .get_template_response_200 import GetTemplateResponse200
 from .get_usage_response_200 import GetUsageResponse200
 from .image_detail import ImageDetail
 from .image_detail_format import ImageDetailFormat
@@ -82,8 +87,9 @@ from .image_page_images_item import ImagePageImagesItem
 from .image_page_pagination import ImagePagePagination
 from .image_record import ImageRecord
 from .layout_report import LayoutReport
+from .layout_report_layers_item import LayoutReportLayersItem
 from .layout_report_lines import LayoutReportLines
-from .layout_report_template_type_0 import LayoutReportTemplateType0
+from .layout_report_template_type_0_type_0 import LayoutReportTemplateType0Type0
 from .list_assets_response_200 import ListAssetsResponse200
 from .list_assets_response_200_data import ListAssetsResponse200Data
 from .list_batches_response_200 import ListBatchesResponse200
@@ -101,6 +107,8 @@ from .list_site_pages_response_200 import ListSitePagesResponse200
 from .list_site_pages_response_200_data import ListSitePagesResponse200Data
 from .list_sites_response_200 import ListSitesResponse200
 from .list_sites_response_200_data import ListSitesResponse200Data
+from .list_templates_response_200 import ListTemplatesResponse200
+from .list_templates_response_200_data import ListTemplatesResponse200Data
 from .list_tokens_response_200 import ListTokensResponse200
 from .list_tokens_response_200_data import ListTokensResponse200Data
 from .list_webhook_deliveries_response_200 import ListWebhookDeliveriesResponse200
@@ -115,6 +123,7 @@ from .preset_options import PresetOptions
 from .preset_request import PresetRequest
 from .preset_request_aspect import PresetRequestAspect
 from .preset_request_color_mode import PresetRequestColorMode
+from .preset_request_fields import PresetRequestFields
 from .preset_request_file_format import PresetRequestFileFormat
 from .preset_request_focus_type_0 import PresetRequestFocusType0
 from .preset_request_focus_type_1 import PresetRequestFocusType1
@@ -126,12 +135,14 @@ from .preset_request_logo_type_0 import PresetRequestLogoType0
 from .preset_request_logo_type_0_corner import PresetRequestLogoType0Corner
 from .preset_request_position_type_0 import PresetRequestPositionType0
 from .preset_request_position_type_1 import PresetRequestPositionType1
-from .preset_request_template import PresetRequestTemplate
+from .preset_request_template_name import PresetRequestTemplateName
 from .quota_error_body import QuotaErrorBody
 from .render_url import RenderUrl
 from .render_url_request import RenderUrlRequest
+from .render_url_request_fields import RenderUrlRequestFields
 from .render_url_request_format import RenderUrlRequestFormat
 from .replace_preset_response_200 import ReplacePresetResponse200
+from .replace_template_response_200 import ReplaceTemplateResponse200
 from .revoke_signing_key_response_200 import RevokeSigningKeyResponse200
 from .revoke_token_response_200 import RevokeTokenResponse200
 from .send_webhook_test_response_202 import SendWebhookTestResponse202
@@ -140,6 +151,62 @@ from .site import Site
 from .site_page import SitePage
 from .site_request import SiteRequest
 from .site_verification import SiteVerification
+from .template import Template
+from .template_document import TemplateDocument
+from .template_document_aspect import TemplateDocumentAspect
+from .template_document_layers_item_type_0 import TemplateDocumentLayersItemType0
+from .template_document_layers_item_type_0_box import TemplateDocumentLayersItemType0Box
+from .template_document_layers_item_type_0_fit import TemplateDocumentLayersItemType0Fit
+from .template_document_layers_item_type_1 import TemplateDocumentLayersItemType1
+from .template_document_layers_item_type_1_box import TemplateDocumentLayersItemType1Box
+from .template_document_layers_item_type_2 import TemplateDocumentLayersItemType2
+from .template_document_layers_item_type_2_direction import (
+    TemplateDocumentLayersItemType2Direction,
+)
+from .template_document_layers_item_type_3 import TemplateDocumentLayersItemType3
+from .template_document_layers_item_type_3_align import (
+    TemplateDocumentLayersItemType3Align,
+)
+from .template_document_layers_item_type_3_anchor import (
+    TemplateDocumentLayersItemType3Anchor,
+)
+from .template_document_layers_item_type_3_below import (
+    TemplateDocumentLayersItemType3Below,
+)
+from .template_document_layers_item_type_3_below_weight import (
+    TemplateDocumentLayersItemType3BelowWeight,
+)
+from .template_document_layers_item_type_3_box import TemplateDocumentLayersItemType3Box
+from .template_document_layers_item_type_3_font_size_type_1 import (
+    TemplateDocumentLayersItemType3FontSizeType1,
+)
+from .template_document_layers_item_type_3_font_type_0 import (
+    TemplateDocumentLayersItemType3FontType0,
+)
+from .template_document_layers_item_type_3_font_type_1 import (
+    TemplateDocumentLayersItemType3FontType1,
+)
+from .template_document_layers_item_type_3_font_type_1_system import (
+    TemplateDocumentLayersItemType3FontType1System,
+)
+from .template_document_layers_item_type_3_font_type_2 import (
+    TemplateDocumentLayersItemType3FontType2,
+)
+from .template_document_layers_item_type_3_vertical_align import (
+    TemplateDocumentLayersItemType3VerticalAlign,
+)
+from .template_document_layers_item_type_3_weight import (
+    TemplateDocumentLayersItemType3Weight,
+)
+from .template_document_layers_item_type_4 import TemplateDocumentLayersItemType4
+from .template_document_layers_item_type_4_box import TemplateDocumentLayersItemType4Box
+from .template_document_variables import TemplateDocumentVariables
+from .template_document_variables_additional_property_type_0 import (
+    TemplateDocumentVariablesAdditionalPropertyType0,
+)
+from .template_document_variables_additional_property_type_1 import (
+    TemplateDocumentVariablesAdditionalPropertyType1,
+)
 from .token_list_entry import TokenListEntry
 from .token_validation import TokenValidation
 from .token_validation_usage import TokenValidationUsage
@@ -186,6 +253,7 @@ __all__ = (
     "CheckLayoutBody",
     "CheckLayoutBodyAspect",
     "CheckLayoutBodyColorMode",
+    "CheckLayoutBodyFields",
     "CheckLayoutBodyFileFormat",
     "CheckLayoutBodyFocusType0",
     "CheckLayoutBodyFocusType1",
@@ -195,7 +263,7 @@ __all__ = (
     "CheckLayoutBodyFontType2",
     "CheckLayoutBodyPositionType0",
     "CheckLayoutBodyPositionType1",
-    "CheckLayoutBodyTemplate",
+    "CheckLayoutBodyTemplateName",
     "CheckLayoutResponse200",
     "CreateBatchFilesBody",
     "CreateBatchResponse202",
@@ -204,6 +272,7 @@ __all__ = (
     "CreateSigningKeyRequest",
     "CreateSigningKeyResponse201",
     "CreateSiteResponse201",
+    "CreateTemplateResponse201",
     "CreateTokenRequest",
     "CreateTokenResponse200",
     "CreateTokenResponse201",
@@ -218,6 +287,7 @@ __all__ = (
     "DeleteImageResponse200",
     "DeletePresetResponse200",
     "DeleteSiteResponse200",
+    "DeleteTemplateResponse200",
     "DeleteWebhookResponse200",
     "EndpointErrorBody",
     "EndpointErrorBodyError",
@@ -226,6 +296,7 @@ __all__ = (
     "GenerateImageBody",
     "GenerateImageBodyAspect",
     "GenerateImageBodyColorMode",
+    "GenerateImageBodyFields",
     "GenerateImageBodyFileFormat",
     "GenerateImageBodyFocusType0",
     "GenerateImageBodyFocusType1",
@@ -235,13 +306,14 @@ __all__ = (
     "GenerateImageBodyFontType2",
     "GenerateImageBodyPositionType0",
     "GenerateImageBodyPositionType1",
-    "GenerateImageBodyTemplate",
+    "GenerateImageBodyTemplateName",
     "GenerateImageResponse201",
     "GetBatchResponse200",
     "GetImageResponse200",
     "GetOpenApiResponse200",
     "GetPresetResponse200",
     "GetSiteResponse200",
+    "GetTemplateResponse200",
     "GetUsageResponse200",
     "ImageDetail",
     "ImageDetailFormat",
@@ -250,8 +322,9 @@ __all__ = (
     "ImagePagePagination",
     "ImageRecord",
     "LayoutReport",
+    "LayoutReportLayersItem",
     "LayoutReportLines",
-    "LayoutReportTemplateType0",
+    "LayoutReportTemplateType0Type0",
     "ListAssetsResponse200",
     "ListAssetsResponse200Data",
     "ListBatchesResponse200",
@@ -269,6 +342,8 @@ __all__ = (
     "ListSitePagesResponse200Data",
     "ListSitesResponse200",
     "ListSitesResponse200Data",
+    "ListTemplatesResponse200",
+    "ListTemplatesResponse200Data",
     "ListTokensResponse200",
     "ListTokensResponse200Data",
     "ListWebhookDeliveriesResponse200",
@@ -281,6 +356,7 @@ __all__ = (
     "PresetRequest",
     "PresetRequestAspect",
     "PresetRequestColorMode",
+    "PresetRequestFields",
     "PresetRequestFileFormat",
     "PresetRequestFocusType0",
     "PresetRequestFocusType1",
@@ -292,12 +368,14 @@ __all__ = (
     "PresetRequestLogoType0Corner",
     "PresetRequestPositionType0",
     "PresetRequestPositionType1",
-    "PresetRequestTemplate",
+    "PresetRequestTemplateName",
     "QuotaErrorBody",
     "RenderUrl",
     "RenderUrlRequest",
+    "RenderUrlRequestFields",
     "RenderUrlRequestFormat",
     "ReplacePresetResponse200",
+    "ReplaceTemplateResponse200",
     "RevokeSigningKeyResponse200",
     "RevokeTokenResponse200",
     "SendWebhookTestResponse202",
@@ -306,6 +384,34 @@ __all__ = (
     "SitePage",
     "SiteRequest",
     "SiteVerification",
+    "Template",
+    "TemplateDocument",
+    "TemplateDocumentAspect",
+    "TemplateDocumentLayersItemType0",
+    "TemplateDocumentLayersItemType0Box",
+    "TemplateDocumentLayersItemType0Fit",
+    "TemplateDocumentLayersItemType1",
+    "TemplateDocumentLayersItemType1Box",
+    "TemplateDocumentLayersItemType2",
+    "TemplateDocumentLayersItemType2Direction",
+    "TemplateDocumentLayersItemType3",
+    "TemplateDocumentLayersItemType3Align",
+    "TemplateDocumentLayersItemType3Anchor",
+    "TemplateDocumentLayersItemType3Below",
+    "TemplateDocumentLayersItemType3BelowWeight",
+    "TemplateDocumentLayersItemType3Box",
+    "TemplateDocumentLayersItemType3FontSizeType1",
+    "TemplateDocumentLayersItemType3FontType0",
+    "TemplateDocumentLayersItemType3FontType1",
+    "TemplateDocumentLayersItemType3FontType1System",
+    "TemplateDocumentLayersItemType3FontType2",
+    "TemplateDocumentLayersItemType3VerticalAlign",
+    "TemplateDocumentLayersItemType3Weight",
+    "TemplateDocumentLayersItemType4",
+    "TemplateDocumentLayersItemType4Box",
+    "TemplateDocumentVariables",
+    "TemplateDocumentVariablesAdditionalPropertyType0",
+    "TemplateDocumentVariablesAdditionalPropertyType1",
     "TokenListEntry",
     "TokenValidation",
     "TokenValidationUsage",

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -12,10 +12,11 @@ from ..models.check_layout_body_file_format import CheckLayoutBodyFileFormat
 from ..models.check_layout_body_focus_type_0 import CheckLayoutBodyFocusType0
 from ..models.check_layout_body_font_type_0 import CheckLayoutBodyFontType0
 from ..models.check_layout_body_position_type_0 import CheckLayoutBodyPositionType0
-from ..models.check_layout_body_template import CheckLayoutBodyTemplate
+from ..models.check_layout_body_template_name import CheckLayoutBodyTemplateName
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.check_layout_body_fields import CheckLayoutBodyFields
     from ..models.check_layout_body_focus_type_1 import CheckLayoutBodyFocusType1
     from ..models.check_layout_body_font_type_1 import CheckLayoutBodyFontType1
     from ..models.check_layout_body_font_type_2 import CheckLayoutBodyFontType2
@@ -34,9 +35,13 @@ class CheckLayoutBody:
         position (CheckLayoutBodyPositionType0 | CheckLayoutBodyPositionType1 | Unset): Where the text goes when no
             template is given: top, center, bottom, or {x, y} as fractions 0 to 1 of the canvas (the centre of the text
             block, kept inside the safe zone). Ignored when template is set.
-        template (CheckLayoutBodyTemplate | Unset): Layout template; bottom-left when neither template nor position is
-            given. auto: Titlecard picks bottom-left, left or right, whichever text box covers the least busy, least salient
-            part of the cropped photo (the choice is in the render report).
+        template (CheckLayoutBodyTemplateName | str | Unset): Layout template; bottom-left when neither template nor
+            position is given. auto: Titlecard picks bottom-left, left or right, whichever text box covers the least busy,
+            least salient part of the cropped photo (the choice is in the render report). A template id (tpl_…, POST
+            /templates): your own layout, its variables filled by fields.
+        fields (CheckLayoutBodyFields | Unset): With a template id: the values of the template's variables, a JSON
+            object. Text variables take text; image variables an asset id (ast_…) or an http or https URL. title and
+            subtitle are the request's own.
         focus (CheckLayoutBodyFocusType0 | CheckLayoutBodyFocusType1 | Unset): What the cover crop keeps in frame:
             center (default), attention (the most salient region, libvips attention strategy), or {x, y}, fractions of the
             photo kept as near the centre as the crop allows. Default: CheckLayoutBodyFocusType0.CENTER.
@@ -60,7 +65,8 @@ class CheckLayoutBody:
     position: CheckLayoutBodyPositionType0 | CheckLayoutBodyPositionType1 | Unset = (
         UNSET
     )
-    template: CheckLayoutBodyTemplate | Unset = UNSET
+    template: CheckLayoutBodyTemplateName | str | Unset = UNSET
+    fields: CheckLayoutBodyFields | Unset = UNSET
     focus: CheckLayoutBodyFocusType0 | CheckLayoutBodyFocusType1 | Unset = (
         CheckLayoutBodyFocusType0.CENTER
     )
@@ -94,9 +100,17 @@ class CheckLayoutBody:
         else:
             position = self.position.to_dict()
 
-        template: str | Unset = UNSET
-        if not isinstance(self.template, Unset):
+        template: str | Unset
+        if isinstance(self.template, Unset):
+            template = UNSET
+        elif isinstance(self.template, CheckLayoutBodyTemplateName):
             template = self.template.value
+        else:
+            template = self.template
+
+        fields: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.fields, Unset):
+            fields = self.fields.to_dict()
 
         focus: dict[str, Any] | str | Unset
         if isinstance(self.focus, Unset):
@@ -149,6 +163,8 @@ class CheckLayoutBody:
             field_dict["position"] = position
         if template is not UNSET:
             field_dict["template"] = template
+        if fields is not UNSET:
+            field_dict["fields"] = fields
         if focus is not UNSET:
             field_dict["focus"] = focus
         if color_mode is not UNSET:
@@ -172,6 +188,7 @@ class CheckLayoutBody:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.check_layout_body_fields import CheckLayoutBodyFields
         from ..models.check_layout_body_focus_type_1 import CheckLayoutBodyFocusType1
         from ..models.check_layout_body_font_type_1 import CheckLayoutBodyFontType1
         from ..models.check_layout_body_font_type_2 import CheckLayoutBodyFontType2
@@ -205,12 +222,27 @@ class CheckLayoutBody:
 
         position = _parse_position(d.pop("position", UNSET))
 
-        _template = d.pop("template", UNSET)
-        template: CheckLayoutBodyTemplate | Unset
-        if isinstance(_template, Unset):
-            template = UNSET
+        def _parse_template(data: object) -> CheckLayoutBodyTemplateName | str | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                template_template_name = CheckLayoutBodyTemplateName(data)
+
+                return template_template_name
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CheckLayoutBodyTemplateName | str | Unset, data)
+
+        template = _parse_template(d.pop("template", UNSET))
+
+        _fields = d.pop("fields", UNSET)
+        fields: CheckLayoutBodyFields | Unset
+        if isinstance(_fields, Unset):
+            fields = UNSET
         else:
-            template = CheckLayoutBodyTemplate(_template)
+            fields = CheckLayoutBodyFields.from_dict(_fields)
 
         def _parse_focus(
             data: object,
@@ -301,6 +333,7 @@ class CheckLayoutBody:
             subtitle=subtitle,
             position=position,
             template=template,
+            fields=fields,
             focus=focus,
             color_mode=color_mode,
             color_hex=color_hex,

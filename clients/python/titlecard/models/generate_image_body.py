@@ -3,7 +3,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from io import BytesIO
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -15,10 +15,11 @@ from ..models.generate_image_body_file_format import GenerateImageBodyFileFormat
 from ..models.generate_image_body_focus_type_0 import GenerateImageBodyFocusType0
 from ..models.generate_image_body_font_type_0 import GenerateImageBodyFontType0
 from ..models.generate_image_body_position_type_0 import GenerateImageBodyPositionType0
-from ..models.generate_image_body_template import GenerateImageBodyTemplate
+from ..models.generate_image_body_template_name import GenerateImageBodyTemplateName
 from ..types import UNSET, File, FileTypes, Unset
 
 if TYPE_CHECKING:
+    from ..models.generate_image_body_fields import GenerateImageBodyFields
     from ..models.generate_image_body_focus_type_1 import GenerateImageBodyFocusType1
     from ..models.generate_image_body_font_type_1 import GenerateImageBodyFontType1
     from ..models.generate_image_body_font_type_2 import GenerateImageBodyFontType2
@@ -46,9 +47,13 @@ class GenerateImageBody:
         position (GenerateImageBodyPositionType0 | GenerateImageBodyPositionType1 | Unset): Where the text goes when no
             template is given: top, center, bottom, or {x, y} as fractions 0 to 1 of the canvas (the centre of the text
             block, kept inside the safe zone). Ignored when template is set.
-        template (GenerateImageBodyTemplate | Unset): Layout template; bottom-left when neither template nor position is
-            given. auto: Titlecard picks bottom-left, left or right, whichever text box covers the least busy, least salient
-            part of the cropped photo (the choice is in the render report).
+        template (GenerateImageBodyTemplateName | str | Unset): Layout template; bottom-left when neither template nor
+            position is given. auto: Titlecard picks bottom-left, left or right, whichever text box covers the least busy,
+            least salient part of the cropped photo (the choice is in the render report). A template id (tpl_…, POST
+            /templates): your own layout, its variables filled by fields.
+        fields (GenerateImageBodyFields | Unset): With a template id: the values of the template's variables, a JSON
+            object. Text variables take text; image variables an asset id (ast_…) or an http or https URL. title and
+            subtitle are the request's own.
         focus (GenerateImageBodyFocusType0 | GenerateImageBodyFocusType1 | Unset): What the cover crop keeps in frame:
             center (default), attention (the most salient region, libvips attention strategy), or {x, y}, fractions of the
             photo kept as near the centre as the crop allows. Default: GenerateImageBodyFocusType0.CENTER.
@@ -76,7 +81,8 @@ class GenerateImageBody:
     position: (
         GenerateImageBodyPositionType0 | GenerateImageBodyPositionType1 | Unset
     ) = UNSET
-    template: GenerateImageBodyTemplate | Unset = UNSET
+    template: GenerateImageBodyTemplateName | str | Unset = UNSET
+    fields: GenerateImageBodyFields | Unset = UNSET
     focus: GenerateImageBodyFocusType0 | GenerateImageBodyFocusType1 | Unset = (
         GenerateImageBodyFocusType0.CENTER
     )
@@ -120,9 +126,17 @@ class GenerateImageBody:
         else:
             position = self.position.to_dict()
 
-        template: str | Unset = UNSET
-        if not isinstance(self.template, Unset):
+        template: str | Unset
+        if isinstance(self.template, Unset):
+            template = UNSET
+        elif isinstance(self.template, GenerateImageBodyTemplateName):
             template = self.template.value
+        else:
+            template = self.template
+
+        fields: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.fields, Unset):
+            fields = self.fields.to_dict()
 
         focus: dict[str, Any] | str | Unset
         if isinstance(self.focus, Unset):
@@ -183,6 +197,8 @@ class GenerateImageBody:
             field_dict["position"] = position
         if template is not UNSET:
             field_dict["template"] = template
+        if fields is not UNSET:
+            field_dict["fields"] = fields
         if focus is not UNSET:
             field_dict["focus"] = focus
         if color_mode is not UNSET:
@@ -251,8 +267,28 @@ class GenerateImageBody:
                 )
 
         if not isinstance(self.template, Unset):
+            if isinstance(self.template, GenerateImageBodyTemplateName):
+                files.append(
+                    (
+                        "template",
+                        (None, str(self.template.value).encode(), "text/plain"),
+                    )
+                )
+            else:
+                files.append(
+                    ("template", (None, str(self.template).encode(), "text/plain"))
+                )
+
+        if not isinstance(self.fields, Unset):
             files.append(
-                ("template", (None, str(self.template.value).encode(), "text/plain"))
+                (
+                    "fields",
+                    (
+                        None,
+                        json.dumps(self.fields.to_dict()).encode(),
+                        "application/json",
+                    ),
+                )
             )
 
         if not isinstance(self.focus, Unset):
@@ -359,6 +395,7 @@ class GenerateImageBody:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.generate_image_body_fields import GenerateImageBodyFields
         from ..models.generate_image_body_focus_type_1 import (
             GenerateImageBodyFocusType1,
         )
@@ -407,12 +444,29 @@ class GenerateImageBody:
 
         position = _parse_position(d.pop("position", UNSET))
 
-        _template = d.pop("template", UNSET)
-        template: GenerateImageBodyTemplate | Unset
-        if isinstance(_template, Unset):
-            template = UNSET
+        def _parse_template(
+            data: object,
+        ) -> GenerateImageBodyTemplateName | str | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                template_template_name = GenerateImageBodyTemplateName(data)
+
+                return template_template_name
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(GenerateImageBodyTemplateName | str | Unset, data)
+
+        template = _parse_template(d.pop("template", UNSET))
+
+        _fields = d.pop("fields", UNSET)
+        fields: GenerateImageBodyFields | Unset
+        if isinstance(_fields, Unset):
+            fields = UNSET
         else:
-            template = GenerateImageBodyTemplate(_template)
+            fields = GenerateImageBodyFields.from_dict(_fields)
 
         def _parse_focus(
             data: object,
@@ -507,6 +561,7 @@ class GenerateImageBody:
             subtitle=subtitle,
             position=position,
             template=template,
+            fields=fields,
             focus=focus,
             color_mode=color_mode,
             color_hex=color_hex,

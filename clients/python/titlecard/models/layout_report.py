@@ -5,9 +5,11 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.layout_report_template_type_0 import LayoutReportTemplateType0
+from ..models.layout_report_template_type_0_type_0 import LayoutReportTemplateType0Type0
+from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.layout_report_layers_item import LayoutReportLayersItem
     from ..models.layout_report_lines import LayoutReportLines
 
 
@@ -18,8 +20,8 @@ T = TypeVar("T", bound="LayoutReport")
 class LayoutReport:
     """
     Attributes:
-        template (LayoutReportTemplateType0 | None): The template laid out (the one chosen for auto); null when a
-            position was used.
+        template (LayoutReportTemplateType0Type0 | None | str): The template laid out: a built-in (the one chosen for
+            auto) or a template id; null when a position was used.
         font_size (int): Title size, px.
         subtitle_font_size (int | None): Subtitle size, px; null without a subtitle.
         lines (LayoutReportLines):
@@ -28,9 +30,11 @@ class LayoutReport:
         fallback_fonts (list[str]): Fonts other than the chosen one that drew some glyph (another script, emoji), e.g.
             "Noto Sans JP".
         missing_characters (list[str]): Characters no bundled font covers: drawn as an empty box.
+        layers (list[LayoutReportLayersItem] | Unset): With a template id: each text layer's report, in layer order. The
+            fields above then describe the layer that sets {{title}}.
     """
 
-    template: LayoutReportTemplateType0 | None
+    template: LayoutReportTemplateType0Type0 | None | str
     font_size: int
     subtitle_font_size: int | None
     lines: LayoutReportLines
@@ -38,10 +42,11 @@ class LayoutReport:
     truncated: bool
     fallback_fonts: list[str]
     missing_characters: list[str]
+    layers: list[LayoutReportLayersItem] | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         template: None | str
-        if isinstance(self.template, LayoutReportTemplateType0):
+        if isinstance(self.template, LayoutReportTemplateType0Type0):
             template = self.template.value
         else:
             template = self.template
@@ -61,6 +66,13 @@ class LayoutReport:
 
         missing_characters = self.missing_characters
 
+        layers: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.layers, Unset):
+            layers = []
+            for layers_item_data in self.layers:
+                layers_item = layers_item_data.to_dict()
+                layers.append(layers_item)
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -75,27 +87,32 @@ class LayoutReport:
                 "missingCharacters": missing_characters,
             }
         )
+        if layers is not UNSET:
+            field_dict["layers"] = layers
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.layout_report_layers_item import LayoutReportLayersItem
         from ..models.layout_report_lines import LayoutReportLines
 
         d = dict(src_dict)
 
-        def _parse_template(data: object) -> LayoutReportTemplateType0 | None:
+        def _parse_template(
+            data: object,
+        ) -> LayoutReportTemplateType0Type0 | None | str:
             if data is None:
                 return data
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                template_type_0 = LayoutReportTemplateType0(data)
+                template_type_0_type_0 = LayoutReportTemplateType0Type0(data)
 
-                return template_type_0
+                return template_type_0_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(LayoutReportTemplateType0 | None, data)
+            return cast(LayoutReportTemplateType0Type0 | None | str, data)
 
         template = _parse_template(d.pop("template"))
 
@@ -118,6 +135,15 @@ class LayoutReport:
 
         missing_characters = cast(list[str], d.pop("missingCharacters"))
 
+        _layers = d.pop("layers", UNSET)
+        layers: list[LayoutReportLayersItem] | Unset = UNSET
+        if _layers is not UNSET:
+            layers = []
+            for layers_item_data in _layers:
+                layers_item = LayoutReportLayersItem.from_dict(layers_item_data)
+
+                layers.append(layers_item)
+
         layout_report = cls(
             template=template,
             font_size=font_size,
@@ -127,6 +153,7 @@ class LayoutReport:
             truncated=truncated,
             fallback_fonts=fallback_fonts,
             missing_characters=missing_characters,
+            layers=layers,
         )
 
         return layout_report

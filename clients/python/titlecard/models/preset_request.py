@@ -11,10 +11,11 @@ from ..models.preset_request_file_format import PresetRequestFileFormat
 from ..models.preset_request_focus_type_0 import PresetRequestFocusType0
 from ..models.preset_request_font_type_0 import PresetRequestFontType0
 from ..models.preset_request_position_type_0 import PresetRequestPositionType0
-from ..models.preset_request_template import PresetRequestTemplate
+from ..models.preset_request_template_name import PresetRequestTemplateName
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.preset_request_fields import PresetRequestFields
     from ..models.preset_request_focus_type_1 import PresetRequestFocusType1
     from ..models.preset_request_font_type_1 import PresetRequestFontType1
     from ..models.preset_request_font_type_2 import PresetRequestFontType2
@@ -33,9 +34,13 @@ class PresetRequest:
         position (PresetRequestPositionType0 | PresetRequestPositionType1 | Unset): Where the text goes when no template
             is given: top, center, bottom, or {x, y} as fractions 0 to 1 of the canvas (the centre of the text block, kept
             inside the safe zone). Ignored when template is set.
-        template (PresetRequestTemplate | Unset): Layout template; bottom-left when neither template nor position is
-            given. auto: Titlecard picks bottom-left, left or right, whichever text box covers the least busy, least salient
-            part of the cropped photo (the choice is in the render report).
+        template (PresetRequestTemplateName | str | Unset): Layout template; bottom-left when neither template nor
+            position is given. auto: Titlecard picks bottom-left, left or right, whichever text box covers the least busy,
+            least salient part of the cropped photo (the choice is in the render report). A template id (tpl_…, POST
+            /templates): your own layout, its variables filled by fields.
+        fields (PresetRequestFields | Unset): With a template id: the values of the template's variables, a JSON object.
+            Text variables take text; image variables an asset id (ast_…) or an http or https URL. title and subtitle are
+            the request's own.
         focus (PresetRequestFocusType0 | PresetRequestFocusType1 | Unset): What the cover crop keeps in frame: center
             (default), attention (the most salient region, libvips attention strategy), or {x, y}, fractions of the photo
             kept as near the centre as the crop allows.
@@ -56,7 +61,8 @@ class PresetRequest:
 
     name: str
     position: PresetRequestPositionType0 | PresetRequestPositionType1 | Unset = UNSET
-    template: PresetRequestTemplate | Unset = UNSET
+    template: PresetRequestTemplateName | str | Unset = UNSET
+    fields: PresetRequestFields | Unset = UNSET
     focus: PresetRequestFocusType0 | PresetRequestFocusType1 | Unset = UNSET
     color_mode: PresetRequestColorMode | Unset = UNSET
     color_hex: str | Unset = UNSET
@@ -85,9 +91,17 @@ class PresetRequest:
         else:
             position = self.position.to_dict()
 
-        template: str | Unset = UNSET
-        if not isinstance(self.template, Unset):
+        template: str | Unset
+        if isinstance(self.template, Unset):
+            template = UNSET
+        elif isinstance(self.template, PresetRequestTemplateName):
             template = self.template.value
+        else:
+            template = self.template
+
+        fields: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.fields, Unset):
+            fields = self.fields.to_dict()
 
         focus: dict[str, Any] | str | Unset
         if isinstance(self.focus, Unset):
@@ -152,6 +166,8 @@ class PresetRequest:
             field_dict["position"] = position
         if template is not UNSET:
             field_dict["template"] = template
+        if fields is not UNSET:
+            field_dict["fields"] = fields
         if focus is not UNSET:
             field_dict["focus"] = focus
         if color_mode is not UNSET:
@@ -179,6 +195,7 @@ class PresetRequest:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.preset_request_fields import PresetRequestFields
         from ..models.preset_request_focus_type_1 import PresetRequestFocusType1
         from ..models.preset_request_font_type_1 import PresetRequestFontType1
         from ..models.preset_request_font_type_2 import PresetRequestFontType2
@@ -209,12 +226,27 @@ class PresetRequest:
 
         position = _parse_position(d.pop("position", UNSET))
 
-        _template = d.pop("template", UNSET)
-        template: PresetRequestTemplate | Unset
-        if isinstance(_template, Unset):
-            template = UNSET
+        def _parse_template(data: object) -> PresetRequestTemplateName | str | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                template_template_name = PresetRequestTemplateName(data)
+
+                return template_template_name
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(PresetRequestTemplateName | str | Unset, data)
+
+        template = _parse_template(d.pop("template", UNSET))
+
+        _fields = d.pop("fields", UNSET)
+        fields: PresetRequestFields | Unset
+        if isinstance(_fields, Unset):
+            fields = UNSET
         else:
-            template = PresetRequestTemplate(_template)
+            fields = PresetRequestFields.from_dict(_fields)
 
         def _parse_focus(
             data: object,
@@ -330,6 +362,7 @@ class PresetRequest:
             name=name,
             position=position,
             template=template,
+            fields=fields,
             focus=focus,
             color_mode=color_mode,
             color_hex=color_hex,

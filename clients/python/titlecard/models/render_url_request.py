@@ -1,12 +1,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
 from ..models.render_url_request_format import RenderUrlRequestFormat
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.render_url_request_fields import RenderUrlRequestFields
+
 
 T = TypeVar("T", bound="RenderUrlRequest")
 
@@ -19,6 +23,8 @@ class RenderUrlRequest:
         title (str):
         subtitle (str | Unset):
         image (str | Unset): An asset id (ast_…) or an https URL; default the preset's background.
+        fields (RenderUrlRequestFields | Unset): Values of the variables of the preset's template (tpl_…); the link
+            carries each as f.<name>.
         format_ (RenderUrlRequestFormat | Unset): png (default), jpeg or webp.
         expires_in (int | Unset): Seconds until the link stops working; none: until its key is revoked.
         key (str | Unset): Signing key to sign with; default your newest.
@@ -28,6 +34,7 @@ class RenderUrlRequest:
     title: str
     subtitle: str | Unset = UNSET
     image: str | Unset = UNSET
+    fields: RenderUrlRequestFields | Unset = UNSET
     format_: RenderUrlRequestFormat | Unset = UNSET
     expires_in: int | Unset = UNSET
     key: str | Unset = UNSET
@@ -40,6 +47,10 @@ class RenderUrlRequest:
         subtitle = self.subtitle
 
         image = self.image
+
+        fields: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.fields, Unset):
+            fields = self.fields.to_dict()
 
         format_: str | Unset = UNSET
         if not isinstance(self.format_, Unset):
@@ -61,6 +72,8 @@ class RenderUrlRequest:
             field_dict["subtitle"] = subtitle
         if image is not UNSET:
             field_dict["image"] = image
+        if fields is not UNSET:
+            field_dict["fields"] = fields
         if format_ is not UNSET:
             field_dict["format"] = format_
         if expires_in is not UNSET:
@@ -72,6 +85,8 @@ class RenderUrlRequest:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.render_url_request_fields import RenderUrlRequestFields
+
         d = dict(src_dict)
         preset = d.pop("preset")
 
@@ -80,6 +95,13 @@ class RenderUrlRequest:
         subtitle = d.pop("subtitle", UNSET)
 
         image = d.pop("image", UNSET)
+
+        _fields = d.pop("fields", UNSET)
+        fields: RenderUrlRequestFields | Unset
+        if isinstance(_fields, Unset):
+            fields = UNSET
+        else:
+            fields = RenderUrlRequestFields.from_dict(_fields)
 
         _format_ = d.pop("format", UNSET)
         format_: RenderUrlRequestFormat | Unset
@@ -97,6 +119,7 @@ class RenderUrlRequest:
             title=title,
             subtitle=subtitle,
             image=image,
+            fields=fields,
             format_=format_,
             expires_in=expires_in,
             key=key,

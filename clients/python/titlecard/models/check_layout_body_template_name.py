@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class GenerateImageBodyTemplate(StrEnum):
+class CheckLayoutBodyTemplateName(StrEnum):
     AUTO = "auto"
     BOTTOM_LEFT = "bottom-left"
     LEFT = "left"

@@ -1,7 +1,8 @@
 from enum import StrEnum
 
 
-class LayoutReportTemplateType0(StrEnum):
+class PresetRequestTemplateName(StrEnum):
+    AUTO = "auto"
     BOTTOM_LEFT = "bottom-left"
     LEFT = "left"
     RIGHT = "right"

@@ -1,12 +1,12 @@
 from enum import StrEnum
 
 
-class PresetRequestTemplate(StrEnum):
-    AUTO = "auto"
-    BOTTOM_LEFT = "bottom-left"
+class TemplateDocumentLayersItemType3Align(StrEnum):
+    CENTER = "center"
+    END = "end"
     LEFT = "left"
     RIGHT = "right"
-    SPLIT = "split"
+    START = "start"
 
     def __str__(self) -> str:
         return str(self.value)

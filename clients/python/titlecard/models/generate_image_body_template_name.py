@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class CheckLayoutBodyTemplate(StrEnum):
+class GenerateImageBodyTemplateName(StrEnum):
     AUTO = "auto"
     BOTTOM_LEFT = "bottom-left"
     LEFT = "left"

@@ -1,0 +1,217 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..models.template_document_aspect import TemplateDocumentAspect
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.template_document_layers_item_type_0 import (
+        TemplateDocumentLayersItemType0,
+    )
+    from ..models.template_document_layers_item_type_1 import (
+        TemplateDocumentLayersItemType1,
+    )
+    from ..models.template_document_layers_item_type_2 import (
+        TemplateDocumentLayersItemType2,
+    )
+    from ..models.template_document_layers_item_type_3 import (
+        TemplateDocumentLayersItemType3,
+    )
+    from ..models.template_document_layers_item_type_4 import (
+        TemplateDocumentLayersItemType4,
+    )
+    from ..models.template_document_variables import TemplateDocumentVariables
+
+
+T = TypeVar("T", bound="TemplateDocument")
+
+
+@_attrs_define
+class TemplateDocument:
+    """
+    Attributes:
+        name (str):
+        layers (list[TemplateDocumentLayersItemType0 | TemplateDocumentLayersItemType1 | TemplateDocumentLayersItemType2
+            | TemplateDocumentLayersItemType3 | TemplateDocumentLayersItemType4]): Painted in order.
+        aspect (TemplateDocumentAspect | Unset): The aspect used when the request names none. Default:
+            TemplateDocumentAspect.OG.
+        background (str | Unset): The canvas before the first layer paints. Default: '#ffffff'.
+        variables (TemplateDocumentVariables | Unset): Variables filled by `fields`; title and subtitle always exist.
+    """
+
+    name: str
+    layers: list[
+        TemplateDocumentLayersItemType0
+        | TemplateDocumentLayersItemType1
+        | TemplateDocumentLayersItemType2
+        | TemplateDocumentLayersItemType3
+        | TemplateDocumentLayersItemType4
+    ]
+    aspect: TemplateDocumentAspect | Unset = TemplateDocumentAspect.OG
+    background: str | Unset = "#ffffff"
+    variables: TemplateDocumentVariables | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.template_document_layers_item_type_0 import (
+            TemplateDocumentLayersItemType0,
+        )
+        from ..models.template_document_layers_item_type_1 import (
+            TemplateDocumentLayersItemType1,
+        )
+        from ..models.template_document_layers_item_type_2 import (
+            TemplateDocumentLayersItemType2,
+        )
+        from ..models.template_document_layers_item_type_3 import (
+            TemplateDocumentLayersItemType3,
+        )
+
+        name = self.name
+
+        layers = []
+        for layers_item_data in self.layers:
+            layers_item: dict[str, Any]
+            if (
+                isinstance(layers_item_data, TemplateDocumentLayersItemType0)
+                or isinstance(layers_item_data, TemplateDocumentLayersItemType1)
+                or isinstance(layers_item_data, TemplateDocumentLayersItemType2)
+                or isinstance(layers_item_data, TemplateDocumentLayersItemType3)
+            ):
+                layers_item = layers_item_data.to_dict()
+            else:
+                layers_item = layers_item_data.to_dict()
+
+            layers.append(layers_item)
+
+        aspect: str | Unset = UNSET
+        if not isinstance(self.aspect, Unset):
+            aspect = self.aspect.value
+
+        background = self.background
+
+        variables: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.variables, Unset):
+            variables = self.variables.to_dict()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "name": name,
+                "layers": layers,
+            }
+        )
+        if aspect is not UNSET:
+            field_dict["aspect"] = aspect
+        if background is not UNSET:
+            field_dict["background"] = background
+        if variables is not UNSET:
+            field_dict["variables"] = variables
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.template_document_layers_item_type_0 import (
+            TemplateDocumentLayersItemType0,
+        )
+        from ..models.template_document_layers_item_type_1 import (
+            TemplateDocumentLayersItemType1,
+        )
+        from ..models.template_document_layers_item_type_2 import (
+            TemplateDocumentLayersItemType2,
+        )
+        from ..models.template_document_layers_item_type_3 import (
+            TemplateDocumentLayersItemType3,
+        )
+        from ..models.template_document_layers_item_type_4 import (
+            TemplateDocumentLayersItemType4,
+        )
+        from ..models.template_document_variables import TemplateDocumentVariables
+
+        d = dict(src_dict)
+        name = d.pop("name")
+
+        layers = []
+        _layers = d.pop("layers")
+        for layers_item_data in _layers:
+
+            def _parse_layers_item(
+                data: object,
+            ) -> (
+                TemplateDocumentLayersItemType0
+                | TemplateDocumentLayersItemType1
+                | TemplateDocumentLayersItemType2
+                | TemplateDocumentLayersItemType3
+                | TemplateDocumentLayersItemType4
+            ):
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    layers_item_type_0 = TemplateDocumentLayersItemType0.from_dict(data)
+
+                    return layers_item_type_0
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    layers_item_type_1 = TemplateDocumentLayersItemType1.from_dict(data)
+
+                    return layers_item_type_1
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    layers_item_type_2 = TemplateDocumentLayersItemType2.from_dict(data)
+
+                    return layers_item_type_2
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    layers_item_type_3 = TemplateDocumentLayersItemType3.from_dict(data)
+
+                    return layers_item_type_3
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                if not isinstance(data, dict):
+                    raise TypeError()
+                layers_item_type_4 = TemplateDocumentLayersItemType4.from_dict(data)
+
+                return layers_item_type_4
+
+            layers_item = _parse_layers_item(layers_item_data)
+
+            layers.append(layers_item)
+
+        _aspect = d.pop("aspect", UNSET)
+        aspect: TemplateDocumentAspect | Unset
+        if isinstance(_aspect, Unset):
+            aspect = UNSET
+        else:
+            aspect = TemplateDocumentAspect(_aspect)
+
+        background = d.pop("background", UNSET)
+
+        _variables = d.pop("variables", UNSET)
+        variables: TemplateDocumentVariables | Unset
+        if isinstance(_variables, Unset):
+            variables = UNSET
+        else:
+            variables = TemplateDocumentVariables.from_dict(_variables)
+
+        template_document = cls(
+            name=name,
+            layers=layers,
+            aspect=aspect,
+            background=background,
+            variables=variables,
+        )
+
+        return template_document

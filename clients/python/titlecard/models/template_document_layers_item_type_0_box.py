@@ -1,0 +1,67 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+
+T = TypeVar("T", bound="TemplateDocumentLayersItemType0Box")
+
+
+@_attrs_define
+class TemplateDocumentLayersItemType0Box:
+    """Where the image goes; the whole canvas when unset.
+
+    Attributes:
+        x (float): Left edge, fraction of the canvas width.
+        y (float): Top edge, fraction of the canvas height.
+        w (float): Width, fraction of the canvas width.
+        h (float): Height, fraction of the canvas height.
+    """
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+    def to_dict(self) -> dict[str, Any]:
+        x = self.x
+
+        y = self.y
+
+        w = self.w
+
+        h = self.h
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "x": x,
+                "y": y,
+                "w": w,
+                "h": h,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        x = d.pop("x")
+
+        y = d.pop("y")
+
+        w = d.pop("w")
+
+        h = d.pop("h")
+
+        template_document_layers_item_type_0_box = cls(
+            x=x,
+            y=y,
+            w=w,
+            h=h,
+        )
+
+        return template_document_layers_item_type_0_box

@@ -1,0 +1,13 @@
+from enum import StrEnum
+
+
+class TemplateDocumentLayersItemType2Direction(StrEnum):
+    RADIAL = "radial"
+    TO_BOTTOM = "to-bottom"
+    TO_CENTER = "to-center"
+    TO_LEFT = "to-left"
+    TO_RIGHT = "to-right"
+    TO_TOP = "to-top"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,46 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..models.template_document_layers_item_type_3_font_type_1_system import (
+    TemplateDocumentLayersItemType3FontType1System,
+)
+
+T = TypeVar("T", bound="TemplateDocumentLayersItemType3FontType1")
+
+
+@_attrs_define
+class TemplateDocumentLayersItemType3FontType1:
+    """
+    Attributes:
+        system (TemplateDocumentLayersItemType3FontType1System):
+    """
+
+    system: TemplateDocumentLayersItemType3FontType1System
+
+    def to_dict(self) -> dict[str, Any]:
+        system = self.system.value
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "system": system,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        system = TemplateDocumentLayersItemType3FontType1System(d.pop("system"))
+
+        template_document_layers_item_type_3_font_type_1 = cls(
+            system=system,
+        )
+
+        return template_document_layers_item_type_3_font_type_1
