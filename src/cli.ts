@@ -211,6 +211,15 @@ function buildProgram(): Command {
     .option('--image <asset-or-url>', "an asset id (ast_…) or an https URL; default the preset's background")
     .addOption(new Option('--format <format>', 'output format').choices(FILE_FORMATS).default('png'))
     .option('--expires <unix-seconds>', 'expiry, Unix seconds', (v) => Number.parseInt(v, 10))
+    .option(
+      '--field <name=value>',
+      "a field of the preset's template (tpl_…), sent as f.<name>; repeat for each",
+      (value: string, previous: Record<string, string> = {}) => {
+        const at = value.indexOf('=');
+        if (at < 1) throw new InvalidArgumentError('expected name=value');
+        return { ...previous, [value.slice(0, at)]: value.slice(at + 1) };
+      },
+    )
     .option('--base-url <url>', 'the server, default PUBLIC_URL or http://localhost:PORT')
     .action(
       (o: {
@@ -222,6 +231,7 @@ function buildProgram(): Command {
         image?: string;
         format: string;
         expires?: number;
+        field?: Record<string, string>;
         baseUrl?: string;
       }) => {
         const config = loadConfig(process.env);
@@ -234,6 +244,7 @@ function buildProgram(): Command {
             image: o.image,
             format: o.format as FileFormat,
             expires: o.expires,
+            fields: o.field,
             keyId: o.key,
             secret: o.secret,
           }),

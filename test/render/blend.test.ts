@@ -6,7 +6,7 @@
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { blendOverlay, type Canvas } from '../../src/domain/render/blend.js';
+import { blendGradient, blendText, type Canvas } from '../../src/domain/render/blend.js';
 import { loadFontLibrary } from '../../src/domain/render/fonts.js';
 import { layoutText } from '../../src/domain/render/layout.js';
 import { type GradientGeometry } from '../../src/domain/render/gradient.js';
@@ -16,6 +16,7 @@ import {
   shadeOf,
   shadowOf,
   textBoxOf,
+  type TextMasks,
 } from '../../src/domain/render/overlay.js';
 import { gradientAlpha, type Rgb, type ToneChoice } from '../../src/domain/render/tones.js';
 import { testFonts } from '../support/server.js';
@@ -40,6 +41,20 @@ const tones = (gradient: { colour: Rgb; strength: number } | undefined): ToneCho
   gradient,
   contrast: 7,
 });
+
+/** The gradient of `tones` (when it has one), then the shadow and text of `masks`, over every row. */
+function blendOverlay(
+  canvas: Canvas,
+  {
+    geometry,
+    tones,
+    masks,
+  }: { geometry: GradientGeometry; tones: ToneChoice; masks: TextMasks | undefined; logo: undefined },
+): void {
+  const rows = { from: 0, to: canvas.height };
+  if (tones.gradient) blendGradient(canvas, geometry, tones.gradient.colour, tones.gradient.strength, rows);
+  if (masks) blendText(canvas, masks, tones.text, tones.shadow, rows);
+}
 
 describe('gradient blend', () => {
   // A band from the bottom edge up to a third of the height, as the bottom-left template draws it.

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { ASPECTS } from '../../src/domain/design.js';
-import { createRenderer, type TemplateDesign } from '../../src/domain/render/index.js';
+import { createRenderer, type RenderOptions, type TemplateDesign } from '../../src/domain/render/index.js';
 import { BUILT_IN_TEMPLATES } from '../../src/domain/templates/built-ins.js';
 import { fieldValues, parseTemplateDocument } from '../../src/domain/templates/document.js';
 import { generateOptionsSchema } from '../../src/domain/schemas.js';
@@ -31,6 +31,7 @@ async function render(
   background: Buffer,
   values: Record<string, string | undefined> = {},
   images = new Map<number, Buffer>(),
+  logo?: RenderOptions['logo'],
 ) {
   const parsed = parseTemplateDocument(document);
   const { title = 'A title', subtitle, ...fields } = values;
@@ -42,7 +43,7 @@ async function render(
     fonts: new Map(),
   };
   const base = generateOptionsSchema.parse({ title, subtitle, fileFormat: 'png' });
-  return renderer.render(background, { ...base, design }, { measure: true });
+  return renderer.render(background, { ...base, design, logo }, { measure: true });
 }
 
 /** The px rectangle of a box of fractions on the og canvas. */
@@ -134,6 +135,64 @@ describe('layers, found in their boxes by their pixels', () => {
     );
     const half = at(await decode(faded.image), r.x + Math.round(r.width * 0.3), cy);
     expect(near(half, [255, 128, 128], 8)).toBe(true);
+  });
+
+  it('a gradient of a hex colour runs from its edge past the text above it, and is gone at the far side', async () => {
+    const box = { x: 0.05, y: 0.45, w: 0.6, h: 0.2 };
+    const out = await render(
+      {
+        name: 'Gradient',
+        layers: [
+          BACKGROUND,
+          { type: 'gradient', direction: 'to-top', color: '#FF0000' },
+          { type: 'text', content: '{{title}}', box, color: '#000000', shadow: false },
+        ],
+      },
+      await solid([255, 255, 255]),
+    );
+    const img = await decode(out.image);
+    // Full strength at the bottom edge, fading upwards, none at the top (its reach ends 30% of
+    // the height above the text's top).
+    expect(near(at(img, W - 5, H - 1), [255, 0, 0], 8)).toBe(true);
+    const middle = at(img, W - 5, Math.round(H * 0.5));
+    expect(middle[0]).toBe(255);
+    expect(middle[1]).toBeGreaterThan(10);
+    expect(middle[1]).toBeLessThan(245);
+    expect(near(at(img, W - 5, 2), [255, 255, 255])).toBe(true);
+  });
+
+  it("a logo layer with a box draws the preset's logo contained in it; the text keeps clear of it", async () => {
+    const logo = await solid([0, 160, 0], 'png', 200, 100);
+    const box = { x: 0.7, y: 0.7, w: 0.2, h: 0.2 };
+    const out = await render(
+      {
+        name: 'Logo',
+        layers: [
+          BACKGROUND,
+          {
+            type: 'text',
+            content: '{{title}}',
+            box: { x: 0.05, y: 0.05, w: 0.9, h: 0.9 },
+            color: '#000000',
+            verticalAlign: 'bottom',
+            shadow: false,
+          },
+          { type: 'logo', box },
+        ],
+      },
+      await solid([255, 255, 255]),
+      { title: 'A long title that would run under the logo in the corner' },
+      new Map(),
+      { image: logo, width: 200, height: 100, corner: 'top-left', size: 0.2 },
+    );
+    const img = await decode(out.image);
+    const r = px(box);
+    // 2:1 in a box of 240 × 126 px: 240 × 120, centred; green in the middle, white at the box's top.
+    expect(near(at(img, r.x + r.width / 2, r.y + r.height / 2), [0, 160, 0])).toBe(true);
+    expect(near(at(img, r.x + r.width / 2, r.y + 1), [255, 255, 255])).toBe(true);
+    // The text kept out of the logo and its gap: its lines end above the logo's top.
+    const lines = out.layout.blocks.flatMap((b) => b.lines);
+    expect(Math.max(...lines.map((l) => l.baseline + l.descent))).toBeLessThanOrEqual(r.y + 3);
   });
 
   it('contain fits the whole image inside its box, letterboxed on what lies beneath', async () => {

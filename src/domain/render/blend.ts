@@ -1,8 +1,9 @@
 /**
- * Lays the overlay over the decoded photo, in place: the gradient, then the text's shadow, the logo
- * and the text, each with source-over (Porter-Duff) in 8-bit sRGB, as resvg and libvips composite
- * do. Each layer is blended only where it has coverage: the gradient over the rows or columns its
- * bands reach (it is computed, not rasterised: a linear band's opacity is a function of one
+ * Source-over (Porter-Duff) blending in 8-bit sRGB, in place, as resvg and libvips composite: a
+ * gradient layer, a text layer's shadow and text, and the RGBA of an image, rect or logo layer or
+ * of colour glyphs, each over the canvas rows it is asked for (compose.ts calls them layer by layer,
+ * band by band). Each is blended only where it has coverage: the gradient over the rows or columns
+ * its bands reach (it is computed, not rasterised: a linear band's opacity is a function of one
  * coordinate), the text and shadow within the text's box. The shadow arrives as an opacity per
  * pixel (overlay.ts `shadeOf`, computed while the photo decodes), so that here it is only lerped.
  *
@@ -13,7 +14,7 @@
 import type { Rect } from './layout.js';
 import type { GradientGeometry } from './gradient.js';
 import type { TextMasks } from './overlay.js';
-import { gradientAlpha, type Rgb, type ToneChoice } from './tones.js';
+import { gradientAlpha, type Rgb } from './tones.js';
 
 /** Canvas rows `from` (inclusive) to `to` (exclusive): the part of the canvas one call blends. */
 export interface RowRange {
@@ -32,12 +33,6 @@ export interface Canvas {
   width: number;
   height: number;
   channels: 3 | 4;
-}
-
-/** A logo resized to `rect`: straight-alpha RGBA, `rect.width × rect.height`. */
-export interface LogoPixels {
-  rect: Rect;
-  rgba: Buffer;
 }
 
 /**
@@ -323,15 +318,7 @@ export interface Backdrop {
   rgb: Uint8Array;
 }
 
-/** What {@link blendOverlay} lays over a canvas. */
-export interface Overlay {
-  geometry: GradientGeometry;
-  tones: ToneChoice;
-  masks: TextMasks | undefined;
-  logo: LogoPixels | undefined;
-}
-
-/** A backdrop of `box` to be filled by {@link blendOverlay}, band by band. */
+/** A backdrop of `box` to be filled band by band ({@link keepBackdrop}). */
 export function emptyBackdrop(box: Rect): Backdrop {
   return { box, rgb: new Uint8Array(box.width * box.height * 3) };
 }
@@ -345,29 +332,4 @@ export function keepBackdrop(canvas: Canvas, backdrop: Backdrop, rows: RowRange)
       const i = ((box.y + y) * canvas.width + box.x + x) * canvas.channels;
       rgb.set(canvas.pixels.subarray(i, i + 3), (y * box.width + x) * 3);
     }
-}
-
-/**
- * Blends the overlay into `canvas.pixels` in place, over the canvas rows `rows` (default all):
- * gradient (when `tones.gradient`), shadow (when `masks.shade`) and text, logo, colour glyphs.
- * Calls on disjoint row ranges touch disjoint bytes. With `backdrop` (see {@link emptyBackdrop}),
- * the rows of its box within `rows` are copied into it after the gradient and before the text: what
- * the ink measurement of ink.ts reads.
- */
-export function blendOverlay(
-  canvas: Canvas,
-  { geometry, tones, masks, logo }: Overlay,
-  rows: RowRange = { from: 0, to: canvas.height },
-  backdrop?: Backdrop,
-): void {
-  // 8-bit colours (as the SVG layers had them): the integer arithmetic of lerp256 stays integer.
-  const rgb = (c: Rgb): Rgb => [Math.round(c[0]), Math.round(c[1]), Math.round(c[2])];
-  if (tones.gradient)
-    blendGradient(canvas, geometry, rgb(tones.gradient.colour), tones.gradient.strength, rows);
-  if (backdrop) keepBackdrop(canvas, backdrop, rows);
-  if (masks) blendText(canvas, masks, rgb(tones.text), rgb(tones.shadow), rows);
-  // The layout keeps the text clear of the logo (its rectangle and gap), so only the shadow can
-  // reach under it.
-  if (logo) blendRgba(canvas, logo.rect, logo.rgba, false, rows);
-  if (masks?.colour) blendRgba(canvas, masks.box, masks.colour, true, rows);
 }
