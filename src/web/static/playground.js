@@ -4,6 +4,7 @@
 // sends the form itself, with the original photo, and puts the answer's result in this page, so
 // the photo stays chosen and the preview keeps showing what Generate makes. Choosing a file
 // deselects the sample; picking a sample clears the file. Without JavaScript the form posts as usual.
+import { showPreview } from './preview.js';
 const form = document.getElementById('playground-form');
 const preview = document.getElementById('preview');
 const status = document.getElementById('preview-status');
@@ -40,19 +41,7 @@ async function refresh() {
       status.textContent = error;
       return;
     }
-    const url = URL.createObjectURL(await res.blob());
-    const previous = preview.src;
-    // The previous picture is released once the new one has loaded, never before.
-    preview.addEventListener(
-      'load',
-      () => {
-        if (previous.startsWith('blob:')) URL.revokeObjectURL(previous);
-        preview.hidden = false;
-        status.textContent = 'Preview updated. It is not stored and uses no quota.';
-      },
-      { once: true },
-    );
-    preview.src = url;
+    showPreview(preview, status, await res.blob());
   } catch (err) {
     if (err.name !== 'AbortError') status.textContent = 'The preview could not be loaded.';
   }

@@ -2,6 +2,7 @@
 // JSON and the variables go to /templates/:id/preview (debounced) and the answer, a small JPEG,
 // replaces the preview. A refusal's message and the path it names (layers[3].box.w) show next to
 // the editor. Nothing is saved and no quota is used; Save posts the form as usual.
+import { showPreview } from './preview.js';
 const editor = document.getElementById('document');
 const form = document.getElementById('preview-form');
 const preview = document.getElementById('preview');
@@ -62,18 +63,7 @@ async function refresh() {
       return;
     }
     showProblem('');
-    const url = URL.createObjectURL(await res.blob());
-    const previous = preview.src;
-    preview.addEventListener(
-      'load',
-      () => {
-        if (previous.startsWith('blob:')) URL.revokeObjectURL(previous);
-        preview.hidden = false;
-        status.textContent = 'Preview updated. It is not stored and uses no quota.';
-      },
-      { once: true },
-    );
-    preview.src = url;
+    showPreview(preview, status, await res.blob());
   } catch (err) {
     if (err.name !== 'AbortError') status.textContent = 'The preview could not be loaded.';
   }
