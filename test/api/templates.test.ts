@@ -225,6 +225,38 @@ describe('templates', () => {
     expect((await call(srv.base, 'GET', `/templates/${id}`, { token })).status).toBe(404);
   });
 
+  it('an upload a template draws cannot be deleted (409) until the template lets it go', async () => {
+    const logo = await upload(
+      srv,
+      token,
+      '/assets',
+      'image',
+      await solid([0, 0, 200], 'png', 100, 100),
+      'l.png',
+      {
+        kind: 'logo',
+      },
+    );
+    const assetId = logo.body.data.id as string;
+    const created = await call(srv.base, 'POST', '/templates', {
+      token,
+      json: {
+        name: 'With a stamp',
+        layers: [
+          { type: 'image', source: 'background' },
+          { type: 'image', source: assetId, box: { x: 0.8, y: 0.05, w: 0.15, h: 0.2 }, fit: 'contain' },
+          { type: 'text', content: '{{title}}', box: { x: 0.05, y: 0.3, w: 0.7, h: 0.5 } },
+        ],
+      },
+    });
+    expect(created.status).toBe(201);
+    const refused = await call(srv.base, 'DELETE', `/assets/${assetId}`, { token });
+    expect([refused.status, refused.body.error.code]).toEqual([409, 'CONFLICT']);
+    expect(refused.body.error.message).toContain('1 template');
+    await call(srv.base, 'DELETE', `/templates/${created.body.data.id as string}`, { token });
+    expect((await call(srv.base, 'DELETE', `/assets/${assetId}`, { token })).status).toBe(200);
+  });
+
   it("another account's template is not found, and not usable", async () => {
     const created = await call(srv.base, 'POST', '/templates', { token, json: BLOG });
     const other = await srv.createUser('pro');

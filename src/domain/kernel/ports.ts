@@ -243,6 +243,8 @@ export interface TemplateRepository {
     changes: Pick<TemplateRecord, 'name' | 'document' | 'updatedAt'>,
   ): Promise<TemplateRecord | undefined>;
   delete(userId: string, id: string): Promise<boolean>;
+  /** How many of the user's templates use the asset or font `id` (an image layer's source, a text layer's font). */
+  countUsing(userId: string, id: string): Promise<number>;
   deleteAllForUser(userId: string): Promise<void>;
 }
 

@@ -288,6 +288,11 @@ export function createAssets({
         throw new ConflictError(
           `The ${what} ${id} is used by ${using} preset${using === 1 ? '' : 's'}: change or delete ${using === 1 ? 'it' : 'them'} first`,
         );
+      const inTemplates = await store.templates.countUsing(principal.user.id, id);
+      if (inTemplates > 0)
+        throw new ConflictError(
+          `The ${what} ${id} is used by ${inTemplates} template${inTemplates === 1 ? '' : 's'}: change or delete ${inTemplates === 1 ? 'it' : 'them'} first`,
+        );
       const asset = await store.assets.delete(principal.user.id, id);
       if (!asset) throw new NotFoundError(`No ${what} with id ${id} on this account`);
       fonts.delete(asset.id);

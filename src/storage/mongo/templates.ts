@@ -40,6 +40,12 @@ export async function mongoTemplates(db: Db): Promise<RecordStore['templates']> 
     async delete(userId, id) {
       return (await templates.deleteOne({ _id: id, userId })).deletedCount === 1;
     },
+    async countUsing(userId, id) {
+      return templates.countDocuments({
+        userId,
+        $or: [{ 'document.layers.source': id }, { 'document.layers.font.custom': id }],
+      });
+    },
     async deleteAllForUser(userId) {
       await templates.deleteMany({ userId });
     },

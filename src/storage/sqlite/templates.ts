@@ -43,6 +43,10 @@ export function sqliteTemplates(db: Database.Database): RecordStore['templates']
     ),
     delete: db.prepare('DELETE FROM templates WHERE id = ? AND user_id = ?'),
     deleteAll: db.prepare('DELETE FROM templates WHERE user_id = ?'),
+    // An id is 22 random base62 characters after its prefix: found in the JSON text, it is that id.
+    using: db.prepare<[string, string], { n: number }>(
+      'SELECT count(*) AS n FROM templates WHERE user_id = ? AND instr(document, ?) > 0',
+    ),
   };
   return {
     async create(t) {
@@ -78,6 +82,9 @@ export function sqliteTemplates(db: Database.Database): RecordStore['templates']
     },
     async delete(userId, id) {
       return q.delete.run(id, userId).changes === 1;
+    },
+    async countUsing(userId, id) {
+      return q.using.get(userId, `"${id}"`)?.n ?? 0;
     },
     async deleteAllForUser(userId) {
       q.deleteAll.run(userId);

@@ -35,6 +35,26 @@ export function templatesContract({ open }: ContractContext): void {
     expect(await store.templates.find(newId('usr'), older.id)).toBeUndefined();
     expect((await store.templates.list(userId)).map((t) => t.id)).toEqual([newer.id, older.id]);
     expect(await store.templates.count(userId)).toBe(2);
+    // An asset or font a layer names is in use; an id that only begins the same is not.
+    const asset = newId('ast');
+    const font = newId('fnt');
+    const user: TemplateRecord = {
+      ...older,
+      id: newId('tpl'),
+      document: {
+        ...document,
+        layers: [
+          { type: 'image', source: asset },
+          { type: 'text', content: '{{title}}', font: { custom: font }, box: { x: 0, y: 0, w: 1, h: 1 } },
+        ],
+      },
+    };
+    await store.templates.create(user);
+    expect(await store.templates.countUsing(userId, asset)).toBe(1);
+    expect(await store.templates.countUsing(userId, font)).toBe(1);
+    expect(await store.templates.countUsing(userId, asset.slice(0, -1))).toBe(0);
+    expect(await store.templates.countUsing(newId('usr'), asset)).toBe(0);
+    expect(await store.templates.delete(userId, user.id)).toBe(true);
 
     const later = new Date('2026-11-22T10:00:00.000Z');
     const changed = { ...document, name: 'Blog 2' };
