@@ -928,6 +928,11 @@ export interface components {
        * @enum {string}
        */
       aspect: 'og' | 'square' | 'portrait';
+      /** @description A canvas of its own instead of aspect, px: each side 200 to 2400, at most 4 megapixels. Used when the request names no aspect; its safe zone keeps 5% margins. */
+      size?: {
+        width: number;
+        height: number;
+      };
       /**
        * @description The canvas before the first layer paints.
        * @default #ffffff

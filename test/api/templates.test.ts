@@ -257,6 +257,40 @@ describe('templates', () => {
     expect((await call(srv.base, 'DELETE', `/assets/${assetId}`, { token })).status).toBe(200);
   });
 
+  it("a template's own size is its canvas unless the request names an aspect; a size past 4 megapixels is refused", async () => {
+    const wide = {
+      name: 'Banner',
+      size: { width: 1600, height: 900 },
+      layers: [
+        { type: 'image', source: 'background' },
+        { type: 'text', content: '{{title}}', box: { x: 0.05, y: 0.05, w: 0.9, h: 0.9 }, safeZone: true },
+      ],
+    };
+    const created = await call(srv.base, 'POST', '/templates', { token, json: wide });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id as string;
+    const own = await generate(srv.base, token, { title: 'A banner', template: id }, { data: PHOTO });
+    expect(own.status).toBe(201);
+    expect([own.body.data.width, own.body.data.height]).toEqual([1600, 900]);
+    const thumb = await sharp(
+      Buffer.from(await (await fetch(own.body.data.thumbnailUrl as string)).arrayBuffer()),
+    ).metadata();
+    expect([thumb.width, thumb.height]).toEqual([400, 225]);
+    const square = await generate(
+      srv.base,
+      token,
+      { title: 'A banner', template: id, aspect: 'square' },
+      { data: PHOTO },
+    );
+    expect([square.body.data.width, square.body.data.height]).toEqual([1080, 1080]);
+    const huge = await call(srv.base, 'POST', '/templates', {
+      token,
+      json: { ...wide, size: { width: 2400, height: 2400 } },
+    });
+    expect(huge.status).toBe(400);
+    expect(huge.body.error.details).toEqual({ field: 'size.height', constraint: 'max' });
+  });
+
   it("another account's template is not found, and not usable", async () => {
     const created = await call(srv.base, 'POST', '/templates', { token, json: BLOG });
     const other = await srv.createUser('pro');

@@ -291,8 +291,9 @@ export function createImages({
         { title: parsed.title, subtitle: parsed.subtitle, fields },
         { images: withImages },
       );
-      // The template's aspect unless the request (or its preset) names one.
+      // The template's aspect (or its own size) unless the request (or its preset) names one.
       if (raw.aspect === undefined) parsed.aspect = design.document.aspect;
+      else design.size = undefined;
     } else if (fields !== undefined)
       throw new ValidationError(
         'fields',
@@ -488,6 +489,7 @@ export function createImages({
           fields: fields as Record<string, unknown> | undefined,
         });
         const aspect = rest.aspect === undefined ? design.document.aspect : prepared.options.aspect;
+        if (rest.aspect !== undefined) design.size = undefined;
         const rendered = await renderer.render(prepared.input, {
           ...prepared.options,
           aspect,

@@ -22,7 +22,7 @@ import { gradientOfLayer, textsOver } from './gradient.js';
 import type { GradientGeometry } from './gradient.js';
 import type { RenderOptions } from './index.js';
 import { type InkMeasurement, measureInk } from './ink.js';
-import { boxOf, type Rect, type TextLayout } from './layout.js';
+import { boxOf, type Frame, type Rect, type TextLayout } from './layout.js';
 import type { TextMasks } from './overlay.js';
 import { type LayerPixels, pixelRect, rectPixels } from './paint.js';
 import {
@@ -53,6 +53,11 @@ export interface Timed<T> {
 /** `promise` with the ms from `started` (default now, `performance.now()`) until it settled. */
 export function timed<T>(promise: Promise<T>, started = performance.now()): Promise<Timed<T>> {
   return promise.then((value) => ({ value, ms: performance.now() - started }));
+}
+
+/** The canvas a render draws on: the template's own size, else the request's aspect. */
+export function frameOf(options: Pick<RenderOptions, 'aspect' | 'design'>): Frame {
+  return options.design?.size ?? options.aspect;
 }
 
 /** No gradient: the geometry a text layer's tones are chosen with when no auto gradient serves it. */
@@ -186,7 +191,7 @@ export async function paintLayers(
           blendRgba(canvas, pixels.rect, pixels.rgba, false, band),
         );
     } else if (layer.type === 'rect') {
-      const rect = pixelRect(boxOf(layer.box, options.aspect));
+      const rect = pixelRect(boxOf(layer.box, frameOf(options)));
       const fill =
         layer.fill === 'auto'
           ? shade(
@@ -201,13 +206,13 @@ export async function paintLayers(
       await inBands(rowsOf(rect), (band) => blendRgba(canvas, rect, pixels.rgba, false, band));
     } else if (layer.type === 'gradient') {
       if (!options.gradient) continue;
-      const geometry = gradientOfLayer(document, i, options.aspect, layout.blocks, layout.boxes);
+      const geometry = gradientOfLayer(document, i, frameOf(options), layout.blocks, layout.boxes);
       let colour: Rgb;
       let strength: number;
       if (layer.color === 'auto') {
         // The auto text layers it lies under are chosen with it.
         const served = new Set(
-          textsOver(document, i, options.aspect, layout.boxes).filter((k) => {
+          textsOver(document, i, frameOf(options), layout.boxes).filter((k) => {
             const above = document.layers[k];
             return textLayers.has(k) && above?.type === 'text' && above.color === 'auto';
           }),

@@ -3,9 +3,8 @@
  * edge the text sits on or a radial glow behind it. Computed, not rasterised: blend.ts evaluates a
  * band's opacity as a function of one coordinate.
  */
-import { ASPECTS, type Aspect } from '../design.js';
 import type { GRADIENT_DIRECTIONS, TemplateDocument } from '../templates/document.js';
-import { boxOf, type Rect, type TextBlock } from './layout.js';
+import { boxOf, type Frame, type Rect, sizeOf, type TextBlock } from './layout.js';
 
 export type GradientDirection = (typeof GRADIENT_DIRECTIONS)[number];
 
@@ -120,7 +119,7 @@ export function gradientFor(
 export function textsOver(
   document: TemplateDocument,
   index: number,
-  aspect: Aspect,
+  aspect: Frame,
   boxes: Map<number, Rect>,
 ): number[] {
   const texts: number[] = [];
@@ -145,13 +144,13 @@ export function textsOver(
 export function gradientOfLayer(
   document: TemplateDocument,
   index: number,
-  aspect: Aspect,
+  aspect: Frame,
   blocks: TextBlock[],
   boxes: Map<number, Rect>,
 ): GradientGeometry {
   const layer = document.layers[index];
   if (layer?.type !== 'gradient') return { kind: 'linear', bands: [] };
-  const { width, height } = ASPECTS[aspect];
+  const { width, height } = sizeOf(aspect);
   const under = new Set(textsOver(document, index, aspect, boxes));
   const above = blocks.filter((b) => under.has(b.layer));
   const aboveBoxes = [...boxes].filter(([i]) => under.has(i)).map(([, box]) => box);

@@ -17,7 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import sharp from 'sharp';
-import { ASPECTS, FILE_TYPES, type FileFormat, type FontName, type Template } from '../design.js';
+import { FILE_TYPES, type FileFormat, type FontName, type Template } from '../design.js';
 import type { GenerateOptions, LayoutReport, RenderReport } from '../schemas.js';
 import { BUILT_IN_TEMPLATES, builtInDocument, isBuiltIn } from '../templates/built-ins.js';
 import type { Canvas } from './blend.js';
@@ -25,6 +25,7 @@ import type { TemplateDocument } from '../templates/document.js';
 import {
   clipToBox,
   coversCanvas,
+  frameOf,
   layerLayout,
   paintLayers,
   solidCanvas,
@@ -35,7 +36,15 @@ import { startDecodeCover, type ImageInput } from './decode.js';
 import { encodeCard, THUMBNAIL_WIDTH } from './encode.js';
 import type { FontLibrary, LoadedFont } from './fonts.js';
 import type { InkMeasurement } from './ink.js';
-import { boxOf, fillTexts, layerFontOf, layoutDocument, type Rect, type TextLayout } from './layout.js';
+import {
+  boxOf,
+  fillTexts,
+  layerFontOf,
+  layoutDocument,
+  type Rect,
+  sizeOf,
+  type TextLayout,
+} from './layout.js';
 import { LOGO_GAP, logoRect, type LogoOverlay } from './logo.js';
 import { rasteriseText, type TextMasks } from './overlay.js';
 import { imagePixels, type LayerPixels, pixelRect } from './paint.js';
@@ -58,6 +67,8 @@ export interface TemplateDesign {
   images: Map<number, Buffer>;
   /** Layer index → the layer's own font (an uploaded one loaded). */
   fonts: Map<number, FontName | LoadedFont>;
+  /** The template's own canvas size, px, when it has one and the request names no aspect. */
+  size?: { width: number; height: number } | undefined;
 }
 
 /**
@@ -184,7 +195,7 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
   /** The layout of `document`'s text layers for `options`. */
   const layOut = (options: RenderOptions, document: TemplateDocument) =>
     layoutDocument(fonts, {
-      aspect: options.aspect,
+      aspect: frameOf(options),
       document,
       texts: fillTexts(document, valuesOf(options)),
       font: fontOf(options.font),
@@ -231,7 +242,7 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
     if (!logo || !layer) return undefined;
     let rect: Rect;
     if (layer.box) {
-      const box = boxOf(layer.box, options.aspect);
+      const box = boxOf(layer.box, frameOf(options));
       const k = Math.min(box.width / logo.width, box.height / logo.height);
       const w = Math.max(1, Math.round(logo.width * k));
       const h = Math.max(1, Math.round(logo.height * k));
@@ -241,8 +252,8 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
         width: w,
         height: h,
       };
-    } else rect = logoRect(options.aspect, logo);
-    const gap = ASPECTS[options.aspect].width * LOGO_GAP;
+    } else rect = logoRect(frameOf(options), logo);
+    const gap = sizeOf(frameOf(options)).width * LOGO_GAP;
     return {
       rect,
       reserve: {
@@ -308,7 +319,7 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
       t[stage] = now - mark;
       mark = now;
     };
-    const { width, height } = ASPECTS[options.aspect];
+    const { width, height } = sizeOf(frameOf(options));
     let document = documentOf(options);
     // The photo decodes on libvips' threads while the main thread lays the text out and resvg
     // rasterises it on libuv's: neither needs the other until the tones are chosen (except
@@ -341,7 +352,9 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
           .toBuffer()
           .then((rgba) => ({ rect: logo.rect, rgba }));
       if (layer.type === 'image' && (i > 0 || !coversCanvas(document))) {
-        const rect = pixelRect(layer.box ? boxOf(layer.box, options.aspect) : { x: 0, y: 0, width, height });
+        const rect = pixelRect(
+          layer.box ? boxOf(layer.box, frameOf(options)) : { x: 0, y: 0, width, height },
+        );
         const bytes = layer.source === 'background' ? photo : options.design?.images.get(i);
         if (bytes) pixels = Promise.resolve(bytes).then((b) => b && imagePixels(b, rect, layer));
       }

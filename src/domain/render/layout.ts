@@ -122,7 +122,7 @@ export interface LayoutRequest {
 }
 
 export interface DocumentLayoutRequest {
-  aspect: Aspect;
+  aspect: Frame;
   document: TemplateDocument;
   /** The text layers' contents with their variables filled ({@link fillTexts}). */
   texts: FilledTexts;
@@ -166,9 +166,20 @@ interface Column {
   blocks: BlockSpec[];
 }
 
-/** The safe zone of an aspect (spec 4.1 rule 3), px. */
-export function safeZoneOf(aspect: Aspect): Rect {
-  const { width, height } = ASPECTS[aspect];
+/**
+ * A canvas: one of the spec's aspects, or a template's own `size` in px (docs/templates.md), whose
+ * safe zone keeps the 5% margins and no bottom band (that band is og's, spec 4.1 rule 3).
+ */
+export type Frame = Aspect | { width: number; height: number };
+
+/** The canvas size of a frame, px. */
+export function sizeOf(frame: Frame): { width: number; height: number } {
+  return typeof frame === 'string' ? ASPECTS[frame] : frame;
+}
+
+/** The safe zone of a frame (spec 4.1 rule 3), px. */
+export function safeZoneOf(aspect: Frame): Rect {
+  const { width, height } = sizeOf(aspect);
   const mx = width * SAFE_MARGIN;
   const my = height * SAFE_MARGIN;
   const bottom = aspect === 'og' ? height * (1 - OG_RESERVED_BOTTOM) : height - my;
@@ -181,10 +192,10 @@ const px = (fraction: number, side: number) => Math.round(fraction * side * 1e6)
 /** A layer's box in px: its fractions of the canvas, clipped to the safe zone with `safeZone`. */
 export function boxOf(
   box: { x: number; y: number; w: number; h: number },
-  aspect: Aspect,
+  aspect: Frame,
   safe = false,
 ): Rect {
-  const { width, height } = ASPECTS[aspect];
+  const { width, height } = sizeOf(aspect);
   let x0 = px(box.x, width);
   let y0 = px(box.y, height);
   let x1 = px(box.x + box.w, width);
@@ -329,7 +340,7 @@ function columnsOf(fonts: FontLibrary, req: DocumentLayoutRequest): Column[] {
         });
     }
     const box = avoid(boxOf(layer.box, req.aspect, layer.safeZone), req.reserve);
-    const { width, height } = ASPECTS[req.aspect];
+    const { width, height } = sizeOf(req.aspect);
     columns.push({
       layer: i,
       box,
@@ -349,7 +360,7 @@ function columnsOf(fonts: FontLibrary, req: DocumentLayoutRequest): Column[] {
 
 /** Lays out the text layers of a document; see the module comment for the rules. Pure: no I/O. */
 export function layoutDocument(fonts: FontLibrary, req: DocumentLayoutRequest): TextLayout {
-  const { width, height } = ASPECTS[req.aspect];
+  const { width, height } = sizeOf(req.aspect);
   const columns = columnsOf(fonts, req);
   /** A column's size at its group's size `s`, px. */
   const sizeIn = (col: Column, s: number) =>

@@ -1,6 +1,5 @@
 /** A preset's logo on the card: its corners, its size and where it goes in the safe zone. */
-import { ASPECTS, type Aspect } from '../design.js';
-import { safeZoneOf, type Rect } from './layout.js';
+import { type Frame, safeZoneOf, sizeOf, type Rect } from './layout.js';
 
 /** Corners a logo can sit in (a preset's `logo.corner`). */
 export const LOGO_CORNERS = ['top-left', 'top-right', 'bottom-left', 'bottom-right'] as const;
@@ -26,8 +25,8 @@ const LOGO_MAX_HEIGHT = 0.25;
  * Where a logo goes, px: `size` × the canvas width wide (height by its aspect, at most
  * {@link LOGO_MAX_HEIGHT} of the canvas), in its corner of the safe zone (spec 4.1 rule 3).
  */
-export function logoRect(aspect: Aspect, logo: Omit<LogoOverlay, 'image'>): Rect {
-  const canvas = ASPECTS[aspect];
+export function logoRect(aspect: Frame, logo: Omit<LogoOverlay, 'image'>): Rect {
+  const canvas = sizeOf(aspect);
   const safe = safeZoneOf(aspect);
   let width = Math.round(canvas.width * logo.size);
   let height = Math.round((width * logo.height) / logo.width);

@@ -25,6 +25,10 @@ export const TEMPLATE_LIMITS = {
   contentLength: 500,
   /** A text variable's value, characters (the spec's text limit, section 8). */
   textLength: 200,
+  /** A template's own `size`: each side in px, and its area (the og card is 0.76 megapixels). */
+  sideMin: 200,
+  sideMax: 2400,
+  pixelsMax: 4_000_000,
 } as const;
 
 /** Variables every template has: the spec's own texts (spec 4.1). */
@@ -270,6 +274,27 @@ export const templateDocumentSchema = z
   .object({
     name: z.string().trim().min(1).max(TEMPLATE_LIMITS.nameLength),
     aspect: z.enum(ASPECT_NAMES).default('og').describe('The aspect used when the request names none.'),
+    size: z
+      .object({
+        width: z.number().int().min(TEMPLATE_LIMITS.sideMin).max(TEMPLATE_LIMITS.sideMax),
+        height: z.number().int().min(TEMPLATE_LIMITS.sideMin).max(TEMPLATE_LIMITS.sideMax),
+      })
+      .strict()
+      .superRefine((s, ctx) => {
+        if (s.width * s.height > TEMPLATE_LIMITS.pixelsMax)
+          ctx.addIssue({
+            code: 'too_big',
+            origin: 'number',
+            maximum: Math.floor(TEMPLATE_LIMITS.pixelsMax / s.width),
+            inclusive: true,
+            input: s.height,
+            path: ['height'],
+          });
+      })
+      .optional()
+      .describe(
+        'A canvas of its own instead of aspect, px: each side 200 to 2400, at most 4 megapixels. Used when the request names no aspect; its safe zone keeps 5% margins.',
+      ),
     background: hexColour.default('#ffffff').describe('The canvas before the first layer paints.'),
     variables: z
       .record(z.string().regex(variableName), variableSchema)

@@ -284,6 +284,6 @@ export function createTemplates({
       if (layer.type === 'text' && typeof layer.font === 'object' && 'custom' in layer.font)
         layerFonts.set(i, (await assets.fontOf(userId, layer.font.custom)).font);
     }
-    return { id, document, values, images: layerImages, fonts: layerFonts };
+    return { id, document, values, images: layerImages, fonts: layerFonts, size: document.size };
   }
 }

@@ -200,6 +200,7 @@ from .template_document_layers_item_type_3_weight import (
 )
 from .template_document_layers_item_type_4 import TemplateDocumentLayersItemType4
 from .template_document_layers_item_type_4_box import TemplateDocumentLayersItemType4Box
+from .template_document_size import TemplateDocumentSize
 from .template_document_variables import TemplateDocumentVariables
 from .template_document_variables_additional_property_type_0 import (
     TemplateDocumentVariablesAdditionalPropertyType0,
@@ -409,6 +410,7 @@ __all__ = (
     "TemplateDocumentLayersItemType3Weight",
     "TemplateDocumentLayersItemType4",
     "TemplateDocumentLayersItemType4Box",
+    "TemplateDocumentSize",
     "TemplateDocumentVariables",
     "TemplateDocumentVariablesAdditionalPropertyType0",
     "TemplateDocumentVariablesAdditionalPropertyType1",

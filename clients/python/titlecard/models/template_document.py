@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from ..models.template_document_layers_item_type_4 import (
         TemplateDocumentLayersItemType4,
     )
+    from ..models.template_document_size import TemplateDocumentSize
     from ..models.template_document_variables import TemplateDocumentVariables
 
 
@@ -39,6 +40,8 @@ class TemplateDocument:
             | TemplateDocumentLayersItemType3 | TemplateDocumentLayersItemType4]): Painted in order.
         aspect (TemplateDocumentAspect | Unset): The aspect used when the request names none. Default:
             TemplateDocumentAspect.OG.
+        size (TemplateDocumentSize | Unset): A canvas of its own instead of aspect, px: each side 200 to 2400, at most 4
+            megapixels. Used when the request names no aspect; its safe zone keeps 5% margins.
         background (str | Unset): The canvas before the first layer paints. Default: '#ffffff'.
         variables (TemplateDocumentVariables | Unset): Variables filled by `fields`; title and subtitle always exist.
     """
@@ -52,6 +55,7 @@ class TemplateDocument:
         | TemplateDocumentLayersItemType4
     ]
     aspect: TemplateDocumentAspect | Unset = TemplateDocumentAspect.OG
+    size: TemplateDocumentSize | Unset = UNSET
     background: str | Unset = "#ffffff"
     variables: TemplateDocumentVariables | Unset = UNSET
 
@@ -90,6 +94,10 @@ class TemplateDocument:
         if not isinstance(self.aspect, Unset):
             aspect = self.aspect.value
 
+        size: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.size, Unset):
+            size = self.size.to_dict()
+
         background = self.background
 
         variables: dict[str, Any] | Unset = UNSET
@@ -106,6 +114,8 @@ class TemplateDocument:
         )
         if aspect is not UNSET:
             field_dict["aspect"] = aspect
+        if size is not UNSET:
+            field_dict["size"] = size
         if background is not UNSET:
             field_dict["background"] = background
         if variables is not UNSET:
@@ -130,6 +140,7 @@ class TemplateDocument:
         from ..models.template_document_layers_item_type_4 import (
             TemplateDocumentLayersItemType4,
         )
+        from ..models.template_document_size import TemplateDocumentSize
         from ..models.template_document_variables import TemplateDocumentVariables
 
         d = dict(src_dict)
@@ -197,6 +208,13 @@ class TemplateDocument:
         else:
             aspect = TemplateDocumentAspect(_aspect)
 
+        _size = d.pop("size", UNSET)
+        size: TemplateDocumentSize | Unset
+        if isinstance(_size, Unset):
+            size = UNSET
+        else:
+            size = TemplateDocumentSize.from_dict(_size)
+
         background = d.pop("background", UNSET)
 
         _variables = d.pop("variables", UNSET)
@@ -210,6 +228,7 @@ class TemplateDocument:
             name=name,
             layers=layers,
             aspect=aspect,
+            size=size,
             background=background,
             variables=variables,
         )
