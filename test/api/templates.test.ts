@@ -225,6 +225,44 @@ describe('templates', () => {
     expect((await call(srv.base, 'GET', `/templates/${id}`, { token })).status).toBe(404);
   });
 
+  it("render links that differ only in an image field render apart (the field is part of the card's hash)", async () => {
+    const stamp = async (rgb: [number, number, number]) =>
+      (
+        await upload(srv, token, '/assets', 'image', await solid(rgb, 'png', 80, 80), 's.png', {
+          kind: 'logo',
+        })
+      ).body.data.id as string;
+    const [red, blue] = [await stamp([220, 0, 0]), await stamp([0, 0, 220])];
+    const created = await call(srv.base, 'POST', '/templates', {
+      token,
+      json: {
+        name: 'Stamped',
+        variables: { stamp: { type: 'image', required: true } },
+        layers: [
+          { type: 'image', source: 'background' },
+          { type: 'image', source: '{{stamp}}', box: { x: 0.8, y: 0.05, w: 0.15, h: 0.25 }, fit: 'contain' },
+          { type: 'text', content: '{{title}}', box: { x: 0.05, y: 0.3, w: 0.7, h: 0.5 } },
+        ],
+      },
+    });
+    const background = await upload(srv, token, '/assets', 'image', PHOTO, 'bg.jpg', { kind: 'background' });
+    const preset = await call(srv.base, 'POST', '/presets', {
+      token,
+      json: { name: 'Stamped', template: created.body.data.id, background: background.body.data.id },
+    });
+    await call(srv.base, 'POST', '/signing-keys', { token, json: { name: 'Stamps' } });
+    const etagOf = async (id: string) => {
+      const link = await call(srv.base, 'POST', '/render-urls', {
+        token,
+        json: { preset: preset.body.data.id, title: 'Same title', fields: { stamp: id } },
+      });
+      const res = await fetch(link.body.data.url as string);
+      expect(res.status).toBe(200);
+      return res.headers.get('etag');
+    };
+    expect(await etagOf(red)).not.toBe(await etagOf(blue));
+  });
+
   it('an upload a template draws cannot be deleted (409) until the template lets it go', async () => {
     const logo = await upload(
       srv,

@@ -240,7 +240,12 @@ export function createRenderCache(deps: RenderCacheDeps): RenderCache {
             ? (await assets.fontRecordOf(user.id, parsed.font.custom)).sha256
             : parsed.font,
         ...(template
-          ? { template: { id: template.id, version: template.version }, fields: template.values }
+          ? {
+              template: { id: template.id, version: template.version },
+              // The texts as filled (defaults included) and every field as given (an image's asset or URL).
+              values: template.values,
+              fields: parsed.fields ?? null,
+            }
           : {}),
       });
       return { hash, options };
