@@ -232,6 +232,7 @@ export function createServices(deps: ServiceDeps): Services {
     images,
     assets,
     presets,
+    templates,
     enqueue: async (items) => {
       if (deps.itemQueue) await deps.itemQueue.add(items);
       else runner.wake();

@@ -35,9 +35,24 @@ export async function csvItems(
   } catch (err) {
     throw new ValidationError('file', 'format', `Expected CSV with a header row: ${(err as Error).message}`);
   }
-  return rows.map((row) =>
-    decodeFields({ ...common, ...Object.fromEntries(Object.entries(row).filter(([, v]) => v !== '')) }),
-  );
+  return rows.map((row) => {
+    // A column `fields.<name>` is the value of a template's variable: they gather into `fields`.
+    const given = { ...common, ...Object.fromEntries(Object.entries(row).filter(([, v]) => v !== '')) };
+    const fields = Object.fromEntries(
+      Object.entries(given)
+        .filter(([name]) => name.startsWith('fields.'))
+        .map(([name, value]) => [name.slice('fields.'.length), value]),
+    );
+    const item = decodeFields(
+      Object.fromEntries(Object.entries(given).filter(([name]) => !name.startsWith('fields.'))),
+    );
+    if (Object.keys(fields).length > 0)
+      item.fields = {
+        ...(typeof item.fields === 'object' && item.fields !== null ? item.fields : {}),
+        ...fields,
+      };
+    return item;
+  });
 }
 
 /**

@@ -97,6 +97,48 @@ describe('batches', () => {
     expect(await used()).toBe(3);
   });
 
+  it('fills a template from CSV columns fields.<name>; an item missing a required field refuses the batch, naming it', async () => {
+    const { token, presetId, used } = await account();
+    const template = await call(srv.base, 'POST', '/templates', {
+      token,
+      json: {
+        name: 'Episode',
+        variables: { episode: { type: 'text', required: true, maxLength: 5 } },
+        layers: [
+          { type: 'image', source: 'background' },
+          { type: 'text', content: '{{title}}', box: { x: 0.05, y: 0.1, w: 0.7, h: 0.5 } },
+          { type: 'text', content: 'EP {{episode}}', box: { x: 0.8, y: 0.05, w: 0.15, h: 0.1 } },
+        ],
+      },
+    });
+    const send = async (csv: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([csv], { type: 'text/csv' }), 'episodes.csv');
+      form.append('preset', presetId);
+      form.append('template', template.body.data.id as string);
+      return fetch(`${srv.base}/batches`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: form,
+      });
+    };
+    const refused = await send('title,fields.episode\nFirst,1\nSecond,\n');
+    expect(refused.status).toBe(400);
+    const body = (await refused.json()) as { error: { details: { field: string; constraint: string } } };
+    expect(body.error.details).toEqual({ field: 'items[1].fields.episode', constraint: 'required' });
+    expect(await used()).toBe(0);
+
+    const res = await send('title,fields.episode\nFirst,1\nSecond,2\n');
+    expect(res.status).toBe(202);
+    const { data } = (await res.json()) as { data: { id: string } };
+    expect(await settled(srv.base, token, data.id)).toMatchObject({
+      status: 'completed',
+      done: 2,
+      failed: 0,
+    });
+    expect(await used()).toBe(2);
+  });
+
   it('refuses a batch with a bad item, naming it (items[7].title), storing and charging nothing', async () => {
     const { token, presetId, used } = await account();
     const items = Array.from({ length: 10 }, (_, i) => ({

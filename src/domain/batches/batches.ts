@@ -23,6 +23,8 @@ import { newId } from '../kernel/ids.js';
 import type { BlobStore, Clock, RecordStore } from '../kernel/ports.js';
 import type { Batch, BatchItem, BatchItemStatus } from '../kernel/records.js';
 import { parseOrThrow } from '../kernel/validate.js';
+import { mergeFields } from '../templates/document.js';
+import type { Templates } from '../templates/templates.js';
 import type { Assets } from '../render-links/uploads.js';
 import type { Presets } from '../render-links/presets.js';
 import { generateOptionsSchema } from '../schemas.js';
@@ -123,6 +125,8 @@ export interface BatchesDeps {
   images: Pick<Images, 'get'>;
   assets: Pick<Assets, 'imageRecordOf' | 'fontRecordOf'>;
   presets: Pick<Presets, 'use'>;
+  /** Checks an item's template of the user's and its fields, as a generation fills them. */
+  templates: Pick<Templates, 'design'>;
   /** Called with a new batch's items once stored: the runner looks for work, or a queue takes them. */
   enqueue: (items: { batchId: string; index: number }[]) => Promise<void>;
   /** Called when a cancel completes a batch (its `batch.completed` event). */
@@ -147,7 +151,7 @@ const slug = (title: string) =>
     .toLowerCase() || 'image';
 
 export function createBatches(deps: BatchesDeps): Batches {
-  const { store, clock, images, assets, presets } = deps;
+  const { store, clock, images, assets, presets, templates } = deps;
 
   /** Checks one item as `/generate` would, without fetching or rendering; fields named from `items[i]`. */
   async function checkItem(userId: string, item: Record<string, unknown>, index: number): Promise<void> {
@@ -178,8 +182,23 @@ export function createBatches(deps: BatchesDeps): Batches {
       }
       if (imageUrl !== undefined && (typeof imageUrl !== 'string' || !/^https?:\/\/\S+$/.test(imageUrl)))
         throw new ValidationError('imageUrl', 'format', 'Expected an http or https URL for imageUrl');
-      const parsed = parseOrThrow(generateOptionsSchema, { ...(preset?.options ?? {}), ...own });
+      const fields = mergeFields(preset?.options.fields, own.fields);
+      const parsed = parseOrThrow(generateOptionsSchema, {
+        ...(preset?.options ?? {}),
+        ...own,
+        ...(fields === undefined ? {} : { fields }),
+      });
       if (typeof parsed.font === 'object') await assets.fontRecordOf(userId, parsed.font.custom);
+      // A template of the user's, filled as the render will fill it (its images are read then).
+      if (parsed.template?.startsWith('tpl_'))
+        await templates.design(
+          userId,
+          parsed.template,
+          { title: parsed.title, subtitle: parsed.subtitle, fields: parsed.fields },
+          { images: false },
+        );
+      else if (parsed.fields !== undefined)
+        throw new ValidationError('fields', 'format', 'Expected fields only with a template id (tpl_…)');
     } catch (err) {
       if (!(err instanceof ValidationError)) throw err;
       throw new ValidationError(`${at}.${err.field}`, err.constraint, `${at}: ${err.message}`);
