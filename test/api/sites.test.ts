@@ -210,6 +210,58 @@ describe('sites', () => {
     expect(await used()).toBe(2);
   });
 
+  it("fills the preset's template from a page's titlecard:field: tags; a page without a required one gets the fallback card, drawn with the template", async () => {
+    const { token, used } = await account();
+    const template = await call(srv.base, 'POST', '/templates', {
+      token,
+      json: {
+        name: 'Byline',
+        variables: { authorName: { type: 'text', required: true } },
+        layers: [
+          { type: 'image', source: 'background' },
+          { type: 'text', content: '{{title}}', box: { x: 0.05, y: 0.1, w: 0.7, h: 0.5 } },
+          {
+            type: 'text',
+            content: 'by {{authorName}}',
+            box: { x: 0.05, y: 0.62, w: 0.7, h: 0.08 },
+            weight: 'regular',
+          },
+        ],
+      },
+    });
+    const asset = await upload(srv, token, '/assets', 'image', await readFile(PHOTO), 'dragonfly.jpg');
+    const preset = await call(srv.base, 'POST', '/presets', {
+      token,
+      json: { name: 'Bylines', template: template.body.data.id, background: asset.body.data.id },
+    });
+    const s = await verifiedSite(token, preset.body.data.id as string);
+    site.pages.set('/posts/byline', {
+      type: 'text/html',
+      body: html(
+        '<meta property="og:title" content="With a byline"><meta name="titlecard:field:authorName" content="Ada Lovelace">',
+      ),
+    });
+    const card = await fetchLink(linkOf(s, '/posts/byline'));
+    expect(card.status).toBe(200);
+    expect(card.headers.get('titlecard-fallback')).toBeNull();
+    expect(await used()).toBe(1);
+
+    site.pages.set('/posts/no-byline', {
+      type: 'text/html',
+      body: html('<meta property="og:title" content="No byline">'),
+    });
+    const stand = await fetchLink(linkOf(s, '/posts/no-byline'));
+    expect(stand.status).toBe(200);
+    expect(stand.headers.get('titlecard-fallback')).toBe('page');
+    expect(await sharp(stand.body).metadata()).toMatchObject({ width: 1200, height: 630 });
+    const pages = (await call(srv.base, 'GET', `/sites/${s.id}/pages`, { token })).body.data.pages as {
+      url: string;
+      problem: string | null;
+    }[];
+    expect(pages.find((p) => p.url.endsWith('/posts/no-byline'))?.problem).toContain('fields.authorName');
+    expect(await used()).toBe(1);
+  });
+
   it('gives the fallback card, free and briefly cached, to a page of another origin, a 404, a page that is not HTML or has no title, and lists each problem', async () => {
     const { token, presetId, used } = await account();
     const s = await verifiedSite(token, presetId, { name: 'My Blog' });

@@ -182,6 +182,8 @@ export interface Images {
     image: ImageInput | undefined,
     options: unknown,
     imageField?: string,
+    /** A stand-in (a fallback card): a template's required variables may be missing. */
+    standIn?: boolean,
   ): Promise<PreparedRender>;
 }
 
@@ -279,6 +281,7 @@ export function createImages({
     raw: Record<string, unknown>,
     preset: Awaited<ReturnType<Presets['use']>> | undefined,
     withImages = true,
+    standIn = false,
   ): Promise<RenderOptions> {
     const { fields, ...parsed } = parseOrThrow(generateOptionsSchema, raw);
     const font =
@@ -288,7 +291,7 @@ export function createImages({
       design = await templates.design(
         userId,
         parsed.template,
-        { title: parsed.title, subtitle: parsed.subtitle, fields },
+        { title: parsed.title, subtitle: parsed.subtitle, fields, lenient: standIn },
         { images: withImages },
       );
       // The template's aspect (or its own size) unless the request (or its preset) names one.
@@ -320,6 +323,7 @@ export function createImages({
     image: ImageInput | undefined,
     options: unknown,
     imageField = 'image',
+    standIn = false,
   ): Promise<PreparedRender> {
     const { given, preset, raw } = await merged(userId, options);
     const sources = [
@@ -339,7 +343,7 @@ export function createImages({
         'required',
         `Expected a JPEG, PNG or WebP file for ${imageField}, or one of asset and imageUrl (or a preset with a background), but received none: ${imageField} is required`,
       );
-    const rendered = await renderOptions(userId, raw, preset);
+    const rendered = await renderOptions(userId, raw, preset, true, standIn);
     let input: ImageInput;
     if (image !== undefined) input = image;
     else if (given.asset !== undefined) {

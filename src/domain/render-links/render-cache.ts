@@ -66,6 +66,8 @@ export interface CardRequest {
 export interface PlannedCard {
   hash: string;
   options: Record<string, unknown>;
+  /** A stand-in (the fallback card): a template's required variables may be missing. */
+  standIn?: boolean;
 }
 
 export interface RenderCache {
@@ -140,7 +142,7 @@ export function createRenderCache(deps: RenderCacheDeps): RenderCache {
     let charge: Awaited<ReturnType<Quota['charge']>> | undefined;
     try {
       if (charged) charge = await quota.charge(user);
-      const prepared = await images.prepare(user.id, undefined, card.options);
+      const prepared = await images.prepare(user.id, undefined, card.options, undefined, card.standIn);
       const rendered = await renderer.render(prepared.input, prepared.options);
       const blobKey = `r${hash}.${FILE_TYPES[rendered.format].extension}`;
       await blobs.put(blobKey, rendered.image, rendered.contentType);
@@ -273,7 +275,7 @@ export function createRenderCache(deps: RenderCacheDeps): RenderCache {
     async fallback(user, preset, name, format) {
       const options = { preset: preset.id, title: name, fileFormat: format };
       const hash = sha256({ fallback: true, preset: preset.id, version: preset.version, name, format });
-      return serve(user, { hash, options }, false);
+      return serve(user, { hash, options, standIn: true }, false);
     },
 
     async deleteAllOf(userId) {

@@ -5,7 +5,8 @@
  *
  * Precedence, most specific first: `titlecard:title` > `og:title` > `<title>`;
  * `titlecard:subtitle` > `og:description` (when the site asks for it); `titlecard:image` (an asset
- * id or an https URL) replaces the preset's background. Texts have their white space collapsed and
+ * id or an https URL) replaces the preset's background; `titlecard:field:<name>` fills the variable
+ * `<name>` of the preset's template (docs/templates.md). Texts have their white space collapsed and
  * are cut to {@link LIMITS}.textMaxLength grapheme clusters with an ellipsis (spec 4.1's limit).
  */
 import { Parser } from 'htmlparser2';
@@ -26,7 +27,12 @@ export interface PageFacts {
   image?: string;
   /** The content of `<meta name="titlecard-site-verification">`. */
   verification?: string;
+  /** `titlecard:field:<name>`: the values of the preset's template's variables, by name. */
+  fields?: Record<string, string>;
 }
+
+/** A template variable's meta tag: `titlecard:field:` and the variable's name, in its own case. */
+const FIELD_META = /^titlecard:field:([A-Za-z][A-Za-z0-9_]{0,31})$/i;
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
@@ -59,6 +65,8 @@ export function decodePage(body: Buffer, contentType: string): string {
 /** Reads {@link PageFacts} from a page's HTML. */
 export function readPage(html: string): PageFacts {
   const meta: Record<string, string> = {};
+  /** `titlecard:field:<name>` tags by the name as written (a variable's name has its case). */
+  const fieldTags: Record<string, string> = {};
   let titleText = '';
   let inTitle = false;
   const parser = new Parser(
@@ -69,6 +77,8 @@ export function readPage(html: string): PageFacts {
           const key = (attrs.property ?? attrs.name ?? '').toLowerCase();
           // The first of each wins, as Open Graph parsers do.
           if (key && attrs.content !== undefined && !(key in meta)) meta[key] = attrs.content;
+          const name = FIELD_META.exec(attrs.property ?? attrs.name ?? '')?.[1];
+          if (name && attrs.content !== undefined && !(name in fieldTags)) fieldTags[name] = attrs.content;
         }
       },
       ontext(text) {
@@ -83,7 +93,7 @@ export function readPage(html: string): PageFacts {
   parser.end(html);
   const facts: PageFacts = {};
   const title = cleanText(meta['titlecard:title']) ?? cleanText(meta['og:title']) ?? cleanText(titleText);
-  const entries: [keyof PageFacts, string | undefined][] = [
+  const entries: [Exclude<keyof PageFacts, 'fields'>, string | undefined][] = [
     ['title', title],
     ['subtitle', cleanText(meta['titlecard:subtitle'])],
     ['description', cleanText(meta['og:description'])],
@@ -91,5 +101,10 @@ export function readPage(html: string): PageFacts {
     ['verification', meta[VERIFICATION_NAME]?.trim() || undefined],
   ];
   for (const [key, value] of entries) if (value !== undefined) facts[key] = value;
+  const fields = Object.entries(fieldTags).flatMap(([name, value]) => {
+    const text = cleanText(value);
+    return text ? [[name, text] as const] : [];
+  });
+  if (fields.length > 0) facts.fields = Object.fromEntries(fields);
   return facts;
 }

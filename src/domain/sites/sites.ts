@@ -169,6 +169,7 @@ export function createSites(deps: SitesDeps): Sites {
       title: facts.title,
       subtitle: facts.subtitle ?? (site.description ? facts.description : undefined),
       image: facts.image,
+      fields: facts.fields,
     };
   }
 
@@ -336,7 +337,12 @@ export function createSites(deps: SitesDeps): Sites {
       let card;
       try {
         texts = await readSitePage(site, url);
-        card = await cache.plan(user, { preset, ...texts, format });
+        // A page's fields fill the preset's template when it is one of the user's; else they are unused.
+        const fields =
+          typeof preset.options.template === 'string' && preset.options.template.startsWith('tpl_')
+            ? texts.fields
+            : undefined;
+        card = await cache.plan(user, { preset, ...texts, fields, format });
       } catch (err) {
         if (!(err instanceof PageProblem) && !(err instanceof ValidationError)) throw err;
         await recordProblem(site, url, err.message);

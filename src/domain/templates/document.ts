@@ -405,7 +405,14 @@ export function fieldValues(
     title,
     subtitle,
     fields = {},
-  }: { title: string; subtitle?: string | undefined; fields?: Record<string, unknown> | undefined },
+    lenient = false,
+  }: {
+    title: string;
+    subtitle?: string | undefined;
+    fields?: Record<string, unknown> | undefined;
+    /** A stand-in (the fallback card of a site or link): a required variable may be missing. */
+    lenient?: boolean;
+  },
 ): Record<string, string | undefined> {
   const declared = Object.keys(document.variables);
   for (const name of Object.keys(fields))
@@ -423,7 +430,7 @@ export function fieldValues(
     const field = `fields.${name}`;
     const given = fields[name];
     if (given === undefined || given === null || (typeof given === 'string' && given.trim() === '')) {
-      if (variable.required)
+      if (variable.required && !lenient)
         throw new ValidationError(
           field,
           'required',

@@ -60,6 +60,8 @@ export interface TemplateValues {
   title: string;
   subtitle?: string | undefined;
   fields?: Record<string, unknown> | undefined;
+  /** A stand-in (the fallback card of a site or a link): a required variable may be missing. */
+  lenient?: boolean;
 }
 
 export interface Templates {
@@ -218,10 +220,10 @@ export function createTemplates({
     userId: string,
     id: string,
     document: TemplateDocument,
-    { title, subtitle, fields = {} }: TemplateValues,
+    { title, subtitle, fields = {}, lenient = false }: TemplateValues,
     images: boolean,
   ): Promise<TemplateDesign> {
-    const values = fieldValues(document, { title, subtitle, fields });
+    const values = fieldValues(document, { title, subtitle, fields, lenient });
     const pictures = new Map<string, Buffer>();
     for (const [name, variable] of Object.entries(document.variables)) {
       if (variable.type !== 'image') continue;
@@ -229,7 +231,7 @@ export function createTemplates({
       const missing =
         given === undefined || given === null || (typeof given === 'string' && given.trim() === '');
       if (missing) {
-        if (variable.required)
+        if (variable.required && !lenient)
           throw new ValidationError(
             `fields.${name}`,
             'required',
