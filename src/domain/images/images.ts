@@ -16,7 +16,7 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Principal } from '../accounts/accounts.js';
 import sharp from 'sharp';
-import { NotFoundError, ServiceBusyError, TooManyAttemptsError, ValidationError } from '../kernel/errors.js';
+import { NotFoundError, ServiceBusyError, TooManyAttemptsError } from '../kernel/errors.js';
 import { BLOB_KEY_PATTERN, blobKeysOf } from './files.js';
 import { newBlobStem, newId } from '../kernel/ids.js';
 import { createHandoff, HANDOFF_KEY_PATTERN } from './handoff.js';
@@ -38,11 +38,10 @@ import type { Quota } from '../accounts/quota.js';
 import type { ImageInput } from '../render/decode.js';
 import type { Assets } from '../render-links/uploads.js';
 import type { Templates } from '../templates/templates.js';
-import { mergeFields } from '../templates/document.js';
+import { createRequestResolver } from './request.js';
 import type { Presets } from '../render-links/presets.js';
 import type { Renderer, RenderOptions } from '../render/index.js';
 import {
-  generateOptionsSchema,
   listImagesQuerySchema,
   type imageDetailSchema,
   type LayoutReport,
@@ -71,13 +70,6 @@ export type GenerateRequestReader = () => Promise<{
   imageField?: string;
   options: unknown;
 }>;
-
-/**
- * Fields of a generation besides the options of spec 4.1: `preset` (a saved design whose
- * options the request's own override), and a background given by `asset` (an upload's id) or
- * `imageUrl` (fetched SSRF-safely, as the MCP connector does), instead of the uploaded `image`.
- */
-export const SOURCE_FIELDS = ['preset', 'asset', 'imageUrl'] as const;
 
 /** A generation's inputs resolved: the background, and what to draw (font loaded, logo decoded). */
 export interface PreparedRender {
@@ -262,102 +254,12 @@ export function createImages({
   onCreated,
   generationQueue,
 }: ImagesDeps): Images {
-  /** The request's options over its preset's, without the source fields; and the preset. */
-  async function merged(userId: string, options: unknown) {
-    const given = (options ?? {}) as Record<string, unknown>;
-    const preset = given.preset === undefined ? undefined : await presets.use(userId, given.preset);
-    const own = Object.fromEntries(
-      Object.entries(given).filter(([k]) => !(SOURCE_FIELDS as readonly string[]).includes(k)),
-    );
-    const raw: Record<string, unknown> = { ...(preset?.options ?? {}), ...own };
-    const fields = mergeFields(preset?.options.fields, own.fields);
-    if (fields !== undefined) raw.fields = fields;
-    return { given, preset, raw };
-  }
-
-  /** Options for the renderer: validated, the uploaded font loaded, the preset's logo decoded. */
-  async function renderOptions(
-    userId: string,
-    raw: Record<string, unknown>,
-    preset: Awaited<ReturnType<Presets['use']>> | undefined,
-    withImages = true,
-    standIn = false,
-  ): Promise<RenderOptions> {
-    const { fields, ...parsed } = parseOrThrow(generateOptionsSchema, raw);
-    const font =
-      typeof parsed.font === 'object' ? (await assets.fontOf(userId, parsed.font.custom)).font : parsed.font;
-    let design: RenderOptions['design'];
-    if (parsed.template?.startsWith('tpl_')) {
-      design = await templates.design(
-        userId,
-        parsed.template,
-        { title: parsed.title, subtitle: parsed.subtitle, fields, lenient: standIn },
-        { images: withImages },
-      );
-      // The template's aspect (or its own size) unless the request (or its preset) names one.
-      if (raw.aspect === undefined) parsed.aspect = design.document.aspect;
-      else design.size = undefined;
-    } else if (fields !== undefined)
-      throw new ValidationError(
-        'fields',
-        'format',
-        'Expected fields only with a template id (tpl_…): the built-in templates have no variables',
-      );
-    let logo: RenderOptions['logo'];
-    if (preset?.logo) {
-      const { bytes } = await assets.imageOf(userId, preset.logo.assetId, 'logo');
-      const meta = await sharp(bytes).metadata();
-      logo = {
-        image: bytes,
-        width: meta.width ?? 1,
-        height: meta.height ?? 1,
-        corner: preset.logo.corner,
-        size: preset.logo.size,
-      };
-    }
-    return { ...parsed, font, logo, design };
-  }
-
-  async function prepare(
-    userId: string,
-    image: ImageInput | undefined,
-    options: unknown,
-    imageField = 'image',
-    standIn = false,
-  ): Promise<PreparedRender> {
-    const { given, preset, raw } = await merged(userId, options);
-    const sources = [
-      ...(image !== undefined ? [imageField] : []),
-      ...(given.asset !== undefined ? ['asset'] : []),
-      ...(given.imageUrl !== undefined ? ['imageUrl'] : []),
-    ];
-    if (sources.length > 1)
-      throw new ValidationError(
-        sources[1] as string,
-        'type',
-        `Expected one background but received ${sources.join(' and ')}: give only one of ${imageField}, asset and imageUrl`,
-      );
-    if (sources.length === 0 && !preset?.backgroundAssetId)
-      throw new ValidationError(
-        imageField,
-        'required',
-        `Expected a JPEG, PNG or WebP file for ${imageField}, or one of asset and imageUrl (or a preset with a background), but received none: ${imageField} is required`,
-      );
-    const rendered = await renderOptions(userId, raw, preset, true, standIn);
-    let input: ImageInput;
-    if (image !== undefined) input = image;
-    else if (given.asset !== undefined) {
-      if (typeof given.asset !== 'string')
-        throw new ValidationError('asset', 'type', 'Expected an asset id (ast_…) for asset');
-      input = (await assets.imageOf(userId, given.asset, 'asset')).bytes;
-    } else if (given.imageUrl !== undefined) {
-      if (typeof given.imageUrl !== 'string')
-        throw new ValidationError('imageUrl', 'type', 'Expected an http or https URL for imageUrl');
-      if (!fetchImage) throw new ValidationError('imageUrl', 'format', 'imageUrl is not available here');
-      input = await fetchImage(given.imageUrl);
-    } else input = (await assets.imageOf(userId, preset?.backgroundAssetId ?? '', 'preset')).bytes;
-    return { input, options: rendered };
-  }
+  const { merged, renderOptions, prepare } = createRequestResolver({
+    assets,
+    presets,
+    templates,
+    fetchImage,
+  });
   let inFlight = 0;
   /**
    * Runs `work` as one of the generations and previews under way, or refuses it with
