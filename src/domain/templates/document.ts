@@ -110,7 +110,8 @@ const imageLayer = z
     radius,
     opacity,
   })
-  .strict();
+  .strict()
+  .meta({ title: 'ImageLayer' });
 
 const rectLayer = z
   .object({
@@ -122,7 +123,8 @@ const rectLayer = z
     radius,
     opacity,
   })
-  .strict();
+  .strict()
+  .meta({ title: 'RectLayer' });
 
 export const GRADIENT_DIRECTIONS = [
   'to-top',
@@ -148,7 +150,8 @@ const gradientLayer = z
       ),
     opacity,
   })
-  .strict();
+  .strict()
+  .meta({ title: 'GradientLayer' });
 
 const sizeRange = z
   .object({
@@ -230,7 +233,8 @@ const textLayer = z
       .optional()
       .describe('Centre the text on this point of the canvas, moved inside its box where needed.'),
   })
-  .strict();
+  .strict()
+  .meta({ title: 'TextLayer' });
 
 const logoLayer = z
   .object({
@@ -238,7 +242,8 @@ const logoLayer = z
     box: boxSchema.optional().describe("Where the logo goes (contained); the preset's corner when unset."),
   })
   .strict()
-  .describe("The preset's logo; nothing when the request has none. Text layers keep out of it.");
+  .describe("The preset's logo; nothing when the request has none. Text layers keep out of it.")
+  .meta({ title: 'LogoLayer' });
 
 export const layerSchema = z.discriminatedUnion('type', [
   imageLayer,
@@ -260,13 +265,15 @@ const variableSchema = z.discriminatedUnion('type', [
       default: z.string().max(TEMPLATE_LIMITS.textLength).optional(),
       maxLength: z.number().int().min(1).max(TEMPLATE_LIMITS.textLength).default(TEMPLATE_LIMITS.textLength),
     })
-    .strict(),
+    .strict()
+    .meta({ title: 'TextVariable' }),
   z
     .object({
       type: z.literal('image'),
       required: z.boolean().default(false),
     })
-    .strict(),
+    .strict()
+    .meta({ title: 'ImageVariable' }),
 ]);
 export type Variable = z.output<typeof variableSchema>;
 

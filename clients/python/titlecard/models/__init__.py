@@ -154,59 +154,45 @@ from .site_verification import SiteVerification
 from .template import Template
 from .template_document import TemplateDocument
 from .template_document_aspect import TemplateDocumentAspect
-from .template_document_layers_item_type_0 import TemplateDocumentLayersItemType0
-from .template_document_layers_item_type_0_box import TemplateDocumentLayersItemType0Box
-from .template_document_layers_item_type_0_fit import TemplateDocumentLayersItemType0Fit
-from .template_document_layers_item_type_1 import TemplateDocumentLayersItemType1
-from .template_document_layers_item_type_1_box import TemplateDocumentLayersItemType1Box
-from .template_document_layers_item_type_2 import TemplateDocumentLayersItemType2
-from .template_document_layers_item_type_2_direction import (
-    TemplateDocumentLayersItemType2Direction,
+from .template_document_gradient_layer import TemplateDocumentGradientLayer
+from .template_document_gradient_layer_direction import (
+    TemplateDocumentGradientLayerDirection,
 )
-from .template_document_layers_item_type_3 import TemplateDocumentLayersItemType3
-from .template_document_layers_item_type_3_align import (
-    TemplateDocumentLayersItemType3Align,
-)
-from .template_document_layers_item_type_3_anchor import (
-    TemplateDocumentLayersItemType3Anchor,
-)
-from .template_document_layers_item_type_3_below import (
-    TemplateDocumentLayersItemType3Below,
-)
-from .template_document_layers_item_type_3_below_weight import (
-    TemplateDocumentLayersItemType3BelowWeight,
-)
-from .template_document_layers_item_type_3_box import TemplateDocumentLayersItemType3Box
-from .template_document_layers_item_type_3_font_size_type_1 import (
-    TemplateDocumentLayersItemType3FontSizeType1,
-)
-from .template_document_layers_item_type_3_font_type_0 import (
-    TemplateDocumentLayersItemType3FontType0,
-)
-from .template_document_layers_item_type_3_font_type_1 import (
-    TemplateDocumentLayersItemType3FontType1,
-)
-from .template_document_layers_item_type_3_font_type_1_system import (
-    TemplateDocumentLayersItemType3FontType1System,
-)
-from .template_document_layers_item_type_3_font_type_2 import (
-    TemplateDocumentLayersItemType3FontType2,
-)
-from .template_document_layers_item_type_3_vertical_align import (
-    TemplateDocumentLayersItemType3VerticalAlign,
-)
-from .template_document_layers_item_type_3_weight import (
-    TemplateDocumentLayersItemType3Weight,
-)
-from .template_document_layers_item_type_4 import TemplateDocumentLayersItemType4
-from .template_document_layers_item_type_4_box import TemplateDocumentLayersItemType4Box
+from .template_document_image_layer import TemplateDocumentImageLayer
+from .template_document_image_layer_box import TemplateDocumentImageLayerBox
+from .template_document_image_layer_fit import TemplateDocumentImageLayerFit
+from .template_document_logo_layer import TemplateDocumentLogoLayer
+from .template_document_logo_layer_box import TemplateDocumentLogoLayerBox
+from .template_document_rect_layer import TemplateDocumentRectLayer
+from .template_document_rect_layer_box import TemplateDocumentRectLayerBox
 from .template_document_size import TemplateDocumentSize
-from .template_document_variables import TemplateDocumentVariables
-from .template_document_variables_additional_property_type_0 import (
-    TemplateDocumentVariablesAdditionalPropertyType0,
+from .template_document_text_layer import TemplateDocumentTextLayer
+from .template_document_text_layer_align import TemplateDocumentTextLayerAlign
+from .template_document_text_layer_anchor import TemplateDocumentTextLayerAnchor
+from .template_document_text_layer_below import TemplateDocumentTextLayerBelow
+from .template_document_text_layer_below_weight import (
+    TemplateDocumentTextLayerBelowWeight,
 )
-from .template_document_variables_additional_property_type_1 import (
-    TemplateDocumentVariablesAdditionalPropertyType1,
+from .template_document_text_layer_box import TemplateDocumentTextLayerBox
+from .template_document_text_layer_font_size_type_1 import (
+    TemplateDocumentTextLayerFontSizeType1,
+)
+from .template_document_text_layer_font_type_0 import TemplateDocumentTextLayerFontType0
+from .template_document_text_layer_font_type_1 import TemplateDocumentTextLayerFontType1
+from .template_document_text_layer_font_type_1_system import (
+    TemplateDocumentTextLayerFontType1System,
+)
+from .template_document_text_layer_font_type_2 import TemplateDocumentTextLayerFontType2
+from .template_document_text_layer_vertical_align import (
+    TemplateDocumentTextLayerVerticalAlign,
+)
+from .template_document_text_layer_weight import TemplateDocumentTextLayerWeight
+from .template_document_variables import TemplateDocumentVariables
+from .template_document_variables_image_variable import (
+    TemplateDocumentVariablesImageVariable,
+)
+from .template_document_variables_text_variable import (
+    TemplateDocumentVariablesTextVariable,
 )
 from .token_list_entry import TokenListEntry
 from .token_validation import TokenValidation
@@ -388,32 +374,32 @@ __all__ = (
     "Template",
     "TemplateDocument",
     "TemplateDocumentAspect",
-    "TemplateDocumentLayersItemType0",
-    "TemplateDocumentLayersItemType0Box",
-    "TemplateDocumentLayersItemType0Fit",
-    "TemplateDocumentLayersItemType1",
-    "TemplateDocumentLayersItemType1Box",
-    "TemplateDocumentLayersItemType2",
-    "TemplateDocumentLayersItemType2Direction",
-    "TemplateDocumentLayersItemType3",
-    "TemplateDocumentLayersItemType3Align",
-    "TemplateDocumentLayersItemType3Anchor",
-    "TemplateDocumentLayersItemType3Below",
-    "TemplateDocumentLayersItemType3BelowWeight",
-    "TemplateDocumentLayersItemType3Box",
-    "TemplateDocumentLayersItemType3FontSizeType1",
-    "TemplateDocumentLayersItemType3FontType0",
-    "TemplateDocumentLayersItemType3FontType1",
-    "TemplateDocumentLayersItemType3FontType1System",
-    "TemplateDocumentLayersItemType3FontType2",
-    "TemplateDocumentLayersItemType3VerticalAlign",
-    "TemplateDocumentLayersItemType3Weight",
-    "TemplateDocumentLayersItemType4",
-    "TemplateDocumentLayersItemType4Box",
+    "TemplateDocumentGradientLayer",
+    "TemplateDocumentGradientLayerDirection",
+    "TemplateDocumentImageLayer",
+    "TemplateDocumentImageLayerBox",
+    "TemplateDocumentImageLayerFit",
+    "TemplateDocumentLogoLayer",
+    "TemplateDocumentLogoLayerBox",
+    "TemplateDocumentRectLayer",
+    "TemplateDocumentRectLayerBox",
     "TemplateDocumentSize",
+    "TemplateDocumentTextLayer",
+    "TemplateDocumentTextLayerAlign",
+    "TemplateDocumentTextLayerAnchor",
+    "TemplateDocumentTextLayerBelow",
+    "TemplateDocumentTextLayerBelowWeight",
+    "TemplateDocumentTextLayerBox",
+    "TemplateDocumentTextLayerFontSizeType1",
+    "TemplateDocumentTextLayerFontType0",
+    "TemplateDocumentTextLayerFontType1",
+    "TemplateDocumentTextLayerFontType1System",
+    "TemplateDocumentTextLayerFontType2",
+    "TemplateDocumentTextLayerVerticalAlign",
+    "TemplateDocumentTextLayerWeight",
     "TemplateDocumentVariables",
-    "TemplateDocumentVariablesAdditionalPropertyType0",
-    "TemplateDocumentVariablesAdditionalPropertyType1",
+    "TemplateDocumentVariablesImageVariable",
+    "TemplateDocumentVariablesTextVariable",
     "TokenListEntry",
     "TokenValidation",
     "TokenValidationUsage",

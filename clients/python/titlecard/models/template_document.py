@@ -9,22 +9,12 @@ from ..models.template_document_aspect import TemplateDocumentAspect
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.template_document_layers_item_type_0 import (
-        TemplateDocumentLayersItemType0,
-    )
-    from ..models.template_document_layers_item_type_1 import (
-        TemplateDocumentLayersItemType1,
-    )
-    from ..models.template_document_layers_item_type_2 import (
-        TemplateDocumentLayersItemType2,
-    )
-    from ..models.template_document_layers_item_type_3 import (
-        TemplateDocumentLayersItemType3,
-    )
-    from ..models.template_document_layers_item_type_4 import (
-        TemplateDocumentLayersItemType4,
-    )
+    from ..models.template_document_gradient_layer import TemplateDocumentGradientLayer
+    from ..models.template_document_image_layer import TemplateDocumentImageLayer
+    from ..models.template_document_logo_layer import TemplateDocumentLogoLayer
+    from ..models.template_document_rect_layer import TemplateDocumentRectLayer
     from ..models.template_document_size import TemplateDocumentSize
+    from ..models.template_document_text_layer import TemplateDocumentTextLayer
     from ..models.template_document_variables import TemplateDocumentVariables
 
 
@@ -36,8 +26,8 @@ class TemplateDocument:
     """
     Attributes:
         name (str):
-        layers (list[TemplateDocumentLayersItemType0 | TemplateDocumentLayersItemType1 | TemplateDocumentLayersItemType2
-            | TemplateDocumentLayersItemType3 | TemplateDocumentLayersItemType4]): Painted in order.
+        layers (list[TemplateDocumentGradientLayer | TemplateDocumentImageLayer | TemplateDocumentLogoLayer |
+            TemplateDocumentRectLayer | TemplateDocumentTextLayer]): Painted in order.
         aspect (TemplateDocumentAspect | Unset): The aspect used when the request names none. Default:
             TemplateDocumentAspect.OG.
         size (TemplateDocumentSize | Unset): A canvas of its own instead of aspect, px: each side 200 to 2400, at most 4
@@ -48,11 +38,11 @@ class TemplateDocument:
 
     name: str
     layers: list[
-        TemplateDocumentLayersItemType0
-        | TemplateDocumentLayersItemType1
-        | TemplateDocumentLayersItemType2
-        | TemplateDocumentLayersItemType3
-        | TemplateDocumentLayersItemType4
+        TemplateDocumentGradientLayer
+        | TemplateDocumentImageLayer
+        | TemplateDocumentLogoLayer
+        | TemplateDocumentRectLayer
+        | TemplateDocumentTextLayer
     ]
     aspect: TemplateDocumentAspect | Unset = TemplateDocumentAspect.OG
     size: TemplateDocumentSize | Unset = UNSET
@@ -60,18 +50,12 @@ class TemplateDocument:
     variables: TemplateDocumentVariables | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.template_document_layers_item_type_0 import (
-            TemplateDocumentLayersItemType0,
+        from ..models.template_document_gradient_layer import (
+            TemplateDocumentGradientLayer,
         )
-        from ..models.template_document_layers_item_type_1 import (
-            TemplateDocumentLayersItemType1,
-        )
-        from ..models.template_document_layers_item_type_2 import (
-            TemplateDocumentLayersItemType2,
-        )
-        from ..models.template_document_layers_item_type_3 import (
-            TemplateDocumentLayersItemType3,
-        )
+        from ..models.template_document_image_layer import TemplateDocumentImageLayer
+        from ..models.template_document_rect_layer import TemplateDocumentRectLayer
+        from ..models.template_document_text_layer import TemplateDocumentTextLayer
 
         name = self.name
 
@@ -79,10 +63,10 @@ class TemplateDocument:
         for layers_item_data in self.layers:
             layers_item: dict[str, Any]
             if (
-                isinstance(layers_item_data, TemplateDocumentLayersItemType0)
-                or isinstance(layers_item_data, TemplateDocumentLayersItemType1)
-                or isinstance(layers_item_data, TemplateDocumentLayersItemType2)
-                or isinstance(layers_item_data, TemplateDocumentLayersItemType3)
+                isinstance(layers_item_data, TemplateDocumentImageLayer)
+                or isinstance(layers_item_data, TemplateDocumentRectLayer)
+                or isinstance(layers_item_data, TemplateDocumentGradientLayer)
+                or isinstance(layers_item_data, TemplateDocumentTextLayer)
             ):
                 layers_item = layers_item_data.to_dict()
             else:
@@ -125,22 +109,14 @@ class TemplateDocument:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.template_document_layers_item_type_0 import (
-            TemplateDocumentLayersItemType0,
+        from ..models.template_document_gradient_layer import (
+            TemplateDocumentGradientLayer,
         )
-        from ..models.template_document_layers_item_type_1 import (
-            TemplateDocumentLayersItemType1,
-        )
-        from ..models.template_document_layers_item_type_2 import (
-            TemplateDocumentLayersItemType2,
-        )
-        from ..models.template_document_layers_item_type_3 import (
-            TemplateDocumentLayersItemType3,
-        )
-        from ..models.template_document_layers_item_type_4 import (
-            TemplateDocumentLayersItemType4,
-        )
+        from ..models.template_document_image_layer import TemplateDocumentImageLayer
+        from ..models.template_document_logo_layer import TemplateDocumentLogoLayer
+        from ..models.template_document_rect_layer import TemplateDocumentRectLayer
         from ..models.template_document_size import TemplateDocumentSize
+        from ..models.template_document_text_layer import TemplateDocumentTextLayer
         from ..models.template_document_variables import TemplateDocumentVariables
 
         d = dict(src_dict)
@@ -153,49 +129,51 @@ class TemplateDocument:
             def _parse_layers_item(
                 data: object,
             ) -> (
-                TemplateDocumentLayersItemType0
-                | TemplateDocumentLayersItemType1
-                | TemplateDocumentLayersItemType2
-                | TemplateDocumentLayersItemType3
-                | TemplateDocumentLayersItemType4
+                TemplateDocumentGradientLayer
+                | TemplateDocumentImageLayer
+                | TemplateDocumentLogoLayer
+                | TemplateDocumentRectLayer
+                | TemplateDocumentTextLayer
             ):
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    layers_item_type_0 = TemplateDocumentLayersItemType0.from_dict(data)
+                    layers_item_image_layer = TemplateDocumentImageLayer.from_dict(data)
 
-                    return layers_item_type_0
+                    return layers_item_image_layer
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    layers_item_type_1 = TemplateDocumentLayersItemType1.from_dict(data)
+                    layers_item_rect_layer = TemplateDocumentRectLayer.from_dict(data)
 
-                    return layers_item_type_1
+                    return layers_item_rect_layer
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    layers_item_type_2 = TemplateDocumentLayersItemType2.from_dict(data)
+                    layers_item_gradient_layer = (
+                        TemplateDocumentGradientLayer.from_dict(data)
+                    )
 
-                    return layers_item_type_2
+                    return layers_item_gradient_layer
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    layers_item_type_3 = TemplateDocumentLayersItemType3.from_dict(data)
+                    layers_item_text_layer = TemplateDocumentTextLayer.from_dict(data)
 
-                    return layers_item_type_3
+                    return layers_item_text_layer
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                layers_item_type_4 = TemplateDocumentLayersItemType4.from_dict(data)
+                layers_item_logo_layer = TemplateDocumentLogoLayer.from_dict(data)
 
-                return layers_item_type_4
+                return layers_item_logo_layer
 
             layers_item = _parse_layers_item(layers_item_data)
 

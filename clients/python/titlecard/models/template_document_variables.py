@@ -7,11 +7,11 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.template_document_variables_additional_property_type_0 import (
-        TemplateDocumentVariablesAdditionalPropertyType0,
+    from ..models.template_document_variables_image_variable import (
+        TemplateDocumentVariablesImageVariable,
     )
-    from ..models.template_document_variables_additional_property_type_1 import (
-        TemplateDocumentVariablesAdditionalPropertyType1,
+    from ..models.template_document_variables_text_variable import (
+        TemplateDocumentVariablesTextVariable,
     )
 
 
@@ -24,18 +24,17 @@ class TemplateDocumentVariables:
 
     additional_properties: dict[
         str,
-        TemplateDocumentVariablesAdditionalPropertyType0
-        | TemplateDocumentVariablesAdditionalPropertyType1,
+        TemplateDocumentVariablesImageVariable | TemplateDocumentVariablesTextVariable,
     ] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.template_document_variables_additional_property_type_0 import (
-            TemplateDocumentVariablesAdditionalPropertyType0,
+        from ..models.template_document_variables_text_variable import (
+            TemplateDocumentVariablesTextVariable,
         )
 
         field_dict: dict[str, Any] = {}
         for prop_name, prop in self.additional_properties.items():
-            if isinstance(prop, TemplateDocumentVariablesAdditionalPropertyType0):
+            if isinstance(prop, TemplateDocumentVariablesTextVariable):
                 field_dict[prop_name] = prop.to_dict()
             else:
                 field_dict[prop_name] = prop.to_dict()
@@ -44,11 +43,11 @@ class TemplateDocumentVariables:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.template_document_variables_additional_property_type_0 import (
-            TemplateDocumentVariablesAdditionalPropertyType0,
+        from ..models.template_document_variables_image_variable import (
+            TemplateDocumentVariablesImageVariable,
         )
-        from ..models.template_document_variables_additional_property_type_1 import (
-            TemplateDocumentVariablesAdditionalPropertyType1,
+        from ..models.template_document_variables_text_variable import (
+            TemplateDocumentVariablesTextVariable,
         )
 
         d = dict(src_dict)
@@ -60,26 +59,26 @@ class TemplateDocumentVariables:
             def _parse_additional_property(
                 data: object,
             ) -> (
-                TemplateDocumentVariablesAdditionalPropertyType0
-                | TemplateDocumentVariablesAdditionalPropertyType1
+                TemplateDocumentVariablesImageVariable
+                | TemplateDocumentVariablesTextVariable
             ):
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    additional_property_type_0 = (
-                        TemplateDocumentVariablesAdditionalPropertyType0.from_dict(data)
+                    additional_property_text_variable = (
+                        TemplateDocumentVariablesTextVariable.from_dict(data)
                     )
 
-                    return additional_property_type_0
+                    return additional_property_text_variable
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                additional_property_type_1 = (
-                    TemplateDocumentVariablesAdditionalPropertyType1.from_dict(data)
+                additional_property_image_variable = (
+                    TemplateDocumentVariablesImageVariable.from_dict(data)
                 )
 
-                return additional_property_type_1
+                return additional_property_image_variable
 
             additional_property = _parse_additional_property(prop_dict)
 
@@ -94,17 +93,14 @@ class TemplateDocumentVariables:
 
     def __getitem__(
         self, key: str
-    ) -> (
-        TemplateDocumentVariablesAdditionalPropertyType0
-        | TemplateDocumentVariablesAdditionalPropertyType1
-    ):
+    ) -> TemplateDocumentVariablesImageVariable | TemplateDocumentVariablesTextVariable:
         return self.additional_properties[key]
 
     def __setitem__(
         self,
         key: str,
-        value: TemplateDocumentVariablesAdditionalPropertyType0
-        | TemplateDocumentVariablesAdditionalPropertyType1,
+        value: TemplateDocumentVariablesImageVariable
+        | TemplateDocumentVariablesTextVariable,
     ) -> None:
         self.additional_properties[key] = value
 

@@ -5,21 +5,21 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
-from ..models.template_document_layers_item_type_3_font_type_1_system import (
-    TemplateDocumentLayersItemType3FontType1System,
+from ..models.template_document_text_layer_font_type_1_system import (
+    TemplateDocumentTextLayerFontType1System,
 )
 
-T = TypeVar("T", bound="TemplateDocumentLayersItemType3FontType1")
+T = TypeVar("T", bound="TemplateDocumentTextLayerFontType1")
 
 
 @_attrs_define
-class TemplateDocumentLayersItemType3FontType1:
+class TemplateDocumentTextLayerFontType1:
     """
     Attributes:
-        system (TemplateDocumentLayersItemType3FontType1System):
+        system (TemplateDocumentTextLayerFontType1System):
     """
 
-    system: TemplateDocumentLayersItemType3FontType1System
+    system: TemplateDocumentTextLayerFontType1System
 
     def to_dict(self) -> dict[str, Any]:
         system = self.system.value
@@ -37,10 +37,10 @@ class TemplateDocumentLayersItemType3FontType1:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
-        system = TemplateDocumentLayersItemType3FontType1System(d.pop("system"))
+        system = TemplateDocumentTextLayerFontType1System(d.pop("system"))
 
-        template_document_layers_item_type_3_font_type_1 = cls(
+        template_document_text_layer_font_type_1 = cls(
             system=system,
         )
 
-        return template_document_layers_item_type_3_font_type_1
+        return template_document_text_layer_font_type_1

@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class TemplateDocumentLayersItemType3FontType1System(StrEnum):
+class TemplateDocumentTextLayerFontType1System(StrEnum):
     ARIAL = "arial"
     INTER = "inter"
     LORA = "lora"

@@ -5,25 +5,33 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
-T = TypeVar("T", bound="TemplateDocumentLayersItemType3Anchor")
+T = TypeVar("T", bound="TemplateDocumentImageLayerBox")
 
 
 @_attrs_define
-class TemplateDocumentLayersItemType3Anchor:
-    """Centre the text on this point of the canvas, moved inside its box where needed.
+class TemplateDocumentImageLayerBox:
+    """Where the image goes; the whole canvas when unset.
 
     Attributes:
-        x (float):
-        y (float):
+        x (float): Left edge, fraction of the canvas width.
+        y (float): Top edge, fraction of the canvas height.
+        w (float): Width, fraction of the canvas width.
+        h (float): Height, fraction of the canvas height.
     """
 
     x: float
     y: float
+    w: float
+    h: float
 
     def to_dict(self) -> dict[str, Any]:
         x = self.x
 
         y = self.y
+
+        w = self.w
+
+        h = self.h
 
         field_dict: dict[str, Any] = {}
 
@@ -31,6 +39,8 @@ class TemplateDocumentLayersItemType3Anchor:
             {
                 "x": x,
                 "y": y,
+                "w": w,
+                "h": h,
             }
         )
 
@@ -43,9 +53,15 @@ class TemplateDocumentLayersItemType3Anchor:
 
         y = d.pop("y")
 
-        template_document_layers_item_type_3_anchor = cls(
+        w = d.pop("w")
+
+        h = d.pop("h")
+
+        template_document_image_layer_box = cls(
             x=x,
             y=y,
+            w=w,
+            h=h,
         )
 
-        return template_document_layers_item_type_3_anchor
+        return template_document_image_layer_box

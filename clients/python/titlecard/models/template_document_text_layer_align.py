@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class TemplateDocumentLayersItemType3Align(StrEnum):
+class TemplateDocumentTextLayerAlign(StrEnum):
     CENTER = "center"
     END = "end"
     LEFT = "left"

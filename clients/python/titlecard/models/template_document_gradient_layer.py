@@ -11,30 +11,30 @@ from typing import (
 
 from attrs import define as _attrs_define
 
-from ..models.template_document_layers_item_type_2_direction import (
-    TemplateDocumentLayersItemType2Direction,
+from ..models.template_document_gradient_layer_direction import (
+    TemplateDocumentGradientLayerDirection,
 )
 from ..types import UNSET, Unset
 
-T = TypeVar("T", bound="TemplateDocumentLayersItemType2")
+T = TypeVar("T", bound="TemplateDocumentGradientLayer")
 
 
 @_attrs_define
-class TemplateDocumentLayersItemType2:
+class TemplateDocumentGradientLayer:
     """
     Attributes:
         type_ (Literal['gradient']):
-        direction (TemplateDocumentLayersItemType2Direction | Unset): to-top: from the bottom edge up past the text
-            above it; to-bottom, to-left, to-right likewise; to-center: from both sides in (split); radial: a glow behind
-            the text. Default: TemplateDocumentLayersItemType2Direction.TO_TOP.
+        direction (TemplateDocumentGradientLayerDirection | Unset): to-top: from the bottom edge up past the text above
+            it; to-bottom, to-left, to-right likewise; to-center: from both sides in (split); radial: a glow behind the
+            text. Default: TemplateDocumentGradientLayerDirection.TO_TOP.
         color (Literal['auto'] | str | Unset): A hex colour, or auto: the photo's dominant colour shaded, at the weakest
             strength that gives the text above it 4.5:1. Default: 'auto'.
         opacity (float | Unset): Opacity, 0 to 1. Default: 1.0.
     """
 
     type_: Literal["gradient"]
-    direction: TemplateDocumentLayersItemType2Direction | Unset = (
-        TemplateDocumentLayersItemType2Direction.TO_TOP
+    direction: TemplateDocumentGradientLayerDirection | Unset = (
+        TemplateDocumentGradientLayerDirection.TO_TOP
     )
     color: Literal["auto"] | str | Unset = "auto"
     opacity: float | Unset = 1.0
@@ -78,11 +78,11 @@ class TemplateDocumentLayersItemType2:
             raise ValueError(f"type must match const 'gradient', got '{type_}'")
 
         _direction = d.pop("direction", UNSET)
-        direction: TemplateDocumentLayersItemType2Direction | Unset
+        direction: TemplateDocumentGradientLayerDirection | Unset
         if isinstance(_direction, Unset):
             direction = UNSET
         else:
-            direction = TemplateDocumentLayersItemType2Direction(_direction)
+            direction = TemplateDocumentGradientLayerDirection(_direction)
 
         def _parse_color(data: object) -> Literal["auto"] | str | Unset:
             if isinstance(data, Unset):
@@ -99,11 +99,11 @@ class TemplateDocumentLayersItemType2:
 
         opacity = d.pop("opacity", UNSET)
 
-        template_document_layers_item_type_2 = cls(
+        template_document_gradient_layer = cls(
             type_=type_,
             direction=direction,
             color=color,
             opacity=opacity,
         )
 
-        return template_document_layers_item_type_2
+        return template_document_gradient_layer

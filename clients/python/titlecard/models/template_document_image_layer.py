@@ -12,40 +12,34 @@ from typing import (
 
 from attrs import define as _attrs_define
 
-from ..models.template_document_layers_item_type_0_fit import (
-    TemplateDocumentLayersItemType0Fit,
-)
+from ..models.template_document_image_layer_fit import TemplateDocumentImageLayerFit
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.template_document_layers_item_type_0_box import (
-        TemplateDocumentLayersItemType0Box,
-    )
+    from ..models.template_document_image_layer_box import TemplateDocumentImageLayerBox
 
 
-T = TypeVar("T", bound="TemplateDocumentLayersItemType0")
+T = TypeVar("T", bound="TemplateDocumentImageLayer")
 
 
 @_attrs_define
-class TemplateDocumentLayersItemType0:
+class TemplateDocumentImageLayer:
     """
     Attributes:
         type_ (Literal['image']):
         source (str): background (the photo of the request), an uploaded asset id (ast_…), or an image variable
             {{name}}.
-        box (TemplateDocumentLayersItemType0Box | Unset): Where the image goes; the whole canvas when unset.
-        fit (TemplateDocumentLayersItemType0Fit | Unset): cover crops to fill the box; contain fits inside it. Default:
-            TemplateDocumentLayersItemType0Fit.COVER.
+        box (TemplateDocumentImageLayerBox | Unset): Where the image goes; the whole canvas when unset.
+        fit (TemplateDocumentImageLayerFit | Unset): cover crops to fill the box; contain fits inside it. Default:
+            TemplateDocumentImageLayerFit.COVER.
         radius (float | Unset): Corner radius, fraction of the shorter side (0.5: a circle or pill). Default: 0.0.
         opacity (float | Unset): Opacity, 0 to 1. Default: 1.0.
     """
 
     type_: Literal["image"]
     source: str
-    box: TemplateDocumentLayersItemType0Box | Unset = UNSET
-    fit: TemplateDocumentLayersItemType0Fit | Unset = (
-        TemplateDocumentLayersItemType0Fit.COVER
-    )
+    box: TemplateDocumentImageLayerBox | Unset = UNSET
+    fit: TemplateDocumentImageLayerFit | Unset = TemplateDocumentImageLayerFit.COVER
     radius: float | Unset = 0.0
     opacity: float | Unset = 1.0
 
@@ -87,8 +81,8 @@ class TemplateDocumentLayersItemType0:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.template_document_layers_item_type_0_box import (
-            TemplateDocumentLayersItemType0Box,
+        from ..models.template_document_image_layer_box import (
+            TemplateDocumentImageLayerBox,
         )
 
         d = dict(src_dict)
@@ -99,24 +93,24 @@ class TemplateDocumentLayersItemType0:
         source = d.pop("source")
 
         _box = d.pop("box", UNSET)
-        box: TemplateDocumentLayersItemType0Box | Unset
+        box: TemplateDocumentImageLayerBox | Unset
         if isinstance(_box, Unset):
             box = UNSET
         else:
-            box = TemplateDocumentLayersItemType0Box.from_dict(_box)
+            box = TemplateDocumentImageLayerBox.from_dict(_box)
 
         _fit = d.pop("fit", UNSET)
-        fit: TemplateDocumentLayersItemType0Fit | Unset
+        fit: TemplateDocumentImageLayerFit | Unset
         if isinstance(_fit, Unset):
             fit = UNSET
         else:
-            fit = TemplateDocumentLayersItemType0Fit(_fit)
+            fit = TemplateDocumentImageLayerFit(_fit)
 
         radius = d.pop("radius", UNSET)
 
         opacity = d.pop("opacity", UNSET)
 
-        template_document_layers_item_type_0 = cls(
+        template_document_image_layer = cls(
             type_=type_,
             source=source,
             box=box,
@@ -125,4 +119,4 @@ class TemplateDocumentLayersItemType0:
             opacity=opacity,
         )
 
-        return template_document_layers_item_type_0
+        return template_document_image_layer

@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class TemplateDocumentLayersItemType3VerticalAlign(StrEnum):
+class TemplateDocumentTextLayerVerticalAlign(StrEnum):
     BOTTOM = "bottom"
     CENTER = "center"
     TOP = "top"

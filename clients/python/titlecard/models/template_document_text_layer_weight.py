@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class TemplateDocumentLayersItemType3Weight(StrEnum):
+class TemplateDocumentTextLayerWeight(StrEnum):
     BOLD = "bold"
     REGULAR = "regular"
 

@@ -13,11 +13,11 @@ from attrs import define as _attrs_define
 
 from ..types import UNSET, Unset
 
-T = TypeVar("T", bound="TemplateDocumentVariablesAdditionalPropertyType1")
+T = TypeVar("T", bound="TemplateDocumentVariablesImageVariable")
 
 
 @_attrs_define
-class TemplateDocumentVariablesAdditionalPropertyType1:
+class TemplateDocumentVariablesImageVariable:
     """
     Attributes:
         type_ (Literal['image']):
@@ -53,9 +53,9 @@ class TemplateDocumentVariablesAdditionalPropertyType1:
 
         required = d.pop("required", UNSET)
 
-        template_document_variables_additional_property_type_1 = cls(
+        template_document_variables_image_variable = cls(
             type_=type_,
             required=required,
         )
 
-        return template_document_variables_additional_property_type_1
+        return template_document_variables_image_variable

@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class TemplateDocumentLayersItemType0Fit(StrEnum):
+class TemplateDocumentImageLayerFit(StrEnum):
     CONTAIN = "contain"
     COVER = "cover"
 

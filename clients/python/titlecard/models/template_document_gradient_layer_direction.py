@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class TemplateDocumentLayersItemType2Direction(StrEnum):
+class TemplateDocumentGradientLayerDirection(StrEnum):
     RADIAL = "radial"
     TO_BOTTOM = "to-bottom"
     TO_CENTER = "to-center"

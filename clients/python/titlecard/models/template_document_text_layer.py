@@ -12,113 +12,105 @@ from typing import (
 
 from attrs import define as _attrs_define
 
-from ..models.template_document_layers_item_type_3_align import (
-    TemplateDocumentLayersItemType3Align,
+from ..models.template_document_text_layer_align import TemplateDocumentTextLayerAlign
+from ..models.template_document_text_layer_font_type_0 import (
+    TemplateDocumentTextLayerFontType0,
 )
-from ..models.template_document_layers_item_type_3_font_type_0 import (
-    TemplateDocumentLayersItemType3FontType0,
+from ..models.template_document_text_layer_vertical_align import (
+    TemplateDocumentTextLayerVerticalAlign,
 )
-from ..models.template_document_layers_item_type_3_vertical_align import (
-    TemplateDocumentLayersItemType3VerticalAlign,
-)
-from ..models.template_document_layers_item_type_3_weight import (
-    TemplateDocumentLayersItemType3Weight,
-)
+from ..models.template_document_text_layer_weight import TemplateDocumentTextLayerWeight
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.template_document_layers_item_type_3_anchor import (
-        TemplateDocumentLayersItemType3Anchor,
+    from ..models.template_document_text_layer_anchor import (
+        TemplateDocumentTextLayerAnchor,
     )
-    from ..models.template_document_layers_item_type_3_below import (
-        TemplateDocumentLayersItemType3Below,
+    from ..models.template_document_text_layer_below import (
+        TemplateDocumentTextLayerBelow,
     )
-    from ..models.template_document_layers_item_type_3_box import (
-        TemplateDocumentLayersItemType3Box,
+    from ..models.template_document_text_layer_box import TemplateDocumentTextLayerBox
+    from ..models.template_document_text_layer_font_size_type_1 import (
+        TemplateDocumentTextLayerFontSizeType1,
     )
-    from ..models.template_document_layers_item_type_3_font_size_type_1 import (
-        TemplateDocumentLayersItemType3FontSizeType1,
+    from ..models.template_document_text_layer_font_type_1 import (
+        TemplateDocumentTextLayerFontType1,
     )
-    from ..models.template_document_layers_item_type_3_font_type_1 import (
-        TemplateDocumentLayersItemType3FontType1,
-    )
-    from ..models.template_document_layers_item_type_3_font_type_2 import (
-        TemplateDocumentLayersItemType3FontType2,
+    from ..models.template_document_text_layer_font_type_2 import (
+        TemplateDocumentTextLayerFontType2,
     )
 
 
-T = TypeVar("T", bound="TemplateDocumentLayersItemType3")
+T = TypeVar("T", bound="TemplateDocumentTextLayer")
 
 
 @_attrs_define
-class TemplateDocumentLayersItemType3:
+class TemplateDocumentTextLayer:
     """
     Attributes:
         type_ (Literal['text']):
         content (str): Text with {{variables}}.
-        box (TemplateDocumentLayersItemType3Box): A rectangle in fractions of the canvas: {x, y, w, h}, each 0 to 1,
-            within the canvas.
+        box (TemplateDocumentTextLayerBox): A rectangle in fractions of the canvas: {x, y, w, h}, each 0 to 1, within
+            the canvas.
         safe_zone (bool | Unset): Clip the box to the safe zone of the aspect (spec 4.1: 5% margins, and the bottom 28%
             of og kept clear). Default: False.
-        font (TemplateDocumentLayersItemType3FontType0 | TemplateDocumentLayersItemType3FontType1 |
-            TemplateDocumentLayersItemType3FontType2 | Unset): As `font` in /generate; the request's font when unset.
-        weight (TemplateDocumentLayersItemType3Weight | Unset):  Default: TemplateDocumentLayersItemType3Weight.BOLD.
-        font_size (int | TemplateDocumentLayersItemType3FontSizeType1 | Unset): Size in px: a number, or {min, max} for
-            the largest size in that range at which the text fits its box.
+        font (TemplateDocumentTextLayerFontType0 | TemplateDocumentTextLayerFontType1 |
+            TemplateDocumentTextLayerFontType2 | Unset): As `font` in /generate; the request's font when unset.
+        weight (TemplateDocumentTextLayerWeight | Unset):  Default: TemplateDocumentTextLayerWeight.BOLD.
+        font_size (int | TemplateDocumentTextLayerFontSizeType1 | Unset): Size in px: a number, or {min, max} for the
+            largest size in that range at which the text fits its box.
         max_lines (int | Unset): Most lines before the size goes down. Default: 4.
         line_height (float | Unset): Multiple of the size. Default: 1.15.
-        align (TemplateDocumentLayersItemType3Align | Unset): start and end are mirrored for right-to-left text; left
-            and right are not. Default: TemplateDocumentLayersItemType3Align.START.
-        vertical_align (TemplateDocumentLayersItemType3VerticalAlign | Unset):  Default:
-            TemplateDocumentLayersItemType3VerticalAlign.TOP.
+        align (TemplateDocumentTextLayerAlign | Unset): start and end are mirrored for right-to-left text; left and
+            right are not. Default: TemplateDocumentTextLayerAlign.START.
+        vertical_align (TemplateDocumentTextLayerVerticalAlign | Unset):  Default:
+            TemplateDocumentTextLayerVerticalAlign.TOP.
         color (Literal['auto'] | str | Unset): A hex colour, or auto: chosen on the pixels beneath (WCAG 2 contrast
             ratio ≥ 4.5:1). Default: 'auto'.
         shadow (bool | Unset): A soft shadow; the request's textShadow when unset.
-        below (TemplateDocumentLayersItemType3Below | Unset): A second paragraph set below the first in the same box
-            (the built-ins' subtitle).
+        below (TemplateDocumentTextLayerBelow | Unset): A second paragraph set below the first in the same box (the
+            built-ins' subtitle).
         group (str | Unset): Text layers of one group share one size: the largest at which all of them fit.
         scale (float | Unset): In a group: size as a fraction of the group's size. Default: 1.0.
         min_size (int | Unset): In a group: smallest size, px.
-        anchor (TemplateDocumentLayersItemType3Anchor | Unset): Centre the text on this point of the canvas, moved
-            inside its box where needed.
+        anchor (TemplateDocumentTextLayerAnchor | Unset): Centre the text on this point of the canvas, moved inside its
+            box where needed.
     """
 
     type_: Literal["text"]
     content: str
-    box: TemplateDocumentLayersItemType3Box
+    box: TemplateDocumentTextLayerBox
     safe_zone: bool | Unset = False
     font: (
-        TemplateDocumentLayersItemType3FontType0
-        | TemplateDocumentLayersItemType3FontType1
-        | TemplateDocumentLayersItemType3FontType2
+        TemplateDocumentTextLayerFontType0
+        | TemplateDocumentTextLayerFontType1
+        | TemplateDocumentTextLayerFontType2
         | Unset
     ) = UNSET
-    weight: TemplateDocumentLayersItemType3Weight | Unset = (
-        TemplateDocumentLayersItemType3Weight.BOLD
+    weight: TemplateDocumentTextLayerWeight | Unset = (
+        TemplateDocumentTextLayerWeight.BOLD
     )
-    font_size: int | TemplateDocumentLayersItemType3FontSizeType1 | Unset = UNSET
+    font_size: int | TemplateDocumentTextLayerFontSizeType1 | Unset = UNSET
     max_lines: int | Unset = 4
     line_height: float | Unset = 1.15
-    align: TemplateDocumentLayersItemType3Align | Unset = (
-        TemplateDocumentLayersItemType3Align.START
-    )
-    vertical_align: TemplateDocumentLayersItemType3VerticalAlign | Unset = (
-        TemplateDocumentLayersItemType3VerticalAlign.TOP
+    align: TemplateDocumentTextLayerAlign | Unset = TemplateDocumentTextLayerAlign.START
+    vertical_align: TemplateDocumentTextLayerVerticalAlign | Unset = (
+        TemplateDocumentTextLayerVerticalAlign.TOP
     )
     color: Literal["auto"] | str | Unset = "auto"
     shadow: bool | Unset = UNSET
-    below: TemplateDocumentLayersItemType3Below | Unset = UNSET
+    below: TemplateDocumentTextLayerBelow | Unset = UNSET
     group: str | Unset = UNSET
     scale: float | Unset = 1.0
     min_size: int | Unset = UNSET
-    anchor: TemplateDocumentLayersItemType3Anchor | Unset = UNSET
+    anchor: TemplateDocumentTextLayerAnchor | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.template_document_layers_item_type_3_font_size_type_1 import (
-            TemplateDocumentLayersItemType3FontSizeType1,
+        from ..models.template_document_text_layer_font_size_type_1 import (
+            TemplateDocumentTextLayerFontSizeType1,
         )
-        from ..models.template_document_layers_item_type_3_font_type_1 import (
-            TemplateDocumentLayersItemType3FontType1,
+        from ..models.template_document_text_layer_font_type_1 import (
+            TemplateDocumentTextLayerFontType1,
         )
 
         type_ = self.type_
@@ -132,9 +124,9 @@ class TemplateDocumentLayersItemType3:
         font: dict[str, Any] | str | Unset
         if isinstance(self.font, Unset):
             font = UNSET
-        elif isinstance(self.font, TemplateDocumentLayersItemType3FontType0):
+        elif isinstance(self.font, TemplateDocumentTextLayerFontType0):
             font = self.font.value
-        elif isinstance(self.font, TemplateDocumentLayersItemType3FontType1):
+        elif isinstance(self.font, TemplateDocumentTextLayerFontType1):
             font = self.font.to_dict()
         else:
             font = self.font.to_dict()
@@ -146,7 +138,7 @@ class TemplateDocumentLayersItemType3:
         font_size: dict[str, Any] | int | Unset
         if isinstance(self.font_size, Unset):
             font_size = UNSET
-        elif isinstance(self.font_size, TemplateDocumentLayersItemType3FontSizeType1):
+        elif isinstance(self.font_size, TemplateDocumentTextLayerFontSizeType1):
             font_size = self.font_size.to_dict()
         else:
             font_size = self.font_size
@@ -229,23 +221,23 @@ class TemplateDocumentLayersItemType3:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.template_document_layers_item_type_3_anchor import (
-            TemplateDocumentLayersItemType3Anchor,
+        from ..models.template_document_text_layer_anchor import (
+            TemplateDocumentTextLayerAnchor,
         )
-        from ..models.template_document_layers_item_type_3_below import (
-            TemplateDocumentLayersItemType3Below,
+        from ..models.template_document_text_layer_below import (
+            TemplateDocumentTextLayerBelow,
         )
-        from ..models.template_document_layers_item_type_3_box import (
-            TemplateDocumentLayersItemType3Box,
+        from ..models.template_document_text_layer_box import (
+            TemplateDocumentTextLayerBox,
         )
-        from ..models.template_document_layers_item_type_3_font_size_type_1 import (
-            TemplateDocumentLayersItemType3FontSizeType1,
+        from ..models.template_document_text_layer_font_size_type_1 import (
+            TemplateDocumentTextLayerFontSizeType1,
         )
-        from ..models.template_document_layers_item_type_3_font_type_1 import (
-            TemplateDocumentLayersItemType3FontType1,
+        from ..models.template_document_text_layer_font_type_1 import (
+            TemplateDocumentTextLayerFontType1,
         )
-        from ..models.template_document_layers_item_type_3_font_type_2 import (
-            TemplateDocumentLayersItemType3FontType2,
+        from ..models.template_document_text_layer_font_type_2 import (
+            TemplateDocumentTextLayerFontType2,
         )
 
         d = dict(src_dict)
@@ -255,16 +247,16 @@ class TemplateDocumentLayersItemType3:
 
         content = d.pop("content")
 
-        box = TemplateDocumentLayersItemType3Box.from_dict(d.pop("box"))
+        box = TemplateDocumentTextLayerBox.from_dict(d.pop("box"))
 
         safe_zone = d.pop("safeZone", UNSET)
 
         def _parse_font(
             data: object,
         ) -> (
-            TemplateDocumentLayersItemType3FontType0
-            | TemplateDocumentLayersItemType3FontType1
-            | TemplateDocumentLayersItemType3FontType2
+            TemplateDocumentTextLayerFontType0
+            | TemplateDocumentTextLayerFontType1
+            | TemplateDocumentTextLayerFontType2
             | Unset
         ):
             if isinstance(data, Unset):
@@ -272,7 +264,7 @@ class TemplateDocumentLayersItemType3:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                font_type_0 = TemplateDocumentLayersItemType3FontType0(data)
+                font_type_0 = TemplateDocumentTextLayerFontType0(data)
 
                 return font_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
@@ -280,44 +272,42 @@ class TemplateDocumentLayersItemType3:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                font_type_1 = TemplateDocumentLayersItemType3FontType1.from_dict(data)
+                font_type_1 = TemplateDocumentTextLayerFontType1.from_dict(data)
 
                 return font_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
             if not isinstance(data, dict):
                 raise TypeError()
-            font_type_2 = TemplateDocumentLayersItemType3FontType2.from_dict(data)
+            font_type_2 = TemplateDocumentTextLayerFontType2.from_dict(data)
 
             return font_type_2
 
         font = _parse_font(d.pop("font", UNSET))
 
         _weight = d.pop("weight", UNSET)
-        weight: TemplateDocumentLayersItemType3Weight | Unset
+        weight: TemplateDocumentTextLayerWeight | Unset
         if isinstance(_weight, Unset):
             weight = UNSET
         else:
-            weight = TemplateDocumentLayersItemType3Weight(_weight)
+            weight = TemplateDocumentTextLayerWeight(_weight)
 
         def _parse_font_size(
             data: object,
-        ) -> int | TemplateDocumentLayersItemType3FontSizeType1 | Unset:
+        ) -> int | TemplateDocumentTextLayerFontSizeType1 | Unset:
             if isinstance(data, Unset):
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                font_size_type_1 = (
-                    TemplateDocumentLayersItemType3FontSizeType1.from_dict(data)
+                font_size_type_1 = TemplateDocumentTextLayerFontSizeType1.from_dict(
+                    data
                 )
 
                 return font_size_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(
-                int | TemplateDocumentLayersItemType3FontSizeType1 | Unset, data
-            )
+            return cast(int | TemplateDocumentTextLayerFontSizeType1 | Unset, data)
 
         font_size = _parse_font_size(d.pop("fontSize", UNSET))
 
@@ -326,20 +316,18 @@ class TemplateDocumentLayersItemType3:
         line_height = d.pop("lineHeight", UNSET)
 
         _align = d.pop("align", UNSET)
-        align: TemplateDocumentLayersItemType3Align | Unset
+        align: TemplateDocumentTextLayerAlign | Unset
         if isinstance(_align, Unset):
             align = UNSET
         else:
-            align = TemplateDocumentLayersItemType3Align(_align)
+            align = TemplateDocumentTextLayerAlign(_align)
 
         _vertical_align = d.pop("verticalAlign", UNSET)
-        vertical_align: TemplateDocumentLayersItemType3VerticalAlign | Unset
+        vertical_align: TemplateDocumentTextLayerVerticalAlign | Unset
         if isinstance(_vertical_align, Unset):
             vertical_align = UNSET
         else:
-            vertical_align = TemplateDocumentLayersItemType3VerticalAlign(
-                _vertical_align
-            )
+            vertical_align = TemplateDocumentTextLayerVerticalAlign(_vertical_align)
 
         def _parse_color(data: object) -> Literal["auto"] | str | Unset:
             if isinstance(data, Unset):
@@ -357,11 +345,11 @@ class TemplateDocumentLayersItemType3:
         shadow = d.pop("shadow", UNSET)
 
         _below = d.pop("below", UNSET)
-        below: TemplateDocumentLayersItemType3Below | Unset
+        below: TemplateDocumentTextLayerBelow | Unset
         if isinstance(_below, Unset):
             below = UNSET
         else:
-            below = TemplateDocumentLayersItemType3Below.from_dict(_below)
+            below = TemplateDocumentTextLayerBelow.from_dict(_below)
 
         group = d.pop("group", UNSET)
 
@@ -370,13 +358,13 @@ class TemplateDocumentLayersItemType3:
         min_size = d.pop("minSize", UNSET)
 
         _anchor = d.pop("anchor", UNSET)
-        anchor: TemplateDocumentLayersItemType3Anchor | Unset
+        anchor: TemplateDocumentTextLayerAnchor | Unset
         if isinstance(_anchor, Unset):
             anchor = UNSET
         else:
-            anchor = TemplateDocumentLayersItemType3Anchor.from_dict(_anchor)
+            anchor = TemplateDocumentTextLayerAnchor.from_dict(_anchor)
 
-        template_document_layers_item_type_3 = cls(
+        template_document_text_layer = cls(
             type_=type_,
             content=content,
             box=box,
@@ -397,4 +385,4 @@ class TemplateDocumentLayersItemType3:
             anchor=anchor,
         )
 
-        return template_document_layers_item_type_3
+        return template_document_text_layer

@@ -5,16 +5,16 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
-from ..models.template_document_layers_item_type_3_below_weight import (
-    TemplateDocumentLayersItemType3BelowWeight,
+from ..models.template_document_text_layer_below_weight import (
+    TemplateDocumentTextLayerBelowWeight,
 )
 from ..types import UNSET, Unset
 
-T = TypeVar("T", bound="TemplateDocumentLayersItemType3Below")
+T = TypeVar("T", bound="TemplateDocumentTextLayerBelow")
 
 
 @_attrs_define
-class TemplateDocumentLayersItemType3Below:
+class TemplateDocumentTextLayerBelow:
     """A second paragraph set below the first in the same box (the built-ins' subtitle).
 
     Attributes:
@@ -22,8 +22,7 @@ class TemplateDocumentLayersItemType3Below:
         scale (float | Unset): Size as a fraction of the text above. Default: 0.45.
         min_size (int | Unset): Smallest size, px. Default: 18.
         max_lines (int | Unset):  Default: 3.
-        weight (TemplateDocumentLayersItemType3BelowWeight | Unset):  Default:
-            TemplateDocumentLayersItemType3BelowWeight.REGULAR.
+        weight (TemplateDocumentTextLayerBelowWeight | Unset):  Default: TemplateDocumentTextLayerBelowWeight.REGULAR.
         line_height (float | Unset): Multiple of the size. Default: 1.3.
         gap (float | Unset): Space above it, multiple of the size of the text above. Default: 0.4.
     """
@@ -32,8 +31,8 @@ class TemplateDocumentLayersItemType3Below:
     scale: float | Unset = 0.45
     min_size: int | Unset = 18
     max_lines: int | Unset = 3
-    weight: TemplateDocumentLayersItemType3BelowWeight | Unset = (
-        TemplateDocumentLayersItemType3BelowWeight.REGULAR
+    weight: TemplateDocumentTextLayerBelowWeight | Unset = (
+        TemplateDocumentTextLayerBelowWeight.REGULAR
     )
     line_height: float | Unset = 1.3
     gap: float | Unset = 0.4
@@ -89,17 +88,17 @@ class TemplateDocumentLayersItemType3Below:
         max_lines = d.pop("maxLines", UNSET)
 
         _weight = d.pop("weight", UNSET)
-        weight: TemplateDocumentLayersItemType3BelowWeight | Unset
+        weight: TemplateDocumentTextLayerBelowWeight | Unset
         if isinstance(_weight, Unset):
             weight = UNSET
         else:
-            weight = TemplateDocumentLayersItemType3BelowWeight(_weight)
+            weight = TemplateDocumentTextLayerBelowWeight(_weight)
 
         line_height = d.pop("lineHeight", UNSET)
 
         gap = d.pop("gap", UNSET)
 
-        template_document_layers_item_type_3_below = cls(
+        template_document_text_layer_below = cls(
             content=content,
             scale=scale,
             min_size=min_size,
@@ -109,4 +108,4 @@ class TemplateDocumentLayersItemType3Below:
             gap=gap,
         )
 
-        return template_document_layers_item_type_3_below
+        return template_document_text_layer_below

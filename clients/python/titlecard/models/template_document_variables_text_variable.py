@@ -13,11 +13,11 @@ from attrs import define as _attrs_define
 
 from ..types import UNSET, Unset
 
-T = TypeVar("T", bound="TemplateDocumentVariablesAdditionalPropertyType0")
+T = TypeVar("T", bound="TemplateDocumentVariablesTextVariable")
 
 
 @_attrs_define
-class TemplateDocumentVariablesAdditionalPropertyType0:
+class TemplateDocumentVariablesTextVariable:
     """
     Attributes:
         type_ (Literal['text']):
@@ -69,11 +69,11 @@ class TemplateDocumentVariablesAdditionalPropertyType0:
 
         max_length = d.pop("maxLength", UNSET)
 
-        template_document_variables_additional_property_type_0 = cls(
+        template_document_variables_text_variable = cls(
             type_=type_,
             required=required,
             default=default,
             max_length=max_length,
         )
 
-        return template_document_variables_additional_property_type_0
+        return template_document_variables_text_variable

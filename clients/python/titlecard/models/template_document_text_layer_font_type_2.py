@@ -5,11 +5,11 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
-T = TypeVar("T", bound="TemplateDocumentLayersItemType3FontType2")
+T = TypeVar("T", bound="TemplateDocumentTextLayerFontType2")
 
 
 @_attrs_define
-class TemplateDocumentLayersItemType3FontType2:
+class TemplateDocumentTextLayerFontType2:
     """
     Attributes:
         custom (str):
@@ -35,8 +35,8 @@ class TemplateDocumentLayersItemType3FontType2:
         d = dict(src_dict)
         custom = d.pop("custom")
 
-        template_document_layers_item_type_3_font_type_2 = cls(
+        template_document_text_layer_font_type_2 = cls(
             custom=custom,
         )
 
-        return template_document_layers_item_type_3_font_type_2
+        return template_document_text_layer_font_type_2

@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class TemplateDocumentLayersItemType3FontType0(StrEnum):
+class TemplateDocumentTextLayerFontType0(StrEnum):
     ARIAL = "arial"
     INTER = "inter"
     LORA = "lora"

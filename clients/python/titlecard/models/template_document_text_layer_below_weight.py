@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class TemplateDocumentLayersItemType3BelowWeight(StrEnum):
+class TemplateDocumentTextLayerBelowWeight(StrEnum):
     BOLD = "bold"
     REGULAR = "regular"
 

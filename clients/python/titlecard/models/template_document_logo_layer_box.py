@@ -5,12 +5,12 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
-T = TypeVar("T", bound="TemplateDocumentLayersItemType1Box")
+T = TypeVar("T", bound="TemplateDocumentLogoLayerBox")
 
 
 @_attrs_define
-class TemplateDocumentLayersItemType1Box:
-    """A rectangle in fractions of the canvas: {x, y, w, h}, each 0 to 1, within the canvas.
+class TemplateDocumentLogoLayerBox:
+    """Where the logo goes (contained); the preset's corner when unset.
 
     Attributes:
         x (float): Left edge, fraction of the canvas width.
@@ -57,11 +57,11 @@ class TemplateDocumentLayersItemType1Box:
 
         h = d.pop("h")
 
-        template_document_layers_item_type_1_box = cls(
+        template_document_logo_layer_box = cls(
             x=x,
             y=y,
             w=w,
             h=h,
         )
 
-        return template_document_layers_item_type_1_box
+        return template_document_logo_layer_box

@@ -15,21 +15,19 @@ from attrs import define as _attrs_define
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.template_document_layers_item_type_1_box import (
-        TemplateDocumentLayersItemType1Box,
-    )
+    from ..models.template_document_rect_layer_box import TemplateDocumentRectLayerBox
 
 
-T = TypeVar("T", bound="TemplateDocumentLayersItemType1")
+T = TypeVar("T", bound="TemplateDocumentRectLayer")
 
 
 @_attrs_define
-class TemplateDocumentLayersItemType1:
+class TemplateDocumentRectLayer:
     """
     Attributes:
         type_ (Literal['rect']):
-        box (TemplateDocumentLayersItemType1Box): A rectangle in fractions of the canvas: {x, y, w, h}, each 0 to 1,
-            within the canvas.
+        box (TemplateDocumentRectLayerBox): A rectangle in fractions of the canvas: {x, y, w, h}, each 0 to 1, within
+            the canvas.
         fill (Literal['auto'] | str | Unset): A hex colour, or auto: the photo's dominant colour, shaded for text.
             Default: '#000000'.
         radius (float | Unset): Corner radius, fraction of the shorter side (0.5: a circle or pill). Default: 0.0.
@@ -37,7 +35,7 @@ class TemplateDocumentLayersItemType1:
     """
 
     type_: Literal["rect"]
-    box: TemplateDocumentLayersItemType1Box
+    box: TemplateDocumentRectLayerBox
     fill: Literal["auto"] | str | Unset = "#000000"
     radius: float | Unset = 0.0
     opacity: float | Unset = 1.0
@@ -76,8 +74,8 @@ class TemplateDocumentLayersItemType1:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.template_document_layers_item_type_1_box import (
-            TemplateDocumentLayersItemType1Box,
+        from ..models.template_document_rect_layer_box import (
+            TemplateDocumentRectLayerBox,
         )
 
         d = dict(src_dict)
@@ -85,7 +83,7 @@ class TemplateDocumentLayersItemType1:
         if type_ != "rect":
             raise ValueError(f"type must match const 'rect', got '{type_}'")
 
-        box = TemplateDocumentLayersItemType1Box.from_dict(d.pop("box"))
+        box = TemplateDocumentRectLayerBox.from_dict(d.pop("box"))
 
         def _parse_fill(data: object) -> Literal["auto"] | str | Unset:
             if isinstance(data, Unset):
@@ -104,7 +102,7 @@ class TemplateDocumentLayersItemType1:
 
         opacity = d.pop("opacity", UNSET)
 
-        template_document_layers_item_type_1 = cls(
+        template_document_rect_layer = cls(
             type_=type_,
             box=box,
             fill=fill,
@@ -112,4 +110,4 @@ class TemplateDocumentLayersItemType1:
             opacity=opacity,
         )
 
-        return template_document_layers_item_type_1
+        return template_document_rect_layer

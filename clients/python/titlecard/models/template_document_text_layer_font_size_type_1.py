@@ -5,11 +5,11 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
-T = TypeVar("T", bound="TemplateDocumentLayersItemType3FontSizeType1")
+T = TypeVar("T", bound="TemplateDocumentTextLayerFontSizeType1")
 
 
 @_attrs_define
-class TemplateDocumentLayersItemType3FontSizeType1:
+class TemplateDocumentTextLayerFontSizeType1:
     """
     Attributes:
         min_ (int):
@@ -42,9 +42,9 @@ class TemplateDocumentLayersItemType3FontSizeType1:
 
         max_ = d.pop("max")
 
-        template_document_layers_item_type_3_font_size_type_1 = cls(
+        template_document_text_layer_font_size_type_1 = cls(
             min_=min_,
             max_=max_,
         )
 
-        return template_document_layers_item_type_3_font_size_type_1
+        return template_document_text_layer_font_size_type_1

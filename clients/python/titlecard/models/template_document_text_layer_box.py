@@ -5,12 +5,12 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
-T = TypeVar("T", bound="TemplateDocumentLayersItemType0Box")
+T = TypeVar("T", bound="TemplateDocumentTextLayerBox")
 
 
 @_attrs_define
-class TemplateDocumentLayersItemType0Box:
-    """Where the image goes; the whole canvas when unset.
+class TemplateDocumentTextLayerBox:
+    """A rectangle in fractions of the canvas: {x, y, w, h}, each 0 to 1, within the canvas.
 
     Attributes:
         x (float): Left edge, fraction of the canvas width.
@@ -57,11 +57,11 @@ class TemplateDocumentLayersItemType0Box:
 
         h = d.pop("h")
 
-        template_document_layers_item_type_0_box = cls(
+        template_document_text_layer_box = cls(
             x=x,
             y=y,
             w=w,
             h=h,
         )
 
-        return template_document_layers_item_type_0_box
+        return template_document_text_layer_box

@@ -5,11 +5,11 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
-T = TypeVar("T", bound="TemplateDocumentLayersItemType3Box")
+T = TypeVar("T", bound="TemplateDocumentRectLayerBox")
 
 
 @_attrs_define
-class TemplateDocumentLayersItemType3Box:
+class TemplateDocumentRectLayerBox:
     """A rectangle in fractions of the canvas: {x, y, w, h}, each 0 to 1, within the canvas.
 
     Attributes:
@@ -57,11 +57,11 @@ class TemplateDocumentLayersItemType3Box:
 
         h = d.pop("h")
 
-        template_document_layers_item_type_3_box = cls(
+        template_document_rect_layer_box = cls(
             x=x,
             y=y,
             w=w,
             h=h,
         )
 
-        return template_document_layers_item_type_3_box
+        return template_document_rect_layer_box

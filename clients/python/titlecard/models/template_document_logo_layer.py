@@ -15,26 +15,23 @@ from attrs import define as _attrs_define
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.template_document_layers_item_type_4_box import (
-        TemplateDocumentLayersItemType4Box,
-    )
+    from ..models.template_document_logo_layer_box import TemplateDocumentLogoLayerBox
 
 
-T = TypeVar("T", bound="TemplateDocumentLayersItemType4")
+T = TypeVar("T", bound="TemplateDocumentLogoLayer")
 
 
 @_attrs_define
-class TemplateDocumentLayersItemType4:
+class TemplateDocumentLogoLayer:
     """The preset's logo; nothing when the request has none. Text layers keep out of it.
 
     Attributes:
         type_ (Literal['logo']):
-        box (TemplateDocumentLayersItemType4Box | Unset): Where the logo goes (contained); the preset's corner when
-            unset.
+        box (TemplateDocumentLogoLayerBox | Unset): Where the logo goes (contained); the preset's corner when unset.
     """
 
     type_: Literal["logo"]
-    box: TemplateDocumentLayersItemType4Box | Unset = UNSET
+    box: TemplateDocumentLogoLayerBox | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         type_ = self.type_
@@ -57,8 +54,8 @@ class TemplateDocumentLayersItemType4:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.template_document_layers_item_type_4_box import (
-            TemplateDocumentLayersItemType4Box,
+        from ..models.template_document_logo_layer_box import (
+            TemplateDocumentLogoLayerBox,
         )
 
         d = dict(src_dict)
@@ -67,15 +64,15 @@ class TemplateDocumentLayersItemType4:
             raise ValueError(f"type must match const 'logo', got '{type_}'")
 
         _box = d.pop("box", UNSET)
-        box: TemplateDocumentLayersItemType4Box | Unset
+        box: TemplateDocumentLogoLayerBox | Unset
         if isinstance(_box, Unset):
             box = UNSET
         else:
-            box = TemplateDocumentLayersItemType4Box.from_dict(_box)
+            box = TemplateDocumentLogoLayerBox.from_dict(_box)
 
-        template_document_layers_item_type_4 = cls(
+        template_document_logo_layer = cls(
             type_=type_,
             box=box,
         )
 
-        return template_document_layers_item_type_4
+        return template_document_logo_layer
