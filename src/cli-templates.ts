@@ -5,67 +5,15 @@
  * configuration's stores, as the stdio MCP connector does.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { createTitlecardClient, errorMessage } from './client/index.js';
 import { ConfigError, loadConfig } from './config.js';
-import { TitlecardError } from './domain/kernel/errors.js';
 import type { TemplateView } from './domain/templates/templates.js';
 import { createLogger } from './logger.js';
-import { createRuntime } from './runtime.js';
+import { backendFromEnvironment } from './mcp/backend.js';
 
-/** What push and pull need of a Titlecard, remote or local. */
-interface TemplateApi {
-  list(): Promise<TemplateView[]>;
-  get(id: string): Promise<TemplateView>;
-  create(document: unknown): Promise<TemplateView>;
-  replace(id: string, document: unknown): Promise<TemplateView>;
-  close(): Promise<void>;
-}
-
-/** A refusal of the remote API, as the CLI reports it (exit code 1, its message). */
-class RemoteRefusal extends TitlecardError {
-  constructor(status: number, body: unknown) {
-    super('VALIDATION_ERROR', errorMessage(status, body));
-  }
-}
-
-async function templateApi(env: NodeJS.ProcessEnv): Promise<TemplateApi> {
-  const token = env.TITLECARD_TOKEN?.trim();
-  if (!token) throw new ConfigError('TITLECARD_TOKEN is required: the API token to act with');
-  const apiUrl = env.TITLECARD_API_URL?.trim();
-  if (apiUrl) {
-    if (!/^https?:\/\//.test(apiUrl))
-      throw new ConfigError(
-        `Invalid TITLECARD_API_URL=${JSON.stringify(apiUrl)}: expected an http or https URL`,
-      );
-    const api = createTitlecardClient({ baseUrl: apiUrl, token });
-    const data = <T>(answer: { data?: { data: T }; error?: unknown; response: Response }): T => {
-      if (answer.data === undefined) throw new RemoteRefusal(answer.response.status, answer.error);
-      return answer.data.data;
-    };
-    // The API's own types describe the same views (generated from the same schemas).
-    return {
-      list: async () => data<{ templates: TemplateView[] }>(await api.GET('/templates')).templates,
-      get: async (id) => data<TemplateView>(await api.GET('/templates/{id}', { params: { path: { id } } })),
-      create: async (document) =>
-        data<TemplateView>(await api.POST('/templates', { body: document as never })),
-      replace: async (id, document) =>
-        data<TemplateView>(
-          await api.PUT('/templates/{id}', { params: { path: { id } }, body: document as never }),
-        ),
-      close: async () => {},
-    };
-  }
+/** The backend of this environment (mcp/backend.ts), as `titlecard mcp` chooses it. */
+function templateApi(env: NodeJS.ProcessEnv) {
   const config = loadConfig(env);
-  const runtime = await createRuntime(config, createLogger(config.logLevel));
-  const principal = () => runtime.services.accounts.authenticate(`Bearer ${token}`);
-  const { templates } = runtime.services;
-  return {
-    list: async () => templates.list(await principal()),
-    get: async (id) => templates.get(await principal(), id),
-    create: async (document) => templates.create(await principal(), document),
-    replace: async (id, document) => templates.replace(await principal(), id, document),
-    close: () => runtime.close(),
-  };
+  return backendFromEnvironment(config, createLogger(config.logLevel), env);
 }
 
 /**
@@ -85,22 +33,22 @@ export async function pushTemplate(
   } catch (err) {
     throw new ConfigError(`Could not read ${file} as JSON: ${(err as Error).message}`);
   }
-  const api = await templateApi(env);
+  const { backend, close } = await templateApi(env);
   try {
     let id = options.id;
     if (!id) {
       const name = (document as { name?: unknown } | null)?.name;
-      const same = (await api.list()).filter((t) => !t.builtIn && t.name === name);
+      const same = (await backend.listTemplates()).filter((t) => !t.builtIn && t.name === name);
       if (same.length > 1)
         throw new ConfigError(
           `${same.length} templates are named ${JSON.stringify(name)}: say which with --id`,
         );
       id = same[0]?.id;
     }
-    if (id) return { template: await api.replace(id, document), created: false };
-    return { template: await api.create(document), created: true };
+    if (id) return { template: await backend.replaceTemplate(id, document), created: false };
+    return { template: await backend.createTemplate(document), created: true };
   } finally {
-    await api.close();
+    await close();
   }
 }
 
@@ -110,12 +58,12 @@ export async function pullTemplate(
   out: string | undefined,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<string> {
-  const api = await templateApi(env);
+  const { backend, close } = await templateApi(env);
   try {
-    const text = `${JSON.stringify((await api.get(id)).document, null, 2)}\n`;
+    const text = `${JSON.stringify((await backend.getTemplate(id)).document, null, 2)}\n`;
     if (out) await writeFile(out, text);
     return text;
   } finally {
-    await api.close();
+    await close();
   }
 }

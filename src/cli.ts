@@ -17,6 +17,7 @@ import type { Services } from './domain/services.js';
 import { tuneHeapGrowing } from './heap.js';
 import { pullTemplate, pushTemplate } from './cli-templates.js';
 import { createLogger } from './logger.js';
+import { RemoteApiError } from './mcp/backend.js';
 import { runStdio } from './mcp/stdio.js';
 import { createRuntime } from './runtime.js';
 import { startServer } from './server.js';
@@ -320,7 +321,7 @@ async function main(argv: string[]): Promise<number> {
       return err.code === 'commander.helpDisplayed' || err.code === 'commander.version'
         ? EXIT.ok
         : EXIT.usage;
-    if (err instanceof ConfigError || err instanceof TitlecardError) {
+    if (err instanceof ConfigError || err instanceof TitlecardError || err instanceof RemoteApiError) {
       process.stderr.write(`titlecard: ${err.message}\n`);
       return EXIT.refused;
     }

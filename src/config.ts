@@ -110,10 +110,10 @@ export const CONFIG_VARIABLES: [name: string, description: string][] = [
     'SMTP server for verification and password-reset emails, e.g. smtps://user:pass@smtp.example.com:465. Unset: the emails are written to the log.',
   ],
   ['MAIL_FROM', 'Sender of those emails. Default "Titlecard <no-reply@HOST of PUBLIC_URL>".'],
-  ['TITLECARD_TOKEN', 'titlecard mcp only: the API token the MCP tools act with.'],
+  ['TITLECARD_TOKEN', 'titlecard mcp and titlecard templates only: the API token they act with.'],
   [
     'TITLECARD_API_URL',
-    'titlecard mcp only: a remote Titlecard {base_url} (https://host/api); unset, the local store under DATA_DIR is used.',
+    'titlecard mcp and titlecard templates only: a remote Titlecard {base_url} (https://host/api); unset, the local store under DATA_DIR is used.',
   ],
 ];
 

@@ -13,6 +13,9 @@ import type { TemplateView } from '../domain/templates/templates.js';
 import type { RenderUrl } from '../domain/render-links/render-links.js';
 import type { GenerateOptions, LayoutReport } from '../domain/schemas.js';
 import type { Services } from '../domain/services.js';
+import type { Logger } from 'pino';
+import { ConfigError, type Config } from '../config.js';
+import { createRuntime } from '../runtime.js';
 import type { BatchDetail, BatchView } from '../domain/batches/batches.js';
 
 export interface TitlecardBackend {
@@ -39,6 +42,10 @@ export interface TitlecardBackend {
   listTemplates(): Promise<TemplateView[]>;
   /** A built-in template by name or one of the caller's by id; NotFoundError (a remote 404) when there is none. */
   getTemplate(id: string): Promise<TemplateView>;
+  /** Saves a template document (`POST /templates`; `titlecard templates push`). */
+  createTemplate(document: unknown): Promise<TemplateView>;
+  /** Replaces one of the caller's templates (`PUT /templates/{id}`). */
+  replaceTemplate(id: string, document: unknown): Promise<TemplateView>;
   /** A signed render link (`POST /render-urls`). */
   createRenderUrl(body: Record<string, unknown>): Promise<RenderUrl>;
   /** Starts a batch (`POST /batches`, JSON). */
@@ -92,6 +99,12 @@ export function localBackend(services: Services, principal: () => Promise<Princi
     },
     async getTemplate(id) {
       return services.templates.get(await principal(), id);
+    },
+    async createTemplate(document) {
+      return services.templates.create(await principal(), document);
+    },
+    async replaceTemplate(id, document) {
+      return services.templates.replace(await principal(), id, document);
     },
     async createRenderUrl(body) {
       return services.renderUrls.createUrl(await principal(), body);
@@ -152,8 +165,51 @@ export function remoteBackend(apiUrl: string, token: string): TitlecardBackend {
     listPresets: async () => dataOf(await api.GET('/presets')).presets,
     listTemplates: async () => dataOf(await api.GET('/templates')).templates,
     getTemplate: async (id) => dataOf(await api.GET('/templates/{id}', { params: { path: { id } } })),
+    createTemplate: async (document) => dataOf(await api.POST('/templates', { body: document as never })),
+    replaceTemplate: async (id, document) =>
+      dataOf(await api.PUT('/templates/{id}', { params: { path: { id } }, body: document as never })),
     createRenderUrl: async (body) => dataOf(await api.POST('/render-urls', { body: body as never })),
     startBatch: async (body) => dataOf(await api.POST('/batches', { body: body as never })),
     getBatch: async (id) => dataOf(await api.GET('/batches/{id}', { params: { path: { id } } })),
+  };
+}
+
+/** A backend chosen from the environment, and what its caller must do with it. */
+export interface EnvironmentBackend {
+  backend: TitlecardBackend;
+  /** Closes the local stores (nothing for a remote server). */
+  close: () => Promise<void>;
+  /** The local stores' services, when the backend is local (undefined for a remote server). */
+  services: Services | undefined;
+}
+
+/**
+ * The backend a process acting with an API token uses (`titlecard mcp`, `titlecard templates`):
+ * with TITLECARD_API_URL set (a remote Titlecard's `{base_url}`, e.g. https://cards.example.com/api)
+ * that server's REST API; otherwise this configuration's stores. Throws ConfigError for a missing
+ * TITLECARD_TOKEN or a TITLECARD_API_URL that is not http or https.
+ */
+export async function backendFromEnvironment(
+  config: Config,
+  logger: Logger,
+  env: NodeJS.ProcessEnv,
+): Promise<EnvironmentBackend> {
+  const token = env.TITLECARD_TOKEN?.trim();
+  if (!token) throw new ConfigError('TITLECARD_TOKEN is required: the API token to act with');
+  const apiUrl = env.TITLECARD_API_URL?.trim();
+  if (apiUrl) {
+    if (!/^https?:\/\//.test(apiUrl))
+      throw new ConfigError(
+        `Invalid TITLECARD_API_URL=${JSON.stringify(apiUrl)}: expected an http or https URL`,
+      );
+    logger.info({ apiUrl }, 'acting on a remote Titlecard');
+    return { backend: remoteBackend(apiUrl, token), close: async () => {}, services: undefined };
+  }
+  const runtime = await createRuntime(config, logger);
+  logger.info({ dataDir: config.dataDir }, 'acting on the local store');
+  return {
+    backend: localBackend(runtime.services, () => runtime.services.accounts.authenticate(`Bearer ${token}`)),
+    close: () => runtime.close(),
+    services: runtime.services,
   };
 }

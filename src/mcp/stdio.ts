@@ -7,9 +7,8 @@
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Logger } from 'pino';
-import { ConfigError, type Config } from '../config.js';
-import { createRuntime } from '../runtime.js';
-import { localBackend, remoteBackend, type TitlecardBackend } from './backend.js';
+import type { Config } from '../config.js';
+import { backendFromEnvironment } from './backend.js';
 import { buildMcpServer } from './server.js';
 import { base64Source, pathSource } from './sources.js';
 
@@ -19,29 +18,14 @@ export async function runStdio(
   logger: Logger,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<void> {
-  const token = env.TITLECARD_TOKEN?.trim();
-  if (!token) throw new ConfigError('TITLECARD_TOKEN is required: the API token the MCP tools act with');
-  let backend: TitlecardBackend;
+  const { backend, close, services } = await backendFromEnvironment(config, logger, env);
   let localFileOf: ((url: string) => string | undefined) | undefined;
-  let close = async () => {};
-  const apiUrl = env.TITLECARD_API_URL?.trim();
-  if (apiUrl) {
-    if (!/^https?:\/\//.test(apiUrl))
-      throw new ConfigError(
-        `Invalid TITLECARD_API_URL=${JSON.stringify(apiUrl)}: expected an http or https URL`,
-      );
-    backend = remoteBackend(apiUrl, token);
-    logger.info({ apiUrl }, 'MCP over stdio, remote Titlecard');
-  } else {
-    const runtime = await createRuntime(config, logger);
-    backend = localBackend(runtime.services, () => runtime.services.accounts.authenticate(`Bearer ${token}`));
-    runtime.services.background.start();
-    close = () => runtime.close();
-    // Files on local disk (no S3): DATA_DIR/files/<key>, the key being the URL's last segment.
-    // The file's key is the last segment of its URL; the store says where it is, if on this disk.
+  if (services) {
+    services.background.start();
+    // Files on local disk (no S3): the file's key is the last segment of its URL; the store says
+    // where it is, if on this disk.
     localFileOf = (url) =>
-      runtime.services.images.localFile(decodeURIComponent(new URL(url).pathname.split('/').at(-1) ?? ''));
-    logger.info({ dataDir: config.dataDir }, 'MCP over stdio, local store');
+      services.images.localFile(decodeURIComponent(new URL(url).pathname.split('/').at(-1) ?? ''));
   }
   const server = buildMcpServer({
     backend,
