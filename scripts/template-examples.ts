@@ -12,7 +12,7 @@ import sharp from 'sharp';
 import { loadFontLibrary } from '../src/domain/render/fonts.js';
 import { createRenderer } from '../src/domain/render/index.js';
 import { generateOptionsSchema } from '../src/domain/schemas.js';
-import { fieldValues, parseTemplateDocument } from '../src/domain/templates/document.js';
+import { fieldValues, imageVariableOf, parseTemplateDocument } from '../src/domain/templates/document.js';
 
 const ROOT = new URL('../', import.meta.url);
 const PHOTOS = new URL('../../shared/fixtures/photos/', import.meta.url);
@@ -56,7 +56,7 @@ export async function renderExample(
   const subtitle = 'subtitle' in example ? example.subtitle : undefined;
   const images = new Map<number, Buffer>();
   document.layers.forEach((layer, i) => {
-    const name = layer.type === 'image' ? /^\{\{\s*(\w+)\s*\}\}$/.exec(layer.source)?.[1] : undefined;
+    const name = layer.type === 'image' ? imageVariableOf(layer.source) : undefined;
     const file = name && (example.images as Record<string, string>)[name];
     if (file) images.set(i, readFileSync(new URL(file, PHOTOS)));
   });

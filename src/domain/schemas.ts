@@ -35,7 +35,7 @@ const CONTROL_CHARS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 const TEXT_PATTERN = '^(?=[\\s\\S]*\\S)[^\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f]*$';
 
 /** A trimmed text of 1 to `max` characters, with no control characters but line feeds. */
-function text(max: number) {
+export function textSchema(max: number) {
   return (
     z
       .string()
@@ -113,8 +113,10 @@ const templateChoiceSchema = z
  * first (`src/http/form.ts`); MCP clients send them typed.
  */
 const generateShape = {
-  title: text(LIMITS.textMaxLength).describe('Title, 1 to 200 characters. A line feed forces a line break.'),
-  subtitle: text(LIMITS.textMaxLength).optional().describe('Subtitle, 1 to 200 characters.'),
+  title: textSchema(LIMITS.textMaxLength).describe(
+    'Title, 1 to 200 characters. A line feed forces a line break.',
+  ),
+  subtitle: textSchema(LIMITS.textMaxLength).optional().describe('Subtitle, 1 to 200 characters.'),
   position: z
     .union([
       z.enum(POSITION_NAMES),
@@ -223,7 +225,7 @@ export const listImagesQuerySchema = z.object({
 
 /** Body of `POST /tokens` (spec 4.4). Name rules are our choice: 1 to 100 characters, need not be unique. */
 export const createTokenBodySchema = z.object({
-  name: text(LIMITS.tokenNameMaxLength).describe(
+  name: textSchema(LIMITS.tokenNameMaxLength).describe(
     'Descriptive name, 1 to 100 characters; need not be unique.',
   ),
 });
@@ -429,7 +431,7 @@ export const presetLogoSchema = z
 /** Body of `POST /presets` and `PUT /presets/{id}`: a name, design options, a background and a logo. */
 export const presetBodySchema = z
   .object({
-    name: text(100).describe('Name, 1 to 100 characters.'),
+    name: textSchema(100).describe('Name, 1 to 100 characters.'),
     ...presetOptionsShape,
     background: recordIdSchema('ast')
       .nullable()
@@ -468,7 +470,7 @@ export const assetSchema = z.object({
 
 /** Body of `POST /signing-keys`. */
 export const createSigningKeyBodySchema = z.object({
-  name: text(100).describe('Descriptive name, 1 to 100 characters.'),
+  name: textSchema(100).describe('Descriptive name, 1 to 100 characters.'),
 });
 
 /** A signing key as listed (no secret). */
@@ -492,8 +494,8 @@ export const renderUrlSchema = z.object({
 export const renderUrlBodySchema = z
   .object({
     preset: recordIdSchema('pre'),
-    title: text(LIMITS.textMaxLength),
-    subtitle: text(LIMITS.textMaxLength).optional(),
+    title: textSchema(LIMITS.textMaxLength),
+    subtitle: textSchema(LIMITS.textMaxLength).optional(),
     image: z
       .string()
       .max(2048)
@@ -544,7 +546,7 @@ export const siteBodySchema = z
       )
       .describe('The site: scheme, host and port, such as https://blog.example.com (no path).'),
     preset: recordIdSchema('pre').describe("The preset that gives every page's card its design."),
-    name: text(100)
+    name: textSchema(100)
       .optional()
       .describe("What the fallback card says, 1 to 100 characters; default the origin's host."),
     keepQuery: z

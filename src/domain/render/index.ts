@@ -21,7 +21,7 @@ import { FILE_TYPES, type FileFormat, type FontName, type Template } from '../de
 import type { GenerateOptions, LayoutReport, RenderReport } from '../schemas.js';
 import { BUILT_IN_TEMPLATES, builtInDocument, isBuiltIn } from '../templates/built-ins.js';
 import type { Canvas } from './blend.js';
-import type { TemplateDocument } from '../templates/document.js';
+import { setsTitle, type TemplateDocument } from '../templates/document.js';
 import {
   clipToBox,
   coversCanvas,
@@ -215,9 +215,7 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
     // A template of the user's: the title's fields from the layer that sets {{title}} (else the
     // first text layer), and a report for each text layer.
     const texts = fillTexts(document, valuesOf(options));
-    const titleLayer = document.layers.findIndex(
-      (l) => l.type === 'text' && /\{\{\s*title\s*\}\}/.test(l.content),
-    );
+    const titleLayer = document.layers.findIndex((l) => l.type === 'text' && setsTitle(l.content));
     const main = titleLayer >= 0 ? titleLayer : document.layers.findIndex((l) => l.type === 'text');
     const mainTexts = texts.get(main);
     const mainLayer = document.layers[main];

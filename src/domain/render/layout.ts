@@ -16,7 +16,13 @@
  */
 import type { Aspect, FontName, Template } from '../design.js';
 import { ASPECTS } from '../design.js';
-import { DEFAULT_TEXT_SIZE, type TemplateDocument, type TextLayer } from '../templates/document.js';
+import {
+  DEFAULT_TEXT_SIZE,
+  fillVariables,
+  setsTitle,
+  type TemplateDocument,
+  type TextLayer,
+} from '../templates/document.js';
 import { builtInDocument } from '../templates/built-ins.js';
 import type { FontLibrary, LoadedFont } from './fonts.js';
 import { gradientOfLayer, type GradientGeometry } from './gradient.js';
@@ -218,10 +224,7 @@ export function fillTexts(
   document: TemplateDocument,
   values: Record<string, string | undefined>,
 ): FilledTexts {
-  const fill = (text: string) =>
-    text
-      .replace(/\{\{\s*([A-Za-z][A-Za-z0-9_]{0,31})\s*\}\}/g, (_, name: string) => values[name] ?? '')
-      .trim();
+  const fill = (text: string) => fillVariables(text, values).trim();
   const texts: FilledTexts = new Map();
   document.layers.forEach((layer, i) => {
     if (layer.type !== 'text') return;
@@ -305,13 +308,13 @@ function columnsOf(fonts: FontLibrary, req: DocumentLayoutRequest): Column[] {
     if (layer.type !== 'text') return;
     const filled = req.texts.get(i);
     const font = layerFontOf(layer, i, req.layerFonts, req.font);
-    const setsTitle = /\{\{\s*title\s*\}\}/.test(layer.content);
+    const title = setsTitle(layer.content);
     const group = layer.group ?? `#${i}`;
     // A group takes the size of its first layer: the request's when that layer sets the title.
     if (!groupSize.has(group))
       groupSize.set(
         group,
-        setsTitle && req.fontSize !== undefined
+        title && req.fontSize !== undefined
           ? { size: req.fontSize, fixedByRequest: true }
           : { size: layer.fontSize ?? DEFAULT_TEXT_SIZE, fixedByRequest: false },
       );

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { ASPECT_NAMES, FONT_NAMES } from '../design.js';
 import { ValidationError } from '../kernel/errors.js';
 import { parseOrThrow } from '../kernel/validate.js';
-import { graphemeLength } from '../schemas.js';
+import { textSchema } from '../schemas.js';
 
 /** Limits of a template (our choice; docs/templates.md). */
 export const TEMPLATE_LIMITS = {
@@ -318,6 +318,24 @@ export function referencedVariables(text: string): string[] {
   return [...text.matchAll(VARIABLE_REFERENCE)].map((m) => m[1] as string);
 }
 
+/** `text` with each `{{name}}` replaced by `values[name]` (the empty string when it has none). */
+export function fillVariables(text: string, values: Record<string, string | undefined>): string {
+  return text.replace(VARIABLE_REFERENCE, (_, name: string) => values[name] ?? '');
+}
+
+/** Whether a text layer's content sets the spec's title (`{{title}}`): the request's `fontSize` sizes it. */
+export function setsTitle(content: string): boolean {
+  return referencedVariables(content).includes('title');
+}
+
+/** An image layer's `source` that is one variable, `{{avatar}}`. */
+const IMAGE_VARIABLE = /^\{\{\s*([A-Za-z][A-Za-z0-9_]{0,31})\s*\}\}$/;
+
+/** The variable an image layer's `source` names (`{{avatar}}` → avatar); undefined for any other source. */
+export function imageVariableOf(source: string): string | undefined {
+  return IMAGE_VARIABLE.exec(source)?.[1];
+}
+
 /**
  * Parses and checks a template document: the schema, the limits, and every `{{variable}}` declared
  * with the right type. Throws ValidationError naming the path (`layers[3].box.w`, `variables.x`).
@@ -378,7 +396,7 @@ export function parseTemplateDocument(input: unknown): TemplateDocument {
     if (layer.type === 'image') {
       const field = `layers[${i}].source`;
       if (/\{\{/.test(layer.source)) {
-        if (!/^\{\{\s*[A-Za-z][A-Za-z0-9_]{0,31}\s*\}\}$/.test(layer.source))
+        if (imageVariableOf(layer.source) === undefined)
           throw new ValidationError(
             field,
             'format',
@@ -395,9 +413,6 @@ export function parseTemplateDocument(input: unknown): TemplateDocument {
   });
   return doc;
 }
-
-// eslint-disable-next-line no-control-regex -- the text rules of spec 4.1: no control characters but line feed
-const CONTROL_CHARS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 
 /**
  * The values of a document's text variables for a render: `title` and `subtitle`, then each text
@@ -446,18 +461,9 @@ export function fieldValues(
       values[name] = variable.default;
       continue;
     }
-    if (typeof given !== 'string') throw new ValidationError(field, 'type', `Expected text for ${field}`);
-    if (CONTROL_CHARS.test(given))
-      throw new ValidationError(field, 'format', `Expected text without control characters for ${field}`);
-    const text = given.trim();
-    const length = graphemeLength(text);
-    if (length > variable.maxLength)
-      throw new ValidationError(
-        field,
-        'maxLength',
-        `Expected at most ${variable.maxLength} characters for ${field} but received ${length}`,
-      );
-    values[name] = text;
+    // The rules of the spec's title (section 4.1): no control characters but line feed, trimmed,
+    // at most maxLength grapheme clusters.
+    values[name] = parseOrThrow(textSchema(variable.maxLength), given, ['fields', name]);
   }
   return values;
 }

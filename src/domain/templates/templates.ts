@@ -17,7 +17,7 @@ import type { LoadedFont } from '../render/fonts.js';
 import type { TemplateDesign } from '../render/index.js';
 import type { Assets } from '../render-links/uploads.js';
 import { BUILT_IN_TEMPLATES, isBuiltIn } from './built-ins.js';
-import { fieldValues, parseTemplateDocument, type TemplateDocument } from './document.js';
+import { fieldValues, imageVariableOf, parseTemplateDocument, type TemplateDocument } from './document.js';
 
 /** Templates an account may keep (our choice; docs/templates.md). */
 export const TEMPLATES_PER_ACCOUNT = 100;
@@ -276,7 +276,7 @@ export function createTemplates({
     const layerFonts = new Map<number, LoadedFont>();
     for (const [i, layer] of document.layers.entries()) {
       if (layer.type === 'image' && images) {
-        const variable = /^\{\{\s*([A-Za-z][A-Za-z0-9_]*)\s*\}\}$/.exec(layer.source)?.[1];
+        const variable = imageVariableOf(layer.source);
         if (variable) {
           const bytes = pictures.get(variable);
           if (bytes) layerImages.set(i, bytes);
