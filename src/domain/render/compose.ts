@@ -22,7 +22,7 @@ import { gradientOfLayer, textsOver } from './gradient.js';
 import type { GradientGeometry } from './gradient.js';
 import type { RenderOptions } from './index.js';
 import { type InkMeasurement, measureInk } from './ink.js';
-import { boxOf, type Frame, type Rect, type TextLayout } from './layout.js';
+import { boxOf, type Frame, lineBox, type Rect, type TextLayout, unionOf } from './layout.js';
 import type { TextMasks } from './overlay.js';
 import { type LayerPixels, pixelRect, rectPixels } from './paint.js';
 import {
@@ -79,13 +79,8 @@ export function coversCanvas(document: TemplateDocument): boolean {
 /** The layout of the text layers of one layer only: its blocks, with the bounds of their lines. */
 export function layerLayout(layout: TextLayout, layer: number): TextLayout {
   const blocks = layout.blocks.filter((b) => b.layer === layer);
-  const lines = blocks.flatMap((b) => b.lines);
-  if (lines.length === 0) return { ...layout, blocks };
-  const left = Math.min(...lines.map((l) => l.x));
-  const top = Math.min(...lines.map((l) => l.baseline - l.ascent));
-  const right = Math.max(...lines.map((l) => l.x + l.width));
-  const bottom = Math.max(...lines.map((l) => l.baseline + l.descent));
-  return { ...layout, blocks, bounds: { x: left, y: top, width: right - left, height: bottom - top } };
+  const bounds = unionOf(blocks.flatMap((b) => b.lines.map(lineBox)));
+  return bounds ? { ...layout, blocks, bounds } : { ...layout, blocks };
 }
 
 /**

@@ -4,7 +4,7 @@
  * band's opacity as a function of one coordinate.
  */
 import type { GRADIENT_DIRECTIONS, TemplateDocument } from '../templates/document.js';
-import { boxOf, type Frame, type Rect, sizeOf, type TextBlock } from './layout.js';
+import { boxOf, type Frame, lineBox, type Rect, sizeOf, type TextBlock, unionOf } from './layout.js';
 
 export type GradientDirection = (typeof GRADIENT_DIRECTIONS)[number];
 
@@ -31,22 +31,12 @@ export function gradientFor(
   boxes: Rect[],
 ): GradientGeometry {
   const lines = blocks.flatMap((b) => b.lines);
-  const extent = (ls: typeof lines, within: Rect[]) =>
-    ls.length
-      ? {
-          left: Math.min(...ls.map((l) => l.x)),
-          right: Math.max(...ls.map((l) => l.x + l.width)),
-          top: Math.min(...ls.map((l) => l.baseline - l.ascent)),
-          bottom: Math.max(...ls.map((l) => l.baseline + l.descent)),
-        }
-      : within.length
-        ? {
-            left: Math.min(...within.map((b) => b.x)),
-            right: Math.max(...within.map((b) => b.x + b.width)),
-            top: Math.min(...within.map((b) => b.y)),
-            bottom: Math.max(...within.map((b) => b.y + b.height)),
-          }
-        : { left: width / 2, right: width / 2, top: height / 2, bottom: height / 2 };
+  /** The edges of the lines `ls`, else of the boxes `within`, else the canvas's centre. */
+  const extent = (ls: typeof lines, within: Rect[]) => {
+    const r = unionOf(ls.map(lineBox)) ??
+      unionOf(within) ?? { x: width / 2, y: height / 2, width: 0, height: 0 };
+    return { left: r.x, right: r.x + r.width, top: r.y, bottom: r.y + r.height };
+  };
   const all = extent(lines, boxes);
   const fromTop = (textEnd: number) => {
     const to = Math.min(height, textEnd + 0.3 * height);

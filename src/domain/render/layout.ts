@@ -178,6 +178,21 @@ interface Column {
  */
 export type Frame = Aspect | { width: number; height: number };
 
+/** A line's box from its ascent to its descent, px. */
+export function lineBox(line: LaidLine): Rect {
+  return { x: line.x, y: line.baseline - line.ascent, width: line.width, height: line.ascent + line.descent };
+}
+
+/** The smallest rectangle holding every one of `rects`, px; undefined for none. */
+export function unionOf(rects: Rect[]): Rect | undefined {
+  if (rects.length === 0) return undefined;
+  const left = Math.min(...rects.map((r) => r.x));
+  const top = Math.min(...rects.map((r) => r.y));
+  const right = Math.max(...rects.map((r) => r.x + r.width));
+  const bottom = Math.max(...rects.map((r) => r.y + r.height));
+  return { x: left, y: top, width: right - left, height: bottom - top };
+}
+
 /** The canvas size of a frame, px. */
 export function sizeOf(frame: Frame): { width: number; height: number } {
   return typeof frame === 'string' ? ASPECTS[frame] : frame;
@@ -468,14 +483,12 @@ export function layoutDocument(fonts: FontLibrary, req: DocumentLayoutRequest): 
     blocks.push(...placed);
   }
 
-  const lines = blocks.flatMap((b) => b.lines);
-  const left = Math.min(...lines.map((l) => l.x));
-  const top = Math.min(...lines.map((l) => l.baseline - l.ascent));
-  const right = Math.max(...lines.map((l) => l.x + l.width));
-  const bottom = Math.max(...lines.map((l) => l.baseline + l.descent));
-  const bounds = lines.length
-    ? { x: left, y: top, width: right - left, height: bottom - top }
-    : { x: width / 2, y: height / 2, width: 0, height: 0 };
+  const bounds = unionOf(blocks.flatMap((b) => b.lines.map(lineBox))) ?? {
+    x: width / 2,
+    y: height / 2,
+    width: 0,
+    height: 0,
+  };
   const boxes = new Map(columns.map((c) => [c.layer, c.box]));
   const gradientIndex = req.document.layers.findIndex((l) => l.type === 'gradient');
   const first = columns.find((c) => (plans.get(c) ?? []).length > 0);

@@ -3,7 +3,7 @@
  * 4.1 rule 1), and `auto` (ours) picks the calmest of the one-box templates on the cropped photo.
  */
 import type { Template } from '../design.js';
-import type { TextLayout } from './layout.js';
+import { lineBox, type TextLayout } from './layout.js';
 import { meanOver, saliencyMap } from './saliency.js';
 
 /** The templates `auto` chooses from: those with one text box (split keeps two apart). */
@@ -23,14 +23,7 @@ export function chooseTemplate(
   let best: { template: Template; layout: TextLayout; score: number } | undefined;
   for (const template of AUTO_CANDIDATES) {
     const layout = layOut(template);
-    const rects = layout.blocks.flatMap((b) =>
-      b.lines.map((l) => ({
-        x: l.x,
-        y: l.baseline - l.ascent,
-        width: l.width,
-        height: l.ascent + l.descent,
-      })),
-    );
+    const rects = layout.blocks.flatMap((b) => b.lines.map(lineBox));
     const score = meanOver(map, rects);
     scores[template] = score;
     if (!best || score < best.score - 1e-9) best = { template, layout, score };
