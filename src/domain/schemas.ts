@@ -86,6 +86,11 @@ const fontChoiceSchema = z
 
 /** A template id: `tpl_` and 22 base62 characters (src/domain/kernel/ids.ts). */
 const TEMPLATE_ID = /^tpl_[0-9A-Za-z]{22}$/;
+
+/** Whether `value` is a template id (a template of a user's, not a built-in name). */
+export function isTemplateId(value: unknown): value is string {
+  return typeof value === 'string' && TEMPLATE_ID.test(value);
+}
 /**
  * `template`: a built-in name (spec 4.1), auto (ours), or a template id (POST /templates). One
  * string with one check, so that a wrong name is an `enum` refusal listing the names.

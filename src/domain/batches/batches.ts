@@ -27,7 +27,7 @@ import { mergeFields } from '../templates/document.js';
 import type { Templates } from '../templates/templates.js';
 import type { Assets } from '../render-links/uploads.js';
 import type { Presets } from '../render-links/presets.js';
-import { generateOptionsSchema } from '../schemas.js';
+import { generateOptionsSchema, isTemplateId } from '../schemas.js';
 
 /** Items per batch (issue 27: a blog's back catalogue; HCTI takes 25, we take more). */
 export const BATCH_MAX_ITEMS = 1000;
@@ -190,7 +190,7 @@ export function createBatches(deps: BatchesDeps): Batches {
       });
       if (typeof parsed.font === 'object') await assets.fontRecordOf(userId, parsed.font.custom);
       // A template of the user's, filled as the render will fill it (its images are read then).
-      if (parsed.template?.startsWith('tpl_'))
+      if (isTemplateId(parsed.template))
         await templates.design(
           userId,
           parsed.template,

@@ -14,7 +14,7 @@ import type { ImageInput } from '../render/decode.js';
 import type { RenderOptions } from '../render/index.js';
 import type { Presets } from '../render-links/presets.js';
 import type { Assets } from '../render-links/uploads.js';
-import { generateOptionsSchema } from '../schemas.js';
+import { generateOptionsSchema, isTemplateId } from '../schemas.js';
 import { mergeFields } from '../templates/document.js';
 import type { Templates } from '../templates/templates.js';
 import type { PreparedRender } from './images.js';
@@ -63,7 +63,7 @@ export function createRequestResolver({
     const font =
       typeof parsed.font === 'object' ? (await assets.fontOf(userId, parsed.font.custom)).font : parsed.font;
     let design: RenderOptions['design'];
-    if (parsed.template?.startsWith('tpl_')) {
+    if (isTemplateId(parsed.template)) {
       design = await templates.design(
         userId,
         parsed.template,

@@ -13,7 +13,7 @@ import { NotFoundError, ValidationError } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import type { Preset } from '../kernel/records.js';
 import type { Clock, RecordStore } from '../kernel/ports.js';
-import { presetBodySchema, type presetSchema } from '../schemas.js';
+import { isTemplateId, presetBodySchema, type presetSchema } from '../schemas.js';
 import { parseOrThrow } from '../kernel/validate.js';
 
 export type PresetView = z.infer<typeof presetSchema>;
@@ -68,7 +68,7 @@ export function createPresets({
     );
     if (background) await assets.imageRecordOf(userId, background, 'background');
     if (logo) await assets.imageRecordOf(userId, logo.asset, 'logo.asset');
-    if (parsed.template?.startsWith('tpl_')) await templates.recordOf(userId, parsed.template);
+    if (isTemplateId(parsed.template)) await templates.recordOf(userId, parsed.template);
     const font = parsed.font;
     const fontId = typeof font === 'object' ? font.custom : null;
     if (fontId) await assets.fontRecordOf(userId, fontId);

@@ -22,7 +22,7 @@ import type { Templates } from '../templates/templates.js';
 import { mergeFields } from '../templates/document.js';
 import type { Quota } from '../accounts/quota.js';
 import type { Renderer } from '../render/index.js';
-import { generateOptionsSchema } from '../schemas.js';
+import { generateOptionsSchema, isTemplateId } from '../schemas.js';
 import { parseOrThrow } from '../kernel/validate.js';
 
 /** A render claim older than this is taken over, ms: a render takes well under a second. */
@@ -210,7 +210,7 @@ export function createRenderCache(deps: RenderCacheDeps): RenderCache {
         fields: mergeFields(preset.options.fields, options.fields),
       });
       // A template of the user's: its version (an edit renders again) and its fields, checked now.
-      const template = parsed.template?.startsWith('tpl_')
+      const template = isTemplateId(parsed.template)
         ? await templates.design(
             user.id,
             parsed.template,

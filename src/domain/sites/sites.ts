@@ -37,7 +37,7 @@ import type { Site, SitePage } from '../kernel/records.js';
 import { parseOrThrow } from '../kernel/validate.js';
 import type { Presets } from '../render-links/presets.js';
 import type { RenderCache, ServedRender } from '../render-links/render-cache.js';
-import { siteBodySchema, type sitePageSchema, type siteSchema } from '../schemas.js';
+import { isTemplateId, siteBodySchema, type sitePageSchema, type siteSchema } from '../schemas.js';
 import { decodePage, readPage, VERIFICATION_NAME } from './page.js';
 
 /** Sites per account (ours). */
@@ -338,10 +338,7 @@ export function createSites(deps: SitesDeps): Sites {
       try {
         texts = await readSitePage(site, url);
         // A page's fields fill the preset's template when it is one of the user's; else they are unused.
-        const fields =
-          typeof preset.options.template === 'string' && preset.options.template.startsWith('tpl_')
-            ? texts.fields
-            : undefined;
+        const fields = isTemplateId(preset.options.template) ? texts.fields : undefined;
         card = await cache.plan(user, { preset, ...texts, fields, format });
       } catch (err) {
         if (!(err instanceof PageProblem) && !(err instanceof ValidationError)) throw err;

@@ -10,6 +10,7 @@ import type { Principal } from '../accounts/accounts.js';
 import { TEMPLATES } from '../design.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
+import { isTemplateId } from '../schemas.js';
 import type { Clock, ImageFetcher, RecordStore } from '../kernel/ports.js';
 import type { TemplateRecord } from '../kernel/records.js';
 import { checkImage } from '../render/decode.js';
@@ -130,8 +131,12 @@ export function createTemplates({
       `The built-in template ${id} is read-only: create a template from its document with POST /templates`,
     );
 
+  /** The user's template `id`; undefined when there is none (not a template id, unknown, another user's). */
+  const findOwn = async (userId: string, id: string) =>
+    isTemplateId(id) ? store.templates.find(userId, id) : undefined;
+
   async function recordOf(userId: string, id: string, field = 'template'): Promise<TemplateRecord> {
-    const found = /^tpl_[0-9A-Za-z]{22}$/.test(id) ? await store.templates.find(userId, id) : undefined;
+    const found = await findOwn(userId, id);
     if (!found)
       throw new ValidationError(
         field,
@@ -169,9 +174,7 @@ export function createTemplates({
 
     async get(principal, id) {
       if (isBuiltIn(id)) return builtInView(id);
-      const found = /^tpl_[0-9A-Za-z]{22}$/.test(id)
-        ? await store.templates.find(principal.user.id, id)
-        : undefined;
+      const found = await findOwn(principal.user.id, id);
       if (!found) throw notFound(id);
       return viewOf(found);
     },
@@ -179,7 +182,7 @@ export function createTemplates({
     async replace(principal, id, body) {
       if (isBuiltIn(id)) throw readOnly(id);
       const userId = principal.user.id;
-      if (!/^tpl_[0-9A-Za-z]{22}$/.test(id) || !(await store.templates.find(userId, id))) throw notFound(id);
+      if (!(await findOwn(userId, id))) throw notFound(id);
       const document = await documentOf(userId, body);
       const updated = await store.templates.update(userId, id, {
         name: document.name,
@@ -193,7 +196,7 @@ export function createTemplates({
     async delete(principal, id) {
       if (isBuiltIn(id)) throw readOnly(id);
       const userId = principal.user.id;
-      if (!/^tpl_[0-9A-Za-z]{22}$/.test(id) || !(await store.templates.find(userId, id))) throw notFound(id);
+      if (!(await findOwn(userId, id))) throw notFound(id);
       const using = await store.presets.countUsing(userId, id);
       if (using > 0)
         throw new ConflictError(
