@@ -38,7 +38,7 @@ import type { Quota } from '../accounts/quota.js';
 import type { ImageInput } from '../render/decode.js';
 import type { Assets } from '../render-links/uploads.js';
 import type { Templates } from '../templates/templates.js';
-import { createRequestResolver } from './request.js';
+import { createRequestResolver, onTemplateCanvas } from './request.js';
 import type { Presets } from '../render-links/presets.js';
 import type { Renderer, RenderOptions } from '../render/index.js';
 import {
@@ -260,6 +260,21 @@ export function createImages({
     templates,
     fetchImage,
   });
+  /**
+   * A preview ({@link Images.preview}): limited per account ({@link PREVIEW_LIMIT}) and admitted as a
+   * generation is; the render `prepared` resolves, drawn as JPEG and scaled to {@link PREVIEW_WIDTH}.
+   */
+  async function previewed(principal: Principal, prepared: () => Promise<PreparedRender>): Promise<Blob> {
+    const wait = await previewThrottle.hit(`preview:${principal.user.id}`);
+    if (wait > 0) throw new TooManyAttemptsError(wait, 'previews');
+    return admitted(async () => {
+      const { input, options } = await prepared();
+      const rendered = await renderer.render(input, { ...options, fileFormat: 'jpeg' });
+      const body = await sharp(rendered.image).resize(PREVIEW_WIDTH).jpeg({ quality: 70 }).toBuffer();
+      return { body, contentType: 'image/jpeg' };
+    });
+  }
+
   let inFlight = 0;
   /**
    * Runs `work` as one of the generations and previews under way, or refuses it with
@@ -370,22 +385,14 @@ export function createImages({
 
     renderQueued: (job) => handoff.renderQueued(job),
 
-    async preview(principal, read) {
-      const wait = await previewThrottle.hit(`preview:${principal.user.id}`);
-      if (wait > 0) throw new TooManyAttemptsError(wait, 'previews');
-      return admitted(async () => {
+    preview: (principal, read) =>
+      previewed(principal, async () => {
         const { image, imageField, options } = await read();
-        const prepared = await prepare(principal.user.id, image, options, imageField);
-        const rendered = await renderer.render(prepared.input, { ...prepared.options, fileFormat: 'jpeg' });
-        const body = await sharp(rendered.image).resize(PREVIEW_WIDTH).jpeg({ quality: 70 }).toBuffer();
-        return { body, contentType: 'image/jpeg' };
-      });
-    },
+        return prepare(principal.user.id, image, options, imageField);
+      }),
 
-    async previewTemplate(principal, document, read) {
-      const wait = await previewThrottle.hit(`preview:${principal.user.id}`);
-      if (wait > 0) throw new TooManyAttemptsError(wait, 'previews');
-      return admitted(async () => {
+    previewTemplate: (principal, document, read) =>
+      previewed(principal, async () => {
         const { image, imageField, options } = await read();
         const { fields, template: _template, ...rest } = (options ?? {}) as Record<string, unknown>;
         const prepared = await prepare(principal.user.id, image, rest, imageField);
@@ -394,18 +401,8 @@ export function createImages({
           subtitle: prepared.options.subtitle,
           fields: fields as Record<string, unknown> | undefined,
         });
-        const aspect = rest.aspect === undefined ? design.document.aspect : prepared.options.aspect;
-        if (rest.aspect !== undefined) design.size = undefined;
-        const rendered = await renderer.render(prepared.input, {
-          ...prepared.options,
-          aspect,
-          design,
-          fileFormat: 'jpeg',
-        });
-        const body = await sharp(rendered.image).resize(PREVIEW_WIDTH).jpeg({ quality: 70 }).toBuffer();
-        return { body, contentType: 'image/jpeg' };
-      });
-    },
+        return { ...prepared, options: { ...prepared.options, ...onTemplateCanvas(design, rest.aspect) } };
+      }),
 
     async list(principal, query) {
       const q = parseOrThrow(listImagesQuerySchema, query);

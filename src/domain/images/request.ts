@@ -26,6 +26,19 @@ import type { PreparedRender } from './images.js';
  */
 export const SOURCE_FIELDS = ['preset', 'asset', 'imageUrl'] as const;
 
+/**
+ * A template's canvas for a render: its `aspect`, or its own `size`, unless the request (or its
+ * preset) names an aspect (`requested`), which then wins over both.
+ */
+export function onTemplateCanvas(
+  design: NonNullable<RenderOptions['design']>,
+  requested: unknown,
+): Pick<RenderOptions, 'design'> & { aspect?: RenderOptions['aspect'] } {
+  return requested === undefined
+    ? { design, aspect: design.document.aspect }
+    : { design: { ...design, size: undefined } };
+}
+
 export function createRequestResolver({
   assets,
   presets,
@@ -70,9 +83,6 @@ export function createRequestResolver({
         { title: parsed.title, subtitle: parsed.subtitle, fields, lenient: standIn },
         { images: withImages },
       );
-      // The template's aspect (or its own size) unless the request (or its preset) names one.
-      if (raw.aspect === undefined) parsed.aspect = design.document.aspect;
-      else design.size = undefined;
     } else if (fields !== undefined)
       throw new ValidationError(
         'fields',
@@ -91,7 +101,7 @@ export function createRequestResolver({
         size: preset.logo.size,
       };
     }
-    return { ...parsed, font, logo, design };
+    return { ...parsed, font, logo, ...(design ? onTemplateCanvas(design, raw.aspect) : {}) };
   }
 
   async function prepare(
