@@ -137,13 +137,8 @@ const rgb8 = (c: Rgb): Rgb => [Math.round(c[0]), Math.round(c[1]), Math.round(c[
 
 /** A canvas of the document's `background` colour, for a document whose first layer is not the photo. */
 export function solidCanvas(document: TemplateDocument, width: number, height: number): Canvas {
-  const [r, g, b] = parseHex(document.background);
-  const pixels = Buffer.alloc(width * height * 3);
-  for (let i = 0; i < pixels.length; i += 3) {
-    pixels[i] = r;
-    pixels[i + 1] = g;
-    pixels[i + 2] = b;
-  }
+  // Buffer.alloc repeats a fill of several bytes: one pixel's RGB.
+  const pixels = Buffer.alloc(width * height * 3, Buffer.from(parseHex(document.background)));
   return { pixels, width, height, channels: 3 };
 }
 

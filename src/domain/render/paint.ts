@@ -99,13 +99,8 @@ export async function imagePixels(
 
 /** A filled rectangle of `colour` over `rect`, rounded and faded. */
 export function rectPixels(rect: Rect, colour: Rgb, radius: number, opacity: number): LayerPixels {
-  const rgba = Buffer.alloc(rect.width * rect.height * 4);
-  for (let i = 0; i < rgba.length; i += 4) {
-    rgba[i] = colour[0];
-    rgba[i + 1] = colour[1];
-    rgba[i + 2] = colour[2];
-    rgba[i + 3] = 255;
-  }
+  // Buffer.alloc repeats a fill of several bytes: one opaque pixel's RGBA.
+  const rgba = Buffer.alloc(rect.width * rect.height * 4, Buffer.from([...colour, 255]));
   roundAndFade(rgba, rect.width, rect.height, radius * Math.min(rect.width, rect.height), opacity);
   return { rect, rgba };
 }
