@@ -210,7 +210,22 @@ const customColourNeedsHex = (
     });
 };
 
-export const generateOptionsSchema = z.object(generateShape).superRefine(customColourNeedsHex);
+/** `fields` fill a template of the user's; the built-in templates have no variables (ours, docs/templates.md). */
+const fieldsNeedTemplate = (o: { template?: string | undefined; fields?: unknown }, ctx: z.RefinementCtx) => {
+  if (o.fields !== undefined && !isTemplateId(o.template))
+    ctx.addIssue({
+      code: 'invalid_format',
+      format: 'fields only with a template id (tpl_…)',
+      path: ['fields'],
+      input: JSON.stringify(o.fields),
+      message: 'fields fill a template of yours (tpl_…); the built-in templates have no variables',
+    });
+};
+
+export const generateOptionsSchema = z.object(generateShape).superRefine((o, ctx) => {
+  customColourNeedsHex(o, ctx);
+  fieldsNeedTemplate(o, ctx);
+});
 export type GenerateOptionsInput = z.input<typeof generateOptionsSchema>;
 export type GenerateOptions = z.output<typeof generateOptionsSchema>;
 

@@ -197,8 +197,6 @@ export function createBatches(deps: BatchesDeps): Batches {
           { title: parsed.title, subtitle: parsed.subtitle, fields: parsed.fields },
           { images: false },
         );
-      else if (parsed.fields !== undefined)
-        throw new ValidationError('fields', 'format', 'Expected fields only with a template id (tpl_…)');
     } catch (err) {
       if (!(err instanceof ValidationError)) throw err;
       throw new ValidationError(`${at}.${err.field}`, err.constraint, `${at}: ${err.message}`);

@@ -83,12 +83,7 @@ export function createRequestResolver({
         { title: parsed.title, subtitle: parsed.subtitle, fields, lenient: standIn },
         { images: withImages },
       );
-    } else if (fields !== undefined)
-      throw new ValidationError(
-        'fields',
-        'format',
-        'Expected fields only with a template id (tpl_…): the built-in templates have no variables',
-      );
+    }
     let logo: RenderOptions['logo'];
     if (preset?.logo) {
       const { bytes } = await assets.imageOf(userId, preset.logo.assetId, 'logo');

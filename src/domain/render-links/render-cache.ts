@@ -218,12 +218,6 @@ export function createRenderCache(deps: RenderCacheDeps): RenderCache {
             { images: false },
           )
         : undefined;
-      if (!template && parsed.fields !== undefined)
-        throw new ValidationError(
-          'fields',
-          'format',
-          "Expected fields only when the preset's template is a template id (tpl_…)",
-        );
       // The uploads' SHA-256 from their records: a cached fetch reads no file but the card's.
       const shaOf = async (id: string | null | undefined, field: string) =>
         id ? (await assets.imageRecordOf(user.id, id, field)).sha256 : null;
