@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { safeZoneOf } from '../../src/domain/render/layout.js';
+import { safeZoneOf } from '../../src/domain/render/geometry.js';
 import { docsJavaScriptLink, fetchLink } from '../support/docs-examples.js';
 import { ROOT, runCli, spawnServer } from '../support/process.js';
 import { call, generate, startTestServer, upload, type TestServer } from '../support/server.js';

@@ -8,7 +8,7 @@
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { safeZoneOf } from '../../src/domain/render/layout.js';
+import { safeZoneOf } from '../../src/domain/render/geometry.js';
 import { createRenderer, type RenderResult } from '../../src/domain/render/index.js';
 import { generateOptionsSchema } from '../../src/domain/schemas.js';
 import { ASPECTS } from '../../src/domain/design.js';

@@ -11,7 +11,7 @@
  * point, 15 to 20 ms a layer) takes 4 to 6 ms on the main thread for a 1200×630 card, spread over
  * several turns of the event loop (`npm run bench`).
  */
-import type { Rect } from './layout.js';
+import type { Rect } from './geometry.js';
 import type { GradientGeometry } from './gradient.js';
 import type { TextMasks } from './overlay.js';
 import { gradientAlpha, type Rgb } from './tones.js';

@@ -36,15 +36,8 @@ import { startDecodeCover, type ImageInput } from './decode.js';
 import { encodeCard, THUMBNAIL_WIDTH } from './encode.js';
 import type { FontLibrary, LoadedFont } from './fonts.js';
 import type { InkMeasurement } from './ink.js';
-import {
-  boxOf,
-  fillTexts,
-  layerFontOf,
-  layoutDocument,
-  type Rect,
-  sizeOf,
-  type TextLayout,
-} from './layout.js';
+import { fillTexts, layerFontOf, layoutDocument, type TextLayout } from './layout.js';
+import { boxOf, type Rect, sizeOf } from './geometry.js';
 import { LOGO_GAP, logoRect, type LogoOverlay } from './logo.js';
 import { rasteriseText, type TextMasks } from './overlay.js';
 import { imagePixels, type LayerPixels, pixelRect } from './paint.js';

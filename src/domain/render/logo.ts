@@ -1,5 +1,5 @@
 /** A preset's logo on the card: its corners, its size and where it goes in the safe zone. */
-import { type Frame, safeZoneOf, sizeOf, type Rect } from './layout.js';
+import { type Frame, safeZoneOf, sizeOf, type Rect } from './geometry.js';
 
 /** Corners a logo can sit in (a preset's `logo.corner`). */
 export const LOGO_CORNERS = ['top-left', 'top-right', 'bottom-left', 'bottom-right'] as const;

@@ -15,7 +15,8 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { renderAsync } from '@resvg/resvg-js';
 import sharp from 'sharp';
 import { svgNumber } from './colr.js';
-import type { Rect, TextLayout } from './layout.js';
+import type { TextLayout } from './layout.js';
+import type { Rect } from './geometry.js';
 
 const n = svgNumber;
 

@@ -6,7 +6,7 @@
  * anti-aliased as resvg would draw it.
  */
 import sharp from 'sharp';
-import type { Rect } from './layout.js';
+import type { Rect } from './geometry.js';
 import type { Rgb } from './tones.js';
 
 /** A layer's pixels and where they go: `rgba` is straight alpha, `rect.width × rect.height`. */

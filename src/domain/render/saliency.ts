@@ -4,7 +4,7 @@
  * per pixel, the luminance gradient magnitude (edges, texture: "busy") plus half the colour's
  * distance from the photo's mean colour (what stands out: "salient"), 0 to about 255.
  */
-import type { Rect } from './layout.js';
+import type { Rect } from './geometry.js';
 
 export interface SaliencyMap {
   values: Float32Array;

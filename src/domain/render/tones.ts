@@ -17,7 +17,7 @@
  * - `colorMode` auto picks whichever of white and black needs the weaker gradient (white on a tie);
  *   with `gradient` off, the one with the higher contrast.
  */
-import type { Rect } from './layout.js';
+import type { Rect } from './geometry.js';
 import type { GradientGeometry } from './gradient.js';
 
 export type Rgb = [number, number, number];

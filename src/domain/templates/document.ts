@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { ASPECT_NAMES, FONT_NAMES } from '../design.js';
 import { ValidationError } from '../kernel/errors.js';
 import { parseOrThrow } from '../kernel/validate.js';
-import { textSchema } from '../schemas.js';
+import { textSchema } from '../text.js';
 
 /** Limits of a template (our choice; docs/templates.md). */
 export const TEMPLATE_LIMITS = {
