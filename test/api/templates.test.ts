@@ -221,7 +221,10 @@ describe('templates', () => {
     expect(await pixel(afterBytes)).toEqual([204, 0, 0]);
 
     await call(srv.base, 'DELETE', `/presets/${preset.body.data.id as string}`, { token });
-    expect((await call(srv.base, 'DELETE', `/templates/${id}`, { token })).status).toBe(200);
+    expect((await call(srv.base, 'DELETE', `/templates/${id}`, { token })).body).toEqual({
+      success: true,
+      message: `Template ${id} deleted`,
+    });
     expect((await call(srv.base, 'GET', `/templates/${id}`, { token })).status).toBe(404);
   });
 

@@ -18,6 +18,7 @@ import {
   type Resource,
 } from '../describe.js';
 import { ok } from '../../http/respond.js';
+import { collectionRoutes } from '../collection.js';
 
 const idParameters = [idParameter];
 
@@ -28,22 +29,7 @@ export const presetsResource: Resource = {
     const body = express.json({ limit: '16kb' });
     const { presets, renderUrls } = services;
 
-    router.post('/presets', auth, body, async (req, res) => {
-      res.status(201).json({ success: true, data: await presets.create(principalOf(res), req.body) });
-    });
-    router.get('/presets', auth, async (_req, res) => {
-      ok(res, { presets: await presets.list(principalOf(res)) });
-    });
-    router.get('/presets/:id', auth, async (req, res) => {
-      ok(res, await presets.get(principalOf(res), req.params.id as string));
-    });
-    router.put('/presets/:id', auth, body, async (req, res) => {
-      ok(res, await presets.replace(principalOf(res), req.params.id as string, req.body));
-    });
-    router.delete('/presets/:id', auth, async (req, res) => {
-      await presets.delete(principalOf(res), req.params.id as string);
-      res.json({ success: true, message: `Preset ${req.params.id as string} deleted` });
-    });
+    collectionRoutes(router, presets, { plural: 'presets', noun: 'Preset', auth, body });
 
     router.post('/signing-keys', auth, body, async (req, res) => {
       res.set('Cache-Control', 'no-store');

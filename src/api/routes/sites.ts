@@ -18,6 +18,7 @@ import {
   type Resource,
 } from '../describe.js';
 import { ok } from '../../http/respond.js';
+import { collectionRoutes } from '../collection.js';
 import { cardResponse, RENDER_LINK_CACHE_CONTROL, sendCard } from './render-links.js';
 
 export const sitesResource: Resource = {
@@ -26,24 +27,12 @@ export const sitesResource: Resource = {
     const auth = requireAuth(services);
     const body = express.json({ limit: '16kb' });
     const { sites } = services;
-    router.post('/sites', auth, body, async (req, res) => {
-      res.status(201).json({ success: true, data: await sites.create(principalOf(res), req.body) });
-    });
-    router.get('/sites', auth, async (_req, res) => {
-      ok(res, { sites: await sites.list(principalOf(res)) });
-    });
-    router.get('/sites/:id', auth, async (req, res) => {
-      ok(res, await sites.get(principalOf(res), req.params.id as string));
-    });
+    collectionRoutes(router, sites, { plural: 'sites', noun: 'Site', auth, body });
     router.post('/sites/:id/verify', auth, async (req, res) => {
       ok(res, await sites.verify(principalOf(res), req.params.id as string));
     });
     router.get('/sites/:id/pages', auth, async (req, res) => {
       ok(res, { pages: await sites.pages(principalOf(res), req.params.id as string) });
-    });
-    router.delete('/sites/:id', auth, async (req, res) => {
-      await sites.delete(principalOf(res), req.params.id as string);
-      res.json({ success: true, message: `Site ${req.params.id as string} deleted` });
     });
     return router;
   },

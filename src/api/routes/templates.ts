@@ -3,7 +3,7 @@
  * built-ins are listed and read by name (`GET /templates/bottom-left`) and are read-only.
  */
 import express from 'express';
-import { principalOf, requireAuth } from '../../http/auth.js';
+import { requireAuth } from '../../http/auth.js';
 import { TEMPLATE_LIMITS } from '../../domain/templates/document.js';
 import { TEMPLATES_PER_ACCOUNT } from '../../domain/templates/templates.js';
 import {
@@ -17,7 +17,7 @@ import {
   secured,
   type Resource,
 } from '../describe.js';
-import { ok } from '../../http/respond.js';
+import { collectionRoutes } from '../collection.js';
 
 const idParameters = [
   {
@@ -34,24 +34,7 @@ export const templatesResource: Resource = {
     // The document's own limit is checked by the domain, with a message naming it; this only keeps
     // a body far past it from being parsed at all.
     const body = express.json({ limit: `${2 * TEMPLATE_LIMITS.bytes}b` });
-    const { templates } = services;
-
-    router.post('/templates', auth, body, async (req, res) => {
-      res.status(201).json({ success: true, data: await templates.create(principalOf(res), req.body) });
-    });
-    router.get('/templates', auth, async (_req, res) => {
-      ok(res, { templates: await templates.list(principalOf(res)) });
-    });
-    router.get('/templates/:id', auth, async (req, res) => {
-      ok(res, await templates.get(principalOf(res), req.params.id as string));
-    });
-    router.put('/templates/:id', auth, body, async (req, res) => {
-      ok(res, await templates.replace(principalOf(res), req.params.id as string, req.body));
-    });
-    router.delete('/templates/:id', auth, async (req, res) => {
-      await templates.delete(principalOf(res), req.params.id as string);
-      res.json({ success: true, message: `Template ${req.params.id as string} deleted` });
-    });
+    collectionRoutes(router, services.templates, { plural: 'templates', noun: 'Template', auth, body });
     return router;
   },
 

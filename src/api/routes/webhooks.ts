@@ -17,6 +17,7 @@ import {
   type Resource,
 } from '../describe.js';
 import { ok } from '../../http/respond.js';
+import { collectionRoutes } from '../collection.js';
 
 export const webhooksResource: Resource = {
   router(services) {
@@ -24,20 +25,16 @@ export const webhooksResource: Resource = {
     const auth = requireAuth(services);
     const body = express.json({ limit: '16kb' });
     const { webhooks } = services;
-    router.post('/webhooks', auth, body, async (req, res) => {
-      res.set('Cache-Control', 'no-store');
-      res.status(201).json({ success: true, data: await webhooks.create(principalOf(res), req.body) });
-    });
-    router.get('/webhooks', auth, async (_req, res) => {
-      ok(res, { webhooks: await webhooks.list(principalOf(res)) });
+    collectionRoutes(router, webhooks, {
+      plural: 'webhooks',
+      noun: 'Webhook endpoint',
+      auth,
+      body,
+      secretOnCreate: true,
     });
     router.get('/webhooks/deliveries', auth, async (req, res) => {
       const endpoint = typeof req.query.endpoint === 'string' ? req.query.endpoint : undefined;
       ok(res, { deliveries: await webhooks.deliveries(principalOf(res), endpoint) });
-    });
-    router.delete('/webhooks/:id', auth, async (req, res) => {
-      await webhooks.delete(principalOf(res), req.params.id as string);
-      res.json({ success: true, message: `Webhook endpoint ${req.params.id as string} deleted` });
     });
     router.post('/webhooks/:id/test', auth, async (req, res) => {
       res
