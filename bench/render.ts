@@ -13,6 +13,8 @@
  *   npm run bench -- --listing    a page of an account's images at 1k, 100k and 1M images (listing.ts).
  *   npm run bench -- --batches    200 cards as synchronous requests and as one batch (batches.ts).
  *   npm run bench -- --templates  the blog template of docs/templates.md against bottom-left (templates.ts).
+ *   npm run bench -- --parts      the renderer beside the floor in one process, with its shadow and
+ *                                 gradient off in turn: where a card's CPU goes (parts.ts).
  *
  * Options: --photos a,b (file names, default all), --formats png,jpeg,webp.
  *
@@ -34,6 +36,7 @@ import { encoderTable } from './encoders.js';
 import { listingFigures } from './listing.js';
 import { batchFigures } from './batches.js';
 import { templateFigures } from './templates.js';
+import { partFigures } from './parts.js';
 import { FORMATS, SUBTITLE, TITLE, type Format } from './engines.js';
 import { serverSession, tenMegabytePhoto } from './http.js';
 import { delayLine, eventLoopDelay, median } from './stats.js';
@@ -47,6 +50,7 @@ const { values } = parseArgs({
     listing: { type: 'boolean', default: false },
     batches: { type: 'boolean', default: false },
     templates: { type: 'boolean', default: false },
+    parts: { type: 'boolean', default: false },
     photos: { type: 'string' },
     formats: { type: 'string' },
   },
@@ -81,6 +85,9 @@ if (values.encoders) {
   await batchFigures(photos.get(name) ?? readFileSync(new URL(name, PHOTOS)), name, print);
 } else if (values.templates) {
   await templateFigures(fonts, photos, formats, RUNS, print);
+} else if (values.parts) {
+  const name = values.photos?.split(',')[0] ?? 'mate_RainDrops.jpg';
+  await partFigures(fonts, name, photos.get(name) ?? readFileSync(new URL(name, PHOTOS)), RUNS, print);
 } else if (values.http) {
   await addMadePhotos();
   await serverFigures();
