@@ -23,6 +23,7 @@ import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { runCli, spawnServer, type ServerProcess } from '../test/support/process.js';
 import { floorEngine, TITLE, SUBTITLE, type Format } from './engines.js';
+import { runInFlight } from './stats.js';
 
 /** Most bytes a photo may have (spec 4.1: 10 MB). */
 const UPLOAD_LIMIT = 10 * 1024 * 1024;
@@ -113,20 +114,16 @@ interface ThroughputRow {
   clientCpuMs: number;
 }
 
-/** Sends `total` requests through `send`, `inFlight` at a time; the elapsed seconds. */
-async function load(send: () => Promise<number>, inFlight: number, total: number): Promise<number> {
-  let sent = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: inFlight }, async () => {
-      while (sent < total) {
-        sent++;
-        const status = await send();
-        if (status !== 201) throw new Error(`POST /generate answered ${status}`);
-      }
-    }),
+/** Sends `total` requests through `send`, `inFlight` at a time; the elapsed seconds. Throws on an answer other than 201. */
+function load(send: () => Promise<number>, inFlight: number, total: number): Promise<number> {
+  return runInFlight(
+    async () => {
+      const status = await send();
+      if (status !== 201) throw new Error(`POST /generate answered ${status}`);
+    },
+    inFlight,
+    total,
   );
-  return (performance.now() - started) / 1000;
 }
 
 /** Cards per second of the floor (engines.ts) in this process, `inFlight` at a time. */

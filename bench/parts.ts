@@ -8,13 +8,12 @@
  *
  *   npm run bench -- --parts [--photos mate_RainDrops.jpg] [--runs 5]
  */
-import { performance } from 'node:perf_hooks';
 import type { FontLibrary } from '../src/domain/render/fonts.js';
 import { createRenderer } from '../src/domain/render/index.js';
 import { warmUp } from '../src/domain/render/warm-up.js';
 import { generateOptionsSchema } from '../src/domain/schemas.js';
 import { floorEngine, SUBTITLE, TITLE } from './engines.js';
-import { median } from './stats.js';
+import { median, runInFlight } from './stats.js';
 
 /** Cards a round makes with each variant, 4 in flight. */
 const CARDS = 60;
@@ -51,19 +50,10 @@ export async function partFigures(
   const cpuMs = variants.map(() => [] as number[]);
   for (let round = 0; round < rounds; round++)
     for (const [i, [, make]] of variants.entries()) {
-      let started = 0;
       const cpu = process.cpuUsage();
-      const t = performance.now();
-      await Promise.all(
-        Array.from({ length: IN_FLIGHT }, async () => {
-          while (started < CARDS) {
-            started++;
-            await make();
-          }
-        }),
-      );
+      const seconds = await runInFlight(make, IN_FLIGHT, CARDS);
       const used = process.cpuUsage(cpu);
-      perSecond[i]?.push(CARDS / ((performance.now() - t) / 1000));
+      perSecond[i]?.push(CARDS / seconds);
       cpuMs[i]?.push((used.user + used.system) / 1000 / CARDS);
     }
   const floorCards = median(perSecond[0] ?? []);

@@ -1,4 +1,4 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 
 /** Median of a non-empty list (mean of the middle two for an even count). */
 export function median(xs: number[]): number {
@@ -6,6 +6,28 @@ export function median(xs: number[]): number {
   return s.length % 2
     ? (s[(s.length - 1) / 2] as number)
     : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
+}
+
+/**
+ * Runs `task` `total` times, `inFlight` at a time (each lane starts its next run when its last
+ * ends); the elapsed seconds.
+ */
+export async function runInFlight(
+  task: () => Promise<unknown>,
+  inFlight: number,
+  total: number,
+): Promise<number> {
+  let started = 0;
+  const t = performance.now();
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (started < total) {
+        started++;
+        await task();
+      }
+    }),
+  );
+  return (performance.now() - t) / 1000;
 }
 
 /**
