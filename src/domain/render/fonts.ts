@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import * as hb from 'harfbuzzjs';
 import type { FontName } from '../design.js';
 import { colorGlyphSvg } from './colr.js';
+import { UNUSED_TABLES, withoutTables } from './sfnt.js';
 
 /** Where the bundled fonts are: `<package root>/fonts`. */
 export const DEFAULT_FONTS_DIR = fileURLToPath(new URL('../../../fonts', import.meta.url));
@@ -51,15 +52,16 @@ export class LoadedFont {
   private readonly colorSvgs = new Map<number, string>();
 
   /**
-   * Copies the font file into HarfBuzz (10 to 17 ms for a 10 to 25 MB CJK or emoji font) and,
-   * unless `index` is false, reads its coverage and colour tables ({@link index}).
+   * Copies the font file into HarfBuzz (10 to 17 ms for a 10 to 25 MB CJK or emoji font), without
+   * the tables the renderer never reads ({@link UNUSED_TABLES}: the emoji font's 20 MB of SVG
+   * glyphs), and, unless `index` is false, reads its coverage and colour tables ({@link index}).
    */
   constructor(
     readonly name: string,
     data: Uint8Array,
     options: { index?: boolean } = {},
   ) {
-    this.face = new hb.Face(new hb.Blob(data));
+    this.face = new hb.Face(new hb.Blob(withoutTables(data, UNUSED_TABLES)));
     this.font = new hb.Font(this.face);
     this.upem = this.face.upem;
     const extents = this.font.hExtents();

@@ -1,0 +1,81 @@
+/**
+ * The font tables the renderer leaves out before a font goes into HarfBuzz (sfnt.ts): the emoji
+ * font loses its SVG glyphs and nothing it paints.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import * as hb from 'harfbuzzjs';
+import { describe, expect, it } from 'vitest';
+import { colorGlyphSvg } from '../../src/domain/render/colr.js';
+import { UNUSED_TABLES, withoutTables } from '../../src/domain/render/sfnt.js';
+
+const require = createRequire(import.meta.url);
+const EMOJI_FILE = path.join(
+  path.dirname(require.resolve('@expo-google-fonts/noto-color-emoji/package.json')),
+  '400Regular/NotoColorEmoji_400Regular.ttf',
+);
+const ARIMO_FILE = new URL('../../fonts/arimo/Arimo_700Bold.ttf', import.meta.url);
+
+/** The table directory of a font file, read independently of sfnt.ts: tag → the table's bytes. */
+function tables(data: Uint8Array): Map<string, Buffer> {
+  const file = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  const out = new Map<string, Buffer>();
+  for (let i = 0; i < file.readUInt16BE(4); i++) {
+    const at = 12 + 16 * i;
+    const offset = file.readUInt32BE(at + 8);
+    out.set(file.toString('latin1', at, at + 4), file.subarray(offset, offset + file.readUInt32BE(at + 12)));
+  }
+  return out;
+}
+
+/** The glyph ids HarfBuzz shapes `text` into with the font file `data`, and each one's colour paint as SVG. */
+function paint(data: Uint8Array, text: string): { ids: number[]; svgs: string[]; colour: boolean } {
+  const face = new hb.Face(new hb.Blob(data));
+  const font = new hb.Font(face);
+  const buffer = new hb.Buffer();
+  buffer.addText(text);
+  buffer.guessSegmentProperties();
+  hb.shape(font, buffer);
+  const ids = buffer.getGlyphInfos().map((g) => g.codepoint);
+  return { ids, svgs: ids.map((id) => colorGlyphSvg(font, id, 'e')), colour: face.hasColorPaint() };
+}
+
+describe('font tables left out', () => {
+  const emoji = readFileSync(EMOJI_FILE);
+  const slim = withoutTables(emoji, UNUSED_TABLES);
+
+  it("drops the emoji font's SVG glyphs and keeps every other table byte for byte", () => {
+    const before = tables(emoji);
+    const after = tables(slim);
+    expect(before.has('SVG ')).toBe(true);
+    expect([...after.keys()].sort()).toEqual([...before.keys()].filter((t) => t !== 'SVG ').sort());
+    for (const [tag, bytes] of after) expect(bytes.equals(before.get(tag) as Buffer), tag).toBe(true);
+    // The memory a process saves: the file is 25 MB, its SVG table 20 of them.
+    expect(slim.length).toBeLessThan(emoji.length - 19_000_000);
+    // Each table starts on a 4-byte boundary, as the OpenType directory requires.
+    const view = Buffer.from(slim.buffer, slim.byteOffset, slim.byteLength);
+    for (let i = 0; i < view.readUInt16BE(4); i++) expect(view.readUInt32BE(12 + 16 * i + 8) % 4).toBe(0);
+  });
+
+  it('paints the same colour glyphs from what is left', () => {
+    const text = '✨👩🏽‍💻🇯🇵';
+    const full = paint(emoji, text);
+    const left = paint(slim, text);
+    expect(left.colour).toBe(true);
+    expect(left.ids).toEqual(full.ids);
+    expect(left.ids.length).toBe(3);
+    expect(left.svgs).toEqual(full.svgs);
+    expect(left.svgs.every((svg) => svg.includes('fill'))).toBe(true);
+  });
+
+  it('answers the same bytes, not a copy, for a font without those tables or for what is not a font', () => {
+    const arimo = readFileSync(ARIMO_FILE);
+    expect(withoutTables(arimo, UNUSED_TABLES)).toBe(arimo);
+    const notAFont = Buffer.from('wOFF and more bytes than a header');
+    expect(withoutTables(notAFont, UNUSED_TABLES)).toBe(notAFont);
+    // A directory that points past the file's end is left for HarfBuzz to refuse.
+    const cut = emoji.subarray(0, 4096);
+    expect(withoutTables(cut, UNUSED_TABLES)).toBe(cut);
+  });
+});
