@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { Semaphore } from 'async-mutex';
 import sharp, { type Metadata } from 'sharp';
 import { ValidationError } from '../kernel/errors.js';
+import { trimFreeMemory } from './malloc-trim.js';
 
 export type ImageInput = Buffer | { path: string };
 
@@ -216,6 +217,13 @@ export const DECODE_MEMORY_BUDGET = 64 * 2 ** 20;
 // bytes made each decode take ten times as long.
 const MIB = 2 ** 20;
 const decodeBudget = new Semaphore(DECODE_MEMORY_BUDGET / MIB);
+/**
+ * A decode expected to hold this many MiB or more first has glibc give its free pages back
+ * (malloc-trim.ts): 16, a baseline JPEG of 32 megapixels or a progressive one of 4. Trimming
+ * after every render instead cost about 1.7 ms of CPU a card in page faults on the small `mate`
+ * photo (`perf record`, docs/performance.md).
+ */
+const LARGE_DECODE_MIB = 16;
 
 /**
  * Bytes a cover-crop decode holds at its peak, from the header, as measured with libvips (growth of
@@ -260,7 +268,11 @@ async function decodeChecked(
       });
     const mib = Math.ceil(Math.min(DECODE_MEMORY_BUDGET, decodeMemory(format, meta)) / MIB);
     const { data, info } = await decodeBudget.runExclusive(
-      () => pipeline.toColourspace('srgb').raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true }),
+      () => {
+        // A large decode's memory comes on top of the pages the allocator holds free: give those back.
+        if (mib >= LARGE_DECODE_MIB) trimFreeMemory();
+        return pipeline.toColourspace('srgb').raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
+      },
       Math.max(1, mib),
     );
     if (info.channels !== 3 && info.channels !== 4) throw new Error(`unexpected ${info.channels} channels`);
