@@ -207,12 +207,15 @@ export async function startDecodeCover(
 }
 
 /**
- * Most bytes the decodes under way may hold at once, estimated by {@link decodeMemory}: 64 MiB.
- * Beyond it a decode waits for others to finish; one that needs more runs alone. Two progressive
- * JPEGs of 13 to 16 megapixels decoded at once took the server's high-water resident memory from
- * 421 to 467 MiB (`npm run bench -- --http`, docs/performance.md).
+ * Most bytes the decodes under way may hold at once, estimated by {@link decodeMemory}: 112 MiB,
+ * so that two progressive JPEGs of up to 14 megapixels (a phone or camera photo, 52 MiB each)
+ * decode at once on two cores; larger ones decode one at a time. Beyond it a decode waits for
+ * others to finish; one that needs more runs alone. With 64 MiB a server made 0.50 of the floor's
+ * cards of a 13-megapixel progressive JPEG at four in flight; with 112 MiB, 0.66 to 0.83, and its
+ * session's high-water resident memory stayed under 400 MiB once such decodes began by giving
+ * glibc's free pages back ({@link LARGE_DECODE_MIB}; `npm run bench -- --http`, docs/performance.md).
  */
-export const DECODE_MEMORY_BUDGET = 64 * 2 ** 20;
+export const DECODE_MEMORY_BUDGET = 112 * 2 ** 20;
 // Counted in MiB: async-mutex's semaphore walks its value when it wakes waiters, and a value in
 // bytes made each decode take ten times as long.
 const MIB = 2 ** 20;
