@@ -19,7 +19,7 @@ const estimate = async (file: string) => {
 };
 
 describe('decode memory budget', () => {
-  it('decodes two progressive JPEGs of 13 megapixels at once, not two of 16, and lets baseline ones share', async () => {
+  it('lets two progressive JPEGs of 13 megapixels decode at once, not two of 16, and baseline ones share', async () => {
     // Progressive: every coefficient held before the shrink (about 56 MiB for 13.4 megapixels,
     // measured). Two of Dragonfly (13.4 megapixels) fit the budget, so both cores decode; two of
     // seeding (15.9) do not.
