@@ -1,0 +1,34 @@
+/**
+ * The decoder's use of the allocator trim (decode.ts, malloc-trim.ts): a decode expected to hold
+ * 16 MiB or more first asks for glibc's free pages to go back; a small one does not.
+ */
+import { readFileSync } from 'node:fs';
+import sharp from 'sharp';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { decodeCover } from '../../src/domain/render/decode.js';
+import { trimFreeMemory } from '../../src/domain/render/malloc-trim.js';
+
+vi.mock('../../src/domain/render/malloc-trim.js', () => ({ trimFreeMemory: vi.fn() }));
+
+const PHOTOS = new URL('../../../shared/fixtures/photos/', import.meta.url);
+
+describe('free memory given back before a large decode', () => {
+  beforeEach(() => vi.mocked(trimFreeMemory).mockClear());
+
+  it('trims before a 13-megapixel progressive JPEG (about 52 MiB), not before a small photo', async () => {
+    await decodeCover(readFileSync(new URL('mate_RainDrops.jpg', PHOTOS)), 120, 63);
+    expect(trimFreeMemory).not.toHaveBeenCalled();
+    await decodeCover(readFileSync(new URL('Dragonfly_by_Bolly.jpg', PHOTOS)), 120, 63);
+    expect(trimFreeMemory).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not trim for a photo refused before it decodes', async () => {
+    const cut = (
+      await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#888' } })
+        .jpeg({ progressive: true })
+        .toBuffer()
+    ).subarray(0, 20_000);
+    await expect(decodeCover(cut, 120, 63)).rejects.toMatchObject({ field: 'image' });
+    expect(trimFreeMemory).not.toHaveBeenCalled();
+  });
+});
