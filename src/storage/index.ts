@@ -10,7 +10,7 @@ import path from 'node:path';
 import { ConfigError, type Config } from '../config.js';
 import type { BlobStore, RecordStore } from '../domain/kernel/ports.js';
 import { openLocalDiskBlobStore } from './local-disk.js';
-import { openSqliteStore } from './sqlite/index.js';
+import { openSqliteStoreRetrying } from './sqlite/index.js';
 
 /** Where to store: DATA_DIR always, MongoDB and S3 when configured. */
 export type StorageConfig = { dataDir: string; mongo?: Config['mongo']; s3?: Config['s3'] };
@@ -34,7 +34,7 @@ function missingSdk(err: unknown, pkg: string, variable: string): Error {
 }
 
 async function openRecords(config: StorageConfig): Promise<RecordStore> {
-  if (!config.mongo) return openSqliteStore(path.join(config.dataDir, 'titlecard.db'));
+  if (!config.mongo) return openSqliteStoreRetrying(path.join(config.dataDir, 'titlecard.db'));
   const { openMongoStore } = await import('./mongo/index.js');
   try {
     return await openMongoStore({ uri: config.mongo.uri, dbName: config.mongo.dbName });

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/domain/kernel/ids.js';
 import { openLocalDiskBlobStore } from '../../src/storage/local-disk.js';
 import { createMemoryBlobStore } from '../../src/storage/memory.js';
-import { openSqliteStore } from '../../src/storage/sqlite/index.js';
+import { openSqliteStore, openSqliteStoreRetrying } from '../../src/storage/sqlite/index.js';
 import { OFFSET_SLICE } from '../../src/storage/sqlite/images.js';
 import { MIGRATIONS } from '../../src/storage/sqlite/migrations.js';
 import { blobStoreContract } from './contract/blob-store.js';
@@ -72,6 +72,33 @@ describe('SQLite specifics', () => {
     });
     expect(succeeded).toBeGreaterThan(2);
   }, 60_000);
+
+  it('opens a new file that another connection is writing to once it commits: SQLITE_BUSY is retried', async () => {
+    // Two processes starting at once on a new DATA_DIR: one turns the file to WAL while the other
+    // writes. SQLite answers the first SQLITE_BUSY at once (no busy timeout: it would deadlock).
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'titlecard-busy-')), 'titlecard.db');
+    const writer = new Database(file);
+    writer.exec('CREATE TABLE held (a)');
+    writer.exec('BEGIN IMMEDIATE');
+    writer.exec('INSERT INTO held VALUES (1)');
+    const started = performance.now();
+    expect(() => openSqliteStore(file)).toThrow(expect.objectContaining({ code: 'SQLITE_BUSY' }));
+    expect(performance.now() - started).toBeLessThan(1000);
+    setTimeout(() => writer.exec('COMMIT'), 150);
+    const store = await openSqliteStoreRetrying(file);
+    expect(await store.users.findById(newId('usr'))).toBeUndefined();
+    await store.close();
+    writer.close();
+    const db = new Database(file, { readonly: true });
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    db.close();
+  });
+
+  it('throws any other error of the open at once, without retrying it', async () => {
+    const started = performance.now();
+    await expect(openSqliteStoreRetrying(path.join(dir, 'no-such-dir', 'titlecard.db'))).rejects.toThrow();
+    expect(performance.now() - started).toBeLessThan(500);
+  });
 
   it('uses WAL mode so that several processes can share the file', async () => {
     const file = path.join(dir, 'wal.db');
