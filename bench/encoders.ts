@@ -38,6 +38,7 @@ const CANDIDATES: Candidate[] = [
   ['jpeg: Titlecard (q85, standard Huffman)', (s) => encodeCard(s, 'jpeg')],
   libvips('jpeg q85, mozjpeg', (s) => s.jpeg({ quality: 85, mozjpeg: true })),
   libvips('webp q85, effort 4 (before)', (s) => s.webp({ quality: 85 })),
+  libvips('webp q85, effort 0', (s) => s.webp({ quality: 85, effort: 0 })),
   libvips('webp q85, effort 1', (s) => s.webp({ quality: 85, effort: 1 })),
   ['webp: Titlecard (q85, effort 2)', (s) => encodeCard(s, 'webp')],
   libvips('webp q85, effort 3', (s) => s.webp({ quality: 85, effort: 3 })),

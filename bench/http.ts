@@ -6,8 +6,9 @@
  *
  * - every photo in every output format, 4 in flight;
  * - throughput: JPEG cards per second with 1, 4 and 8 requests in flight (each client sends its next
- *   request when its last answer arrives), beside the floor's cards per second at 4 at a time in
- *   one process (sharp's decode, resize and two encodes, bench/engines.ts), and the server's
+ *   request when its last answer arrives), with the server's CPU per card, beside the floor's cards
+ *   per second and CPU per card at 4 at a time in one process (sharp's decode, resize and two
+ *   encodes, bench/engines.ts): issue 28 counts CPU per card, not wall time; and the server's
  *   event-loop delay meanwhile (prom-client's `nodejs_eventloop_lag_*` gauges of `GET /metrics`,
  *   read before the load to reset them and after);
  * - 16 clients uploading a 10 MB photo at the same moment: they queue for the renderer (uploads wait
@@ -110,6 +111,8 @@ async function eventLoopLag(server: ServerProcess): Promise<Record<string, numbe
 interface ThroughputRow {
   inFlight: number;
   perSecond: number;
+  /** CPU of the server process per card, ms (all its threads; {@link serverCpuMs}). */
+  serverCpuMs: number;
   /** CPU of this process (the client) per card, ms: it shares the cores with the server. */
   clientCpuMs: number;
 }
@@ -126,11 +129,32 @@ function load(send: () => Promise<number>, inFlight: number, total: number): Pro
   );
 }
 
-/** Cards per second of the floor (engines.ts) in this process, `inFlight` at a time. */
-async function floorThroughput(photo: Buffer, inFlight: number, total: number): Promise<number> {
+/**
+ * The floor (engines.ts) in this process, `inFlight` at a time: cards per second, and this
+ * process's CPU per card (ms, every thread: `process.cpuUsage`).
+ */
+async function floorThroughput(
+  photo: Buffer,
+  inFlight: number,
+  total: number,
+): Promise<{ perSecond: number; cpuMs: number }> {
   const floor = floorEngine();
   for (let i = 0; i < 2; i++) await floor(photo, 'jpeg');
-  return total / (await load(async () => ((await floor(photo, 'jpeg')) ? 201 : 0), inFlight, total));
+  const cpu = process.cpuUsage();
+  const seconds = await load(async () => ((await floor(photo, 'jpeg')) ? 201 : 0), inFlight, total);
+  const used = process.cpuUsage(cpu);
+  return { perSecond: total / seconds, cpuMs: (used.user + used.system) / 1000 / total };
+}
+
+/**
+ * CPU the server process has used so far, ms, all its threads: utime + stime of
+ * /proc/<pid>/stat (fields 14 and 15, in clock ticks of 1/100 s on Linux; proc(5)).
+ */
+function serverCpuMs(server: ServerProcess): number {
+  const stat = readFileSync(`/proc/${server.proc.pid}/stat`, 'utf8');
+  // The command name (field 2) is in parentheses and may hold spaces: count from after it.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** Cards per second at each level of concurrency, `total` requests per level after a warm-up. */
@@ -150,21 +174,28 @@ async function throughput(
     const rows: ThroughputRow[] = [];
     for (const inFlight of levels) {
       const cpu = process.cpuUsage();
+      const serverCpu = serverCpuMs(server);
       const perSecond = total / (await load(client.send, inFlight, total));
       const used = process.cpuUsage(cpu);
-      rows.push({ inFlight, perSecond, clientCpuMs: (used.user + used.system) / 1000 / total });
+      rows.push({
+        inFlight,
+        perSecond,
+        serverCpuMs: (serverCpuMs(server) - serverCpu) / total,
+        clientCpuMs: (used.user + used.system) / 1000 / total,
+      });
     }
     const lag = await eventLoopLag(server);
     const base = rows[0]?.perSecond ?? 1;
     print(`\nHTTP: POST /api/generate, ${total} JPEG cards per level (${name}), one server process`);
     for (const r of rows)
       print(
-        `  ${String(r.inFlight).padStart(2)} in flight: ${r.perSecond.toFixed(1)} cards/s (${(r.perSecond / base).toFixed(2)}× one at a time; client CPU ${r.clientCpuMs.toFixed(1)} ms a card)`,
+        `  ${String(r.inFlight).padStart(2)} in flight: ${r.perSecond.toFixed(1)} cards/s (${(r.perSecond / base).toFixed(2)}× one at a time; server CPU ${r.serverCpuMs.toFixed(0)} ms a card, client ${r.clientCpuMs.toFixed(1)})`,
       );
     const floor = await floorThroughput(photo, 4, total);
-    const four = rows.find((r) => r.inFlight === 4)?.perSecond ?? NaN;
+    const four = rows.find((r) => r.inFlight === 4);
     print(
-      `  the floor in one process, 4 at a time: ${floor.toFixed(1)} cards/s; the server at 4 in flight makes ${(four / floor).toFixed(2)} of it`,
+      `  the floor in one process, 4 at a time: ${floor.perSecond.toFixed(1)} cards/s, ${floor.cpuMs.toFixed(0)} ms of CPU a card; ` +
+        `the server at 4 in flight makes ${((four?.perSecond ?? NaN) / floor.perSecond).toFixed(2)} of it, at ${((four?.serverCpuMs ?? NaN) - floor.cpuMs).toFixed(0)} ms of CPU a card beside the floor's`,
     );
     print(
       `  server event-loop delay meanwhile: p50 ${lag.p50?.toFixed(1)} ms, p90 ${lag.p90?.toFixed(1)} ms, p99 ${lag.p99?.toFixed(1)} ms, max ${lag.max?.toFixed(1)} ms`,

@@ -16,7 +16,8 @@
  *   npm run bench -- --parts      the renderer beside the floor in one process, with its shadow and
  *                                 gradient off in turn: where a card's CPU goes (parts.ts).
  *
- * Options: --photos a,b (file names, default all), --formats png,jpeg,webp.
+ * Options: --photos a,b (file names, default all), --formats png,jpeg,webp; --throughput a,b: the
+ * photos of the server's throughput (default mate_RainDrops.jpg,Dragonfly_by_Bolly.jpg).
  *
  * `npm run bench` runs this file with `MALLOC_ARENA_MAX=2`, as `npm start` runs the server (docs/configuration.md), and sets V8's heap growing factor as `titlecard serve` does (src/heap.ts), so
  * that its figures are those of the service.
@@ -53,6 +54,7 @@ const { values } = parseArgs({
     parts: { type: 'boolean', default: false },
     photos: { type: 'string' },
     formats: { type: 'string' },
+    throughput: { type: 'string', default: 'mate_RainDrops.jpg,Dragonfly_by_Bolly.jpg' },
   },
 });
 tuneHeapGrowing();
@@ -122,7 +124,7 @@ async function serverFigures() {
       photos,
       formats,
       throughputPhotos: new Map(
-        ['mate_RainDrops.jpg', 'Dragonfly_by_Bolly.jpg'].map((f) => [f, readFileSync(new URL(f, PHOTOS))]),
+        values.throughput.split(',').map((f) => [f, readFileSync(new URL(f, PHOTOS))]),
       ),
       levels: [1, 4, 8],
       total: RUNS * 8,
