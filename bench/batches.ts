@@ -7,19 +7,16 @@
  *
  *   npm run bench -- --batches [--photos mate_RainDrops.jpg]
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { runCli, spawnServer } from '../test/support/process.js';
 import { TITLE } from './engines.js';
+import { procMemoryMiB } from './stats.js';
 
 const ITEMS = 200;
 const IN_FLIGHT = 4;
-
-const status = (pid: number, field: 'VmRSS' | 'VmHWM') =>
-  Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) /
-  1024;
 
 /** Prints the synchronous and the batch timings of {@link ITEMS} cards of `photo`. */
 export async function batchFigures(
@@ -104,7 +101,7 @@ export async function batchFigures(
       `  the queue's overhead per item: ${((batchSeconds / syncSeconds - 1) * 100).toFixed(1)}% (target ≤ 5%)`,
     );
     print(
-      `  server memory: VmRSS ${status(pid, 'VmRSS').toFixed(0)} MiB, VmHWM ${status(pid, 'VmHWM').toFixed(0)} MiB`,
+      `  server memory: VmRSS ${procMemoryMiB(pid, 'VmRSS').toFixed(0)} MiB, VmHWM ${procMemoryMiB(pid, 'VmHWM').toFixed(0)} MiB`,
     );
   } finally {
     await server.stop();

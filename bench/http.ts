@@ -16,7 +16,7 @@
  * - and after each part, the server's resident memory and its high-water mark over the whole
  *   session (VmRSS and VmHWM of /proc/<pid>/status; issue 28 set VmHWM ≤ 400 MiB).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,7 +24,7 @@ import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { runCli, spawnServer, type ServerProcess } from '../test/support/process.js';
 import { floorEngine, TITLE, SUBTITLE, type Format } from './engines.js';
-import { runInFlight } from './stats.js';
+import { procCpuMs, procMemoryMiB, runInFlight } from './stats.js';
 
 /** Most bytes a photo may have (spec 4.1: 10 MB). */
 const UPLOAD_LIMIT = 10 * 1024 * 1024;
@@ -111,7 +111,7 @@ async function eventLoopLag(server: ServerProcess): Promise<Record<string, numbe
 interface ThroughputRow {
   inFlight: number;
   perSecond: number;
-  /** CPU of the server process per card, ms (all its threads; {@link serverCpuMs}). */
+  /** CPU of the server process per card, ms (all its threads; {@link procCpuMs}). */
   serverCpuMs: number;
   /** CPU of this process (the client) per card, ms: it shares the cores with the server. */
   clientCpuMs: number;
@@ -146,17 +146,6 @@ async function floorThroughput(
   return { perSecond: total / seconds, cpuMs: (used.user + used.system) / 1000 / total };
 }
 
-/**
- * CPU the server process has used so far, ms, all its threads: utime + stime of
- * /proc/<pid>/stat (fields 14 and 15, in clock ticks of 1/100 s on Linux; proc(5)).
- */
-function serverCpuMs(server: ServerProcess): number {
-  const stat = readFileSync(`/proc/${server.proc.pid}/stat`, 'utf8');
-  // The command name (field 2) is in parentheses and may hold spaces: count from after it.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 /** Cards per second at each level of concurrency, `total` requests per level after a warm-up. */
 async function throughput(
   server: ServerProcess,
@@ -168,19 +157,20 @@ async function throughput(
   print: (line: string) => void,
 ): Promise<ThroughputRow[]> {
   const client = await generateClient(server, token, photo, name);
+  const pid = server.proc.pid as number;
   try {
     for (let i = 0; i < 2; i++) await client.send();
     await eventLoopLag(server);
     const rows: ThroughputRow[] = [];
     for (const inFlight of levels) {
       const cpu = process.cpuUsage();
-      const serverCpu = serverCpuMs(server);
+      const serverCpu = procCpuMs(pid);
       const perSecond = total / (await load(client.send, inFlight, total));
       const used = process.cpuUsage(cpu);
       rows.push({
         inFlight,
         perSecond,
-        serverCpuMs: (serverCpuMs(server) - serverCpu) / total,
+        serverCpuMs: (procCpuMs(pid) - serverCpu) / total,
         clientCpuMs: (used.user + used.system) / 1000 / total,
       });
     }
@@ -246,13 +236,14 @@ export async function serverSession(
   print: (line: string) => void,
 ): Promise<void> {
   const { server, token, cleanup } = await startServer();
+  const pid = server.proc.pid as number;
   const memory = (after: string) =>
     print(
-      `  server memory ${after}: resident ${procStatus(server, 'VmRSS').toFixed(0)} MiB, high-water ${procStatus(server, 'VmHWM').toFixed(0)} MiB`,
+      `  server memory ${after}: resident ${procMemoryMiB(pid, 'VmRSS').toFixed(0)} MiB, high-water ${procMemoryMiB(pid, 'VmHWM').toFixed(0)} MiB`,
     );
   try {
     print(
-      `\nOne server process for the whole session (idle after start: ${procStatus(server, 'VmRSS').toFixed(0)} MiB)`,
+      `\nOne server process for the whole session (idle after start: ${procMemoryMiB(pid, 'VmRSS').toFixed(0)} MiB)`,
     );
     const cards = await everyFormat(server, token, options.photos, options.formats, 4);
     print(`  ${cards} cards, every photo × format, 4 in flight`);
@@ -265,7 +256,7 @@ export async function serverSession(
     memory(`after ${more} more JPEG cards`);
     await uploadMemory(server, token, options.large, options.clients, print);
     print(
-      `  high-water resident memory (VmHWM) of the server over the whole session: ${procStatus(server, 'VmHWM').toFixed(0)} MiB`,
+      `  high-water resident memory (VmHWM) of the server over the whole session: ${procMemoryMiB(pid, 'VmHWM').toFixed(0)} MiB`,
     );
   } finally {
     await cleanup();
@@ -281,12 +272,6 @@ export async function tenMegabytePhoto(photo: Buffer): Promise<Buffer> {
   throw new Error('could not make a photo under the upload limit');
 }
 
-/** A memory figure of the server process from /proc/<pid>/status (Linux), MiB. */
-function procStatus(server: ServerProcess, field: 'VmRSS' | 'VmHWM'): number {
-  const status = readFileSync(`/proc/${server.proc.pid}/status`, 'utf8');
-  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1]) / 1024;
-}
-
 /** `clients` upload `photo` at once; prints the answers counted by status, and the resident memory before and after. */
 async function uploadMemory(
   server: ServerProcess,
@@ -296,8 +281,9 @@ async function uploadMemory(
   print: (line: string) => void,
 ) {
   const client = await generateClient(server, token, photo, 'large.jpg');
+  const pid = server.proc.pid as number;
   try {
-    const before = procStatus(server, 'VmRSS');
+    const before = procMemoryMiB(pid, 'VmRSS');
     const started = performance.now();
     const answers = await Promise.all(
       Array.from({ length: clients }, async () => {
@@ -314,7 +300,7 @@ async function uploadMemory(
     for (const s of answers) counts.set(s, (counts.get(s) ?? 0) + 1);
     print(
       `\nMemory: ${clients} clients upload a ${(photo.length / 2 ** 20).toFixed(1)} MiB JPEG at once: ` +
-        `resident ${before.toFixed(0)} MiB before, ${procStatus(server, 'VmRSS').toFixed(0)} MiB after; answers ${[...counts].map(([s, n]) => `${n}× ${s}`).join(', ')} in ${(elapsed / 1000).toFixed(1)} s`,
+        `resident ${before.toFixed(0)} MiB before, ${procMemoryMiB(pid, 'VmRSS').toFixed(0)} MiB after; answers ${[...counts].map(([s, n]) => `${n}× ${s}`).join(', ')} in ${(elapsed / 1000).toFixed(1)} s`,
     );
   } finally {
     client.close();

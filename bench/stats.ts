@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 
 /** Median of a non-empty list (mean of the middle two for an even count). */
@@ -51,3 +52,20 @@ export async function eventLoopDelay(fn: () => Promise<void>) {
 }
 export const delayLine = (d: { p50: number; p99: number; max: number }) =>
   `p50 ${d.p50.toFixed(1)} ms, p99 ${d.p99.toFixed(1)} ms, max ${d.max.toFixed(1)} ms`;
+
+/** A memory figure of process `pid` from /proc/<pid>/status (Linux; proc(5)), MiB. */
+export function procMemoryMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1]) / 1024;
+}
+
+/**
+ * CPU process `pid` has used so far, ms, all its threads: utime + stime of /proc/<pid>/stat
+ * (fields 14 and 15, in clock ticks of 1/100 s on Linux; proc(5)).
+ */
+export function procCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name (field 2) is in parentheses and may hold spaces: count from after it.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
