@@ -58,8 +58,9 @@ export function mallocTrimmer(onTrimmed?: (freed: boolean) => void): () => void 
 let processTrimmer: (() => void) | undefined;
 
 /**
- * The process's trimmer ({@link mallocTrimmer}): the decoder calls it before each decode it
- * expects to hold 16 MiB or more (decode.ts), at most four times a second for the whole process.
+ * The process's trimmer ({@link mallocTrimmer}): the decoder calls it before each large decode
+ * (decode.ts, `LARGE_DECODE_MIB`); it trims at most once every {@link TRIM_INTERVAL_MS} for the
+ * whole process.
  */
 export function trimFreeMemory(): void {
   processTrimmer ??= mallocTrimmer();
