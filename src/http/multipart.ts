@@ -80,7 +80,10 @@ export function receiveForm(
       bb = busboy({
         headers: req.headers,
         // One byte over the limit, so that a file of exactly 10 MB passes and the next byte trips it.
-        limits: { fileSize: limitBytes + 1, files: 1, fields: 32, parts: 33, fieldSize: FIELD_BYTES },
+        // Two files, not one: busboy announces a file past its limit only as `filesLimit`, without
+        // its name, so the second file part reaches the `file` handler below, which names its field
+        // (a text field sent as a file, or the image twice).
+        limits: { fileSize: limitBytes + 1, files: 2, fields: 32, parts: 33, fieldSize: FIELD_BYTES },
       });
     } catch {
       reject(new ValidationError('body', 'format', 'Expected a multipart/form-data body with a boundary'));
@@ -97,6 +100,11 @@ export function receiveForm(
       if (name !== field) {
         stream.resume();
         fail(new ValidationError(name, 'type', `Expected a text value for ${name} but received a file`));
+        return;
+      }
+      if (upload) {
+        stream.resume();
+        fail(new ValidationError(field, 'type', `Expected a single file for ${field} but received several`));
         return;
       }
       fileName = info.filename ? info.filename.split(/[\\/]/).pop()?.slice(0, 100) || undefined : undefined;
@@ -132,6 +140,7 @@ export function receiveForm(
       }
       fields[name] = value;
     });
+    // Reached only past the second file, which the handler above has refused already.
     bb.on('filesLimit', () =>
       fail(new ValidationError(field, 'type', `Expected a single file for ${field} but received several`)),
     );

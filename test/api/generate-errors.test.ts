@@ -101,6 +101,50 @@ describe('bad input: the documented error, nothing stored, nothing charged', () 
     });
   });
 
+  it('a text field sent as a file, or a second image, is a 400 naming that field, in any order', async () => {
+    const user = await srv.createUser('free');
+    const send = async (parts: [string, string | Blob][]) => {
+      const form = new FormData();
+      for (const [name, value] of parts)
+        if (typeof value === 'string') form.append(name, value);
+        else form.append(name, value, `${name}.bin`);
+      const res = await fetch(`${srv.base}/generate`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${user.token}` },
+        body: form,
+      });
+      const body = (await res.json()) as { error: { message: string; details: unknown } };
+      return { status: res.status, ...body.error };
+    };
+    const image = new Blob([white]);
+    const text = new Blob(['A title from a file']);
+    for (const parts of [
+      [
+        ['image', image],
+        ['title', text],
+      ],
+      [
+        ['title', text],
+        ['image', image],
+      ],
+    ] as [string, Blob][][]) {
+      const refused = await send(parts);
+      expect(refused.status).toBe(400);
+      expect(refused.details).toEqual({ field: 'title', constraint: 'type' });
+      expect(refused.message).toBe('Expected a text value for title but received a file');
+    }
+    const twice = await send([
+      ['title', 'x'],
+      ['image', image],
+      ['image', image],
+    ]);
+    expect(twice.status).toBe(400);
+    expect(twice.details).toEqual({ field: 'image', constraint: 'type' });
+    expect(twice.message).toBe('Expected a single file for image but received several');
+    const usage = await call(srv.base, 'GET', '/usage', { token: user.token });
+    expect(usage.body.data.usage.generated).toBe(0);
+  });
+
   it('a body that is not multipart/form-data is a 400', async () => {
     const user = await srv.createUser('free');
     const res = await call(srv.base, 'POST', '/generate', { token: user.token, json: { title: 'json' } });
