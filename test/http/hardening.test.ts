@@ -66,6 +66,50 @@ describe('malformed requests get a 4xx with a clear error, never a 500', () => {
     expect(ok.status).toBe(201);
   });
 
+  it('a JSON endpoint given another Content-Type: 400 on field body naming the type, not a missing field', async () => {
+    const post = (path: string, headers: Record<string, string>, body?: string | FormData) =>
+      fetch(`${srv.base}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, ...headers },
+        body,
+      }).then(async (res) => ({
+        status: res.status,
+        error: ((await res.json()) as { error: { message: string; details: unknown } }).error,
+      }));
+    // curl -d '{"name": "x"}' without -H sends application/x-www-form-urlencoded.
+    const cases: [string, Record<string, string>, string][] = [
+      [
+        '/tokens',
+        { 'content-type': 'application/x-www-form-urlencoded' },
+        '"application/x-www-form-urlencoded"',
+      ],
+      ['/tokens', { 'content-type': 'text/plain;charset=UTF-8' }, '"text/plain;charset=UTF-8"'],
+      ['/layout', { 'content-type': 'text/plain' }, '"text/plain"'],
+      ['/presets', { 'content-type': 'application/xml' }, '"application/xml"'],
+    ];
+    for (const [path, headers, received] of cases) {
+      const refused = await post(path, headers, '{"name": "x", "title": "x"}');
+      expect(refused.status, path).toBe(400);
+      expect(refused.error.details).toEqual({ field: 'body', constraint: 'format' });
+      expect(refused.error.message).toBe(
+        `Expected a body of Content-Type application/json but received ${received}`,
+      );
+    }
+    // No body at all is still the route's own error on its first required field.
+    const empty = await post('/tokens', {});
+    expect(empty.status).toBe(400);
+    expect(empty.error.details).toEqual({ field: 'name', constraint: 'required' });
+    // A batch reads multipart/form-data (its CSV) too; XML names both types.
+    const xml = await post('/batches', { 'content-type': 'application/xml' }, '<batch/>');
+    expect(xml.error.message).toBe(
+      'Expected a body of Content-Type application/json or multipart/form-data but received "application/xml"',
+    );
+    const created = await post('/tokens', { 'content-type': 'application/json' }, '{"name": "json"}');
+    expect(created.status).toBe(201);
+    const tokens = await call(srv.base, 'GET', '/tokens', { token });
+    expect(tokens.body.data.tokens.map((t: { name: string }) => t.name)).toContain('json');
+  });
+
   it('malformed percent-encoding in a path parameter: 400 naming the path', async () => {
     for (const [method, path] of [
       ['GET', '/files/%zz'],

@@ -23,12 +23,13 @@ import {
   type Resource,
 } from '../describe.js';
 import { ok } from '../../http/respond.js';
+import { jsonBody } from '../../http/json-body.js';
 
 export const batchesResource: Resource = {
   router(services) {
     const router = express.Router();
     const auth = requireAuth(services);
-    const body = express.json({ limit: '4mb' });
+    const body = jsonBody('4mb', ['multipart/form-data']);
     const { batches } = services;
     router.post('/batches', auth, body, async (req, res) => {
       const multipart = /^multipart\/form-data/i.test(req.headers['content-type'] ?? '');

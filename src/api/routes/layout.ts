@@ -8,11 +8,12 @@ import { principalOf, requireAuth } from '../../http/auth.js';
 import { envelope, errorResponses, json, ref, schemaOf, secured, type Resource } from '../describe.js';
 import { generateOptionsSchema } from '../../domain/schemas.js';
 import { ok } from '../../http/respond.js';
+import { jsonBody } from '../../http/json-body.js';
 
 export const layoutResource: Resource = {
   router(services) {
     const router = express.Router();
-    router.post('/layout', requireAuth(services), express.json({ limit: '16kb' }), async (req, res) => {
+    router.post('/layout', requireAuth(services), jsonBody('16kb'), async (req, res) => {
       ok(res, await services.images.checkLayout(principalOf(res), req.body));
     });
     return router;

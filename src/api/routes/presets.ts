@@ -19,6 +19,7 @@ import {
 } from '../describe.js';
 import { ok } from '../../http/respond.js';
 import { collectionRoutes } from '../collection.js';
+import { jsonBody } from '../../http/json-body.js';
 
 const idParameters = [idParameter];
 
@@ -26,7 +27,7 @@ export const presetsResource: Resource = {
   router(services) {
     const router = express.Router();
     const auth = requireAuth(services);
-    const body = express.json({ limit: '16kb' });
+    const body = jsonBody('16kb');
     const { presets, renderUrls } = services;
 
     collectionRoutes(router, presets, { plural: 'presets', noun: 'Preset', auth, body });

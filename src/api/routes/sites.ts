@@ -20,12 +20,13 @@ import {
 import { ok } from '../../http/respond.js';
 import { collectionRoutes } from '../collection.js';
 import { cardResponse, RENDER_LINK_CACHE_CONTROL, sendCard } from './render-links.js';
+import { jsonBody } from '../../http/json-body.js';
 
 export const sitesResource: Resource = {
   router(services) {
     const router = express.Router();
     const auth = requireAuth(services);
-    const body = express.json({ limit: '16kb' });
+    const body = jsonBody('16kb');
     const { sites } = services;
     collectionRoutes(router, sites, { plural: 'sites', noun: 'Site', auth, body });
     router.post('/sites/:id/verify', auth, async (req, res) => {

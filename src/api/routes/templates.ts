@@ -18,6 +18,7 @@ import {
   type Resource,
 } from '../describe.js';
 import { collectionRoutes } from '../collection.js';
+import { jsonBody } from '../../http/json-body.js';
 
 const idParameters = [
   {
@@ -33,7 +34,7 @@ export const templatesResource: Resource = {
     const auth = requireAuth(services);
     // The document's own limit is checked by the domain, with a message naming it; this only keeps
     // a body far past it from being parsed at all.
-    const body = express.json({ limit: `${2 * TEMPLATE_LIMITS.bytes}b` });
+    const body = jsonBody(`${2 * TEMPLATE_LIMITS.bytes}b`);
     collectionRoutes(router, services.templates, { plural: 'templates', noun: 'Template', auth, body });
     return router;
   },

@@ -22,6 +22,7 @@ import {
 } from '../describe.js';
 import { idempotently } from '../../http/idempotency.js';
 import { ok, sendStored } from '../../http/respond.js';
+import { jsonBody } from '../../http/json-body.js';
 
 /** The id of the token an answer of POST /tokens made (`{success, data: {id}}`, or `{id}` as kept). */
 function createdTokenId(body: string): string {
@@ -38,7 +39,7 @@ export const tokensResource: Resource = {
     router.get('/tokens/validate', auth, async (_req, res) => {
       ok(res, await quota.validation(principalOf(res).user));
     });
-    router.post('/tokens', auth, express.json({ limit: '16kb' }), async (req, res) => {
+    router.post('/tokens', auth, jsonBody('16kb'), async (req, res) => {
       const create = async (): Promise<StoredResponse> => ({
         status: 201,
         body: JSON.stringify({

@@ -18,12 +18,13 @@ import {
 } from '../describe.js';
 import { ok } from '../../http/respond.js';
 import { collectionRoutes } from '../collection.js';
+import { jsonBody } from '../../http/json-body.js';
 
 export const webhooksResource: Resource = {
   router(services) {
     const router = express.Router();
     const auth = requireAuth(services);
-    const body = express.json({ limit: '16kb' });
+    const body = jsonBody('16kb');
     const { webhooks } = services;
     collectionRoutes(router, webhooks, {
       plural: 'webhooks',
