@@ -9,6 +9,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { FileTooLargeError, ValidationError } from '../domain/kernel/errors.js';
 import { LIMITS } from '../domain/design.js';
+import { checkImage } from '../domain/render/decode.js';
 
 /** One way of giving the background: a tool argument and how to read the image from its value. */
 export interface ImageSource {
@@ -20,24 +21,67 @@ export interface ImageSource {
   read(value: string): Promise<Buffer>;
 }
 
-/** `imageBase64`: the bytes inline, for small images (at most 10 MB decoded, spec section 8). */
+/**
+ * The bytes of an `imageBase64` value: base64 in the standard or the URL-safe alphabet (RFC 4648
+ * sections 4 and 5), padded or not, with line breaks and spaces ignored (MIME's 76-character
+ * lines), optionally as a data URL (`data:image/png;base64,…`, RFC 2397), which assistants often
+ * send: its media type is ignored, the bytes decide the format. Throws ValidationError on
+ * `imageBase64` (`format`) naming the first character that is not base64. Node's decoder alone
+ * would skip such characters and hand on bytes that fail later as "an unknown format".
+ */
+export function base64Bytes(value: string): Buffer {
+  const dataUrl = /^data:([^,]*),/i.exec(value);
+  if (dataUrl && !/;base64$/i.test(dataUrl[1] ?? ''))
+    throw new ValidationError(
+      'imageBase64',
+      'format',
+      'Expected base64 for imageBase64 but received a data: URL without ;base64',
+    );
+  const body = (dataUrl ? value.slice(dataUrl[0].length) : value).replace(/\s+/g, '');
+  const bad = /[^A-Za-z0-9+/_-]/.exec(body.replace(/={1,2}$/, ''));
+  if (bad)
+    throw new ValidationError(
+      'imageBase64',
+      'format',
+      `Expected base64 for imageBase64 but received ${JSON.stringify(bad[0])} at character ${bad.index + 1}${dataUrl ? ' of its data' : ''}`,
+    );
+  return Buffer.from(body, 'base64');
+}
+
+/**
+ * `imageBase64`: the bytes inline ({@link base64Bytes}), for small images (at most 10 MB decoded,
+ * spec section 8), checked as an upload is (checkImage) on this argument's name.
+ */
 export const base64Source: ImageSource = {
   name: 'imageBase64',
   schema: z
     .string()
-    .max(Math.ceil((LIMITS.imageBytes * 4) / 3) + 4)
+    // Room for 10 MB as base64 (4/3), its line breaks (MIME: 2 in 78) and a data: URL's prefix;
+    // the decoded size is what counts (read).
+    .max(Math.ceil(LIMITS.imageBytes * 1.4))
     .optional()
-    .describe('Background image bytes in base64, for small images (at most 10 MB decoded).'),
+    .describe('Background image bytes in base64 (or a data: URL), for small images (at most 10 MB decoded).'),
   async read(value) {
-    const image = Buffer.from(value, 'base64');
-    if (image.length > LIMITS.imageBytes) throw new FileTooLargeError(LIMITS.imageBytes);
+    const image = base64Bytes(value);
+    if (image.length > LIMITS.imageBytes) throw new FileTooLargeError(LIMITS.imageBytes, 'imageBase64');
+    await checkImage(image, 'imageBase64');
     return image;
   },
 };
 
+/** Why a path cannot be read, in words, from its errno code (ENOENT, EACCES…), else the error's own message. */
+function unreadable(file: string, err: NodeJS.ErrnoException): string {
+  if (err.code === 'ENOENT') return `nothing exists at ${file}`;
+  if (err.code === 'EACCES' || err.code === 'EPERM') return `${file} may not be read (permission denied)`;
+  if (err.code === 'ENOTDIR') return `a part of ${file} is not a folder`;
+  return `${file} could not be read (${err.message})`;
+}
+
 /**
  * `imagePath` (stdio only): a file on the user's own machine. Only a regular file of at most 10 MB is
  * read; the size is checked before reading, so a huge file or a device is never pulled into memory.
+ * Throws ValidationError on `imagePath` (`format`: missing, unreadable, not a file, not an image)
+ * or FileTooLargeError.
  */
 export const pathSource: ImageSource = {
   name: 'imagePath',
@@ -47,12 +91,24 @@ export const pathSource: ImageSource = {
       throw new ValidationError(
         'imagePath',
         'format',
-        `Expected a readable file for imagePath but ${e.code ?? e.message}`,
+        `Expected a readable image file for imagePath but ${unreadable(file, e)}`,
       );
     });
     if (!info.isFile())
-      throw new ValidationError('imagePath', 'format', 'Expected a regular file for imagePath');
-    if (info.size > LIMITS.imageBytes) throw new FileTooLargeError(LIMITS.imageBytes);
-    return readFile(file);
+      throw new ValidationError(
+        'imagePath',
+        'format',
+        `Expected an image file for imagePath but ${file} is ${info.isDirectory() ? 'a folder' : 'not a regular file'}`,
+      );
+    if (info.size > LIMITS.imageBytes) throw new FileTooLargeError(LIMITS.imageBytes, 'imagePath');
+    const image = await readFile(file).catch((e: NodeJS.ErrnoException) => {
+      throw new ValidationError(
+        'imagePath',
+        'format',
+        `Expected a readable image file for imagePath but ${unreadable(file, e)}`,
+      );
+    });
+    await checkImage(image, 'imagePath');
+    return image;
   },
 };

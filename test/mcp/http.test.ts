@@ -209,8 +209,28 @@ describe('generate_image', () => {
           imageBase64: Buffer.from('GIF89a....').toString('base64'),
         }),
       ),
-    ).toMatch(/image.*JPEG, PNG or WebP/);
-    for (let i = 0; i < 10; i++) await srv.services.quota.charge(user);
+    ).toBe(
+      'Invalid imageBase64 (format): Expected a JPEG, PNG or WebP image for imageBase64 but received a GIF image',
+    );
+    // Node's decoder skips what is not base64: such a value is refused on its own terms.
+    expect(
+      errorText(
+        await tool(client, 'generate_image', { title: 'x', imageBase64: `!${jpeg.toString('base64')}` }),
+      ),
+    ).toBe('Invalid imageBase64 (format): Expected base64 for imageBase64 but received "!" at character 1');
+    expect(
+      errorText(await tool(client, 'generate_image', { title: 'x', imageBase64: 'data:image/jpeg,abc' })),
+    ).toBe(
+      'Invalid imageBase64 (format): Expected base64 for imageBase64 but received a data: URL without ;base64',
+    );
+    // A data URL (as assistants often send) and MIME's 76-character lines are read as the bytes they hold.
+    const wrapped = jpeg.toString('base64').replace(/.{76}/g, '$&\r\n');
+    for (const imageBase64 of [`data:image/png;base64,${jpeg.toString('base64')}`, wrapped]) {
+      const made = await tool(client, 'generate_image', { title: 'Inline', imageBase64 });
+      expect(made.isError, JSON.stringify(made.content)).toBeFalsy();
+    }
+    // The free tier's 10 units: the two cards above, and eight more.
+    for (let i = 0; i < 8; i++) await srv.services.quota.charge(user);
     const quota = errorText(
       await tool(client, 'generate_image', { title: 'Over', imageBase64: jpeg.toString('base64') }),
     );

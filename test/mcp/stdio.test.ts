@@ -81,17 +81,31 @@ describe('stdio on the local store', () => {
     const link = r.content.find((c) => c.type === 'resource_link') as { uri: string } | undefined;
     expect(link?.uri).toBe(pathToFileURL(file).href);
     expect((await stat(file)).size).toBeGreaterThan(1000);
-    const missing = await tool(client, 'generate_image', { title: 'x', imagePath: '/nonexistent/photo.jpg' });
-    expect(missing.isError).toBe(true);
-    // Only a regular file of at most 10 MB is read: a directory, a device or a huge file is refused unread.
+    // Each refusal names imagePath and says what is wrong with the path in words.
+    const notImage = path.join(dataDir, 'notes.txt');
+    await writeFile(notImage, 'not an image');
     for (const [imagePath, message] of [
-      [os.tmpdir(), /regular file/],
-      ['/dev/zero', /regular file/],
-      [big, /10 MB/],
+      [
+        '/nonexistent/photo.jpg',
+        'Invalid imagePath (format): Expected a readable image file for imagePath but nothing exists at /nonexistent/photo.jpg',
+      ],
+      [
+        notImage,
+        'Invalid imagePath (format): Expected a JPEG, PNG or WebP image for imagePath but received data of an unknown format',
+      ],
+      // Only a regular file of at most 10 MB is read: a directory, a device or a huge file is refused unread.
+      [
+        os.tmpdir(),
+        `Invalid imagePath (format): Expected an image file for imagePath but ${os.tmpdir()} is a folder`,
+      ],
+      ['/dev/zero', /imagePath but \/dev\/zero is not a regular file/],
+      [big, /10 MB\) for imagePath/],
     ] as const) {
       const refused = await tool(client, 'generate_image', { title: 'x', imagePath });
       expect(refused.isError, imagePath).toBe(true);
-      expect((refused.content[0] as { text: string }).text).toMatch(message);
+      const text = (refused.content[0] as { text: string }).text;
+      if (typeof message === 'string') expect(text).toBe(message);
+      else expect(text).toMatch(message);
     }
     expect(
       (await services.quota.usage(await services.accounts.findUserByEmail('desktop@example.com'))).usage

@@ -126,46 +126,50 @@ export function focusCrop(
 /**
  * The checks of an uploaded image (spec 4.1, section 8), on its bytes: a JPEG, PNG or WebP by its
  * magic numbers, a readable header, at most {@link MAX_INPUT_PIXELS} pixels and
- * {@link MAX_ASPECT_RATIO}:1, and the whole file present. Throws {@link ValidationError} on field
- * `image` (`format` or `max`); answers the format and the header's metadata.
+ * {@link MAX_ASPECT_RATIO}:1, and the whole file present. Throws {@link ValidationError} on `field`
+ * (default `image`; an MCP tool names its own argument, `imageBase64` or `imagePath`), `format` or
+ * `max`; answers the format and the header's metadata.
  */
-export async function checkImage(bytes: Buffer): Promise<{ format: SniffedFormat; meta: Metadata }> {
+export async function checkImage(
+  bytes: Buffer,
+  field = 'image',
+): Promise<{ format: SniffedFormat; meta: Metadata }> {
   const sniffed = sniff(bytes.subarray(0, 64));
   if ('other' in sniffed)
     throw new ValidationError(
-      'image',
+      field,
       'format',
-      `Expected a JPEG, PNG or WebP image for image but received ${sniffed.other}`,
+      `Expected a JPEG, PNG or WebP image for ${field} but received ${sniffed.other}`,
     );
   let meta: Metadata;
   try {
     meta = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch {
     throw new ValidationError(
-      'image',
+      field,
       'format',
-      `Expected a decodable ${sniffed.format.toUpperCase()} image for image but its header is corrupt`,
+      `Expected a decodable ${sniffed.format.toUpperCase()} image for ${field} but its header is corrupt`,
     );
   }
   const w = meta.width ?? 0;
   const h = meta.height ?? 0;
   if (w * h > MAX_INPUT_PIXELS)
     throw new ValidationError(
-      'image',
+      field,
       'max',
-      `Expected an image of at most ${MAX_INPUT_PIXELS / 1e6} megapixels for image but received ${w}×${h}`,
+      `Expected an image of at most ${MAX_INPUT_PIXELS / 1e6} megapixels for ${field} but received ${w}×${h}`,
     );
   if (Math.max(w, h) > MAX_ASPECT_RATIO * Math.max(1, Math.min(w, h)))
     throw new ValidationError(
-      'image',
+      field,
       'max',
-      `Expected an image with an aspect ratio of at most ${MAX_ASPECT_RATIO}:1 for image but received ${w}×${h}`,
+      `Expected an image with an aspect ratio of at most ${MAX_ASPECT_RATIO}:1 for ${field} but received ${w}×${h}`,
     );
   if (!endsWhole(bytes, sniffed.format))
     throw new ValidationError(
-      'image',
+      field,
       'format',
-      `Expected a decodable ${sniffed.format.toUpperCase()} image for image but it is corrupt or truncated (the file ends before its end marker)`,
+      `Expected a decodable ${sniffed.format.toUpperCase()} image for ${field} but it is corrupt or truncated (the file ends before its end marker)`,
     );
   return { format: sniffed.format, meta };
 }
