@@ -17,8 +17,19 @@ function describe(value: unknown): string {
     return `"${shown}"`;
   }
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value)) return 'an array';
+  if (Array.isArray(value))
+    return value.length === 0 ? 'an empty array' : `an array of ${countOf(value.length, 'item')}`;
   return `an ${typeof value}`;
+}
+
+/** `n` and `noun`, plural unless n is 1: "1 item", "4 items". */
+function countOf(n: number | bigint, noun: string): string {
+  return `${String(n)} ${noun}${Number(n) === 1 ? '' : 's'}`;
+}
+
+/** A type's name with its indefinite article: "an array", "an object", "a number". */
+function withArticle(type: string): string {
+  return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
 }
 
 function firstLeaf(issue: Issue): Issue {
@@ -67,21 +78,25 @@ function fromIssue(raw: Issue, prefix: string[]): ValidationError {
         );
       }
       constraint = 'type';
-      expected = issue.expected === 'int' ? 'an integer' : `a ${issue.expected}`;
+      expected = withArticle(issue.expected === 'int' ? 'integer' : issue.expected);
       break;
     case 'too_small':
       constraint = issue.origin === 'string' ? 'minLength' : 'min';
       expected =
         issue.origin === 'string'
-          ? `at least ${String(issue.minimum)} character${Number(issue.minimum) === 1 ? '' : 's'}`
-          : `a number of at least ${String(issue.minimum)}`;
+          ? `at least ${countOf(issue.minimum, 'character')}`
+          : issue.origin === 'array'
+            ? `at least ${countOf(issue.minimum, 'item')}`
+            : `a number of at least ${String(issue.minimum)}`;
       break;
     case 'too_big':
       constraint = issue.origin === 'string' ? 'maxLength' : 'max';
       expected =
         issue.origin === 'string'
-          ? `at most ${String(issue.maximum)} characters`
-          : `a number of at most ${String(issue.maximum)}`;
+          ? `at most ${countOf(issue.maximum, 'character')}`
+          : issue.origin === 'array'
+            ? `at most ${countOf(issue.maximum, 'item')}`
+            : `a number of at most ${String(issue.maximum)}`;
       break;
     case 'invalid_value':
       constraint = 'enum';

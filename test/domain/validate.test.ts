@@ -1,0 +1,54 @@
+/**
+ * parseOrThrow's messages (src/domain/kernel/validate.ts): the field, what was expected and what
+ * arrived, in words a reader of the API can act on.
+ */
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ValidationError } from '../../src/domain/kernel/errors.js';
+import { parseOrThrow } from '../../src/domain/kernel/validate.js';
+
+/** The ValidationError parseOrThrow throws for `input`, as field, constraint and message. */
+function refusal(schema: z.ZodType, input: unknown) {
+  try {
+    parseOrThrow(schema, input);
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    return { field: err.field, constraint: err.constraint, message: err.message };
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('parseOrThrow messages', () => {
+  const body = z.object({ items: z.array(z.string()).min(1).max(3), name: z.string().max(1) });
+
+  it('counts the items of an array, and says when it is empty', () => {
+    expect(refusal(body, { items: [], name: 'a' })).toEqual({
+      field: 'items',
+      constraint: 'min',
+      message: 'Expected at least 1 item for items but received an empty array',
+    });
+    expect(refusal(body, { items: ['a', 'b', 'c', 'd'], name: 'a' })).toEqual({
+      field: 'items',
+      constraint: 'max',
+      message: 'Expected at most 3 items for items but received an array of 4 items',
+    });
+  });
+
+  it('puts the right article before a type', () => {
+    expect(refusal(body, { items: {}, name: 'a' }).message).toBe(
+      'Expected an array for items but received an object',
+    );
+    expect(refusal(body, { items: ['a'], name: 7 }).message).toBe(
+      'Expected a string for name but received 7',
+    );
+    expect(refusal(z.object({ font: z.object({}) }), { font: 'x' }).message).toBe(
+      'Expected an object for font but received "x"',
+    );
+  });
+
+  it('counts characters in the singular too', () => {
+    expect(refusal(body, { items: ['a'], name: 'ab' }).message).toBe(
+      'Expected at most 1 character for name but received "ab"',
+    );
+  });
+});
