@@ -26,7 +26,7 @@ const fontNameSchema = z.enum(FONT_NAMES);
 export const recordIdSchema = (prefix: string) =>
   z
     .string()
-    .regex(new RegExp(`^${prefix}_[0-9A-Za-z]{22}$`))
+    .regex(new RegExp(`^${prefix}_[0-9A-Za-z]{22}$`), `an id such as ${prefix}_3SJQtzQudCCNw7msvpESdd`)
     .describe(`An id such as ${prefix}_3SJQtzQudCCNw7msvpESdd.`);
 
 /** `font`: a bundled family by name or `{system}`, or an uploaded font `{custom: id}`; a bare name becomes the name. */

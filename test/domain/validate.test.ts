@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ValidationError } from '../../src/domain/kernel/errors.js';
 import { parseOrThrow } from '../../src/domain/kernel/validate.js';
+import { recordIdSchema } from '../../src/domain/schemas.js';
 
 /** The ValidationError parseOrThrow throws for `input`, as field, constraint and message. */
 function refusal(schema: z.ZodType, input: unknown) {
@@ -44,6 +45,20 @@ describe('parseOrThrow messages', () => {
     expect(refusal(z.object({ font: z.object({}) }), { font: 'x' }).message).toBe(
       'Expected an object for font but received "x"',
     );
+  });
+
+  it('says what a format is in words', () => {
+    expect(refusal(z.object({ email: z.email() }), { email: 'bad' }).message).toBe(
+      'Expected an email address for email but received "bad"',
+    );
+    expect(refusal(z.object({ asset: recordIdSchema('ast') }), { asset: 'x' })).toEqual({
+      field: 'asset',
+      constraint: 'format',
+      message: 'Expected an id such as ast_3SJQtzQudCCNw7msvpESdd for asset but received "x"',
+    });
+    expect(
+      refusal(z.object({ colorHex: z.string().regex(/^#[0-9a-f]{6}$/) }), { colorHex: 'red' }).message,
+    ).toBe('Expected a hex colour #RGB or #RRGGBB for colorHex but received "red"');
   });
 
   it('counts characters in the singular too', () => {

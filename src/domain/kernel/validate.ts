@@ -32,6 +32,25 @@ function withArticle(type: string): string {
   return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
 }
 
+/** Formats in words, by zod's name for them (z.email, z.url, z.iso.datetime). */
+const FORMAT_PHRASES: Record<string, string> = {
+  email: 'an email address',
+  url: 'a URL',
+  datetime: 'an ISO 8601 date and time',
+};
+
+/**
+ * What an `invalid_format` issue expected, in words: a hex colour for a `colorHex`, a schema's own
+ * message (a regex given one, as recordIdSchema's "an id such as ast_…"), a known format's phrase,
+ * else zod's name of the format.
+ */
+function formatPhrase(issue: Extract<Issue, { code: 'invalid_format' }>, field: string): string {
+  if (issue.format === 'regex' && field.endsWith('colorHex')) return 'a hex colour #RGB or #RRGGBB';
+  // zod's own messages begin "Invalid"; a schema's message says what it expects.
+  if (!issue.message.startsWith('Invalid')) return issue.message;
+  return FORMAT_PHRASES[issue.format] ?? issue.format;
+}
+
 function firstLeaf(issue: Issue): Issue {
   if (issue.code !== 'invalid_union') return issue;
   // Pick the branch the input was meant for: first one whose issues all lie below the root (its type
@@ -104,10 +123,7 @@ function fromIssue(raw: Issue, prefix: string[]): ValidationError {
       break;
     case 'invalid_format':
       constraint = 'format';
-      expected =
-        issue.format === 'regex' && field.endsWith('colorHex')
-          ? 'a hex colour #RGB or #RRGGBB'
-          : issue.format;
+      expected = formatPhrase(issue, field);
       break;
     case 'unrecognized_keys':
       return new ValidationError(
