@@ -131,7 +131,7 @@ const generateShape = {
     .describe('Text colour: auto picks white or black by WCAG contrast.'),
   colorHex: z
     .string()
-    .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/)
+    .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'a hex colour #RGB or #RRGGBB')
     .optional()
     .describe('Text colour as #RGB or #RRGGBB; required when colorMode is custom, ignored otherwise.'),
   gradient: z.boolean().default(true).describe('Gradient overlay behind the text, coloured from the photo.'),
@@ -481,7 +481,15 @@ export const renderUrlBodySchema = z
       .optional()
       .describe("An asset id (ast_…) or an https URL; default the preset's background."),
     fields: z
-      .record(z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,31}$/), z.string().max(2000))
+      .record(
+        z
+          .string()
+          .regex(
+            /^[A-Za-z][A-Za-z0-9_]{0,31}$/,
+            'a variable name: a letter, then up to 31 letters, digits or underscores',
+          ),
+        z.string().max(2000),
+      )
       .optional()
       .describe(
         "Values of the variables of the preset's template (tpl_…); the link carries each as f.<name>.",

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ValidationError } from '../../src/domain/kernel/errors.js';
 import { parseOrThrow } from '../../src/domain/kernel/validate.js';
-import { recordIdSchema } from '../../src/domain/schemas.js';
+import { generateOptionsSchema, recordIdSchema } from '../../src/domain/schemas.js';
+import { templateDocumentSchema } from '../../src/domain/templates/document.js';
 
 /** The ValidationError parseOrThrow throws for `input`, as field, constraint and message. */
 function refusal(schema: z.ZodType, input: unknown) {
@@ -56,9 +57,14 @@ describe('parseOrThrow messages', () => {
       constraint: 'format',
       message: 'Expected an id such as ast_3SJQtzQudCCNw7msvpESdd for asset but received "x"',
     });
+    expect(refusal(generateOptionsSchema, { title: 'x', colorMode: 'custom', colorHex: 'red' }).message).toBe(
+      'Expected a hex colour #RGB or #RRGGBB for colorHex but received "red"',
+    );
+    // A template's colours, which are not called colorHex.
     expect(
-      refusal(z.object({ colorHex: z.string().regex(/^#[0-9a-f]{6}$/) }), { colorHex: 'red' }).message,
-    ).toBe('Expected a hex colour #RGB or #RRGGBB for colorHex but received "red"');
+      refusal(z.object({ background: templateDocumentSchema.shape.background }), { background: 'red' })
+        .message,
+    ).toBe('Expected a hex colour #RGB or #RRGGBB for background but received "red"');
   });
 
   it('counts characters in the singular too', () => {

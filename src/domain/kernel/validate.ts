@@ -40,12 +40,10 @@ const FORMAT_PHRASES: Record<string, string> = {
 };
 
 /**
- * What an `invalid_format` issue expected, in words: a hex colour for a `colorHex`, a schema's own
- * message (a regex given one, as recordIdSchema's "an id such as ast_…"), a known format's phrase,
- * else zod's name of the format.
+ * What an `invalid_format` issue expected, in words: a schema's own message (a regex given one, as
+ * recordIdSchema's "an id such as ast_…"), a known format's phrase, else zod's name of the format.
  */
-function formatPhrase(issue: Extract<Issue, { code: 'invalid_format' }>, field: string): string {
-  if (issue.format === 'regex' && field.endsWith('colorHex')) return 'a hex colour #RGB or #RRGGBB';
+function formatPhrase(issue: Extract<Issue, { code: 'invalid_format' }>): string {
   // zod's own messages begin "Invalid"; a schema's message says what it expects.
   if (!issue.message.startsWith('Invalid')) return issue.message;
   return FORMAT_PHRASES[issue.format] ?? issue.format;
@@ -123,7 +121,7 @@ function fromIssue(raw: Issue, prefix: string[]): ValidationError {
       break;
     case 'invalid_format':
       constraint = 'format';
-      expected = formatPhrase(issue, field);
+      expected = formatPhrase(issue);
       break;
     case 'unrecognized_keys':
       return new ValidationError(

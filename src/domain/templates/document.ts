@@ -37,7 +37,7 @@ export const BUILT_IN_VARIABLES = ['title', 'subtitle'] as const;
 const fraction = z.number().min(0).max(1);
 const hexColour = z
   .string()
-  .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/)
+  .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'a hex colour #RGB or #RRGGBB')
   .describe('A hex colour, #RGB or #RRGGBB.');
 const colour = z
   .union([z.literal('auto'), hexColour])
@@ -171,7 +171,11 @@ const fontChoice = z
   .union([
     z.enum(FONT_NAMES),
     z.object({ system: z.enum(FONT_NAMES) }).strict(),
-    z.object({ custom: z.string().regex(/^fnt_[0-9A-Za-z]{22}$/) }).strict(),
+    z
+      .object({
+        custom: z.string().regex(/^fnt_[0-9A-Za-z]{22}$/, 'an id such as fnt_3SJQtzQudCCNw7msvpESdd'),
+      })
+      .strict(),
   ])
   .describe("As `font` in /generate; the request's font when unset.");
 const content = z.string().min(1).max(TEMPLATE_LIMITS.contentLength).describe('Text with {{variables}}.');
@@ -304,7 +308,12 @@ export const templateDocumentSchema = z
       ),
     background: hexColour.default('#ffffff').describe('The canvas before the first layer paints.'),
     variables: z
-      .record(z.string().regex(variableName), variableSchema)
+      .record(
+        z
+          .string()
+          .regex(variableName, 'a variable name: a letter, then up to 31 letters, digits or underscores'),
+        variableSchema,
+      )
       .default({})
       .describe('Variables filled by `fields`; title and subtitle always exist.'),
     layers: z.array(layerSchema).min(1).max(TEMPLATE_LIMITS.layers).describe('Painted in order.'),
