@@ -130,6 +130,17 @@ describe('sites', () => {
         (await call(srv.base, 'POST', '/sites', { token, json: { origin, preset: presetId } })).body.error
           ?.details.field,
       ).toBe('origin');
+    // An origin without its scheme is refused in words (it read "Expected regex for origin").
+    expect(
+      (
+        await call(srv.base, 'POST', '/sites', {
+          token,
+          json: { origin: 'blog.example.com', preset: presetId },
+        })
+      ).body.error.message,
+    ).toBe(
+      'Expected an http or https origin such as https://blog.example.com for origin but received "blog.example.com"',
+    );
     // The fetcher's refusals hold: a private origin cannot be verified.
     const privateSite = await call(srv.base, 'POST', '/sites', {
       token,
