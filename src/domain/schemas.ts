@@ -29,6 +29,13 @@ export const recordIdSchema = (prefix: string) =>
     .regex(new RegExp(`^${prefix}_[0-9A-Za-z]{22}$`), `an id such as ${prefix}_3SJQtzQudCCNw7msvpESdd`)
     .describe(`An id such as ${prefix}_3SJQtzQudCCNw7msvpESdd.`);
 
+/**
+ * An http or https URL of at most 2048 characters (a webhook's, a batch's `webhookUrl`, MCP's
+ * `imageUrl`): what is fetched or POSTed to. Whether its address may be reached is the SSRF-safe
+ * fetcher's to decide (src/safe-fetch.ts), at each request.
+ */
+export const httpUrlSchema = () => z.url({ protocol: /^https?$/, error: 'an http or https URL' }).max(2048);
+
 /** `font`: a bundled family by name or `{system}`, or an uploaded font `{custom: id}`; a bare name becomes the name. */
 const fontChoiceSchema = z
   .union([

@@ -8,6 +8,7 @@ import { ValidationError } from '../../src/domain/kernel/errors.js';
 import { parseOrThrow } from '../../src/domain/kernel/validate.js';
 import { generateOptionsSchema, recordIdSchema } from '../../src/domain/schemas.js';
 import { templateDocumentSchema } from '../../src/domain/templates/document.js';
+import { webhookBodySchema } from '../../src/domain/webhooks/webhooks.js';
 
 /** The ValidationError parseOrThrow throws for `input`, as field, constraint and message. */
 function refusal(schema: z.ZodType, input: unknown) {
@@ -65,6 +66,14 @@ describe('parseOrThrow messages', () => {
       refusal(z.object({ background: templateDocumentSchema.shape.background }), { background: 'red' })
         .message,
     ).toBe('Expected a hex colour #RGB or #RRGGBB for background but received "red"');
+  });
+
+  it('names the schemes a URL may have', () => {
+    expect(refusal(webhookBodySchema, { url: 'ftp://example.com/hook' })).toEqual({
+      field: 'url',
+      constraint: 'format',
+      message: 'Expected an http or https URL for url but received "ftp://example.com/hook"',
+    });
   });
 
   it('counts characters in the singular too', () => {

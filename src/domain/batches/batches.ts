@@ -27,7 +27,7 @@ import { mergeFields } from '../templates/document.js';
 import type { Templates } from '../templates/templates.js';
 import type { Assets } from '../render-links/uploads.js';
 import type { Presets } from '../render-links/presets.js';
-import { generateOptionsSchema, isTemplateId } from '../schemas.js';
+import { generateOptionsSchema, httpUrlSchema, isTemplateId } from '../schemas.js';
 
 /** Items per batch (issue 27: a blog's back catalogue; HCTI takes 25, we take more). */
 export const BATCH_MAX_ITEMS = 1000;
@@ -45,9 +45,7 @@ export const batchBodySchema = z
       .describe(
         `1 to ${BATCH_MAX_ITEMS} generations, each what POST /generate takes without the upload: preset, asset or imageUrl for the background, title, subtitle and options.`,
       ),
-    webhookUrl: z
-      .url({ protocol: /^https?$/ })
-      .max(2048)
+    webhookUrl: httpUrlSchema()
       .optional()
       .describe('Also sent batch.completed (besides your webhook endpoints).'),
   })

@@ -26,6 +26,7 @@ import type { Clock, RecordStore, WebhookPoster } from '../kernel/ports.js';
 import type { WebhookDelivery, WebhookEndpoint } from '../kernel/records.js';
 import type { SecretBox } from '../kernel/secrets.js';
 import { parseOrThrow } from '../kernel/validate.js';
+import { httpUrlSchema } from '../schemas.js';
 
 /** Waits before each retry, seconds (Svix's schedule; the Standard Webhooks specification's advice). */
 export const RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 36_000] as const;
@@ -40,10 +41,7 @@ const CONCURRENCY = 4;
 
 export const webhookBodySchema = z
   .object({
-    url: z
-      .url({ protocol: /^https?$/ })
-      .max(2048)
-      .describe('Where events are POSTed: http or https.'),
+    url: httpUrlSchema().describe('Where events are POSTed: http or https.'),
   })
   .strict();
 export const webhookEndpointSchema = z.object({ id: z.string(), url: z.string(), createdAt: z.string() });

@@ -8,6 +8,7 @@ import { contentTypeOfKey } from '../../domain/images/files.js';
 import { z } from 'zod';
 import {
   generateOptionsSchema,
+  httpUrlSchema,
   imageRecordSchema,
   presetOptionsShape,
   recordIdSchema,
@@ -54,8 +55,7 @@ export function registerGenerateImage(
       .describe(
         'A preset (list_presets): its options and background apply; the fields given here override them.',
       ),
-    imageUrl: z
-      .url({ protocol: /^https?$/ })
+    imageUrl: httpUrlSchema()
       .optional()
       .describe(
         'Background image URL (http or https). Fetched by the server; private and local addresses are refused.',
