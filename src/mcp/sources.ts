@@ -37,15 +37,23 @@ export function base64Bytes(value: string): Buffer {
       'format',
       'Expected base64 for imageBase64 but received a data: URL without ;base64',
     );
-  const body = (dataUrl ? value.slice(dataUrl[0].length) : value).replace(/\s+/g, '');
-  const bad = /[^A-Za-z0-9+/_-]/.exec(body.replace(/={1,2}$/, ''));
-  if (bad)
+  const body = dataUrl ? value.slice(dataUrl[0].length) : value;
+  const bytes = Buffer.from(body, 'base64');
+  // Node's decoder skips what is not base64. When it kept as many bytes as the length promises
+  // (Buffer.byteLength counts characters, not validity), nothing was skipped, except for a length
+  // of 4k + 1, which no base64 has and one skipped character can hide in. Else one scan, without
+  // copies (12 ms for 10 MB; the decode alone takes 6): whitespace passes, anything else is named.
+  if (bytes.length === Buffer.byteLength(body, 'base64') && body.length % 4 !== 1) return bytes;
+  if (!/^[A-Za-z0-9+/_\s-]*(?:=\s*){0,2}$/.test(body)) {
+    const bad = /[^A-Za-z0-9+/_\s=-]|=(?=\s*[^=\s])/.exec(body);
+    const at = bad ? `${JSON.stringify(bad[0])} at character ${bad.index + 1}` : 'too much padding';
     throw new ValidationError(
       'imageBase64',
       'format',
-      `Expected base64 for imageBase64 but received ${JSON.stringify(bad[0])} at character ${bad.index + 1}${dataUrl ? ' of its data' : ''}`,
+      `Expected base64 for imageBase64 but received ${at}${dataUrl ? ' of its data' : ''}`,
     );
-  return Buffer.from(body, 'base64');
+  }
+  return bytes;
 }
 
 /**
