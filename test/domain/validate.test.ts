@@ -76,6 +76,16 @@ describe('parseOrThrow messages', () => {
     });
   });
 
+  it('lists the keys a body knows when it receives others', () => {
+    expect(
+      refusal(webhookBodySchema, { url: 'https://example.com/hook', events: ['image.created'] }),
+    ).toEqual({
+      field: 'body',
+      constraint: 'enum',
+      message: 'Expected only known keys in body but received events (the keys it knows: url)',
+    });
+  });
+
   it('counts characters in the singular too', () => {
     expect(refusal(body, { items: ['a'], name: 'ab' }).message).toBe(
       'Expected at most 1 character for name but received "ab"',

@@ -68,6 +68,21 @@ function firstLeaf(issue: Issue): Issue {
   } as Issue);
 }
 
+/**
+ * `fromIssue` with, for keys the body's top level does not know, the keys it does: a client that
+ * sent `events` to POST /webhooks learns that `url` is all there is.
+ */
+function fromIssueOf(schema: z.ZodType, issue: Issue, prefix: string[]): ValidationError {
+  const error = fromIssue(issue, prefix);
+  const shape = (schema as { shape?: Record<string, unknown> }).shape;
+  if (issue.code !== 'unrecognized_keys' || issue.path.length > 0 || !shape) return error;
+  return new ValidationError(
+    error.field,
+    error.constraint,
+    `${error.message} (the keys it knows: ${Object.keys(shape).join(', ')})`,
+  );
+}
+
 function fromIssue(raw: Issue, prefix: string[]): ValidationError {
   const issue = firstLeaf(raw);
   // Array indices as brackets: `layers[3].box.w`, as a reader of the JSON would write the path.
@@ -149,5 +164,5 @@ export function parseOrThrow<S extends z.ZodType>(
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   if (!issue) throw new ValidationError('body', 'format', 'Expected a valid request');
-  throw fromIssue(issue, fieldPrefix);
+  throw fromIssueOf(schema, issue, fieldPrefix);
 }
