@@ -86,6 +86,27 @@ describe('parseOrThrow messages', () => {
     });
   });
 
+  it('names the options of a discriminated union, such as a layer type', () => {
+    const layer = { box: { x: 0, y: 0, w: 1, h: 1 }, content: '{{title}}' };
+    expect(refusal(templateDocumentSchema, { name: 'x', layers: [{ type: 'blob', ...layer }] })).toEqual({
+      field: 'layers[0].type',
+      constraint: 'enum',
+      message: 'Expected one of image, rect, gradient, text, logo for layers[0].type but received "blob"',
+    });
+    expect(refusal(templateDocumentSchema, { name: 'x', layers: [layer] })).toEqual({
+      field: 'layers[0].type',
+      constraint: 'required',
+      message:
+        'Expected one of image, rect, gradient, text, logo for layers[0].type but received nothing: layers[0].type is required',
+    });
+  });
+
+  it('puts unknown top-level keys before the fields they leave missing', () => {
+    expect(refusal(webhookBodySchema, { uri: 'https://example.com/hook' }).message).toBe(
+      'Expected only known keys in body but received uri (the keys it knows: url)',
+    );
+  });
+
   it('counts characters in the singular too', () => {
     expect(refusal(body, { items: ['a'], name: 'ab' }).message).toBe(
       'Expected at most 1 character for name but received "ab"',

@@ -95,6 +95,23 @@ function fromIssue(raw: Issue, prefix: string[]): ValidationError {
   const got = /password/i.test(field)
     ? `${typeof issue.input === 'string' ? issue.input.length : 0} characters`
     : describe(issue.input);
+  // A discriminated union whose discriminator (a layer's `type`) matched no option: say which.
+  if (issue.code === 'invalid_union' && issue.discriminator !== undefined && issue.errors.length === 0) {
+    const value = (issue.input as Record<string, unknown> | undefined)?.[issue.discriminator];
+    // zod 4 sets `options` (the discriminator's values) on this issue; its type does not declare it.
+    const options = ((issue as { options?: unknown[] }).options ?? []).map((o) => String(o)).join(', ');
+    return value === undefined
+      ? new ValidationError(
+          field,
+          'required',
+          `Expected one of ${options} for ${field} but received nothing: ${field} is required`,
+        )
+      : new ValidationError(
+          field,
+          'enum',
+          `Expected one of ${options} for ${field} but received ${describe(value)}`,
+        );
+  }
   let constraint: Constraint;
   let expected: string;
   switch (issue.code) {
@@ -162,7 +179,11 @@ export function parseOrThrow<S extends z.ZodType>(
 ): z.output<S> {
   const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
+  // Keys the top level does not know first: a misspelt or wrapped field (`nmae`, `{document: …}`)
+  // explains the `required` issues that zod lists before it.
+  const issue =
+    result.error.issues.find((i) => i.code === 'unrecognized_keys' && i.path.length === 0) ??
+    result.error.issues[0];
   if (!issue) throw new ValidationError('body', 'format', 'Expected a valid request');
   throw fromIssueOf(schema, issue, fieldPrefix);
 }
