@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ValidationError } from '../../src/domain/kernel/errors.js';
 import { parseOrThrow } from '../../src/domain/kernel/validate.js';
-import { generateOptionsSchema, recordIdSchema } from '../../src/domain/schemas.js';
+import { generateOptionsSchema, recordIdSchema, renderUrlBodySchema } from '../../src/domain/schemas.js';
 import { templateDocumentSchema } from '../../src/domain/templates/document.js';
 import { webhookBodySchema } from '../../src/domain/webhooks/webhooks.js';
 
@@ -104,6 +104,19 @@ describe('parseOrThrow messages', () => {
   it('puts unknown top-level keys before the fields they leave missing', () => {
     expect(refusal(webhookBodySchema, { uri: 'https://example.com/hook' }).message).toBe(
       'Expected only known keys in body but received uri (the keys it knows: url)',
+    );
+  });
+
+  it("uses a refinement's own words for what it expects", () => {
+    const preset = 'pre_3SJQtzQudCCNw7msvpESdd';
+    expect(refusal(renderUrlBodySchema, { preset, title: 'x', image: 'http://example.com/a.jpg' })).toEqual({
+      field: 'image',
+      constraint: 'format',
+      message:
+        'Expected an asset id (ast_…) or an https URL for image but received "http://example.com/a.jpg"',
+    });
+    expect(refusal(generateOptionsSchema, { title: 'x', fields: { a: 'b' } }).message).toBe(
+      'Expected fields only with a template id (tpl_…) for fields but received "{"a":"b"}"',
     );
   });
 

@@ -39,14 +39,18 @@ const FORMAT_PHRASES: Record<string, string> = {
   datetime: 'an ISO 8601 date and time',
 };
 
+/** Whether `message` is a schema's own (what it expects, in words) rather than zod's ("Invalid …"). */
+const ownMessage = (message: string) => !message.startsWith('Invalid');
+
 /**
- * What an `invalid_format` issue expected, in words: a schema's own message (a regex given one, as
- * recordIdSchema's "an id such as ast_…"), a known format's phrase, else zod's name of the format.
+ * What an `invalid_format` issue expected, in words. For zod's formats (a regex, z.url, z.email):
+ * the schema's own message (recordIdSchema's "an id such as ast_…"), else the format's phrase. A
+ * refinement that names its own format (`fields only with a template id`) keeps that.
  */
 function formatPhrase(issue: Extract<Issue, { code: 'invalid_format' }>): string {
-  // zod's own messages begin "Invalid"; a schema's message says what it expects.
-  if (!issue.message.startsWith('Invalid')) return issue.message;
-  return FORMAT_PHRASES[issue.format] ?? issue.format;
+  const known = issue.format === 'regex' || issue.format in FORMAT_PHRASES;
+  if (!known) return issue.format;
+  return ownMessage(issue.message) ? issue.message : (FORMAT_PHRASES[issue.format] ?? issue.format);
 }
 
 function firstLeaf(issue: Issue): Issue {
@@ -163,7 +167,8 @@ function fromIssue(raw: Issue, prefix: string[]): ValidationError {
       );
     default:
       constraint = 'format';
-      expected = 'a valid value';
+      // A refinement's message says what it expects ("an asset id (ast_…) or an https URL").
+      expected = issue.code === 'custom' && ownMessage(issue.message) ? issue.message : 'a valid value';
   }
   return new ValidationError(field, constraint, `Expected ${expected} for ${field} but received ${got}`);
 }

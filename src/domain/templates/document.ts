@@ -159,7 +159,7 @@ const sizeRange = z
     max: z.number().int().min(8).max(240),
   })
   .strict()
-  .refine((r) => r.min <= r.max, { message: 'min must not exceed max', path: ['min'] });
+  .refine((r) => r.min <= r.max, { message: 'a minimum no larger than max', path: ['min'] });
 /** A text layer's size when it sets none: the largest from 12 to 120 px that fits. */
 export const DEFAULT_TEXT_SIZE = { min: 12, max: 120 } as const;
 const fontSize = z
