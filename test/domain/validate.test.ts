@@ -120,6 +120,14 @@ describe('parseOrThrow messages', () => {
     );
   });
 
+  it("keeps a refinement's own format name, as the title's control characters", () => {
+    expect(refusal(generateOptionsSchema, { title: 'bell\u0007' })).toEqual({
+      field: 'title',
+      constraint: 'format',
+      message: 'Expected text without control characters for title but received "bell\u0007"',
+    });
+  });
+
   it('counts characters in the singular too', () => {
     expect(refusal(body, { items: ['a'], name: 'ab' }).message).toBe(
       'Expected at most 1 character for name but received "ab"',
