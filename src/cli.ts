@@ -11,8 +11,10 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.js';
 import { profileOf } from './domain/accounts/accounts.js';
 import { TitlecardError } from './domain/kernel/errors.js';
+import { parseOrThrow } from './domain/kernel/validate.js';
 import { FILE_FORMATS, TIERS, type FileFormat } from './domain/design.js';
 import { signRenderUrl } from './domain/render-links/canonical.js';
+import { renderUrlBodySchema } from './domain/schemas.js';
 import type { Services } from './domain/services.js';
 import { tuneHeapGrowing } from './heap.js';
 import { pullTemplate, pushTemplate } from './cli-templates.js';
@@ -39,6 +41,14 @@ async function withServices(action: (services: Services) => Promise<void>): Prom
     await runtime.close();
   }
 }
+
+/** `--expires`: a Unix time in seconds, still to come (past it, the link answers 403 "This link has expired"). */
+const unixSeconds = (value: string): number => {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected Unix seconds, such as 1798761600');
+  const seconds = Number(value);
+  if (seconds * 1000 <= Date.now()) throw new InvalidArgumentError('expected a time to come, not one past');
+  return seconds;
+};
 
 const minutes = (value: string): number => {
   const n = Number(value);
@@ -211,7 +221,7 @@ function buildProgram(): Command {
     .option('--subtitle <text>', 'the subtitle')
     .option('--image <asset-or-url>', "an asset id (ast_…) or an https URL; default the preset's background")
     .addOption(new Option('--format <format>', 'output format').choices(FILE_FORMATS).default('png'))
-    .option('--expires <unix-seconds>', 'expiry, Unix seconds', (v) => Number.parseInt(v, 10))
+    .option('--expires <unix-seconds>', 'expiry, Unix seconds', unixSeconds)
     .option(
       '--field <name=value>',
       "a field of the preset's template (tpl_…), sent as f.<name>; repeat for each",
@@ -236,6 +246,17 @@ function buildProgram(): Command {
         baseUrl?: string;
       }) => {
         const config = loadConfig(process.env);
+        // What POST /render-urls would check, before signing: a link to a malformed preset or an
+        // empty title would only fail when a crawler fetches it.
+        parseOrThrow(renderUrlBodySchema, {
+          preset: o.preset,
+          title: o.title,
+          subtitle: o.subtitle,
+          image: o.image,
+          fields: o.field,
+          format: o.format,
+          key: o.key,
+        });
         out(
           signRenderUrl({
             baseUrl: o.baseUrl ?? config.publicUrl ?? `http://localhost:${config.port}`,

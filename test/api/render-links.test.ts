@@ -177,6 +177,32 @@ describe('render links, presets and uploads', () => {
     );
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/Allowed choices are png, jpeg, webp/);
+    // What the link would only fail on when fetched is refused before signing (on main each of
+    // these printed a link and exited 0, one of them with exp=NaN).
+    const sign = (extra: string[]) => runCli(['url', 'sign', '--key', key.id, '--secret', 's', ...extra], {});
+    for (const [args, code, message] of [
+      [
+        ['--preset', 'pre_x', '--title', 't'],
+        1,
+        'Expected an id such as pre_3SJQtzQudCCNw7msvpESdd for preset but received "pre_x"',
+      ],
+      [['--preset', presetId, '--title', ''], 1, 'Expected at least 1 character for title but received ""'],
+      [
+        ['--preset', presetId, '--title', 't', '--expires', 'soon'],
+        2,
+        'expected Unix seconds, such as 1798761600',
+      ],
+      [
+        ['--preset', presetId, '--title', 't', '--expires', '1700000000'],
+        2,
+        'expected a time to come, not one past',
+      ],
+    ] as const) {
+      const refused = await sign([...args]);
+      expect(refused.code, args.join(' ')).toBe(code);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toContain(message);
+    }
   });
 
   it('one changed character of the query, the signature or the key is a 403; so is a revoked key and an expired link', async () => {
