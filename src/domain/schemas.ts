@@ -18,6 +18,7 @@ import {
   TIERS,
   type FontName,
 } from './design.js';
+import { hexColourSchema, variableNameSchema } from './templates/document.js';
 import { textSchema } from './text.js';
 
 const fontNameSchema = z.enum(FONT_NAMES);
@@ -136,9 +137,7 @@ const generateShape = {
     .enum(COLOR_MODES)
     .default('auto')
     .describe('Text colour: auto picks white or black by WCAG contrast.'),
-  colorHex: z
-    .string()
-    .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'a hex colour #RGB or #RRGGBB')
+  colorHex: hexColourSchema
     .optional()
     .describe('Text colour as #RGB or #RRGGBB; required when colorMode is custom, ignored otherwise.'),
   gradient: z.boolean().default(true).describe('Gradient overlay behind the text, coloured from the photo.'),
@@ -488,15 +487,7 @@ export const renderUrlBodySchema = z
       .optional()
       .describe("An asset id (ast_…) or an https URL; default the preset's background."),
     fields: z
-      .record(
-        z
-          .string()
-          .regex(
-            /^[A-Za-z][A-Za-z0-9_]{0,31}$/,
-            'a variable name: a letter, then up to 31 letters, digits or underscores',
-          ),
-        z.string().max(2000),
-      )
+      .record(variableNameSchema, z.string().max(2000))
       .optional()
       .describe(
         "Values of the variables of the preset's template (tpl_…); the link carries each as f.<name>.",

@@ -35,16 +35,23 @@ export const TEMPLATE_LIMITS = {
 export const BUILT_IN_VARIABLES = ['title', 'subtitle'] as const;
 
 const fraction = z.number().min(0).max(1);
-const hexColour = z
+/** A hex colour, `#RGB` or `#RRGGBB`: a template's colours and a request's `colorHex` (schemas.ts). */
+export const hexColourSchema = z
   .string()
   .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'a hex colour #RGB or #RRGGBB')
   .describe('A hex colour, #RGB or #RRGGBB.');
 const colour = z
-  .union([z.literal('auto'), hexColour])
+  .union([z.literal('auto'), hexColourSchema])
   .describe('A hex colour, or auto: chosen on the pixels beneath (WCAG 2 contrast ratio ≥ 4.5:1).');
 /** `{{name}}`: a variable in a text's content or an image's source. */
 export const VARIABLE_REFERENCE = /\{\{\s*([A-Za-z][A-Za-z0-9_]{0,31})\s*\}\}/g;
-const variableName = /^[A-Za-z][A-Za-z0-9_]{0,31}$/;
+/** A variable's name: a template's `variables` and a render link's `fields` (schemas.ts). */
+export const variableNameSchema = z
+  .string()
+  .regex(
+    /^[A-Za-z][A-Za-z0-9_]{0,31}$/,
+    'a variable name: a letter, then up to 31 letters, digits or underscores',
+  );
 
 const boxSchema = z
   .object({
@@ -306,14 +313,9 @@ export const templateDocumentSchema = z
       .describe(
         'A canvas of its own instead of aspect, px: each side 200 to 2400, at most 4 megapixels. Used when the request names no aspect; its safe zone keeps 5% margins.',
       ),
-    background: hexColour.default('#ffffff').describe('The canvas before the first layer paints.'),
+    background: hexColourSchema.default('#ffffff').describe('The canvas before the first layer paints.'),
     variables: z
-      .record(
-        z
-          .string()
-          .regex(variableName, 'a variable name: a letter, then up to 31 letters, digits or underscores'),
-        variableSchema,
-      )
+      .record(variableNameSchema, variableSchema)
       .default({})
       .describe('Variables filled by `fields`; title and subtitle always exist.'),
     layers: z.array(layerSchema).min(1).max(TEMPLATE_LIMITS.layers).describe('Painted in order.'),
