@@ -77,12 +77,21 @@ export const base64Source: ImageSource = {
   },
 };
 
-/** Why a path cannot be read, in words, from its errno code (ENOENT, EACCES…), else the error's own message. */
-function unreadable(file: string, err: NodeJS.ErrnoException): string {
-  if (err.code === 'ENOENT') return `nothing exists at ${file}`;
-  if (err.code === 'EACCES' || err.code === 'EPERM') return `${file} may not be read (permission denied)`;
-  if (err.code === 'ENOTDIR') return `a part of ${file} is not a folder`;
-  return `${file} could not be read (${err.message})`;
+/** The refusal of a path that cannot be read, in words from its errno code (ENOENT, EACCES…). */
+function unreadable(file: string, err: NodeJS.ErrnoException): ValidationError {
+  const why =
+    err.code === 'ENOENT'
+      ? `nothing exists at ${file}`
+      : err.code === 'EACCES' || err.code === 'EPERM'
+        ? `${file} may not be read (permission denied)`
+        : err.code === 'ENOTDIR'
+          ? `a part of ${file} is not a folder`
+          : `${file} could not be read (${err.message})`;
+  return new ValidationError(
+    'imagePath',
+    'format',
+    `Expected a readable image file for imagePath but ${why}`,
+  );
 }
 
 /**
@@ -96,11 +105,7 @@ export const pathSource: ImageSource = {
   schema: z.string().min(1).optional().describe('Path of a background image file on this computer.'),
   async read(file) {
     const info = await stat(file).catch((e: NodeJS.ErrnoException) => {
-      throw new ValidationError(
-        'imagePath',
-        'format',
-        `Expected a readable image file for imagePath but ${unreadable(file, e)}`,
-      );
+      throw unreadable(file, e);
     });
     if (!info.isFile())
       throw new ValidationError(
@@ -110,11 +115,7 @@ export const pathSource: ImageSource = {
       );
     if (info.size > LIMITS.imageBytes) throw new FileTooLargeError(LIMITS.imageBytes, 'imagePath');
     const image = await readFile(file).catch((e: NodeJS.ErrnoException) => {
-      throw new ValidationError(
-        'imagePath',
-        'format',
-        `Expected a readable image file for imagePath but ${unreadable(file, e)}`,
-      );
+      throw unreadable(file, e);
     });
     await checkImage(image, 'imagePath');
     return image;
