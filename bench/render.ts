@@ -1,5 +1,6 @@
 /**
- * `npm run bench`: how fast Titlecard renders, on the photographs of ../shared/fixtures/photos.
+ * `npm run bench`: how fast Titlecard renders, on the photographs of test/fixtures/photos (or of the
+ * folder `TITLECARD_PHOTOS` names, such as the full-size originals: test/support/photos.ts).
  *
  *   npm run bench [-- --runs 5]   each render stage per photo and format (medians after a warm-up),
  *                                 the event-loop delay while rendering, two renders at a time.
@@ -41,6 +42,7 @@ import { partFigures } from './parts.js';
 import { FORMATS, SUBTITLE, TITLE, type Format } from './engines.js';
 import { serverSession, tenMegabytePhoto } from './http.js';
 import { delayLine, eventLoopDelay, median } from './stats.js';
+import { BENCH_PHOTOS_DIR, photoPath } from '../test/support/photos.js';
 
 const { values } = parseArgs({
   options: {
@@ -59,7 +61,7 @@ const { values } = parseArgs({
 });
 tuneHeapGrowing();
 const RUNS = Number(values.runs);
-const PHOTOS = new URL('../../shared/fixtures/photos/', import.meta.url);
+const PHOTOS = BENCH_PHOTOS_DIR;
 const FILES = readdirSync(PHOTOS)
   .filter((f) => /\.(jpe?g|png|webp)$/i.test(f))
   .filter((f) => !values.photos || values.photos.split(',').includes(f))
@@ -75,7 +77,7 @@ print(
 );
 
 const photos = new Map<string, Buffer>();
-for (const f of FILES) photos.set(f, readFileSync(new URL(f, PHOTOS)));
+for (const f of FILES) photos.set(f, readFileSync(photoPath(f, PHOTOS)));
 
 if (values.encoders) {
   await addMadePhotos();
@@ -84,12 +86,12 @@ if (values.encoders) {
   await listingFigures(print);
 } else if (values.batches) {
   const name = values.photos?.split(',')[0] ?? 'mate_RainDrops.jpg';
-  await batchFigures(photos.get(name) ?? readFileSync(new URL(name, PHOTOS)), name, print);
+  await batchFigures(photos.get(name) ?? readFileSync(photoPath(name, PHOTOS)), name, print);
 } else if (values.templates) {
   await templateFigures(fonts, photos, formats, RUNS, print);
 } else if (values.parts) {
   const name = values.photos?.split(',')[0] ?? 'mate_RainDrops.jpg';
-  await partFigures(fonts, name, photos.get(name) ?? readFileSync(new URL(name, PHOTOS)), RUNS, print);
+  await partFigures(fonts, name, photos.get(name) ?? readFileSync(photoPath(name, PHOTOS)), RUNS, print);
 } else if (values.http) {
   await addMadePhotos();
   await serverFigures();
@@ -124,11 +126,11 @@ async function serverFigures() {
       photos,
       formats,
       throughputPhotos: new Map(
-        values.throughput.split(',').map((f) => [f, readFileSync(new URL(f, PHOTOS))]),
+        values.throughput.split(',').map((f) => [f, readFileSync(photoPath(f, PHOTOS))]),
       ),
       levels: [1, 4, 8],
       total: RUNS * 8,
-      large: await tenMegabytePhoto(readFileSync(new URL('Dragonfly_by_Bolly.jpg', PHOTOS))),
+      large: await tenMegabytePhoto(readFileSync(photoPath('Dragonfly_by_Bolly.jpg', PHOTOS))),
       clients: 16,
     },
     print,

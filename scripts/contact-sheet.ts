@@ -1,5 +1,5 @@
 /**
- * Regenerates the pictures of real outputs in the README and docs/, on the photographs of ../shared/fixtures/photos
+ * Regenerates the pictures of real outputs in the README and docs/, on the photographs of test/fixtures/photos (or TITLECARD_PHOTOS)
  * (credits in the README):
  * - docs/contact-sheet.jpg: the four templates (columns: bottom-left, left, right, split) at the three
  *   aspects (rows: og, square, portrait);
@@ -13,8 +13,9 @@ import { loadFontLibrary } from '../src/domain/render/fonts.js';
 import { createRenderer } from '../src/domain/render/index.js';
 import { generateOptionsSchema } from '../src/domain/schemas.js';
 import { type Aspect } from '../src/domain/design.js';
+import { BENCH_PHOTOS_DIR, photoPath } from '../test/support/photos.js';
 
-const PHOTOS = new URL('../../shared/fixtures/photos/', import.meta.url);
+const PHOTOS = BENCH_PHOTOS_DIR;
 const TILE_WIDTH = 300;
 const GAP = 12;
 const renderer = createRenderer(loadFontLibrary());
@@ -31,7 +32,7 @@ const rows: { aspect: Aspect; tiles: { photo: string; title: string; subtitle: s
           font: 'inter',
         },
         {
-          photo: 'plasma_Path_2560x1600.jpg',
+          photo: 'plasma_Path.jpg',
           title: 'A quiet walk through the forest',
           subtitle: 'Photo essay',
           font: 'playfair-display',
@@ -66,7 +67,7 @@ const rows: { aspect: Aspect; tiles: { photo: string; title: string; subtitle: s
           font: 'raleway',
         },
         {
-          photo: 'plasma_Canopee_3840x2160.png',
+          photo: 'plasma_Canopee.png',
           title: 'Designing with light',
           subtitle: 'Talk recording',
           font: 'roboto',
@@ -95,7 +96,7 @@ const rows: { aspect: Aspect; tiles: { photo: string; title: string; subtitle: s
           font: 'playfair-display',
         },
         {
-          photo: 'plasma_Path_2560x1600.jpg',
+          photo: 'plasma_Path.jpg',
           title: 'Trail running 101',
           subtitle: 'Gear, pace, and rest days',
           font: 'montserrat',
@@ -125,7 +126,7 @@ for (const row of rows) {
       font: tile.font,
       fileFormat: 'png',
     });
-    const out = await renderer.render(readFileSync(new URL(tile.photo, PHOTOS)), options);
+    const out = await renderer.render(readFileSync(photoPath(tile.photo, PHOTOS)), options);
     const scaled = await sharp(out.image).resize(TILE_WIDTH).png().toBuffer();
     const h = Math.round((TILE_WIDTH * out.height) / out.width);
     composites.push({ input: scaled, left, top });
@@ -143,7 +144,7 @@ console.log(`docs/contact-sheet.jpg: ${width}×${top}`);
 
 const scripts: { photo: string; title: string; subtitle: string; template: string }[] = [
   {
-    photo: 'plasma_Path_2560x1600.jpg',
+    photo: 'plasma_Path.jpg',
     title: 'React 19 في الإنتاج: ما الذي تغيّر؟',
     subtitle: 'مدونة الهندسة · ٨ دقائق',
     template: 'bottom-left',
@@ -168,7 +169,7 @@ const scripts: { photo: string; title: string; subtitle: string; template: strin
     template: 'left',
   },
   {
-    photo: 'plasma_Canopee_3840x2160.png',
+    photo: 'plasma_Canopee.png',
     title: '我们如何把构建时间缩短一半',
     subtitle: '工程博客',
     template: 'bottom-left',
@@ -195,7 +196,7 @@ for (const [i, tile] of scripts.entries()) {
     template: tile.template,
     fileFormat: 'png',
   });
-  const out = await renderer.render(readFileSync(new URL(tile.photo, PHOTOS)), options);
+  const out = await renderer.render(readFileSync(photoPath(tile.photo, PHOTOS)), options);
   sheet.push({
     input: await sharp(out.image).resize(SCRIPT_TILE).png().toBuffer(),
     left: GAP + (i % 2) * (SCRIPT_TILE + GAP),

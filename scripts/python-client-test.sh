@@ -25,7 +25,7 @@ for _ in $(seq 1 100); do
 done
 status=0
 TITLECARD_API="http://127.0.0.1:$port/api" TITLECARD_TOKEN="$TITLECARD_TOKEN" \
-  TITLECARD_FREE_TOKEN="$TITLECARD_FREE_TOKEN" TITLECARD_PHOTO=../shared/fixtures/photos/friends_by_Aitzol_Berasategi.jpg \
+  TITLECARD_FREE_TOKEN="$TITLECARD_FREE_TOKEN" TITLECARD_PHOTO=test/fixtures/photos/friends_by_Aitzol_Berasategi.jpg \
   python -m pytest -q clients/python/tests "$@" || status=$?
 [ "$status" -eq 0 ] || { echo "!! server log:"; tail -20 "$dir/server.log"; }
 exit "$status"

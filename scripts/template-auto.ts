@@ -1,5 +1,5 @@
 /**
- * `template=auto` on the photographs of ../shared/fixtures/photos: for each, the saliency score
+ * `template=auto` on the photographs of test/fixtures/photos (or TITLECARD_PHOTOS): for each, the saliency score
  * (src/domain/render/saliency.ts; lower is calmer) of the text boxes of bottom-left, left and right,
  * the template auto chose, and a contact sheet of the choices (docs/template-auto.jpg), og cards.
  *
@@ -15,8 +15,9 @@ import { layoutText } from '../src/domain/render/layout.js';
 import { generateOptionsSchema } from '../src/domain/schemas.js';
 import { ASPECTS } from '../src/domain/design.js';
 import { PHOTO_FILES } from '../test/support/images.js';
+import { BENCH_PHOTOS_DIR, photoPath } from '../test/support/photos.js';
 
-const PHOTOS = new URL('../../shared/fixtures/photos/', import.meta.url);
+const PHOTOS = BENCH_PHOTOS_DIR;
 const fonts = loadFontLibrary();
 const renderer = createRenderer(fonts);
 const TILE = 400;
@@ -31,7 +32,7 @@ const rows: string[] = [
 ];
 let calmer = 0;
 for (const [i, file] of PHOTO_FILES.entries()) {
-  const input = readFileSync(new URL(file, PHOTOS));
+  const input = readFileSync(photoPath(file, PHOTOS));
   const { width, height } = ASPECTS.og;
   const canvas = await decodeCover(input, width, height);
   const { template, scores } = chooseTemplate(canvas, (t) =>

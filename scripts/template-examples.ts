@@ -1,6 +1,6 @@
 /**
  * Renders the worked templates of docs/templates.md (examples/templates/*.json) on the photographs
- * of ../shared/fixtures/photos (credits in the README) into docs/templates.jpg: one row of cards,
+ * of test/fixtures/photos (or TITLECARD_PHOTOS) (credits in the README) into docs/templates.jpg: one row of cards,
  * blog, podcast and event, each filled as its docs section fills it.
  *
  * Usage: npx tsx scripts/template-examples.ts [--out DIR] (DIR also gets each card as a PNG)
@@ -13,9 +13,10 @@ import { loadFontLibrary } from '../src/domain/render/fonts.js';
 import { createRenderer } from '../src/domain/render/index.js';
 import { generateOptionsSchema } from '../src/domain/schemas.js';
 import { fieldValues, imageVariableOf, parseTemplateDocument } from '../src/domain/templates/document.js';
+import { BENCH_PHOTOS_DIR, photoPath } from '../test/support/photos.js';
 
 const ROOT = new URL('../', import.meta.url);
-const PHOTOS = new URL('../../shared/fixtures/photos/', import.meta.url);
+const PHOTOS = BENCH_PHOTOS_DIR;
 const TILE_WIDTH = 600;
 const GAP = 12;
 
@@ -30,7 +31,7 @@ export const EXAMPLES = [
   },
   {
     file: 'podcast',
-    photo: 'plasma_Path_2560x1600.jpg',
+    photo: 'plasma_Path.jpg',
     title: 'Why forests need fire',
     subtitle: 'with Dr. Mira Okafor',
     fields: { episode: '42', show: 'The Long Walk' },
@@ -58,7 +59,7 @@ export async function renderExample(
   document.layers.forEach((layer, i) => {
     const name = layer.type === 'image' ? imageVariableOf(layer.source) : undefined;
     const file = name && (example.images as Record<string, string>)[name];
-    if (file) images.set(i, readFileSync(new URL(file, PHOTOS)));
+    if (file) images.set(i, readFileSync(photoPath(file, PHOTOS)));
   });
   const options = generateOptionsSchema.parse({ title: example.title, subtitle, aspect: document.aspect });
   const design = {
@@ -68,7 +69,7 @@ export async function renderExample(
     images,
     fonts: new Map(),
   };
-  return renderer.render(readFileSync(new URL(example.photo, PHOTOS)), { ...options, design });
+  return renderer.render(readFileSync(photoPath(example.photo, PHOTOS)), { ...options, design });
 }
 
 if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('template-examples.ts')) {

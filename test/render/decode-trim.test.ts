@@ -2,23 +2,22 @@
  * The decoder's use of the allocator trim (decode.ts, malloc-trim.ts): a decode expected to hold
  * 16 MiB or more first asks for glibc's free pages to go back; a small one does not.
  */
-import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { decodeCover } from '../../src/domain/render/decode.js';
 import { trimFreeMemory } from '../../src/domain/render/malloc-trim.js';
 
 vi.mock('../../src/domain/render/malloc-trim.js', () => ({ trimFreeMemory: vi.fn() }));
-
-const PHOTOS = new URL('../../../shared/fixtures/photos/', import.meta.url);
+import { enlarged, photo } from '../support/images.js';
 
 describe('free memory given back before a large decode', () => {
   beforeEach(() => vi.mocked(trimFreeMemory).mockClear());
 
   it('trims before a 13-megapixel progressive JPEG (about 52 MiB), not before a small photo', async () => {
-    await decodeCover(readFileSync(new URL('mate_RainDrops.jpg', PHOTOS)), 120, 63);
+    const large = await enlarged('Dragonfly_by_Bolly.jpg', 4224, 3168, 'jpeg', { progressive: true });
+    await decodeCover(photo('mate_RainDrops.jpg'), 120, 63);
     expect(trimFreeMemory).not.toHaveBeenCalled();
-    await decodeCover(readFileSync(new URL('Dragonfly_by_Bolly.jpg', PHOTOS)), 120, 63);
+    await decodeCover(large, 120, 63);
     expect(trimFreeMemory).toHaveBeenCalledTimes(1);
   });
 

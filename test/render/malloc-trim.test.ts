@@ -8,8 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { mallocTrimmer, TRIM_INTERVAL_MS } from '../../src/domain/render/malloc-trim.js';
-
-const PHOTOS = new URL('../../../shared/fixtures/photos/', import.meta.url);
+import { enlarged } from '../support/images.js';
 const glibc = Boolean(
   (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header
     ?.glibcVersionRuntime,
@@ -25,7 +24,7 @@ describe.runIf(glibc)('glibc free memory given back between renders', () => {
     const trim = mallocTrimmer((freed) => trims.push(freed));
     // Native work that frees many buffers below the mmap threshold on libvips' threads: encodes of
     // a PNG photo in strips, several at once.
-    const photo = readFileSync(new URL('plasma_Canopee_3840x2160.png', PHOTOS));
+    const photo = await enlarged('plasma_Canopee.png', 3840, 2160, 'png');
     await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
         sharp(photo)

@@ -1,5 +1,5 @@
 /**
- * The real photographs of ../shared/fixtures/photos through the renderer and through the API,
+ * The real photographs of test/fixtures/photos through the renderer and through the API,
  * across templates, aspects and formats: exact sizes, text inside the safe zone, and a WCAG contrast
  * ratio of at least 4.5:1 whenever the gradient is on, with the text shadow on and off. Measured from
  * the outputs: the ink box where two renders with the text in two colours differ, the contrast 3 to

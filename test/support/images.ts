@@ -1,31 +1,27 @@
 /**
- * Test images: the real photographs of ../shared/fixtures/photos, synthetic backgrounds made with
+ * Test images: the real photographs of test/fixtures/photos (photos.ts), synthetic backgrounds made with
  * sharp, and probes that measure where the text's ink is in an output.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 
-export const PHOTOS_DIR = fileURLToPath(new URL('../../../shared/fixtures/photos/', import.meta.url));
+import { photo, type PhotoFile } from './photos.js';
 
-export const PHOTO_FILES = [
-  'Kleiber_by_Lukas_Baubkus.jpg',
-  'seeding_by_Clements_Engelhardt.jpg',
-  'Dragonfly_by_Bolly.jpg',
-  'friends_by_Aitzol_Berasategi.jpg',
-  'plasma_Path_2560x1600.jpg',
-  'plasma_Canopee_3840x2160.png',
-  'mate_RainDrops.jpg',
-] as const;
+export { PHOTO_FILES, PHOTOS_DIR, photo, type PhotoFile } from './photos.js';
 
-const cache = new Map<string, Buffer>();
-export function photo(name: (typeof PHOTO_FILES)[number]): Buffer {
-  let data = cache.get(name);
-  if (!data) {
-    data = readFileSync(PHOTOS_DIR + name);
-    cache.set(name, data);
-  }
-  return data;
+/**
+ * Photograph `name` enlarged to `width`×`height` (a cover crop) in `format`: the large inputs of
+ * the decode budget and allocator tests, made from the repository's downsized photos. JPEGs are
+ * progressive or baseline as asked; PNGs non-interlaced.
+ */
+export async function enlarged(
+  name: PhotoFile,
+  width: number,
+  height: number,
+  format: 'jpeg' | 'png',
+  { progressive = false } = {},
+): Promise<Buffer> {
+  const resized = sharp(photo(name)).resize(width, height);
+  return format === 'png' ? resized.png().toBuffer() : resized.jpeg({ progressive }).toBuffer();
 }
 
 /** A plain background of one colour. */
