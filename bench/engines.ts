@@ -1,7 +1,7 @@
 /**
  * The job `npm run bench -- --compare` gives each engine: a 1200×630 card from a photo (cover crop,
  * EXIF orientation applied) with a title, a subtitle and a dark gradient behind them, plus a 400 px
- * wide thumbnail, both in the output format at quality 85 (spec 4.1 rule 5). Bench-only code:
+ * wide thumbnail, both in the output format at quality 85 (docs/api.md#generate-options). Bench-only code:
  * satori and takumi are devDependencies.
  *
  * - floor: what no titling renderer can go below: sharp decodes, turns, cover-crops and converts the

@@ -26,7 +26,7 @@ import { runCli, spawnServer, type ServerProcess } from '../test/support/process
 import { floorEngine, TITLE, SUBTITLE, type Format } from './engines.js';
 import { procCpuMs, procMemoryMiB, runInFlight } from './stats.js';
 
-/** Most bytes a photo may have (spec 4.1: 10 MB). */
+/** Most bytes a photo may have (docs/api.md#generate-options: 10 MB). */
 const UPLOAD_LIMIT = 10 * 1024 * 1024;
 
 async function startServer(): Promise<{

@@ -19,7 +19,7 @@
  *   (`64:ff9b::/96`, RFC 6052), 6to4 (`2002::/16`, RFC 3056) and Teredo (`2001::/32`, RFC 4380).
  *   request-filtering-agent 3.2 let `http://[::127.0.0.1]/` through to a connection attempt.
  * - Every redirect is a new request through the same checks; at most 3.
- * - Limits per kind: an image 10 MB (as the REST API, spec 8) in 10 s; a page 1 MiB in 5 s (a
+ * - Limits per kind: an image 10 MB (as the REST API, docs/api.md#limits) in 10 s; a page 1 MiB in 5 s (a
  *   page's `<head>` is in its first kilobytes; ours). Both for the whole fetch, redirects included.
  * An image's bytes are then sniffed like an upload (only JPEG, PNG, WebP pass).
  */

@@ -30,7 +30,7 @@ export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 /** A JSON media type object. */
 export const json = (schema: Json) => ({ 'application/json': { schema } });
 
-/** The success envelope of spec 7.1 around a component schema: `{success: true, data}`. */
+/** The success envelope of docs/api.md#responses around a component schema: `{success: true, data}`. */
 export const envelope = (name: string) => ({
   type: 'object',
   required: ['success', 'data'],
@@ -55,7 +55,7 @@ export const listEnvelope = (key: string, item: string) =>
     },
   });
 
-/** An answer with `message` in place of `data` (spec 4.6's shape, for deletions and revocations). */
+/** An answer with `message` in place of `data` (docs/api.md#endpoints shape, for deletions and revocations). */
 export const messageResponse = (description: string) => ({
   description,
   content: json({
@@ -65,7 +65,7 @@ export const messageResponse = (description: string) => ({
   }),
 });
 
-/** Responses several routes share (spec section 7). */
+/** Responses several routes share (docs/api.md#errors). */
 export const errorResponses = {
   400: { description: 'Invalid or missing parameter.', content: json(ref('ValidationErrorBody')) },
   401: {
@@ -114,7 +114,7 @@ export const idempotent = (op: Json) => ({
   },
 });
 
-/** An operation that needs the bearer token (spec section 5): adds the 401 and 500 responses. */
+/** An operation that needs the bearer token (docs/api.md#authentication): adds the 401 and 500 responses. */
 export const secured = (op: Json) => ({
   ...op,
   responses: { ...(op.responses as Json), 401: errorResponses[401], 500: errorResponses[500] },

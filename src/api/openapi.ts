@@ -1,7 +1,7 @@
 /**
  * The OpenAPI 3.1 document of the REST API, served at `/api/openapi.json`. Each resource router
  * describes its own routes (`routes/*.ts`); this module adds what they share: the info block, which
- * records every choice made where the spec says "not shown", the security scheme and the component
+ * records every choice made where the contract says "not shown", the security scheme and the component
  * schemas. Request and response schemas are generated from the same zod schemas the code validates
  * with (JSON Schema 2020-12, which OpenAPI 3.1 uses), so the document cannot drift from the behaviour.
  * `npm run client` generates the typed client (`src/client`) from it.
@@ -89,10 +89,10 @@ const endpointErrorSchema = (code: Json, details?: Json): Json => ({
 });
 
 const CHOICES = `
-Choices made where the spec says "not shown":
+Choices made where the contract says "not shown":
 - Creations answer 201 Created (POST /generate, POST /tokens); everything else that succeeds answers 200.
 - Not found: 404 with {success:false, error:{code:"NOT_FOUND", message}}, for unknown routes, for revoking a token that is unknown, already revoked or another user's, and for reading or deleting an image that is unknown or another user's.
-- GET /images/{id} and DELETE /images/{id} are ours, beside the spec's list: the record with title, subtitle and format; deletion answers {success:true, message} like DELETE /tokens/{id}, removes the record and both files, and gives no quota back.
+- GET /images/{id} and DELETE /images/{id} are ours, beside the API's list: the record with title, subtitle and format; deletion answers {success:true, message} like DELETE /tokens/{id}, removes the record and both files, and gives no quota back.
 - VALIDATION_ERROR details.constraint is one of ${CONSTRAINTS.join(', ')}.
 - 401 responses carry WWW-Authenticate: Bearer (RFC 6750).
 - retryAfter (429) is in seconds until the quota resets, the first instant of the next UTC month; the Retry-After header carries the same value.
@@ -105,7 +105,7 @@ Choices made where the spec says "not shown":
 - Background images of more than ${MAX_INPUT_PIXELS / 1e6} megapixels, or with an aspect ratio beyond ${MAX_ASPECT_RATIO}:1, are refused (400, constraint max); a file cut short or whose header promises more than its data holds is refused (400, constraint format).
 - Image files are served publicly at {PUBLIC_URL}/files/{key} with an unguessable key and Cache-Control: ${FILE_CACHE_CONTROL}.
 - The list is ordered with ties broken by id; title sorting ignores case.
-- Ours, beside spec 4.1: focus (what the cover crop keeps: center, attention or {x, y}) and template auto (the calmest of bottom-left, left and right). POST /layout checks a layout without an image or quota (60 a minute per account). Every POST /generate answer carries the render report in the Titlecard-Render-Report header (JSON, ASCII), so that the record in the body stays as the spec has it.
+- Ours, beside docs/api.md#generate-options: focus (what the cover crop keeps: center, attention or {x, y}) and template auto (the calmest of bottom-left, left and right). POST /layout checks a layout without an image or quota (60 a minute per account). Every POST /generate answer carries the render report in the Titlecard-Render-Report header (JSON, ASCII), so that the record in the body stays as docs/api.md has it.
 - Idempotency-Key (ours, after the IETF draft) on POST /generate and POST /tokens: a retry with the same key and request within 24 h gets the first answer, not charged again; another request with the key is a 422, a retry while the first is under way a 409. Only successful answers are kept.
 - Templates (ours): POST /templates saves a JSON document of layers; template in /generate, /layout, presets and render links takes its id (tpl_…), and fields fills its variables. The four built-ins are documents too, read-only at GET /templates/{name}.
 - No versioning: no version marker in paths or headers.`;

@@ -1,7 +1,7 @@
 /**
- * The REST edge (spec section 4): the `/api` router, one router per resource (`routes/`), each
+ * The REST edge (docs/api.md#endpoints): the `/api` router, one router per resource (`routes/`), each
  * beside the OpenAPI description of its routes, and the document at `/api/openapi.json`. Each route
- * parses its input, calls one domain use case and wraps the result in the spec's envelope. Nothing
+ * parses its input, calls one domain use case and wraps the result in the API's envelope. Nothing
  * here listens: `src/app.ts` mounts it, `src/server.ts` listens.
  */
 import express from 'express';
@@ -9,7 +9,7 @@ import type { Services } from '../domain/services.js';
 import { methodRules, type Json } from './describe.js';
 import { API_RESOURCES, buildOpenApiDocument } from './openapi.js';
 
-/** The router mounted at `/api` (the spec's `{base_url}`). */
+/** The router mounted at `/api` (the API's base address, `{base_url}`). */
 export function createApiRouter(services: Services): express.Router {
   const api = express.Router();
   const openapi = buildOpenApiDocument();

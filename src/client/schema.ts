@@ -1062,7 +1062,7 @@ export interface components {
               h: number;
             };
             /**
-             * @description Clip the box to the safe zone of the aspect (spec 4.1: 5% margins, and the bottom 28% of og kept clear).
+             * @description Clip the box to the safe zone of the aspect (docs/api.md#generate-options: 5% margins, and the bottom 28% of og kept clear).
              * @default false
              */
             safeZone: boolean;
@@ -1581,7 +1581,7 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
-          /** @description The render report as JSON (ASCII, non-ASCII characters escaped as \uXXXX): a RenderReport. Kept out of the body so that the spec's record stays exactly as it is. */
+          /** @description The render report as JSON (ASCII, non-ASCII characters escaped as \uXXXX): a RenderReport. Kept out of the body so that the API's record stays exactly as it is. */
           'Titlecard-Render-Report'?: string;
           [name: string]: unknown;
         };

@@ -1,11 +1,11 @@
 /**
  * The design vocabulary: the words a card is described in (aspects and their pixel sizes,
  * templates, positions, focus names, colour modes, fonts, formats) and the limits and tiers of
- * spec section 8. Plain values with no dependencies: the renderer imports these, never the request
+ * docs/api.md#limits. Plain values with no dependencies: the renderer imports these, never the request
  * schemas (src/domain/schemas.ts), which are built on them.
  */
 
-/** Output canvas sizes in px per `aspect` (spec 4.1, "Aspect ratios"). */
+/** Output canvas sizes in px per `aspect` (docs/api.md#generate-options, `aspect`). */
 export const ASPECTS = {
   og: { width: 1200, height: 630 },
   square: { width: 1080, height: 1080 },
@@ -14,19 +14,19 @@ export const ASPECTS = {
 export type Aspect = keyof typeof ASPECTS;
 export const ASPECT_NAMES = Object.keys(ASPECTS) as [Aspect, ...Aspect[]];
 
-/** Layout templates (spec 4.1, "Templates"). */
+/** Layout templates (docs/api.md#generate-options, "Templates"). */
 export const TEMPLATES = ['bottom-left', 'left', 'right', 'split'] as const;
 export type Template = (typeof TEMPLATES)[number];
 
-/** Named cover-crop focus points (our addition to spec 4.1, see `focus`). */
+/** Named cover-crop focus points (docs/api.md#generate-options, see `focus`). */
 export const FOCUS_NAMES = ['center', 'attention'] as const;
 
-/** Named text positions, used only when no `template` is given (spec 4.1 rule 1). */
+/** Named text positions, used only when no `template` is given (docs/api.md#generate-options). */
 export const POSITION_NAMES = ['top', 'center', 'bottom'] as const;
 
 export const COLOR_MODES = ['auto', 'white', 'black', 'custom'] as const;
 
-/** The nine font names of spec 4.1. `arial` is set in Arimo, which is metric-compatible with Arial. */
+/** The nine font names of docs/api.md#generate-options. `arial` is set in Arimo, which is metric-compatible with Arial. */
 export const FONT_NAMES = [
   'arial',
   'inter',
@@ -40,7 +40,7 @@ export const FONT_NAMES = [
 ] as const;
 export type FontName = (typeof FONT_NAMES)[number];
 
-/** Limits of spec section 8. */
+/** Limits of docs/api.md#limits. */
 export const LIMITS = {
   /** Background image size in bytes: 10 MB = 10 × 1024 × 1024. */
   imageBytes: 10 * 1024 * 1024,
@@ -52,20 +52,20 @@ export const LIMITS = {
   pageSizeDefault: 20,
   /** Our choice: at most 100 characters in a token name. */
   tokenNameMaxLength: 100,
-  /** Our choice: at most 100 active tokens per account (spec 8 rule 3 leaves it open). */
+  /** Our choice: at most 100 active tokens per account (docs/api.md#limits leaves it open). */
   activeTokensMax: 100,
 } as const;
 
-/** Subscription tiers and their monthly quotas of generated images (spec section 8). */
+/** Subscription tiers and their monthly quotas of generated images (docs/api.md#limits). */
 export const TIER_QUOTAS = { free: 10, pro: 500, agency: 2000 } as const;
 export type Tier = keyof typeof TIER_QUOTAS;
 export const TIERS = Object.keys(TIER_QUOTAS) as Tier[];
 
-/** Output file formats (spec 4.1). */
+/** Output file formats (docs/api.md#generate-options). */
 export const FILE_FORMATS = ['png', 'jpeg', 'webp'] as const;
 export type FileFormat = (typeof FILE_FORMATS)[number];
 
-/** Per output format (spec 4.1): the file extension and the media type (RFC 2046, IANA registry). */
+/** Per output format (docs/api.md#generate-options): the file extension and the media type (RFC 2046, IANA registry). */
 export const FILE_TYPES: Record<FileFormat, { extension: string; contentType: string }> = {
   png: { extension: 'png', contentType: 'image/png' },
   jpeg: { extension: 'jpg', contentType: 'image/jpeg' },

@@ -1,7 +1,7 @@
 /**
  * Request and response schemas, defined once with zod and reused at every edge: the REST layer
  * validates with them, the MCP tools use them as `inputSchema`/`outputSchema`, and the OpenAPI
- * document is generated from them. Every rule cites spec section 4 or 8 unless marked as our choice.
+ * document is generated from them. Every rule cites docs/api.md unless marked as our choice.
  */
 import { z } from 'zod';
 import { TOKEN_PATTERN } from './kernel/ids.js';
@@ -56,7 +56,7 @@ export function isTemplateId(value: unknown): value is string {
   return typeof value === 'string' && TEMPLATE_ID.test(value);
 }
 /**
- * `template`: a built-in name (spec 4.1), auto (ours), or a template id (POST /templates). One
+ * `template`: a built-in name (docs/api.md#generate-options), auto (ours), or a template id (POST /templates). One
  * string with one check, so that a wrong name is an `enum` refusal listing the names.
  */
 const templateChoiceSchema = z
@@ -78,7 +78,7 @@ const templateChoiceSchema = z
   });
 
 /**
- * Options of `POST /generate` (spec 4.1), typed. The REST edge decodes form text into these types
+ * Options of `POST /generate` (docs/api.md#generate-options), typed. The REST edge decodes form text into these types
  * first (`src/http/form.ts`); MCP clients send them typed.
  */
 const generateShape = {
@@ -157,7 +157,7 @@ const generateShape = {
   fileFormat: z.enum(FILE_FORMATS).default('png').describe('png (lossless), jpeg or webp (quality 85).'),
 };
 
-/** `colorHex` is required when `colorMode` is custom (spec 4.1). */
+/** `colorHex` is required when `colorMode` is custom (docs/api.md#generate-options). */
 const customColourNeedsHex = (
   o: { colorMode?: string | undefined; colorHex?: string | undefined },
   ctx: z.RefinementCtx,
@@ -191,7 +191,7 @@ export const generateOptionsSchema = z.object(generateShape).superRefine((o, ctx
 export type GenerateOptionsInput = z.input<typeof generateOptionsSchema>;
 export type GenerateOptions = z.output<typeof generateOptionsSchema>;
 
-/** Query of `GET /images` (spec 4.2). */
+/** Query of `GET /images` (docs/api.md#endpoints). */
 export const listImagesQuerySchema = z.object({
   limit: z
     .number()
@@ -205,7 +205,7 @@ export const listImagesQuerySchema = z.object({
   order: z.enum(SORT_ORDERS).default('desc').describe('Sort order.'),
 });
 
-/** Body of `POST /tokens` (spec 4.4). Name rules are our choice: 1 to 100 characters, need not be unique. */
+/** Body of `POST /tokens` (docs/api.md#endpoints). Name rules are our choice: 1 to 100 characters, need not be unique. */
 export const createTokenBodySchema = z.object({
   name: textSchema(LIMITS.tokenNameMaxLength).describe(
     'Descriptive name, 1 to 100 characters; need not be unique.',
@@ -214,7 +214,7 @@ export const createTokenBodySchema = z.object({
 
 const isoTimestamp = z.iso.datetime().describe('ISO 8601 UTC timestamp');
 
-/** Spec 2.1: the creation response record. */
+/** docs/api.md#endpoints: the creation response record. */
 export const imageRecordSchema = z.object({
   id: z.string(),
   url: z.url(),
@@ -224,7 +224,7 @@ export const imageRecordSchema = z.object({
   createdAt: isoTimestamp,
 });
 
-/** Spec 2.1 / 4.2: an entry of the image list. */
+/** docs/api.md#endpoints: an entry of the image list. */
 export const imageListEntrySchema = z.object({
   id: z.string(),
   title: z.string(),
@@ -234,8 +234,8 @@ export const imageListEntrySchema = z.object({
 });
 
 /**
- * `GET /images/{id}` (not in the spec; our choice, beside its list): the record with its texts and
- * format, the fields of spec 2.1 that the list leaves out.
+ * `GET /images/{id}` (ours, beside its list): the record with its texts and
+ * format, the fields of docs/api.md#endpoints that the list leaves out.
  */
 export const imageDetailSchema = z.object({
   id: z.string(),
@@ -261,7 +261,7 @@ export const imagePageSchema = z.object({
 
 const tierSchema = z.enum(TIERS).describe('Subscription tier: free, pro or agency');
 
-/** Spec 4.3. `period.end` is the first instant of the next month (exclusive). */
+/** docs/api.md#endpoints. `period.end` is the first instant of the next month (exclusive). */
 export const usageSchema = z.object({
   period: z.object({ start: isoTimestamp, end: isoTimestamp }),
   usage: z.object({
@@ -273,7 +273,7 @@ export const usageSchema = z.object({
   tier: tierSchema,
 });
 
-/** Spec 2.3. */
+/** docs/api.md#endpoints. */
 export const userProfileSchema = z.object({
   id: z.string(),
   email: z.email(),
@@ -281,7 +281,7 @@ export const userProfileSchema = z.object({
   tier: tierSchema,
 });
 
-/** Spec 4.7. */
+/** docs/api.md#endpoints. */
 export const tokenValidationSchema = z.object({
   user: userProfileSchema,
   usage: z.object({
@@ -292,7 +292,7 @@ export const tokenValidationSchema = z.object({
   }),
 });
 
-/** Spec 4.4: the only response that carries the secret. */
+/** docs/api.md#endpoints: the only response that carries the secret. */
 export const createdTokenSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -300,7 +300,7 @@ export const createdTokenSchema = z.object({
   createdAt: isoTimestamp,
 });
 
-/** Spec 4.5 entries. `lastUsedAt` is null until first use. */
+/** docs/api.md#endpoints entries. `lastUsedAt` is null until first use. */
 export const tokenListEntrySchema = z.object({
   id: z.string(),
   name: z.string(),

@@ -85,11 +85,11 @@ export interface ServiceDeps {
 
 /** Every use case of Titlecard, by area. */
 export interface Services {
-  /** Users, API tokens and bearer-token authentication (spec 4.4–4.7, section 5). */
+  /** Users, API tokens and bearer-token authentication (docs/api.md#endpoints). */
   accounts: Accounts;
-  /** The monthly quota per tier (spec section 8). */
+  /** The monthly quota per tier (docs/api.md#limits). */
   quota: Quota;
-  /** Generating, listing, serving and deleting images (spec 4.1, 4.2). */
+  /** Generating, listing, serving and deleting images (docs/api.md#generate-options, 4.2). */
   images: Images;
   /** Dashboard sign-up, sign-in and browser sessions. */
   sessions: Sessions;

@@ -1,5 +1,5 @@
 /**
- * The text rules of spec 4.1 for a title, a subtitle and every other text the API takes: lengths in
+ * The text rules of docs/api.md#generate-options for a title, a subtitle and every other text the API takes: lengths in
  * user-perceived characters (extended grapheme clusters, UAX #29), leading and trailing white space
  * trimmed, no control character but line feed (a forced line break).
  */

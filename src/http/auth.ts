@@ -1,5 +1,5 @@
 /**
- * Bearer-token authentication at the HTTP edges (spec section 5), shared by the REST API and the
+ * Bearer-token authentication at the HTTP edges (docs/api.md#authentication), shared by the REST API and the
  * MCP endpoint so that both answer a failed authentication the same way.
  */
 import type { NextFunction, Request, Response } from 'express';
@@ -9,7 +9,7 @@ import type { UsageView } from '../domain/accounts/quota.js';
 import type { Services } from '../domain/services.js';
 
 /**
- * The 401 answer to a failed authentication: the spec's body `{error, message}` (section 7.2) and
+ * The 401 answer to a failed authentication: the body `{error, message}` of docs/api.md#errors and
  * the RFC 6750 section 3 challenge, which carries `error="invalid_token"` only when a token was sent
  * ("if the request lacks any authentication information, the resource server SHOULD NOT include an
  * error code").
@@ -34,7 +34,7 @@ export function unauthorizedResponse(err: UnauthorizedError): {
 /**
  * The monthly quota as rate-limit headers (IETF draft-ietf-httpapi-ratelimit-headers, structured
  * fields): `RateLimit-Policy: "monthly";q=<quota>;w=<seconds in this UTC month>` and
- * `RateLimit: "monthly";r=<remaining>;t=<seconds until the reset>`, beside the spec's Retry-After.
+ * `RateLimit: "monthly";r=<remaining>;t=<seconds until the reset>`, beside the API's Retry-After.
  */
 export function setRateLimitHeaders(res: Response, usage: UsageView): void {
   const start = Date.parse(usage.period.start);

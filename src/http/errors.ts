@@ -1,5 +1,5 @@
 /**
- * Maps domain errors to HTTP (spec section 7): status, body shape and headers. The last-resort
+ * Maps domain errors to HTTP (docs/api.md#errors): status, body shape and headers. The last-resort
  * handler turns anything else into a generic 500 with a request id, never a stack trace.
  */
 import type { ErrorRequestHandler, Request, Response } from 'express';
@@ -15,7 +15,7 @@ import {
 import type { Metrics } from '../metrics.js';
 import { unauthorizedResponse } from './auth.js';
 
-/** `{success: false, error: {code, message, details?}}` (spec 7.2, endpoint errors). */
+/** `{success: false, error: {code, message, details?}}` (docs/api.md#errors). */
 export function endpointError(code: string, message: string, details?: Record<string, unknown>) {
   return { success: false as const, error: details ? { code, message, details } : { code, message } };
 }
@@ -27,7 +27,7 @@ export interface HttpErrorAnswer {
   body: unknown;
 }
 
-/** The endpoint-error body (spec 7.2) at `status`. */
+/** The endpoint-error body (docs/api.md#errors) at `status`. */
 const plain =
   (status: number) =>
   (err: TitlecardError): HttpErrorAnswer => ({ status, body: endpointError(err.code, err.message) });
@@ -41,7 +41,7 @@ function retryAfterOf(err: TitlecardError): number {
     : 1;
 }
 
-/** The spec's 429 shape (section 7.2), for the quota and for throttles alike, with `Retry-After`. */
+/** The 429 shape of docs/api.md#errors, for the quota and for throttles alike, with `Retry-After`. */
 const rateLimited = (err: TitlecardError): HttpErrorAnswer => {
   const retryAfter = retryAfterOf(err);
   return {
@@ -54,7 +54,7 @@ const rateLimited = (err: TitlecardError): HttpErrorAnswer => {
 /**
  * Every error code's HTTP answer, one row per code of {@link ErrorCode}: the mapped type makes a
  * new code without a row fail the type check. The REST API, the dashboard and `/mcp` all answer
- * from this table (spec section 7 for the codes it names; the rest are ours, docs/api.md).
+ * from this table (docs/api.md#errors for the codes it names; the rest are ours, docs/api.md).
  */
 export const HTTP_ERRORS: { readonly [C in ErrorCode]: (err: TitlecardError) => HttpErrorAnswer } = {
   VALIDATION_ERROR: (err) => ({

@@ -1,4 +1,4 @@
-/** The success envelope of spec 7.1, written once for every route. */
+/** The success envelope of docs/api.md#responses, written once for every route. */
 import type { Response } from 'express';
 import type { StoredResponse } from '../domain/kernel/ports.js';
 

@@ -55,7 +55,7 @@ export interface TitlecardBackend {
 }
 
 /**
- * The options of a generation as a tool sends them: spec 4.1's options (not yet defaulted, so that
+ * The options of a generation as a tool sends them: docs/api.md#generate-options options (not yet defaulted, so that
  * a preset's apply), and optionally `preset`, `asset` and `imageUrl`.
  */
 export type GenerateRequest = Partial<GenerateOptions> & {
@@ -118,7 +118,7 @@ export function localBackend(services: Services, principal: () => Promise<Princi
   };
 }
 
-/** An error answer of a remote Titlecard, relayed with its message (spec section 7). */
+/** An error answer of a remote Titlecard, relayed with its message (docs/api.md#errors). */
 export class RemoteApiError extends Error {
   constructor(
     readonly status: number,

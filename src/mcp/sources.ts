@@ -58,7 +58,7 @@ export function base64Bytes(value: string): Buffer {
 
 /**
  * `imageBase64`: the bytes inline ({@link base64Bytes}), for small images (at most 10 MB decoded,
- * spec section 8), checked as an upload is (checkImage) on this argument's name.
+ * docs/api.md#limits), checked as an upload is (checkImage) on this argument's name.
  */
 export const base64Source: ImageSource = {
   name: 'imageBase64',

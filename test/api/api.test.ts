@@ -1,5 +1,5 @@
 /**
- * The REST API of spec section 4, through real HTTP: success shapes, error shapes, authentication,
+ * The REST API of docs/api.md#endpoints, through real HTTP: success shapes, error shapes, authentication,
  * tokens, listing, usage; every response checked against the served OpenAPI document.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(async () => srv.close());
 
-describe('authentication (spec section 5)', () => {
+describe('authentication (docs/api.md#authentication)', () => {
   it('a request without the Authorization header gets 401 saying the header is required', async () => {
     for (const [method, route] of [
       ['GET', '/images'],
@@ -77,7 +77,7 @@ describe('authentication (spec section 5)', () => {
   });
 });
 
-describe('tokens (spec 4.4 to 4.7)', () => {
+describe('tokens (docs/api.md#endpoints)', () => {
   it('creates a token whose secret is shown once and never listed', async () => {
     const { token } = await srv.createUser('pro');
     const res = await call(srv.base, 'POST', '/tokens', { token, json: { name: '  Production server  ' } });
@@ -206,7 +206,7 @@ describe('tokens (spec 4.4 to 4.7)', () => {
   });
 });
 
-describe('usage and listing (spec 4.2, 4.3)', () => {
+describe('usage and listing (docs/api.md#endpoints)', () => {
   it('usage counts successful generations against the tier limit', async () => {
     const { token } = await srv.createUser('pro');
     const r1 = await generate(srv.base, token, { title: 'One' }, { data: small });
@@ -295,7 +295,7 @@ describe('usage and listing (spec 4.2, 4.3)', () => {
   });
 });
 
-describe('one image: read and delete (ours, beside spec 4.2)', () => {
+describe('one image: read and delete (ours, beside docs/api.md#endpoints)', () => {
   it("reads one image with its texts, deletes it with both files, and answers 404 for another user's", async () => {
     const owner = await srv.createUser('pro');
     const stranger = await srv.createUser('pro');

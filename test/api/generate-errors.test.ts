@@ -1,6 +1,6 @@
 /**
  * POST /generate with bad input, through real HTTP: the documented status and error code, a message
- * naming the field, nothing stored and nothing charged (spec section 7; docs/api.md).
+ * naming the field, nothing stored and nothing charged (docs/api.md#errors; docs/api.md).
  */
 import { readdirSync, readlinkSync } from 'node:fs';
 import path from 'node:path';

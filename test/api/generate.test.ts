@@ -1,5 +1,5 @@
 /**
- * POST /generate through real HTTP: every option of spec 4.1 changes the output's pixels as the spec
+ * POST /generate through real HTTP: every option of docs/api.md#generate-options changes the output's pixels as docs/api.md
  * says (bad input: generate-errors.test.ts).
  */
 import sharp from 'sharp';

@@ -25,7 +25,7 @@ describe('readPage', () => {
     expect(readPage('<p>no head at all')).toEqual({});
   });
 
-  it('cuts a title at 200 grapheme clusters with an ellipsis (spec 4.1), never inside an emoji', () => {
+  it('cuts a title at 200 grapheme clusters with an ellipsis (docs/api.md#generate-options), never inside an emoji', () => {
     const long = '👩‍👩‍👧 '.repeat(150);
     const cut = cleanText(long)!;
     const clusters = [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(cut)];

@@ -39,7 +39,7 @@ export const silentLogger = pino({ level: 'silent' });
 export interface TestServer {
   /** e.g. http://127.0.0.1:41234 */
   url: string;
-  /** The spec's {base_url}: url + /api */
+  /** The API's base address: url + /api */
   base: string;
   dataDir: string;
   services: Services;

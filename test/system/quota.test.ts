@@ -1,5 +1,5 @@
 /**
- * The monthly quota (spec section 8) at its boundary: exact under concurrency within one process and
+ * The monthly quota (docs/api.md#limits) at its boundary: exact under concurrency within one process and
  * across two processes sharing one DATA_DIR; the 429 body and Retry-After; revocation and listing
  * across processes.
  */

@@ -1,5 +1,5 @@
 /**
- * Images (spec 4.1, 4.2): `POST /generate` and `GET /images`, and their OpenAPI description.
+ * Images (docs/api.md#generate-options, 4.2): `POST /generate` and `GET /images`, and their OpenAPI description.
  */
 import { readFile } from 'node:fs/promises';
 import express from 'express';
@@ -131,7 +131,7 @@ export const imagesResource: Resource = {
 
     router.delete('/images/:id', auth, async (req, res) => {
       await services.images.delete(principalOf(res), req.params.id as string);
-      // The shape of DELETE /tokens/{id} (spec 4.6): `message` in place of `data`.
+      // The shape of DELETE /tokens/{id} (docs/api.md#endpoints): `message` in place of `data`.
       res.json({ success: true, message: `Image ${req.params.id as string} deleted` });
     });
     return router;
@@ -162,7 +162,7 @@ export const imagesResource: Resource = {
               headers: {
                 [RENDER_REPORT_HEADER]: {
                   description:
-                    "The render report as JSON (ASCII, non-ASCII characters escaped as \\uXXXX): a RenderReport. Kept out of the body so that the spec's record stays exactly as it is.",
+                    "The render report as JSON (ASCII, non-ASCII characters escaped as \\uXXXX): a RenderReport. Kept out of the body so that the API's record stays exactly as it is.",
                   schema: { type: 'string' },
                 },
               },

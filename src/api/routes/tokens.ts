@@ -1,5 +1,5 @@
 /**
- * API tokens (spec 4.4–4.7): create, list, revoke, and validate the token in use; and their
+ * API tokens (docs/api.md#endpoints): create, list, revoke, and validate the token in use; and their
  * OpenAPI description.
  */
 import express from 'express';
@@ -73,7 +73,7 @@ export const tokensResource: Resource = {
     });
     router.delete('/tokens/:id', auth, async (req, res) => {
       await accounts.revokeToken(principalOf(res).user, req.params.id as string);
-      // Spec 4.6: this answer has `message` in place of `data`.
+      // docs/api.md#endpoints: this answer has `message` in place of `data`.
       res.json({ success: true, message: `Token ${req.params.id as string} revoked` });
     });
     return router;

@@ -1,4 +1,4 @@
-/** Usage (spec 4.3): this month's generations against the tier's quota, and its OpenAPI description. */
+/** Usage (docs/api.md#endpoints): this month's generations against the tier's quota, and its OpenAPI description. */
 import express from 'express';
 import { principalOf, requireAuth } from '../../http/auth.js';
 import { envelope, json, secured, type Resource } from '../describe.js';

@@ -1,5 +1,5 @@
 /**
- * Accounts: users, API tokens (spec 2.2, 4.4–4.6, section 5) and bearer-token authentication.
+ * Accounts: users, API tokens (docs/api.md#endpoints) and bearer-token authentication.
  * Token secrets are shown once, at creation; only their SHA-256 hash is stored. A revoked token fails
  * on the very next request in every process, because every request looks the hash up in the store.
  */
@@ -29,7 +29,7 @@ export interface Principal {
   tokenId?: string;
 }
 
-/** Spec 2.3: the user profile. */
+/** docs/api.md#endpoints: the user profile. */
 export function profileOf(user: User) {
   return { id: user.id, email: user.email, displayName: user.displayName, tier: user.tier };
 }
@@ -55,7 +55,7 @@ export interface Accounts {
   /** Throws NotFoundError for an unknown email (compared case-insensitively). */
   findUserByEmail(email: string): Promise<User>;
   /**
-   * Spec 4.4: creates a token; `body` is `{name}`. Name rules (our choice): 1 to 100 characters after
+   * docs/api.md#endpoints: creates a token; `body` is `{name}`. Name rules (our choice): 1 to 100 characters after
    * trimming, no control characters, need not be unique. At most `LIMITS.activeTokensMax` (100)
    * active tokens per account. Throws ValidationError on `name`, ForbiddenError while the account's
    * email is not confirmed (see {@link assertConfirmed}).
@@ -63,9 +63,9 @@ export interface Accounts {
   createToken(user: User, body: unknown): Promise<CreatedToken>;
   /** Revokes every active token of the user at once; answers how many. */
   revokeAllTokens(user: User): Promise<number>;
-  /** Spec 4.5: the user's active tokens, newest first, without secrets. */
+  /** docs/api.md#endpoints: the user's active tokens, newest first, without secrets. */
   listTokens(user: User): Promise<TokenListEntry[]>;
-  /** Spec 4.6: revokes at once. Unknown, already revoked, or another user's token: NotFoundError. */
+  /** docs/api.md#endpoints: revokes at once. Unknown, already revoked, or another user's token: NotFoundError. */
   revokeToken(user: User, id: string): Promise<void>;
   /**
    * Section 5: resolves an `Authorization` header value to the caller. Throws UnauthorizedError

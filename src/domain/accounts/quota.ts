@@ -1,5 +1,5 @@
 /**
- * The monthly quota (spec section 8): successful generations per user per UTC calendar month,
+ * The monthly quota (docs/api.md#limits): successful generations per user per UTC calendar month,
  * against the tier's limit. Charging is atomic in the store (`UsageRepository.tryCharge`), so with
  * k units left exactly k of any number of concurrent requests succeed, across processes.
  */
@@ -34,9 +34,9 @@ export interface Quota {
   chargeOnce(user: User, key: string): Promise<Charge>;
   /** Gives a reserved unit back (its generation failed). Refunding twice is a no-op where the store can tell. */
   refund(charge: Charge): Promise<void>;
-  /** Spec 4.3. `period.end` is the first instant of the next UTC month; `percentUsed` has two decimals. */
+  /** docs/api.md#endpoints. `period.end` is the first instant of the next UTC month; `percentUsed` has two decimals. */
   usage(user: User): Promise<UsageView>;
-  /** Spec 4.7: the caller's profile and this month's usage. */
+  /** docs/api.md#endpoints: the caller's profile and this month's usage. */
   validation(user: User): Promise<TokenValidation>;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Generating, listing and serving images (spec 4.1, 4.2), one use case per action: every edge (REST,
+ * Generating, listing and serving images (docs/api.md#generate-options, 4.2), one use case per action: every edge (REST,
  * MCP, and later the dashboard) calls these and repeats none of their rules.
  *
  * Order of a generation, chosen so that nothing is lost or charged wrongly:
@@ -62,7 +62,7 @@ export type ImageDetail = z.infer<typeof imageDetailSchema>;
  * What an edge reads from its request for a generation: the background image and the options as
  * typed values (see `generateOptionsSchema`; not yet validated). Called once, after the quota unit
  * is reserved; what it throws (ValidationError, FileTooLargeError) refunds that unit. `imageField`
- * is the edge's name for the image's bytes (default `image`, spec 4.1; `imageBase64` or `imagePath`
+ * is the edge's name for the image's bytes (default `image`, docs/api.md#generate-options; `imageBase64` or `imagePath`
  * in the MCP tool), used in the refusals' `field` and messages.
  */
 export type GenerateRequestReader = () => Promise<{
@@ -87,7 +87,7 @@ export interface Generated {
 /** The image use cases. Every method throws the domain's errors only; anything else is a fault. */
 export interface Images {
   /**
-   * Spec 4.1: one generation, in the order of this module's header. Throws QuotaExceededError
+   * docs/api.md#generate-options: one generation, in the order of this module's header. Throws QuotaExceededError
    * (nothing left this month, however busy the process), ServiceBusyError (the expected wait for a
    * render too long; nothing charged), ValidationError (bad option or image, field named),
    * FileTooLargeError (image over 10 MB); a fault leaves no record, no file and no charge.
@@ -111,7 +111,7 @@ export interface Images {
    * back as a result. A retry after a crash finds the record and answers it.
    */
   renderQueued(job: QueuedGeneration): Promise<QueuedGenerationResult>;
-  /** Spec 4.2: one page of the caller's images. `query` holds typed values; throws ValidationError. */
+  /** docs/api.md#endpoints: one page of the caller's images. `query` holds typed values; throws ValidationError. */
   list(principal: Principal, query: unknown): Promise<ImagePage>;
   /**
    * A small preview of a generation (the dashboard's playground): rendered exactly as `generate`

@@ -1,7 +1,7 @@
 /**
  * A generation's request resolved for the renderer, for every edge and every kind of generation
  * (`/generate`, previews, `/layout`, batch items, render links and sites): the preset's options under
- * the request's own, validated with the spec's schema; a template of the user's filled from
+ * the request's own, validated with the API's schema; a template of the user's filled from
  * `fields`; an uploaded font loaded; the preset's logo decoded; the background from exactly one of
  * the upload, `asset` and `imageUrl`, else the preset's. Every refusal is a ValidationError naming
  * the field.
@@ -20,7 +20,7 @@ import type { Templates } from '../templates/templates.js';
 import type { PreparedRender } from './images.js';
 
 /**
- * Fields of a generation besides the options of spec 4.1: `preset` (a saved design whose
+ * Fields of a generation besides the options of docs/api.md#generate-options: `preset` (a saved design whose
  * options the request's own override), and a background given by `asset` (an upload's id) or
  * `imageUrl` (fetched SSRF-safely, as the MCP connector does), instead of the uploaded `image`.
  */

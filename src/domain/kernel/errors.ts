@@ -1,12 +1,12 @@
 /**
  * The one error hierarchy of Titlecard. Every error the domain throws on purpose is a
  * {@link TitlecardError} with a stable `code`; each edge maps codes to its own wire shape
- * (`src/http/errors.ts` to HTTP status + body from spec section 7, `src/mcp` to `isError` results).
+ * (`src/http/errors.ts` to HTTP status + body from docs/api.md#errors, `src/mcp` to `isError` results).
  * The domain never throws an HTTP error.
  */
 
 /**
- * Stable error codes. VALIDATION_ERROR and FILE_TOO_LARGE are named by spec section 7.2; the others
+ * Stable error codes. VALIDATION_ERROR and FILE_TOO_LARGE are named by docs/api.md#errors; the others
  * are ours (docs/api.md). Each edge maps every code: `src/http/errors.ts` has one row per code, and
  * a code added here without a row there fails the type check.
  */
@@ -30,7 +30,7 @@ export const ERROR_CODES = [
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /**
- * The documented set of `details.constraint` values of a VALIDATION_ERROR (spec 7.2 names `required`;
+ * The documented set of `details.constraint` values of a VALIDATION_ERROR (docs/api.md#errors names `required`;
  * the rest are ours and listed in docs/api.md and the OpenAPI document).
  */
 export const CONSTRAINTS = [
@@ -56,7 +56,7 @@ export class TitlecardError extends Error {
   }
 }
 
-/** An invalid or missing parameter (spec 7.2): `field` names it, `constraint` says which rule failed. */
+/** An invalid or missing parameter (docs/api.md#errors): `field` names it, `constraint` says which rule failed. */
 export class ValidationError extends TitlecardError {
   constructor(
     readonly field: string,
@@ -76,7 +76,7 @@ export function emailTakenError(email: string): ValidationError {
   );
 }
 
-/** The background image is larger than the 10 MB limit (spec 4.1, 8). */
+/** The background image is larger than the 10 MB limit (docs/api.md#generate-options). */
 export class FileTooLargeError extends TitlecardError {
   constructor(
     readonly limitBytes: number,
@@ -89,7 +89,7 @@ export class FileTooLargeError extends TitlecardError {
   }
 }
 
-/** The monthly quota of the caller's tier is used up (spec 8, rule 1). */
+/** The monthly quota of the caller's tier is used up (docs/api.md#limits). */
 export class QuotaExceededError extends TitlecardError {
   constructor(
     readonly quota: number,
@@ -113,7 +113,7 @@ export class NotFoundError extends TitlecardError {
   }
 }
 
-/** Authentication failed (spec section 5): `missing` header, or an `invalid` (unknown or revoked) token. */
+/** Authentication failed (docs/api.md#authentication): `missing` header, or an `invalid` (unknown or revoked) token. */
 export class UnauthorizedError extends TitlecardError {
   constructor(readonly reason: 'missing' | 'invalid') {
     super(

@@ -1,5 +1,5 @@
 /**
- * Quota periods: UTC calendar months (spec 4.3 `period`, 4.7 `usage.month`).
+ * Quota periods: UTC calendar months (docs/api.md#endpoints `period`, 4.7 `usage.month`).
  */
 
 /** `YYYY-MM` of the UTC month containing `at`. */

@@ -78,13 +78,13 @@ export interface ImageRecord {
   createdAt: Date;
 }
 
-/** Sort keys and orders of the image list (spec 4.2). */
+/** Sort keys and orders of the image list (docs/api.md#endpoints). */
 export const IMAGE_SORTS = ['createdAt', 'title'] as const;
 export type ImageSort = (typeof IMAGE_SORTS)[number];
 export const SORT_ORDERS = ['asc', 'desc'] as const;
 export type SortOrder = (typeof SORT_ORDERS)[number];
 
-/** One page request of the image list. `limit` 1..100, `offset` >= 0 (spec 4.2). */
+/** One page request of the image list. `limit` 1..100, `offset` >= 0 (docs/api.md#endpoints). */
 export interface ImagePageQuery {
   limit: number;
   offset: number;
@@ -208,7 +208,7 @@ export interface Preset {
   name: string;
   /** 1 at creation, one more on every edit: part of a render link's cache key. */
   version: number;
-  /** Generate options (spec 4.1) as given, validated, without title and subtitle. */
+  /** Generate options (docs/api.md#generate-options) as given, validated, without title and subtitle. */
   options: Record<string, unknown>;
   backgroundAssetId: string | null;
   logo: PresetLogo | null;

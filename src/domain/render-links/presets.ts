@@ -1,5 +1,5 @@
 /**
- * Presets: saved designs (`/presets`). A preset holds every generate option but the texts (spec 4.1:
+ * Presets: saved designs (`/presets`). A preset holds every generate option but the texts (docs/api.md#generate-options:
  * template, aspect, colours, font, size, gradient, shadow, format, focus, position), an optional
  * default background and an optional logo. A request that names a preset may override any of its
  * options. Every edit adds one to `version`, which is part of a render link's cache key: a link

@@ -1,6 +1,6 @@
 /**
  * Decoding the background: the bytes decide the format (magic numbers), never the Content-Type or the
- * file name; only JPEG, PNG and WebP pass (spec 4.1). The header is read before any decoding, so a
+ * file name; only JPEG, PNG and WebP pass (docs/api.md#generate-options). The header is read before any decoding, so a
  * decompression bomb is refused without being decoded. Then the photo is turned upright by its EXIF
  * orientation, converted to sRGB, cover-cropped to the canvas, and leaves here as raw pixels: no
  * metadata (GPS position, camera data) can reach a published image.
@@ -124,7 +124,7 @@ export function focusCrop(
 }
 
 /**
- * The checks of an uploaded image (spec 4.1, section 8), on its bytes: a JPEG, PNG or WebP by its
+ * The checks of an uploaded image (docs/api.md#generate-options), on its bytes: a JPEG, PNG or WebP by its
  * magic numbers, a readable header, at most {@link MAX_INPUT_PIXELS} pixels and
  * {@link MAX_ASPECT_RATIO}:1, and the whole file present. Throws {@link ValidationError} on `field`
  * (default `image`; an MCP tool names its own argument, `imageBase64` or `imagePath`), `format` or

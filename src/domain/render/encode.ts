@@ -1,19 +1,19 @@
 /**
- * Encoding: the card and its thumbnail in the requested format (spec 4.1 `fileFormat`), from the
+ * Encoding: the card and its thumbnail in the requested format (docs/api.md#generate-options `fileFormat`), from the
  * blended pixels. PNG through @napi-rs/image (the Rust `png` crate), JPEG and WebP through libvips.
  */
 import { type PngEncodeOptions, Transformer } from '@napi-rs/image';
 import type { Sharp } from 'sharp';
 import type { FileFormat } from '../design.js';
 
-/** Quality of jpeg and webp output (spec 4.1 rule 5, section 8). */
+/** Quality of jpeg and webp output (docs/api.md#generate-options). */
 export const LOSSY_QUALITY = 85;
 /** Thumbnail width in px; the height follows the aspect (og 400×210, square 400×400, portrait 400×500). */
 export const THUMBNAIL_WIDTH = 400;
 
 /**
  * Encoder settings, chosen by speed and size on 1200×630 cards from the photos of
- * ../shared/fixtures/photos (`npm run bench -- --encoders` prints the table; docs/performance.md):
+ * the full-size fixture photographs (`npm run bench -- --encoders` prints the table; docs/performance.md):
  * - PNG: the Rust `png` crate (through @napi-rs/image) with its fast deflate and adaptive filters:
  *   about a fifth of libvips' time at zlib level 3, for 1% more bytes.
  * - JPEG: quality {@link LOSSY_QUALITY} with libjpeg's standard Huffman tables: optimised tables

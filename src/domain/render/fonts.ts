@@ -1,5 +1,5 @@
 /**
- * The font set: the nine families of spec 4.1 as TrueType files in `fonts/`, loaded once per process
+ * The font set: the nine families of docs/api.md#generate-options as TrueType files in `fonts/`, loaded once per process
  * into HarfBuzz. Each family has Regular (400, subtitles) and Bold (700, titles). A chain of Noto
  * fallback fonts follows the chosen font for characters it does not cover (per-glyph fallback):
  * Arimo, then Noto Sans Hebrew, Arabic, Devanagari and Thai (small: loaded at start-up), then Noto

@@ -1,6 +1,6 @@
 /**
- * Canvas geometry: rectangles in px, the frame a card is drawn on (an aspect of spec 4.1 or a
- * template's own size), its safe zone (spec 4.1 rule 3: 5% margins, og's bottom 28% kept for the
+ * Canvas geometry: rectangles in px, the frame a card is drawn on (an aspect of docs/api.md#generate-options or a
+ * template's own size), its safe zone (docs/api.md#generate-options: 5% margins, og's bottom 28% kept for the
  * mobile-card overlay of social networks), a layer's box in px, and the boxes of laid-out lines.
  */
 import { ASPECTS, type Aspect } from '../design.js';
@@ -13,14 +13,14 @@ export interface Rect {
   height: number;
 }
 
-/** The reserved bottom band of `og` (spec 4.1 rule 3). */
+/** The reserved bottom band of `og` (docs/api.md#generate-options). */
 export const OG_RESERVED_BOTTOM = 0.28;
-/** The margin of every edge, as a fraction of that dimension (spec 4.1 rule 3). */
+/** The margin of every edge, as a fraction of that dimension (docs/api.md#generate-options). */
 export const SAFE_MARGIN = 0.05;
 
 /**
- * A canvas: one of the spec's aspects, or a template's own `size` in px (docs/templates.md), whose
- * safe zone keeps the 5% margins and no bottom band (that band is og's, spec 4.1 rule 3).
+ * A canvas: one of the API's aspects, or a template's own `size` in px (docs/templates.md), whose
+ * safe zone keeps the 5% margins and no bottom band (that band is og's, docs/api.md#generate-options).
  */
 export type Frame = Aspect | { width: number; height: number };
 
@@ -44,7 +44,7 @@ export function sizeOf(frame: Frame): { width: number; height: number } {
   return typeof frame === 'string' ? ASPECTS[frame] : frame;
 }
 
-/** The safe zone of a frame (spec 4.1 rule 3), px. */
+/** The safe zone of a frame (docs/api.md#generate-options), px. */
 export function safeZoneOf(aspect: Frame): Rect {
   const { width, height } = sizeOf(aspect);
   const mx = width * SAFE_MARGIN;

@@ -1,9 +1,9 @@
 /**
  * Text layout: where each text layer of a template document goes on the canvas, at what size,
  * broken into which lines. One engine for every template: the built-ins are documents too
- * (src/domain/templates/built-ins.ts, where their geometry is), and so are the spec's positions.
+ * (src/domain/templates/built-ins.ts, where their geometry is), and so are the API's positions.
  *
- * Geometry (spec 4.1): the safe zone keeps 5% of each dimension free on every edge; with `og` the
+ * Geometry (docs/api.md#generate-options): the safe zone keeps 5% of each dimension free on every edge; with `og` the
  * bottom 28% is reserved for the mobile-card overlay of social networks. A text layer with
  * `safeZone` has its box clipped to it. Text keeps out of a logo and its gap (`reserve`).
  *
@@ -11,7 +11,7 @@
  * text fits its box in at most `maxLines` lines with no word split, and its `below` paragraph fits
  * too (`scale` of that size, at least `minSize`); layers of one `group` share one size. Lines break
  * as line-breaking.ts says. Text that still does not fit is cut with an ellipsis: nothing is ever
- * drawn outside the box. A size the request fixes (`fontSize`, spec 4.1) applies to the layers that
+ * drawn outside the box. A size the request fixes (`fontSize`, docs/api.md#generate-options) applies to the layers that
  * set `{{title}}`, and then only the box cuts.
  */
 import type { Aspect, FontName, Template } from '../design.js';

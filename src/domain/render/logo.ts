@@ -23,7 +23,7 @@ const LOGO_MAX_HEIGHT = 0.25;
 
 /**
  * Where a logo goes, px: `size` × the canvas width wide (height by its aspect, at most
- * {@link LOGO_MAX_HEIGHT} of the canvas), in its corner of the safe zone (spec 4.1 rule 3).
+ * {@link LOGO_MAX_HEIGHT} of the canvas), in its corner of the safe zone (docs/api.md#generate-options).
  */
 export function logoRect(aspect: Frame, logo: Omit<LogoOverlay, 'image'>): Rect {
   const canvas = sizeOf(aspect);

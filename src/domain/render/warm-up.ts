@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import type { Renderer, RenderOptions } from './index.js';
 
 /**
- * The warm-up card's options: the defaults of spec 4.1 as `generateOptionsSchema` fills them in
+ * The warm-up card's options: the defaults of docs/api.md#generate-options as `generateOptionsSchema` fills them in
  * (test/render/warm-up.test.ts holds them equal), with an emoji so that the colour font (25 MB)
  * loads at start-up rather than in a request, where its first use held the event loop for about
  * 45 ms; it adds about 5 MB of resident memory (its 20 MB of SVG glyphs are left out: sfnt.ts).

@@ -7,7 +7,7 @@
  * `titlecard:subtitle` > `og:description` (when the site asks for it); `titlecard:image` (an asset
  * id or an https URL) replaces the preset's background; `titlecard:field:<name>` fills the variable
  * `<name>` of the preset's template (docs/templates.md). Texts have their white space collapsed and
- * are cut to {@link LIMITS}.textMaxLength grapheme clusters with an ellipsis (spec 4.1's limit).
+ * are cut to {@link LIMITS}.textMaxLength grapheme clusters with an ellipsis (docs/api.md#generate-options limit).
  */
 import { Parser } from 'htmlparser2';
 import { LIMITS } from '../design.js';
@@ -36,9 +36,9 @@ const FIELD_META = /^titlecard:field:([A-Za-z][A-Za-z0-9_]{0,31})$/i;
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
-/** White space collapsed, cut to the spec's text limit with an ellipsis; undefined when empty. */
+/** White space collapsed, cut to the API's text limit with an ellipsis; undefined when empty. */
 export function cleanText(raw: string | undefined): string | undefined {
-  // \p{Cc}: the control characters, which a title may not hold (spec 4.1's text rule).
+  // \p{Cc}: the control characters, which a title may not hold (docs/api.md#generate-options text rule).
   const text = raw?.replace(/[\p{Cc}\s]+/gu, ' ').trim();
   if (!text) return undefined;
   const clusters = [...segmenter.segment(text)].map((s) => s.segment);

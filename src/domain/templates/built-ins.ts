@@ -1,16 +1,16 @@
 /**
- * The four built-in templates of spec 4.1 (bottom-left, left, right, split) as template documents,
- * and the documents of the spec's positions (top, center, bottom, {x, y}): the layout engine knows
+ * The four built-in templates of docs/api.md#generate-options (bottom-left, left, right, split) as template documents,
+ * and the documents of the API's positions (top, center, bottom, {x, y}): the layout engine knows
  * nothing else, so what a user copies from `GET /templates/bottom-left` is what draws the built-in.
  *
- * Their geometry (spec 4.1 "Templates" and our choices before templates were documents):
+ * Their geometry (docs/api.md#generate-options, the templates, and our choices before templates were documents):
  *   bottom-left: left-aligned, anchored to the bottom of the safe zone, 80% of its width;
  *   left / right: the left or right 45% of the canvas, vertically centred, right-aligned for right;
  *   split: title in the left 30%, subtitle in the right 30% (right-aligned), sharing one size and
  *          one top edge;
  *   position top | center | bottom: centred text, 80% of the safe width;
  *   position {x, y}: centred text, 60% of the safe width, centred on the point inside the safe zone.
- * Sizes: the title 24 to 120 px (spec section 8), the subtitle 45% of it and at least 18 px. Most
+ * Sizes: the title 24 to 120 px (docs/api.md#limits), the subtitle 45% of it and at least 18 px. Most
  * lines, by the column's width (narrow columns hold fewer words a line): 4 title / 3 subtitle lines
  * in wide boxes, 6 / 4 in half-width columns, 10 / 8 in split's narrow ones.
  */
@@ -123,7 +123,7 @@ export function isBuiltIn(id: string): id is Template {
   return (TEMPLATES as readonly string[]).includes(id);
 }
 
-/** The document of a spec position (spec 4.1 rule 1: used when no template is given). */
+/** The document of a spec position (docs/api.md#generate-options: used when no template is given). */
 export function positionDocument(position: NonNullable<GenerateOptions['position']>): TemplateDocument {
   const text = (over: Record<string, unknown>) => ({
     type: 'text',

@@ -4,7 +4,7 @@
  * form the four built-in templates take (built-ins.ts): one layout engine reads them all.
  *
  * Geometry is in fractions of the canvas (`box: {x, y, w, h}`, 0 to 1), so one template serves every
- * aspect; sizes (`fontSize`) are px at the canvas size of the aspect (spec 4.1, "Aspect ratios").
+ * aspect; sizes (`fontSize`) are px at the canvas size of the aspect (docs/api.md#generate-options, `aspect`).
  * The limits (our choice, docs/templates.md) keep a template's render within the built-ins' time
  * budget: `npm run bench -- --templates`.
  */
@@ -23,7 +23,7 @@ export const TEMPLATE_LIMITS = {
   bytes: 32 * 1024,
   nameLength: 100,
   contentLength: 500,
-  /** A text variable's value, characters (the spec's text limit, section 8). */
+  /** A text variable's value, characters (docs/api.md#limits). */
   textLength: 200,
   /** A template's own `size`: each side in px, and its area (the og card is 0.76 megapixels). */
   sideMin: 200,
@@ -31,7 +31,7 @@ export const TEMPLATE_LIMITS = {
   pixelsMax: 4_000_000,
 } as const;
 
-/** Variables every template has: the spec's own texts (spec 4.1). */
+/** Variables every template has: the API's own texts (docs/api.md#generate-options). */
 export const BUILT_IN_VARIABLES = ['title', 'subtitle'] as const;
 
 const fraction = z.number().min(0).max(1);
@@ -96,7 +96,7 @@ const safeZone = z
   .boolean()
   .default(false)
   .describe(
-    'Clip the box to the safe zone of the aspect (spec 4.1: 5% margins, and the bottom 28% of og kept clear).',
+    'Clip the box to the safe zone of the aspect (docs/api.md#generate-options: 5% margins, and the bottom 28% of og kept clear).',
   );
 
 const imageLayer = z
@@ -334,7 +334,7 @@ export function fillVariables(text: string, values: Record<string, string | unde
   return text.replace(VARIABLE_REFERENCE, (_, name: string) => values[name] ?? '');
 }
 
-/** Whether a text layer's content sets the spec's title (`{{title}}`): the request's `fontSize` sizes it. */
+/** Whether a text layer's content sets the API's title (`{{title}}`): the request's `fontSize` sizes it. */
 export function setsTitle(content: string): boolean {
   return referencedVariables(content).includes('title');
 }
@@ -472,7 +472,7 @@ export function fieldValues(
       values[name] = variable.default;
       continue;
     }
-    // The rules of the spec's title (section 4.1): no control characters but line feed, trimmed,
+    // The rules of the API's title (docs/api.md#generate-options): no control characters but line feed, trimmed,
     // at most maxLength grapheme clusters.
     values[name] = parseOrThrow(textSchema(variable.maxLength), given, ['fields', name]);
   }

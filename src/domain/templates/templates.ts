@@ -3,7 +3,7 @@
  * A template is a document (document.ts) checked when it is saved, so a render never meets an
  * undeclared variable, a missing asset or an unknown font; every edit adds one to `version`, which
  * is part of a render link's cache key, as a preset's is. `design` fills a template for a render
- * from a request's `fields` (spec 4.1's `title` and `subtitle` are variables of every template).
+ * from a request's `fields` (docs/api.md#generate-options `title` and `subtitle` are variables of every template).
  */
 import { z } from 'zod';
 import type { Principal } from '../accounts/accounts.js';

@@ -1,4 +1,4 @@
-/** `generate_image`: spec 4.1 as a tool, with an inline preview and a link to the full image. */
+/** `generate_image`: docs/api.md#generate-options as a tool, with an inline preview and a link to the full image. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { pathToFileURL } from 'node:url';
@@ -44,7 +44,7 @@ export function registerGenerateImage(
 ): void {
   const byteSources = imageSources.map((s) => s.name);
   const names = ['imageUrl', ...byteSources, 'asset'];
-  // The options without their defaults: a preset's apply first, then the defaults of spec 4.1
+  // The options without their defaults: a preset's apply first, then the defaults of docs/api.md#generate-options
   // (the domain fills them in after merging).
   const inputSchema = z.object({
     title: generateOptionsSchema.shape.title,

@@ -1,4 +1,4 @@
-/** `get_usage`: spec 4.3 as a tool, with the reset instant spelled out. */
+/** `get_usage`: docs/api.md#endpoints as a tool, with the reset instant spelled out. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { usageSchema } from '../../domain/schemas.js';

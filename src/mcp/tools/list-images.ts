@@ -1,4 +1,4 @@
-/** `list_images`: spec 4.2 as a tool, paged with an opaque cursor in place of the offset. */
+/** `list_images`: docs/api.md#endpoints as a tool, paged with an opaque cursor in place of the offset. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { ValidationError } from '../../domain/kernel/errors.js';

@@ -1,4 +1,4 @@
-/** `validate_token`: spec 4.7 as a tool. */
+/** `validate_token`: docs/api.md#endpoints as a tool. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { tokenValidationSchema } from '../../domain/schemas.js';

@@ -1,4 +1,4 @@
-/** Settings: API tokens (spec section 5's dashboard flow), connected apps (OAuth grants) and the account itself. */
+/** Settings: API tokens (docs/api.md#authentication), connected apps (OAuth grants) and the account itself. */
 import express, { type Response } from 'express';
 import type { Services } from '../../domain/services.js';
 import { formText, noticeFrom, orRefusal } from '../forms.js';

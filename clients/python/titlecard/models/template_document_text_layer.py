@@ -52,8 +52,8 @@ class TemplateDocumentTextLayer:
         content (str): Text with {{variables}}.
         box (TemplateDocumentTextLayerBox): A rectangle in fractions of the canvas: {x, y, w, h}, each 0 to 1, within
             the canvas.
-        safe_zone (bool | Unset): Clip the box to the safe zone of the aspect (spec 4.1: 5% margins, and the bottom 28%
-            of og kept clear). Default: False.
+        safe_zone (bool | Unset): Clip the box to the safe zone of the aspect (docs/api.md#generate-options: 5% margins,
+            and the bottom 28% of og kept clear). Default: False.
         font (TemplateDocumentTextLayerFontType0 | TemplateDocumentTextLayerFontType1 |
             TemplateDocumentTextLayerFontType2 | Unset): As `font` in /generate; the request's font when unset.
         weight (TemplateDocumentTextLayerWeight | Unset):  Default: TemplateDocumentTextLayerWeight.BOLD.
