@@ -19,7 +19,7 @@ import { filesResource } from './api/routes/files.js';
 import { renderLinksResource } from './api/routes/render-links.js';
 import { siteLinksResource } from './api/routes/sites.js';
 import { createMcpRouter } from './mcp/http.js';
-import { redactRequest } from './logger.js';
+import { requestLogMessage, requestSerializers } from './logger.js';
 import type { Runtime } from './runtime.js';
 import { createWebRouter } from './web/index.js';
 import { createOAuthRouter, oauthAvailable, oauthVerifier } from './web/oauth.js';
@@ -52,7 +52,10 @@ export function createHttpApp(runtime: Runtime): express.Express {
         return id;
       },
       autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
-      serializers: { req: redactRequest },
+      // One compact line per request at info; headers at debug (logger.ts).
+      serializers: requestSerializers(runtime.logger),
+      customSuccessMessage: (req, res, responseTime) => requestLogMessage(req, res, responseTime),
+      customErrorMessage: (req, res, error) => requestLogMessage(req, res, error),
     }),
   );
   app.use('/api', createApiRouter(runtime.services));

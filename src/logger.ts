@@ -49,6 +49,44 @@ export function redactRequest<
   };
 }
 
+/** pino-http's serialised request, as {@link requestSerializers} receives it. */
+interface SerializedRequest {
+  id?: unknown;
+  method?: string;
+  url?: string;
+  headers?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+}
+
+/**
+ * The request log's serialisers: at `info`, one compact line per request, `{req: {id, method,
+ * url}, res: {statusCode}, responseTime}` (ms) and the message `GET /api/usage 200 3 ms`; at
+ * `debug` (or `trace`), the request's and the answer's headers too. Secrets are redacted at every
+ * level ({@link redactRequest}, {@link REDACTED_PATHS}).
+ */
+export function requestSerializers(logger: Logger) {
+  const full = () => logger.isLevelEnabled('debug');
+  return {
+    req: (req: SerializedRequest) =>
+      full() ? redactRequest(req) : { id: req.id, method: req.method, url: redactUrl(req.url ?? '') },
+    res: (res: { statusCode?: number; headers?: Record<string, unknown> }) =>
+      full() ? res : { statusCode: res.statusCode },
+  };
+}
+
+/**
+ * The request log's message: method, path and query (secrets redacted), status, and the time in ms
+ * (`GET /api/usage 200 3 ms`) or, for a failed request, the error's message.
+ */
+export function requestLogMessage(
+  req: { method?: string; originalUrl?: string; url?: string },
+  res: { statusCode: number },
+  outcome: number | Error,
+): string {
+  const line = `${req.method} ${redactUrl(req.originalUrl ?? req.url ?? '')} ${res.statusCode}`;
+  return typeof outcome === 'number' ? `${line} ${Math.round(outcome)} ms` : `${line}: ${outcome.message}`;
+}
+
 export function createLogger(level: string = 'info'): Logger {
   return pino(
     { level, base: { service: 'titlecard' }, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },

@@ -6,7 +6,7 @@ import { mkdtemp, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REDACTED_PATHS } from '../../src/logger.js';
 import { authorization, register } from '../support/oauth.js';
 import { call, startTestServer, type TestServer } from '../support/server.js';
@@ -14,29 +14,68 @@ import { WebClient } from '../support/web.js';
 
 describe('no secrets at rest or in logs that need not be there', () => {
   const lines: string[] = [];
+  const logger = pino(
+    { level: 'debug', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
+    { write: (line: string) => lines.push(line) },
+  );
+  /** The request log's entry of the request sent with `X-Request-Id: id`, once it is written. */
+  const entryOf = (id: string) =>
+    vi.waitFor(() => {
+      const entry = lines.map((l) => JSON.parse(l)).find((l) => l.req?.id === id && l.res);
+      if (!entry) throw new Error(`no log line for ${id} yet`);
+      return entry as {
+        msg: string;
+        req: Record<string, unknown>;
+        res: Record<string, unknown>;
+        responseTime: number;
+      };
+    });
   let srv: TestServer;
   beforeAll(async () => {
-    const logger = pino(
-      { level: 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
-      { write: (line: string) => lines.push(line) },
-    );
     // A DATA_DIR that does not exist yet: the server makes it.
     const parent = await mkdtemp(path.join(os.tmpdir(), 'titlecard-modes-'));
     srv = await startTestServer({ logger, dataDir: path.join(parent, 'data') });
   });
   afterAll(async () => srv?.close());
 
-  it("an emailed link's token is redacted from the request log's url and referer", async () => {
+  it("at debug, an emailed link's token is redacted from the request log's url and referer, and the bearer token from its headers", async () => {
+    logger.level = 'debug';
     const secret = `lnk_${'S'.repeat(43)}`;
-    await fetch(`${srv.url}/reset-password?token=${secret}`);
+    await fetch(`${srv.url}/reset-password?token=${secret}`, { headers: { 'x-request-id': 'debug-1' } });
     await fetch(`${srv.url}/static/app.css`, {
-      headers: { referer: `${srv.url}/verify-email?token=${secret}&x=1` },
+      headers: { referer: `${srv.url}/verify-email?token=${secret}&x=1`, 'x-request-id': 'debug-2' },
     });
-    await new Promise((r) => setTimeout(r, 50));
+    await fetch(`${srv.url}/api/usage`, {
+      headers: { authorization: `Bearer tc_${'T'.repeat(40)}`, 'x-request-id': 'debug-3' },
+    });
+    expect((await entryOf('debug-1')).req.url).toBe('/reset-password?token=[redacted]');
+    expect((await entryOf('debug-2')).req.headers).toMatchObject({
+      referer: `${srv.url}/verify-email?token=[redacted]&x=1`,
+    });
+    expect((await entryOf('debug-3')).req.headers).toMatchObject({ authorization: '[redacted]' });
     const log = lines.join('');
-    expect(log).toContain('/reset-password?token=[redacted]');
-    expect(log).toContain('/verify-email?token=[redacted]&x=1');
     expect(log).not.toContain(secret);
+    expect(log).not.toContain('T'.repeat(40));
+  });
+
+  it('at info, the request log is one compact line per request: method, path, status, time and request id, no headers', async () => {
+    logger.level = 'info';
+    try {
+      const secret = `lnk_${'S'.repeat(43)}`;
+      await fetch(`${srv.url}/api/usage?token=${secret}`, {
+        headers: { authorization: `Bearer tc_${'T'.repeat(40)}`, 'x-request-id': 'info-1' },
+      });
+      const entry = await entryOf('info-1');
+      expect(entry.msg).toMatch(/^GET \/api\/usage\?token=\[redacted\] 401 \d+ ms$/);
+      expect(entry.req).toEqual({ id: 'info-1', method: 'GET', url: '/api/usage?token=[redacted]' });
+      expect(entry.res).toEqual({ statusCode: 401 });
+      expect(entry.responseTime).toBeGreaterThanOrEqual(0);
+      const line = lines.find((l) => l.includes('"info-1"')) ?? '';
+      expect(line).not.toContain('headers');
+      expect(line).not.toContain(secret);
+    } finally {
+      logger.level = 'debug';
+    }
   });
 
   it('the data directory is owner-only (0700) and the SQLite database file too (0600)', async () => {
