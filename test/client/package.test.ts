@@ -5,15 +5,15 @@
  * and a native build, issue 29).
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signRenderUrl } from '../../src/domain/render-links/canonical.js';
-import { solid } from '../support/images.js';
+import { PHOTOS_DIR, solid } from '../support/images.js';
 import { ROOT } from '../support/process.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { call, startTestServer, type TestServer } from '../support/server.js';
 
 const run = promisify(execFile);
 const PACKAGE_DIR = path.join(ROOT, 'clients', 'typescript');
@@ -113,4 +113,61 @@ describe('@titlecard/client, packed and installed on its own', () => {
     expect(out.bad).toEqual({ status: 400, field: 'offset', message: expect.stringMatching(/offset/) });
     expect(out.link).toBe(signRenderUrl(link));
   }, 60_000);
+
+  it("runs the TypeScript blocks of docs/clients.md and the package's README, as written, against a running server", async () => {
+    const { token } = await srv.createUser('pro');
+    await copyFile(path.join(PHOTOS_DIR, 'mate_RainDrops.jpg'), path.join(project, 'photo.jpg'));
+    const blocks = async (file: string) =>
+      [...(await readFile(path.join(ROOT, file), 'utf8')).matchAll(/```ts\n([\s\S]*?)```/g)].map(
+        (m) => m[1] ?? '',
+      );
+    // The test server's address in place of the example's; TOKEN and TITLECARD_TOKEN hold the token.
+    const program = (code: string[]) => code.join('\n').replaceAll('https://cards.example.com/api', srv.base);
+    await writeFile(path.join(project, 'docs.ts'), program(await blocks('docs/clients.md')));
+    await writeFile(path.join(project, 'readme.ts'), program(await blocks('clients/typescript/README.md')));
+    const env = { ...process.env, TOKEN: token, TITLECARD_TOKEN: token };
+    // Node 22.18+ runs TypeScript by stripping its types, as a reader's `node docs.ts` does.
+    const docs = await run(process.execPath, ['docs.ts'], { cwd: project, env });
+    expect(docs.stdout).toMatch(/https:\/\/cards\.example\.com\/r\/pre_0000000000000000000001\.png\?key=/);
+    const readme = await run(process.execPath, ['readme.ts'], { cwd: project, env });
+    expect(readme.stdout).toMatch(/\/files\/[0-9A-Za-z]{22}\.jpg/);
+    const listed = await call(srv.base, 'GET', '/images', { token });
+    // docs/clients.md made one image and deleted it; the README made one.
+    expect(listed.body.data.pagination.total).toBe(1);
+  }, 60_000);
+});
+
+describe('@titlecard/client packs on its own', () => {
+  it('builds and packs from clients/typescript with its own dependencies, without the server installed', async () => {
+    // The package's folder and the server files it builds from, in the same places, as in a plain
+    // clone: no node_modules above it, so its TypeScript and types must be its own.
+    const alone = await mkdtemp(path.join(os.tmpdir(), 'titlecard-client-alone-'));
+    try {
+      for (const file of [
+        'package.json',
+        'tsconfig.json',
+        'src/client',
+        'src/domain/render-links/canonical.ts',
+      ])
+        await cp(path.join(ROOT, file), path.join(alone, file), { recursive: true });
+      const dir = path.join(alone, 'clients', 'typescript');
+      await cp(PACKAGE_DIR, dir, {
+        recursive: true,
+        filter: (f) => !f.includes('node_modules') && !f.includes('/dist'),
+      });
+      await run('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: dir });
+      const packed = await run('npm', ['pack', '--json'], { cwd: dir });
+      const [{ files }] = JSON.parse(packed.stdout) as [{ files: { path: string }[] }];
+      expect(files.map((f) => f.path)).toEqual(
+        expect.arrayContaining([
+          'README.md',
+          'package.json',
+          'dist/client/index.js',
+          'dist/client/index.d.ts',
+        ]),
+      );
+    } finally {
+      await rm(alone, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

@@ -20,14 +20,24 @@ export interface ServerProcess {
 /**
  * Starts `titlecard serve` on a free port of 127.0.0.1 and waits until it listens. From source with
  * tsx, or with `built` from dist/ as `npm start` runs it (the bench: tsx and its transpiled sources
- * add about 45 MiB to an idle server's resident memory; `npm run build` first).
+ * add about 45 MiB to an idle server's resident memory; `npm run build` first), or with `npmStart`
+ * through `npm start` itself, as its own process group (a terminal's), stopped with a signal to the
+ * group.
  */
 export function spawnServer(
   env: Record<string, string>,
-  { built = false, command = 'serve' }: { built?: boolean; command?: 'serve' | 'worker' } = {},
+  {
+    built = false,
+    command = 'serve',
+    npmStart = false,
+  }: { built?: boolean; command?: 'serve' | 'worker'; npmStart?: boolean } = {},
 ): Promise<ServerProcess> {
-  const proc = spawn(process.execPath, [...(built ? ['dist/cli.js'] : CLI), command], {
+  const [file, args] = npmStart
+    ? ['npm', ['start']]
+    : [process.execPath, [...(built ? ['dist/cli.js'] : CLI), command]];
+  const proc = spawn(file, args, {
     cwd: ROOT,
+    detached: npmStart,
     env: { ...SERVE_ENV, ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -48,7 +58,8 @@ export function spawnServer(
           new Promise<void>((done) => {
             if (proc.exitCode !== null || proc.signalCode !== null) return done();
             proc.once('exit', () => done());
-            proc.kill('SIGTERM');
+            if (npmStart) process.kill(-(proc.pid as number), 'SIGTERM');
+            else proc.kill('SIGTERM');
           }),
       });
     });
