@@ -8,9 +8,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { ConfigError, loadConfig } from './config.js';
 import type { TemplateView } from './domain/templates/templates.js';
 import { createLogger } from './logger.js';
-import { backendFromEnvironment } from './mcp/backend.js';
+import { backendFromEnvironment } from './cli-backend.js';
 
-/** The backend of this environment (mcp/backend.ts), as `titlecard mcp` chooses it. */
+/** The backend of this environment (cli-backend.ts), as `titlecard mcp` chooses it. */
 function templateApi(env: NodeJS.ProcessEnv) {
   const config = loadConfig(env);
   return backendFromEnvironment(config, createLogger(config.logLevel), env);

@@ -16,14 +16,12 @@ import { FILE_FORMATS, TIERS, type FileFormat } from './domain/design.js';
 import { signRenderUrl } from './domain/render-links/canonical.js';
 import { renderUrlBodySchema } from './domain/schemas.js';
 import type { Services } from './domain/services.js';
+import { RemoteApiError } from './backend/port.js';
 import { tuneHeapGrowing } from './heap.js';
-import { pullTemplate, pushTemplate } from './cli-templates.js';
 import { createLogger } from './logger.js';
-import { RemoteApiError } from './mcp/backend.js';
-import { runStdio } from './mcp/stdio.js';
-import { createRuntime } from './runtime.js';
-import { startServer } from './server.js';
-import { startWorker } from './worker.js';
+
+// The stores, the server, the worker and the stdio connector are imported when their command runs
+// (`import()` below): `titlecard --help` and `url sign` start in a tenth of the time.
 
 const EXIT = { ok: 0, refused: 1, usage: 2 } as const;
 
@@ -34,6 +32,7 @@ function out(text: string): void {
 /** Runs `action` on the configured stores, then closes them. */
 async function withServices(action: (services: Services) => Promise<void>): Promise<void> {
   const config = loadConfig();
+  const { createRuntime } = await import('./runtime.js');
   const runtime = await createRuntime(config, createLogger(config.logLevel));
   try {
     await action(runtime.services);
@@ -120,6 +119,7 @@ function buildProgram(): Command {
       const config = loadConfig();
       const logger = createLogger(config.logLevel);
       tuneHeapGrowing();
+      const { startServer } = await import('./server.js');
       const running = await startServer(config, logger, { warmUp: true });
       closeOnStopSignals(() => running.close(), logger, 'requests still in flight are dropped');
     });
@@ -133,6 +133,7 @@ function buildProgram(): Command {
       const config = loadConfig();
       const logger = createLogger(config.logLevel);
       tuneHeapGrowing();
+      const { startWorker } = await import('./worker.js');
       const running = await startWorker(config, logger);
       closeOnStopSignals(() => running.close(), logger, 'items in hand are taken over by another worker');
     });
@@ -144,7 +145,18 @@ function buildProgram(): Command {
     )
     .action(async () => {
       const config = loadConfig();
-      await runStdio(config, createLogger(config.logLevel));
+      const logger = createLogger(config.logLevel);
+      const [{ backendFromEnvironment }, { runStdio }] = await Promise.all([
+        import('./cli-backend.js'),
+        import('./mcp/stdio.js'),
+      ]);
+      const { backend, close, startBackground, localFileOf } = await backendFromEnvironment(
+        config,
+        logger,
+        process.env,
+      );
+      startBackground();
+      await runStdio({ backend, close, localFileOf, logger });
     });
 
   const users = program.command('users').description('Manage accounts: users create, users set-tier.');
@@ -288,6 +300,7 @@ function buildProgram(): Command {
     .option('--id <id>', 'the template to replace, tpl_…')
     .option('--json', 'print one JSON object: {id, name, version, created}')
     .action(async (file: string, o: { id?: string; json?: boolean }) => {
+      const { pushTemplate } = await import('./cli-templates.js');
       const { template, created } = await pushTemplate(file, o);
       if (o.json)
         out(JSON.stringify({ id: template.id, name: template.name, version: template.version, created }));
@@ -302,6 +315,7 @@ function buildProgram(): Command {
     .argument('<id>', 'tpl_…, or bottom-left, left, right, split')
     .option('--out <file>', 'write the document here instead of printing it')
     .action(async (id: string, o: { out?: string }) => {
+      const { pullTemplate } = await import('./cli-templates.js');
       const text = await pullTemplate(id, o.out);
       if (o.out) out(`Wrote ${o.out}.`);
       else process.stdout.write(text);

@@ -23,7 +23,7 @@ import type { User } from '../domain/kernel/records.js';
 import { UnauthorizedError } from '../domain/kernel/errors.js';
 import { ACCESS_TOKEN_PATTERN } from '../domain/oauth/oauth.js';
 import type { Runtime } from '../runtime.js';
-import { localBackend } from './backend.js';
+import { localBackend } from '../backend/local.js';
 import { buildMcpServer } from './server.js';
 import { base64Source } from './sources.js';
 

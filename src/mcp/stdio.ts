@@ -1,32 +1,31 @@
 /**
  * `titlecard mcp`: the connector over stdio, for Claude Desktop and other local clients.
- * The API token comes from TITLECARD_TOKEN. With TITLECARD_API_URL set (a remote Titlecard's
- * `{base_url}`, e.g. https://cards.example.com/api) the tools call that server's REST API; otherwise
- * they work on the local embedded store under DATA_DIR. stdout carries nothing but the protocol;
- * logs go to stderr. Over stdio the background may also be a file on this computer (`imagePath`).
+ * The command line chooses the backend (src/cli-backend.ts): the API token comes from
+ * TITLECARD_TOKEN; with TITLECARD_API_URL set the tools call that server's REST API, otherwise the
+ * local embedded store under DATA_DIR. stdout carries nothing but the protocol; logs go to stderr.
+ * Over stdio the background may also be a file on this computer (`imagePath`).
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
-import { backendFromEnvironment } from './backend.js';
+import type { TitlecardBackend } from '../backend/port.js';
 import { buildMcpServer } from './server.js';
 import { base64Source, pathSource } from './sources.js';
 
-/** Serves MCP on stdin/stdout until stdin closes. Throws ConfigError for a missing token or a bad URL. */
-export async function runStdio(
-  config: Config,
-  logger: Logger,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<void> {
-  const { backend, close, services } = await backendFromEnvironment(config, logger, env);
-  let localFileOf: ((url: string) => string | undefined) | undefined;
-  if (services) {
-    services.background.start();
-    // Files on local disk (no S3): the file's key is the last segment of its URL; the store says
-    // where it is, if on this disk.
-    localFileOf = (url) =>
-      services.images.localFile(decodeURIComponent(new URL(url).pathname.split('/').at(-1) ?? ''));
-  }
+/**
+ * Serves MCP on stdin/stdout with `backend` until stdin closes, then calls `close`. `localFileOf`
+ * (local stores on local disk) lets a result name the file of an image on this computer.
+ */
+export async function runStdio({
+  backend,
+  close,
+  localFileOf,
+  logger,
+}: {
+  backend: TitlecardBackend;
+  close: () => Promise<void>;
+  localFileOf?: ((url: string) => string | undefined) | undefined;
+  logger: Logger;
+}): Promise<void> {
   const server = buildMcpServer({
     backend,
     imageSources: [base64Source, pathSource],

@@ -1,6 +1,6 @@
 /** What every tool is built with. */
 import type { Logger } from 'pino';
-import type { TitlecardBackend } from '../backend.js';
+import type { TitlecardBackend } from '../../backend/port.js';
 import type { ImageSource } from '../sources.js';
 
 export interface ToolContext {

@@ -13,7 +13,7 @@ import {
   presetOptionsShape,
   recordIdSchema,
 } from '../../domain/schemas.js';
-import type { GenerateRequest } from '../backend.js';
+import type { GenerateRequest } from '../../backend/port.js';
 import type { ToolContext } from './context.js';
 import { safely, structuredResult } from './results.js';
 

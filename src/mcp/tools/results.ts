@@ -6,7 +6,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { TitlecardError, ValidationError } from '../../domain/kernel/errors.js';
-import { RemoteApiError } from '../backend.js';
+import { RemoteApiError } from '../../backend/port.js';
 
 /** `structuredContent` and the same JSON as a text block (for clients without structured output), then `extra`. */
 export function structuredResult(

@@ -1,0 +1,72 @@
+/**
+ * The port through which the MCP tools and the command line reach a Titlecard: the use cases they
+ * call, as one interface with two adapters, the domain in this process (local.ts) and a remote
+ * Titlecard's REST API (remote.ts). Neither adapter opens stores: whoever composes the process (the
+ * HTTP app, the command line) hands them the services or the URL and token.
+ */
+import type { ImagePage, ImageView } from '../domain/images/images.js';
+import type { ImageSort, SortOrder } from '../domain/kernel/records.js';
+import type { TokenValidation, UsageView } from '../domain/accounts/quota.js';
+import type { PresetView } from '../domain/render-links/presets.js';
+import type { TemplateView } from '../domain/templates/templates.js';
+import type { RenderUrl } from '../domain/render-links/render-links.js';
+import type { GenerateOptions, LayoutReport } from '../domain/schemas.js';
+import type { BatchDetail, BatchView } from '../domain/batches/batches.js';
+
+export interface TitlecardBackend {
+  /**
+   * Generates an image; `bytes.read`, when the tool was given bytes, is called once the quota unit
+   * is reserved, and `bytes.field` names the tool's argument for them in refusals. `imageUrl`,
+   * `asset` and `preset` travel in `options`, for the domain to decide. Answers the record and,
+   * where the backend has it at hand, the thumbnail's bytes (for the inline preview).
+   */
+  generate(
+    bytes: { field: string; read: (() => Promise<Buffer>) | undefined },
+    options: GenerateRequest,
+  ): Promise<{ image: ImageView; thumbnail: Buffer | undefined }>;
+  listImages(query: { limit: number; offset: number; sort: ImageSort; order: SortOrder }): Promise<ImagePage>;
+  usage(): Promise<UsageView>;
+  validateToken(): Promise<TokenValidation>;
+  /** Deletes one of the caller's images; NotFoundError (or a remote 404) when there is none. */
+  deleteImage(id: string): Promise<void>;
+  /** The fit check of `POST /layout`. */
+  checkLayout(options: GenerateOptions): Promise<LayoutReport>;
+  /** The caller's presets, newest first. */
+  listPresets(): Promise<PresetView[]>;
+  /** The built-in templates, then the caller's, newest first. */
+  listTemplates(): Promise<TemplateView[]>;
+  /** A built-in template by name or one of the caller's by id; NotFoundError (a remote 404) when there is none. */
+  getTemplate(id: string): Promise<TemplateView>;
+  /** Saves a template document (`POST /templates`; `titlecard templates push`). */
+  createTemplate(document: unknown): Promise<TemplateView>;
+  /** Replaces one of the caller's templates (`PUT /templates/{id}`). */
+  replaceTemplate(id: string, document: unknown): Promise<TemplateView>;
+  /** A signed render link (`POST /render-urls`). */
+  createRenderUrl(body: Record<string, unknown>): Promise<RenderUrl>;
+  /** Starts a batch (`POST /batches`, JSON). */
+  startBatch(body: Record<string, unknown>): Promise<BatchView>;
+  /** A batch's progress and items (`GET /batches/{id}`). */
+  getBatch(id: string): Promise<BatchDetail>;
+}
+
+/**
+ * The options of a generation as a tool sends them: docs/api.md#generate-options options (not yet defaulted, so that
+ * a preset's apply), and optionally `preset`, `asset` and `imageUrl`.
+ */
+export type GenerateRequest = Partial<GenerateOptions> & {
+  title: string;
+  preset?: string;
+  asset?: string;
+  imageUrl?: string;
+};
+
+/** An error answer of a remote Titlecard, relayed with its message (docs/api.md#errors). */
+export class RemoteApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RemoteApiError';
+  }
+}
