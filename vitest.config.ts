@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -6,6 +7,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Every core: vitest's default (cores - 1) ran the files one at a time on this project's
+    // 2-core machines, 7 minutes instead of about 3.5.
+    maxWorkers: availableParallelism(),
     globalSetup: ['test/support/servers.ts'],
   },
 });

@@ -31,7 +31,7 @@ export async function batchFigures(
     env,
   );
   const { token } = JSON.parse(made.stdout) as { token: string };
-  const server = await spawnServer(env, { built: true });
+  const server = await spawnServer(env);
   const auth = { authorization: `Bearer ${token}` };
   try {
     const form = new FormData();

@@ -42,7 +42,7 @@ async function startServer(): Promise<{
   );
   if (made.code !== 0) throw new Error(`users create failed: ${made.stderr}`);
   const { token } = JSON.parse(made.stdout) as { token: string };
-  const server = await spawnServer(env, { built: true });
+  const server = await spawnServer(env);
   return {
     server,
     token,

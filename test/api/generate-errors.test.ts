@@ -6,7 +6,7 @@ import { readdirSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { photo, solid } from '../support/images.js';
 import { assertMatchesOpenApi } from '../support/openapi.js';
 import {
@@ -245,22 +245,28 @@ describe('bad input: the documented error, nothing stored, nothing charged', () 
     expect(r2.status).toBe(413);
     // Nothing of the refused uploads stays open or on disk: no descriptor of this process (the test
     // server runs in it) still points at an upload's temporary file.
-    await new Promise((r) => setTimeout(r, 200));
-    const open = readdirSync('/proc/self/fd')
-      .map((fd) => {
-        try {
-          return readlinkSync(`/proc/self/fd/${fd}`);
-        } catch {
-          return '';
-        }
-      })
-      .filter(
-        (target) => target.startsWith(path.join(srv.dataDir, 'uploads')) && !target.endsWith('uploads'),
-      );
-    expect(open).toEqual([]);
-    // And no file is left in the server's upload directory.
-    const [own] = readdirSync(path.join(srv.dataDir, 'uploads'));
-    expect(readdirSync(path.join(srv.dataDir, 'uploads', own as string))).toEqual([]);
+    // (The upload's stream closes and its file goes just after the answer: looked at until they
+    // have, for up to 2 s.)
+    await vi.waitFor(
+      () => {
+        const open = readdirSync('/proc/self/fd')
+          .map((fd) => {
+            try {
+              return readlinkSync(`/proc/self/fd/${fd}`);
+            } catch {
+              return '';
+            }
+          })
+          .filter(
+            (target) => target.startsWith(path.join(srv.dataDir, 'uploads')) && !target.endsWith('uploads'),
+          );
+        expect(open).toEqual([]);
+        // And no file is left in the server's upload directory.
+        const [own] = readdirSync(path.join(srv.dataDir, 'uploads'));
+        expect(readdirSync(path.join(srv.dataDir, 'uploads', own as string))).toEqual([]);
+      },
+      { timeout: 2000, interval: 20 },
+    );
   });
 
   it('an image of exactly 10 MB is accepted', async () => {

@@ -1,12 +1,15 @@
 /**
- * Titlecard as separate OS processes (`titlecard serve` and other CLI commands), run from source
- * with tsx, exactly as a user runs the built CLI.
+ * Titlecard as separate OS processes (`titlecard serve` and other CLI commands), run as a user runs
+ * them: the built CLI, `dist/cli.js`, which the tests' global set-up (servers.ts) rebuilds first
+ * when a source changed. Starting from dist/ costs a process about a tenth of the CPU that tsx's
+ * transpiling of src/ does.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CLI = ['--import', 'tsx', 'src/cli.ts'];
+/** The built command line (`npm run build`; the global set-up keeps it current). */
+export const CLI = ['dist/cli.js'];
 /** The glibc malloc setting `npm start` and the Dockerfile give it (docs/configuration.md). */
 const SERVE_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '1048576' };
 
@@ -18,23 +21,15 @@ export interface ServerProcess {
 }
 
 /**
- * Starts `titlecard serve` on a free port of 127.0.0.1 and waits until it listens. From source with
- * tsx, or with `built` from dist/ as `npm start` runs it (the bench: tsx and its transpiled sources
- * add about 45 MiB to an idle server's resident memory; `npm run build` first), or with `npmStart`
- * through `npm start` itself, as its own process group (a terminal's), stopped with a signal to the
- * group.
+ * Starts `titlecard serve` (or `worker`) on a free port of 127.0.0.1 and waits until it listens:
+ * `node dist/cli.js` with the malloc settings `npm start` gives it, or with `npmStart` through
+ * `npm start` itself, as its own process group (a terminal's), stopped with a signal to the group.
  */
 export function spawnServer(
   env: Record<string, string>,
-  {
-    built = false,
-    command = 'serve',
-    npmStart = false,
-  }: { built?: boolean; command?: 'serve' | 'worker'; npmStart?: boolean } = {},
+  { command = 'serve', npmStart = false }: { command?: 'serve' | 'worker'; npmStart?: boolean } = {},
 ): Promise<ServerProcess> {
-  const [file, args] = npmStart
-    ? ['npm', ['start']]
-    : [process.execPath, [...(built ? ['dist/cli.js'] : CLI), command]];
+  const [file, args] = npmStart ? ['npm', ['start']] : [process.execPath, [...CLI, command]];
   const proc = spawn(file, args, {
     cwd: ROOT,
     detached: npmStart,

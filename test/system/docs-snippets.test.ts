@@ -68,7 +68,7 @@ describe("the README's and docs/clients.md's commands", () => {
     expect(readme).toMatch(/`PORT=8080 npm start` chooses another port/);
     const commands = await shellCommands('README.md');
     expect(commands).toContain('npm install && npm start');
-    // npm start itself, in this checkout (built by pretest), on a free port of its own.
+    // npm start itself, in this checkout (dist/ built by the tests' set-up), on a free port of its own.
     server = await spawnServer({ DATA_DIR: path.join(dir, 'data') }, { npmStart: true });
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     const create = commands.find((c) => c.startsWith('npx titlecard users create'));

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { photo } from '../support/images.js';
-import { ROOT, runCli, spawnServer } from '../support/process.js';
+import { CLI, ROOT, runCli, spawnServer } from '../support/process.js';
 import { call, download, generate } from '../support/server.js';
 
 let dataDir: string;
@@ -117,7 +117,7 @@ describe('start-up', () => {
       });
     });
     const dir = await mkdtemp(path.join(os.tmpdir(), 'titlecard-startup-'));
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+    const proc = spawn(process.execPath, [...CLI, 'serve'], {
       cwd: ROOT,
       env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'info' },
       stdio: ['ignore', 'ignore', 'pipe'],

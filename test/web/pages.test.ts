@@ -3,7 +3,7 @@
  * security headers, CSRF, throttled sign-in, no account enumeration, cookie flags, email links
  * received from a real SMTP server (single use, expiry), password change and account deletion.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Clock } from '../../src/domain/kernel/ports.js';
 import { cookieSettings } from '../../src/web/session.js';
 import { solid } from '../support/images.js';
@@ -109,26 +109,33 @@ describe('sign-in', () => {
   });
 
   it('throttles one client on one account with waits that double, while the owner, from another client, still gets in', async () => {
-    const address = email('throttle');
-    await new WebClient(srv.url).signUp(address, 'the right password');
-    const attacker = new WebClient(srv.url);
-    attacker.forwardedFor = '203.0.113.66';
-    const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) statuses.push((await attacker.signIn(address, `wrong ${i}`)).status);
-    expect(statuses).toEqual([401, 401, 401, 401, 429]);
-    const waiting = await attacker.signIn(address, 'the right password');
-    expect(waiting.status).toBe(429);
-    expect(waiting.headers.get('retry-after')).toBe('2');
-    expect(waiting.text).toMatch(/Too many failed password attempts/);
-    // The owner, from a client that has not failed, is not locked out by a stranger.
-    const owner = new WebClient(srv.url);
-    owner.forwardedFor = '198.51.100.10';
-    expect((await owner.signIn(address, 'the right password')).status).toBe(303);
-    // After the wait, the next failure of that client doubles it.
-    await new Promise((r) => setTimeout(r, 2100));
-    const again = await attacker.signIn(address, 'wrong again');
-    expect(again.status).toBe(429);
-    expect(again.headers.get('retry-after')).toBe('4');
+    // The throttle's clock (Date and its timers) runs as real time does, and is moved 2 s forward
+    // below instead of the test sleeping through the wait.
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+    try {
+      const address = email('throttle');
+      await new WebClient(srv.url).signUp(address, 'the right password');
+      const attacker = new WebClient(srv.url);
+      attacker.forwardedFor = '203.0.113.66';
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) statuses.push((await attacker.signIn(address, `wrong ${i}`)).status);
+      expect(statuses).toEqual([401, 401, 401, 401, 429]);
+      const waiting = await attacker.signIn(address, 'the right password');
+      expect(waiting.status).toBe(429);
+      expect(waiting.headers.get('retry-after')).toBe('2');
+      expect(waiting.text).toMatch(/Too many failed password attempts/);
+      // The owner, from a client that has not failed, is not locked out by a stranger.
+      const owner = new WebClient(srv.url);
+      owner.forwardedFor = '198.51.100.10';
+      expect((await owner.signIn(address, 'the right password')).status).toBe(303);
+      // After the wait, the next failure of that client doubles it.
+      await vi.advanceTimersByTimeAsync(2100);
+      const again = await attacker.signIn(address, 'wrong again');
+      expect(again.status).toBe(429);
+      expect(again.headers.get('retry-after')).toBe('4');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
