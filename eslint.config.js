@@ -29,6 +29,9 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
+      // `import { type X }` alone still loads the module under verbatimModuleSyntax (a value
+      // import, and a cycle the architecture test counts): write `import type { X }`.
+      '@typescript-eslint/no-import-type-side-effects': 'error',
       // A promise discarded with `void` is still a floating promise: handle or await it.
       '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: false }],
       // Adapters implement async ports with synchronous drivers (better-sqlite3, in-memory maps):

@@ -12,7 +12,7 @@ import sharp, { type OverlayOptions } from 'sharp';
 import { loadFontLibrary } from '../src/domain/render/fonts.js';
 import { createRenderer } from '../src/domain/render/index.js';
 import { generateOptionsSchema } from '../src/domain/schemas.js';
-import { type Aspect } from '../src/domain/design.js';
+import type { Aspect } from '../src/domain/design.js';
 import { BENCH_PHOTOS_DIR, photoPath } from '../test/support/photos.js';
 
 const PHOTOS = BENCH_PHOTOS_DIR;

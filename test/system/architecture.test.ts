@@ -1,10 +1,12 @@
 /**
  * The layering, checked on the import statements of src/ (docs/architecture.md): the domain knows
- * no framework or database; the edges (REST, MCP, the dashboard) reach storage only through the
- * domain's use cases and never import each other, sharing what they have in common through
- * src/http; the renderer imports the design vocabulary, not the request schemas; every error code
- * has its HTTP answer; only the command line starts the server; no hand-written file passes 600
- * lines.
+ * no framework or database; the edges (REST, MCP, the dashboard, the command line, the worker) reach
+ * storage only through the domain's use cases and never reach each other, directly or through any
+ * chain of imports, sharing what they have in common through src/http and src/backend; only the
+ * composition roots (app.ts mounts the HTTP edges, cli.ts starts the server, the worker and the
+ * stdio connector) import another edge, and only its entry points; no two modules import each other's
+ * values in a cycle; the renderer imports the design vocabulary, not the request schemas; every
+ * error code has its HTTP answer; no hand-written file passes 600 lines.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -44,6 +46,103 @@ const modules: Module[] = readdirSync(SRC, { recursive: true, encoding: 'utf8' }
 
 const under = (dir: string) => modules.filter((m) => m.file.startsWith(`${dir}/`));
 const EDGES = ['api', 'mcp', 'web'] as const;
+
+/** The edge a module of src/ belongs to: the three HTTP edges' folders, the command line, the worker. */
+export function edgeOf(file: string): string | undefined {
+  const top = file.split('/')[0] as string;
+  if ((EDGES as readonly string[]).includes(top)) return top;
+  if (/^cli(-[a-z]+)?\.ts$/.test(file)) return 'cli';
+  if (file === 'worker.ts') return 'worker';
+  return undefined;
+}
+
+/**
+ * The imports across edges that composition roots make: app.ts mounts the HTTP edges; cli.ts
+ * starts the server, the worker and the stdio connector through their entry points.
+ */
+const ROOT_IMPORTS: Record<string, RegExp> = {
+  'app.ts': /^(api|mcp|web)\//,
+  'server.ts': /^app\.ts$/,
+  'cli.ts': /^(server|worker|mcp\/stdio)\.ts$/,
+};
+
+/** Value imports only (`import type` loads nothing), as files under src/: `x.js` → `x.ts`. */
+type Graph = Map<string, string[]>;
+function valueGraph(of: Module[]): Graph {
+  const files = new Set(of.map((m) => m.file));
+  return new Map(
+    of.map((m) => [
+      m.file,
+      m.specifiers
+        .filter((spec) => !m.typeOnly.includes(spec))
+        .map((spec) => spec.replace(/\.js$/, '.ts'))
+        .filter((f) => files.has(f)),
+    ]),
+  );
+}
+
+/** Every module `from` loads, directly or through others, but past a composition root's allowed import. */
+function reach(graph: Graph, from: string): Set<string> {
+  const seen = new Set<string>();
+  const todo = [from];
+  while (todo.length) {
+    const file = todo.pop() as string;
+    for (const next of graph.get(file) ?? []) {
+      if (ROOT_IMPORTS[file]?.test(next) || seen.has(next)) continue;
+      seen.add(next);
+      todo.push(next);
+    }
+  }
+  return seen;
+}
+
+/** What each edge module reaches of another edge: `from → reached` lines; none when the rule holds. */
+function crossEdgeReach(graph: Graph): string[] {
+  const found: string[] = [];
+  for (const file of graph.keys()) {
+    const own = edgeOf(file);
+    if (!own) continue;
+    for (const reached of reach(graph, file)) {
+      const other = edgeOf(reached);
+      if (other && other !== own) found.push(`${file} → ${reached}`);
+    }
+  }
+  return found.sort();
+}
+
+/** The cycles of value imports (Tarjan's strongly connected components of more than one module, or a self-import). */
+function valueCycles(graph: Graph): string[][] {
+  let index = 0;
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string) => {
+    order.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!order.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v) as number, low.get(w) as number));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v) as number, order.get(w) as number));
+    }
+    if (low.get(v) === order.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop() as string;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1 || graph.get(v)?.includes(v)) cycles.push(component.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!order.has(v)) visit(v);
+  return cycles;
+}
 
 /** The imports of `m` that reach into another edge than its own. */
 function crossEdgeImports(m: Module): string[] {
@@ -113,6 +212,57 @@ describe('layering of src/', () => {
       .filter((m) => m.specifiers.some((s) => /^(api\/router|web\/index|mcp\/http)\.js$/.test(s)))
       .map((m) => m.file);
     expect(mounting).toEqual(['app.ts']);
+  });
+});
+
+describe('the import graph, followed transitively', () => {
+  const graph = valueGraph(modules);
+
+  it('no edge (REST, MCP, dashboard, command line, worker) reaches another through any chain of imports', () => {
+    expect(crossEdgeReach(graph)).toEqual([]);
+  });
+
+  it('finds a planted command-line import of the MCP edge, direct or through a module between', () => {
+    const planted = new Map(graph);
+    planted.set('cli-planted.ts', ['mcp/tools/results.ts']);
+    expect(crossEdgeReach(planted)).toContain('cli-planted.ts → mcp/tools/results.ts');
+    const between = new Map(graph);
+    between.set('cli-templates.ts', [...(graph.get('cli-templates.ts') ?? []), 'planted-helper.ts']);
+    between.set('planted-helper.ts', ['mcp/server.ts']);
+    expect(crossEdgeReach(between)).toContain('cli-templates.ts → mcp/server.ts');
+    // And cli.ts may start the connector through its entry point, not reach past it.
+    const past = new Map(graph);
+    past.set('cli.ts', [...(graph.get('cli.ts') ?? []), 'mcp/tools/index.ts']);
+    expect(crossEdgeReach(past)).toContain('cli.ts → mcp/tools/index.ts');
+  });
+
+  it('the MCP tools and the backend port reach neither the runtime nor a storage adapter', () => {
+    for (const m of [...under('mcp/tools'), ...under('backend')]) {
+      const reached = [...reach(graph, m.file)].filter((f) => f === 'runtime.ts' || f.startsWith('storage/'));
+      expect(reached, m.file).toEqual([]);
+    }
+  });
+
+  it('no value-import cycles', () => {
+    expect(valueCycles(graph)).toEqual([]);
+  });
+
+  it('finds a planted value cycle, and not a type-only one', () => {
+    const planted = new Map(graph);
+    planted.set('domain/images/images.ts', [
+      ...(graph.get('domain/images/images.ts') ?? []),
+      'domain/services.ts',
+    ]);
+    expect(
+      valueCycles(planted).some(
+        (c) => c.includes('domain/images/images.ts') && c.includes('domain/services.ts'),
+      ),
+    ).toBe(true);
+    const typeOnly: Module[] = [
+      { file: 'a.ts', text: '', specifiers: ['b.js'], typeOnly: [] },
+      { file: 'b.ts', text: '', specifiers: ['a.js'], typeOnly: ['a.js'] },
+    ];
+    expect(valueCycles(valueGraph(typeOnly))).toEqual([]);
   });
 });
 

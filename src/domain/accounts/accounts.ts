@@ -10,7 +10,7 @@ import { assertConfirmed } from './confirmation.js';
 import { createPasswordGuard } from './password-guard.js';
 import { emailTakenError, NotFoundError, UnauthorizedError, ValidationError } from '../kernel/errors.js';
 import { hashToken, newId, newTokenSecret, TOKEN_PATTERN } from '../kernel/ids.js';
-import { type ApiToken, type User } from '../kernel/records.js';
+import type { ApiToken, User } from '../kernel/records.js';
 import { TIERS, type Tier } from '../design.js';
 import { hashPassword, passwordSchema, verifyPassword } from './passwords.js';
 import type { Clock, RecordStore, Throttle } from '../kernel/ports.js';

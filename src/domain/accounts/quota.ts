@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import { profileOf } from './accounts.js';
 import { QuotaExceededError } from '../kernel/errors.js';
-import { type User } from '../kernel/records.js';
+import type { User } from '../kernel/records.js';
 import { TIER_QUOTAS } from '../design.js';
 import { monthOf, monthStart, nextMonthStart, secondsUntilReset } from '../kernel/period.js';
 import type { Clock, RecordStore } from '../kernel/ports.js';

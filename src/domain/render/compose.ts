@@ -22,7 +22,7 @@ import { gradientOfLayer, textsOver } from './gradient.js';
 import type { GradientGeometry } from './gradient.js';
 import type { RenderOptions } from './index.js';
 import { type InkMeasurement, measureInk } from './ink.js';
-import { type TextLayout } from './layout.js';
+import type { TextLayout } from './layout.js';
 import { boxOf, type Frame, lineBox, type Rect, unionOf } from './geometry.js';
 import type { TextMasks } from './overlay.js';
 import { type LayerPixels, pixelRect, rectPixels } from './paint.js';

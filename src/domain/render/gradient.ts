@@ -4,7 +4,7 @@
  * band's opacity as a function of one coordinate.
  */
 import type { GRADIENT_DIRECTIONS, TemplateDocument } from '../templates/document.js';
-import { type TextBlock } from './layout.js';
+import type { TextBlock } from './layout.js';
 import { boxOf, type Frame, lineBox, type Rect, sizeOf, unionOf } from './geometry.js';
 
 export type GradientDirection = (typeof GRADIENT_DIRECTIONS)[number];

@@ -3,7 +3,7 @@
  * 4.1 rule 1), and `auto` (ours) picks the calmest of the one-box templates on the cropped photo.
  */
 import type { Template } from '../design.js';
-import { type TextLayout } from './layout.js';
+import type { TextLayout } from './layout.js';
 import { lineBox } from './geometry.js';
 import { meanOver, saliencyMap } from './saliency.js';
 

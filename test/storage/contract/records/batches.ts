@@ -2,7 +2,7 @@
 import { expect, it } from 'vitest';
 import { newId } from '../../../../src/domain/kernel/ids.js';
 import type { Batch, BatchItem } from '../../../../src/domain/kernel/records.js';
-import { type ContractContext } from './fixtures.js';
+import type { ContractContext } from './fixtures.js';
 
 export function batchesContract({ open }: ContractContext): void {
   it('claims each waiting item once in batch order, takes over a stale claim, records results, completes a batch once, cancels what waits', async () => {

@@ -1,7 +1,7 @@
 /** The RecordStore contract, emailed single-use links. */
 import { expect, it } from 'vitest';
 import { newId } from '../../../../src/domain/kernel/ids.js';
-import { type ContractContext } from './fixtures.js';
+import type { ContractContext } from './fixtures.js';
 
 export function emailLinksContract({ open }: ContractContext): void {
   it('uses up an email link once: not after expiry, not for another purpose, one of two concurrent uses', async () => {

@@ -1,7 +1,7 @@
 /** The RecordStore contract, Idempotency-Key records. */
 import { expect, it } from 'vitest';
 import { newId } from '../../../../src/domain/kernel/ids.js';
-import { type ContractContext } from './fixtures.js';
+import type { ContractContext } from './fixtures.js';
 
 export function idempotencyContract({ open }: ContractContext): void {
   it('claims an idempotency key once: in flight, done with its answer, another request, expiry; one of two concurrent claims', async () => {

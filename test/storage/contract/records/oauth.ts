@@ -1,7 +1,7 @@
 /** The RecordStore contract, OAuth clients, grants, codes and tokens. */
 import { expect, it } from 'vitest';
 import { newId } from '../../../../src/domain/kernel/ids.js';
-import { type ContractContext } from './fixtures.js';
+import type { ContractContext } from './fixtures.js';
 
 export function oauthContract({ open }: ContractContext): void {
   it('keeps OAuth clients, grants, codes and tokens: newest grants first, revocation by client or grant, one use of a code or token even when concurrent, deletion per user', async () => {

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { newId } from '../../../../src/domain/kernel/ids.js';
-import { type ContractContext } from './fixtures.js';
+import type { ContractContext } from './fixtures.js';
 
 export function renderLinksContract({ open }: ContractContext): void {
   it('keeps uploads, presets and signing keys per user: presets list newest first, an edit adds one to the version, in-use counts see background, logo and font', async () => {

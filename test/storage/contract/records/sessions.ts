@@ -1,7 +1,7 @@
 /** The RecordStore contract, dashboard sessions. */
 import { expect, it } from 'vitest';
 import { newId } from '../../../../src/domain/kernel/ids.js';
-import { type ContractContext } from './fixtures.js';
+import type { ContractContext } from './fixtures.js';
 
 export function sessionsContract({ open }: ContractContext): void {
   it('keeps sessions by hash: last use only moves forward, sign-out of one or of all but one', async () => {

@@ -2,7 +2,7 @@
 import { expect, it } from 'vitest';
 import { newId } from '../../../../src/domain/kernel/ids.js';
 import type { Site, SitePage } from '../../../../src/domain/kernel/records.js';
-import { type ContractContext } from './fixtures.js';
+import type { ContractContext } from './fixtures.js';
 
 export function sitesContract({ open }: ContractContext): void {
   it('keeps sites per user, newest first; verifies one; keeps one record per page, newest check first; deletes a site with its pages', async () => {

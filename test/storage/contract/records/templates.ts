@@ -2,7 +2,7 @@
 import { expect, it } from 'vitest';
 import { newId } from '../../../../src/domain/kernel/ids.js';
 import type { Preset, TemplateRecord } from '../../../../src/domain/kernel/records.js';
-import { type ContractContext } from './fixtures.js';
+import type { ContractContext } from './fixtures.js';
 
 export function templatesContract({ open }: ContractContext): void {
   it('keeps templates per user with their document as given; an update raises the version; a preset naming one counts as using it', async () => {

@@ -2,7 +2,7 @@
 import { expect, it } from 'vitest';
 import { newId } from '../../../../src/domain/kernel/ids.js';
 import { chargeFromProcesses } from '../../../support/concurrent-charges.js';
-import { type ContractContext } from './fixtures.js';
+import type { ContractContext } from './fixtures.js';
 
 export function usageContract({ open, storage }: ContractContext): void {
   it('charges the quota atomically: with k units left, exactly k of 20 charges from 4 processes succeed', async () => {

@@ -2,7 +2,7 @@
 import { expect, it } from 'vitest';
 import { newId } from '../../../../src/domain/kernel/ids.js';
 import type { WebhookDelivery } from '../../../../src/domain/kernel/records.js';
-import { type ContractContext } from './fixtures.js';
+import type { ContractContext } from './fixtures.js';
 
 export function webhooksContract({ open }: ContractContext): void {
   it('keeps endpoints per user; takes a due delivery once under its lease, again when the lease ends; records attempts; deletes with the endpoint', async () => {
