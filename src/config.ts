@@ -1,121 +1,17 @@
 /**
  * Configuration from environment variables, checked once at start-up. A bad value stops the process
  * with a message naming the variable and what was expected.
+ *
+ * One table, {@link CONFIG_TABLE}, states each variable once: its zod schema (how its text is read,
+ * and its default), the default as a person reads it, and what it does. `titlecard --help`
+ * ({@link CONFIG_VARIABLES}), the parsed type ({@link Config}) and the table of
+ * docs/configuration.md (`npx tsx scripts/configuration-docs.ts`; a test checks it) come from it.
  */
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
 export class ConfigError extends Error {}
-
-/** Every variable Titlecard reads, with its default; `titlecard --help` prints this list. */
-export const CONFIG_VARIABLES: [name: string, description: string][] = [
-  ['PORT', 'TCP port of the HTTP server, 0 to 65535 (0: any free port). Default 3000.'],
-  [
-    'HOST',
-    'Interface to listen on. Default 127.0.0.1; use 0.0.0.0 in a container or behind a proxy elsewhere.',
-  ],
-  [
-    'PUBLIC_URL',
-    'Base URL the public reaches this server at; image URLs are built on it. Default http://localhost:PORT.',
-  ],
-  [
-    'DATA_DIR',
-    'Directory of the SQLite database (titlecard.db) and the image files (files/). Default ./data.',
-  ],
-  [
-    'LOG_LEVEL',
-    'fatal, error, warn, info, debug, trace or silent. Default info. Logs go to stderr as JSON lines.',
-  ],
-  [
-    'RENDER_CONCURRENCY',
-    'Most images rendered at once per process; further requests wait their turn. Default: the number of CPU cores.',
-  ],
-  [
-    'RENDER_QUEUE',
-    'Most generations that may wait for a render beyond RENDER_CONCURRENCY, a bound on the memory they hold (uploads wait on disk); past that, POST /generate answers 503 with Retry-After and charges nothing. Default 64.',
-  ],
-  [
-    'SITE_RECHECK',
-    "Seconds before a site's page is fetched again for its card (a changed title then renders anew); in between, the page's card is served as is. Default 3600.",
-  ],
-  [
-    'RENDER_MAX_WAIT',
-    'Seconds a generation may expect to wait for a render (those ahead of it × the recent mean render time ÷ RENDER_CONCURRENCY); past that, POST /generate answers 503 with the expected wait as Retry-After and charges nothing. Default 30.',
-  ],
-  [
-    'MAX_CONNECTIONS',
-    'Most open connections per process; more are refused at once. Default 1024. A client has 10 s to send its headers and 120 s for a whole request.',
-  ],
-  [
-    'METRICS_TOKEN',
-    'When set, GET /metrics needs Authorization: Bearer <METRICS_TOKEN>. Unset: /metrics is open (keep it off the public network).',
-  ],
-  [
-    'SECRETS_KEY',
-    'Base64 of 32 random bytes (openssl rand -base64 32): seals the signing keys of render links at rest (AES-256-GCM). Unset: DATA_DIR/secrets.key, made on first start. Scaled out: set the same value on every process.',
-  ],
-  [
-    'TRUST_PROXY',
-    'Express trust proxy, for a reverse proxy in front: the number of proxies (1 for one nginx), or a comma-separated list of their addresses or CIDR ranges (or loopback, linklocal, uniquelocal). Then the client address of throttles and logs comes from X-Forwarded-For. Default off.',
-  ],
-  [
-    'MCP_ALLOWED_HOSTS',
-    'Comma-separated extra Host names accepted at /mcp (DNS rebinding protection). The host of PUBLIC_URL and localhost always are.',
-  ],
-  [
-    'MCP_ALLOWED_ORIGINS',
-    'Comma-separated extra browser Origins accepted at /mcp. The origin of PUBLIC_URL always is.',
-  ],
-  [
-    'FETCH_ALLOW_ADDRESSES',
-    "Comma-separated IPs or CIDR ranges that imageUrl and a site's pages may reach although private (an intranet host). Default none.",
-  ],
-  [
-    'MONGODB_URI',
-    'Selects MongoDB for records (users, tokens, images, usage) instead of SQLite, e.g. mongodb://db:27017.',
-  ],
-  ['MONGODB_DB', 'MongoDB database name. Default titlecard.'],
-  [
-    'REDIS_URL',
-    'A Redis server (redis:// or rediss://) where every process counts the sign-in, password-reset, preview and OAuth limits, so that N processes give no more tries than one. Default none: each process counts in its own memory.',
-  ],
-  [
-    'QUEUE',
-    'Where batch items wait for a renderer: store (the record store; every serving process renders them) or redis (BullMQ on REDIS_URL; `titlecard worker` processes render them). Default store.',
-  ],
-  [
-    'QUEUE_LOCK_SECONDS',
-    'With QUEUE=redis: seconds a worker holds an item without renewing its lock before another worker takes it over (a killed worker). Default 30.',
-  ],
-  ['WORKER_CONCURRENCY', 'Items a `titlecard worker` renders at once. Default RENDER_CONCURRENCY.'],
-  ['S3_BUCKET', 'Selects an S3 bucket for image files instead of DATA_DIR/files.'],
-  ['S3_ENDPOINT', 'S3 endpoint of an S3-compatible server, e.g. http://minio:9000. Default AWS.'],
-  ['S3_REGION', 'S3 region. Default us-east-1.'],
-  ['S3_FORCE_PATH_STYLE', 'true for path-style URLs (most S3-compatible servers). Default false.'],
-  [
-    'S3_PUBLIC_URL',
-    'Public base URL of the bucket or a CDN in front of it; image URLs become S3_PUBLIC_URL/<key>. Unset: Titlecard serves the files at PUBLIC_URL/files/<key>.',
-  ],
-  [
-    'AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY',
-    'S3 credentials (or any other source of the AWS SDK credential chain).',
-  ],
-  [
-    'SIGNUP',
-    'open: anyone can make an account in the dashboard; closed: only `titlecard users create` can. Default open.',
-  ],
-  [
-    'SMTP_URL',
-    'SMTP server for verification and password-reset emails, e.g. smtps://user:pass@smtp.example.com:465. Unset: the emails are written to the log.',
-  ],
-  ['MAIL_FROM', 'Sender of those emails. Default "Titlecard <no-reply@HOST of PUBLIC_URL>".'],
-  ['TITLECARD_TOKEN', 'titlecard mcp and titlecard templates only: the API token they act with.'],
-  [
-    'TITLECARD_API_URL',
-    'titlecard mcp and titlecard templates only: a remote Titlecard {base_url} (https://host/api); unset, the local store under DATA_DIR is used.',
-  ],
-];
 
 /** An address, a CIDR range, or one of the names Express's `trust proxy` (proxy-addr) knows. */
 function isTrustedProxyEntry(entry: string): boolean {
@@ -137,148 +33,278 @@ const list = z
       .filter(Boolean),
   );
 
-const schema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default('127.0.0.1'),
-  PUBLIC_URL: z
-    .url({ protocol: /^https?$/ })
-    .optional()
-    .transform((u) => u?.replace(/\/+$/, '')),
-  DATA_DIR: z.string().min(1).default('./data'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
-  RENDER_QUEUE: z.coerce.number().int().min(0).max(10_000).default(64),
-  RENDER_MAX_WAIT: z.coerce.number().min(0).max(3600).default(30),
-  SITE_RECHECK: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(30 * 24 * 3600)
-    .default(3600),
-  MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1024),
-  METRICS_TOKEN: z.string().min(16, 'expected at least 16 characters').optional(),
-  SECRETS_KEY: z
-    .string()
-    .refine(
-      (v) => Buffer.from(v, 'base64').length === 32,
-      'expected base64 of 32 bytes (openssl rand -base64 32)',
-    )
-    .optional(),
-  TRUST_PROXY: z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || /^(false|off|0)$/i.test(v.trim())) return false as const;
-      if (/^\d+$/.test(v.trim())) return Number(v.trim());
-      const entries = v
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-      const bad = entries.find((e) => !isTrustedProxyEntry(e));
-      if (bad !== undefined || entries.length === 0) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `expected a number of proxies, or addresses and CIDR ranges, but ${JSON.stringify(bad ?? v)} is neither`,
-        });
-        return z.NEVER;
-      }
-      return entries;
-    }),
-  MCP_ALLOWED_HOSTS: list,
-  MCP_ALLOWED_ORIGINS: list,
-  FETCH_ALLOW_ADDRESSES: list,
-  MONGODB_URI: z
-    .string()
-    .regex(/^mongodb(\+srv)?:\/\//, 'expected a mongodb:// or mongodb+srv:// URI')
-    .optional(),
-  MONGODB_DB: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,63}$/)
-    .default('titlecard'),
-  REDIS_URL: z
-    .string()
-    .regex(/^rediss?:\/\//, 'expected a redis:// or rediss:// URL')
-    .optional(),
-  QUEUE: z.enum(['store', 'redis']).default('store'),
-  QUEUE_LOCK_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
-  GENERATE_ON_WORKERS: z.enum(['true', 'false']).default('false'),
-  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
-  S3_BUCKET: z.string().min(3).max(63).optional(),
-  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
-  S3_REGION: z.string().min(1).default('us-east-1'),
-  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false'),
-  S3_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
-  SIGNUP: z.enum(['open', 'closed']).default('open'),
-  SMTP_URL: z
-    .string()
-    .regex(/^smtps?:\/\//, 'expected an smtp:// or smtps:// URL')
-    .optional(),
-  MAIL_FROM: z.string().min(3).max(200).optional(),
-});
-
-export interface Config {
-  port: number;
-  host: string;
-  /** Without trailing slash; undefined means http://localhost:<the port actually bound>. */
-  publicUrl: string | undefined;
-  /** Absolute path. */
-  dataDir: string;
-  logLevel: z.infer<typeof schema>['LOG_LEVEL'];
-  /** Most renders at once; undefined means the number of cores. */
-  renderConcurrency: number | undefined;
-  /** Most generations that may wait for a render beyond `renderConcurrency`. */
-  renderQueue: number;
-  /** Longest expected wait for a render a generation is admitted to, seconds. */
-  renderMaxWait: number;
-  /** Seconds before a site's page is fetched again (src/domain/sites/sites.ts). */
-  siteRecheck: number;
-  /** Most open connections per process. */
-  maxConnections: number;
-  /** Set: `GET /metrics` needs it as a bearer token. */
-  metricsToken: string | undefined;
-  /**
-   * Express's `trust proxy`: false (default: the socket's address is the client's), a number of
-   * proxy hops, or the proxies' addresses and CIDR ranges (docs/security.md).
-   */
-  trustProxy: false | number | string[];
-  /** SECRETS_KEY, 32 bytes; undefined: DATA_DIR/secrets.key (src/runtime.ts). */
-  secretsKey: Buffer | undefined;
-  mcpAllowedHosts: string[];
-  mcpAllowedOrigins: string[];
-  /** QUEUE: where batch items wait (src/queue.ts for redis). */
-  queue: 'store' | 'redis';
-  /** QUEUE_LOCK_SECONDS. */
-  queueLockSeconds: number;
-  /** GENERATE_ON_WORKERS. */
-  generateOnWorkers: boolean;
-  /** WORKER_CONCURRENCY; undefined: the renderer's. */
-  workerConcurrency: number | undefined;
-  /** REDIS_URL: where the limits are counted when set (src/storage/throttle.ts). */
-  redisUrl: string | undefined;
-  /** Private addresses imageUrl may reach anyway (IPs or CIDR ranges). */
-  fetchAllowAddresses: string[];
-  /** Set: records in MongoDB. */
-  mongo: { uri: string; dbName: string } | undefined;
-  /** Dashboard sign-up: `open` or `closed`. */
-  signUp: 'open' | 'closed';
-  /** Set: emails go out through this SMTP server; unset, to the log. */
-  smtpUrl: string | undefined;
-  /** Sender of emails; undefined means `Titlecard <no-reply@host of the public URL>`. */
-  mailFrom: string | undefined;
-  /** Set: image files in S3. */
-  s3:
-    | {
-        bucket: string;
-        endpoint: string | undefined;
-        region: string;
-        forcePathStyle: boolean;
-        publicUrl: string | undefined;
-      }
-    | undefined;
+/** One environment variable: how it is read, its default as shown to people, what it does (Markdown). */
+export interface ConfigVariable {
+  schema: z.ZodType;
+  default: string;
+  description: string;
 }
 
+/**
+ * Every variable Titlecard reads, in the order docs/configuration.md lists them. The last four are
+ * read by others (the AWS SDK; `titlecard mcp` and `titlecard templates`), and listed for people.
+ */
+export const CONFIG_TABLE = {
+  PORT: {
+    schema: z.coerce.number().int().min(0).max(65535).default(3000),
+    default: '`3000`',
+    description: 'TCP port, 0 to 65535 (0 picks a free port).',
+  },
+  HOST: {
+    schema: z.string().min(1).default('127.0.0.1'),
+    default: '`127.0.0.1`',
+    description:
+      'Interface to listen on. Use `0.0.0.0` in a container, or to be reached from other machines.',
+  },
+  PUBLIC_URL: {
+    schema: z
+      .url({ protocol: /^https?$/ })
+      .optional()
+      .transform((u) => u?.replace(/\/+$/, '')),
+    default: '`http://localhost:$PORT`',
+    description:
+      'Base URL the public reaches the server at. Image URLs are built on it: `$PUBLIC_URL/files/<name>`.',
+  },
+  DATA_DIR: {
+    schema: z.string().min(1).default('./data'),
+    default: '`./data`',
+    description:
+      'Holds the SQLite database (`titlecard.db`, WAL mode), the files (`files/`: images, uploads, rendered links) and `secrets.key`.',
+  },
+  LOG_LEVEL: {
+    schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    default: '`info`',
+    description: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`.',
+  },
+  RENDER_CONCURRENCY: {
+    schema: z.coerce.number().int().min(1).max(64).optional(),
+    default: 'number of cores',
+    description:
+      'Most images rendered at once per process; further requests wait their turn. Each render holds about 30 MB of pixel buffers (five or six canvases of 5.8 MB at portrait size).',
+  },
+  RENDER_QUEUE: {
+    schema: z.coerce.number().int().min(0).max(10_000).default(64),
+    default: '`64`',
+    description:
+      "Most generations and previews that may wait beyond `RENDER_CONCURRENCY`: a bound on the memory they hold while they wait (an `imageUrl`'s or an asset's bytes; uploads wait on disk). Past it, 503 with `Retry-After`, nothing charged.",
+  },
+  RENDER_MAX_WAIT: {
+    schema: z.coerce.number().min(0).max(3600).default(30),
+    default: '`30`',
+    description:
+      'Seconds a generation may expect to wait for a render: those ahead of it × the recent mean render time ÷ `RENDER_CONCURRENCY`. Past it, `POST /generate` answers 503 with the expected wait as `Retry-After` and charges nothing.',
+  },
+  SITE_RECHECK: {
+    schema: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(30 * 24 * 3600)
+      .default(3600),
+    default: '`3600`',
+    description:
+      "Seconds before a site's page is fetched again for its card: a changed title then renders anew; in between, its card is served as is ([sites.md](sites.md)).",
+  },
+  MAX_CONNECTIONS: {
+    schema: z.coerce.number().int().min(1).max(1_000_000).default(1024),
+    default: '`1024`',
+    description: 'Most open connections per process; more are refused at once.',
+  },
+  METRICS_TOKEN: {
+    schema: z.string().min(16, 'expected at least 16 characters').optional(),
+    default: 'none',
+    description:
+      'When set, `GET /metrics` needs `Authorization: Bearer <METRICS_TOKEN>` (at least 16 characters).',
+  },
+  SECRETS_KEY: {
+    schema: z
+      .string()
+      .refine(
+        (v) => Buffer.from(v, 'base64').length === 32,
+        'expected base64 of 32 bytes (openssl rand -base64 32)',
+      )
+      .optional(),
+    default: '`DATA_DIR/secrets.key`',
+    description:
+      'Base64 of 32 random bytes (`openssl rand -base64 32`): seals the signing keys of render links at rest (AES-256-GCM). Unset: a key file is made on first start. Scaled out: the same value on every process.',
+  },
+  TRUST_PROXY: {
+    schema: z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        if (v === undefined || /^(false|off|0)$/i.test(v.trim())) return false as const;
+        if (/^\d+$/.test(v.trim())) return Number(v.trim());
+        const entries = v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
+        const bad = entries.find((e) => !isTrustedProxyEntry(e));
+        if (bad !== undefined || entries.length === 0) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `expected a number of proxies, or addresses and CIDR ranges, but ${JSON.stringify(bad ?? v)} is neither`,
+          });
+          return z.NEVER;
+        }
+        return entries;
+      }),
+    default: 'off',
+    description:
+      'The proxies in front: their number (`1` for one nginx) or their addresses and CIDR ranges (or `loopback`, `linklocal`, `uniquelocal`). The client address of throttles and logs then comes from `X-Forwarded-For`. See [security.md](security.md).',
+  },
+  MCP_ALLOWED_HOSTS: {
+    schema: list,
+    default: 'none',
+    description: 'Comma-separated extra Host names accepted at `/mcp` (DNS rebinding protection).',
+  },
+  MCP_ALLOWED_ORIGINS: {
+    schema: list,
+    default: 'none',
+    description: 'Comma-separated extra browser Origins accepted at `/mcp`.',
+  },
+  FETCH_ALLOW_ADDRESSES: {
+    schema: list,
+    default: 'none',
+    description:
+      "Comma-separated IPs or CIDR ranges that `imageUrl` and a site's pages may reach although private (an intranet host).",
+  },
+  MONGODB_URI: {
+    schema: z
+      .string()
+      .regex(/^mongodb(\+srv)?:\/\//, 'expected a mongodb:// or mongodb+srv:// URI')
+      .optional(),
+    default: 'none',
+    description:
+      'Selects MongoDB for records (users, tokens, images, usage) instead of SQLite, e.g. `mongodb://db:27017` ([operations.md](operations.md#scaling-out)).',
+  },
+  MONGODB_DB: {
+    schema: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,63}$/)
+      .default('titlecard'),
+    default: '`titlecard`',
+    description: 'MongoDB database name.',
+  },
+  REDIS_URL: {
+    schema: z
+      .string()
+      .regex(/^rediss?:\/\//, 'expected a redis:// or rediss:// URL')
+      .optional(),
+    default: 'none',
+    description:
+      'A Redis server (`redis://` or `rediss://`) where every process counts the sign-in, password-reset, preview and OAuth limits, so that N processes give no more tries than one ([operations.md](operations.md#scaling-out)). Unset: each process counts in its own memory.',
+  },
+  QUEUE: {
+    schema: z.enum(['store', 'redis']).default('store'),
+    default: '`store`',
+    description:
+      'Where batch items wait: `store` (the record store; every serving process renders them) or `redis` (BullMQ on `REDIS_URL`; `titlecard worker` processes render them). [operations.md](operations.md#scaling-out).',
+  },
+  QUEUE_LOCK_SECONDS: {
+    schema: z.coerce.number().int().min(1).max(3600).default(30),
+    default: '`30`',
+    description:
+      'With `QUEUE=redis`: seconds a worker holds an item without renewing its lock before another worker takes it over.',
+  },
+  GENERATE_ON_WORKERS: {
+    schema: z.enum(['true', 'false']).default('false'),
+    default: '`false`',
+    description:
+      'With `QUEUE=redis`, `true`: `POST /generate` hands its render to the workers (the upload travels through the blob store).',
+  },
+  WORKER_CONCURRENCY: {
+    schema: z.coerce.number().int().min(1).max(256).optional(),
+    default: '`RENDER_CONCURRENCY`',
+    description: 'Items a `titlecard worker` renders at once.',
+  },
+  S3_BUCKET: {
+    schema: z.string().min(3).max(63).optional(),
+    default: 'none',
+    description:
+      'Selects an S3 bucket for image files instead of `DATA_DIR/files` ([operations.md](operations.md#scaling-out)).',
+  },
+  S3_ENDPOINT: {
+    schema: z.url({ protocol: /^https?$/ }).optional(),
+    default: 'AWS',
+    description: 'Endpoint of an S3-compatible server, e.g. `http://minio:9000`.',
+  },
+  S3_REGION: {
+    schema: z.string().min(1).default('us-east-1'),
+    default: '`us-east-1`',
+    description: 'S3 region.',
+  },
+  S3_FORCE_PATH_STYLE: {
+    schema: z.enum(['true', 'false']).default('false'),
+    default: '`false`',
+    description: '`true` for path-style URLs (most S3-compatible servers).',
+  },
+  S3_PUBLIC_URL: {
+    schema: z.url({ protocol: /^https?$/ }).optional(),
+    default: 'none',
+    description:
+      'Public base URL of the bucket or of a CDN in front of it: image URLs become `S3_PUBLIC_URL/<key>`. Unset: Titlecard serves the files at `PUBLIC_URL/files/<key>`.',
+  },
+  SIGNUP: {
+    schema: z.enum(['open', 'closed']).default('open'),
+    default: '`open`',
+    description:
+      '`open`: anyone can create an account in the dashboard (on the free tier). `closed`: only `titlecard users create` can.',
+  },
+  SMTP_URL: {
+    schema: z
+      .string()
+      .regex(/^smtps?:\/\//, 'expected an smtp:// or smtps:// URL')
+      .optional(),
+    default: 'none',
+    description:
+      'SMTP server for the verification and password-reset emails, e.g. `smtps://user:pass@smtp.example.com:465` (nodemailer). Unset: each email is written to the log (level `warn`) with its link, so a local install needs no mail server.',
+  },
+  MAIL_FROM: {
+    schema: z.string().min(3).max(200).optional(),
+    default: '`Titlecard <no-reply@…>`',
+    description: 'Sender of those emails; the default uses the host of `PUBLIC_URL`.',
+  },
+  AWS_ACCESS_KEY_ID: {
+    schema: z.string().optional(),
+    default: 'none',
+    description:
+      "S3 credentials, with `AWS_SECRET_ACCESS_KEY` (or any other source of the AWS SDK's credential chain).",
+  },
+  AWS_SECRET_ACCESS_KEY: {
+    schema: z.string().optional(),
+    default: 'none',
+    description: 'S3 credentials, with `AWS_ACCESS_KEY_ID`.',
+  },
+  TITLECARD_TOKEN: {
+    schema: z.string().optional(),
+    default: 'none',
+    description: '`titlecard mcp` and `titlecard templates` only: the API token they act with.',
+  },
+  TITLECARD_API_URL: {
+    schema: z.string().optional(),
+    default: 'none',
+    description:
+      "`titlecard mcp` and `titlecard templates` only: a remote Titlecard's `{base_url}`; unset, the local store under `DATA_DIR` is used.",
+  },
+} satisfies Record<string, ConfigVariable>;
+
+const schema = z.object(
+  Object.fromEntries(Object.entries(CONFIG_TABLE).map(([name, v]) => [name, v.schema])) as {
+    [K in keyof typeof CONFIG_TABLE]: (typeof CONFIG_TABLE)[K]['schema'];
+  },
+);
+
+/** Markdown as plain text for a terminal: links become their text, code spans lose their backticks. */
+const plain = (markdown: string) => markdown.replace(/\[([^\]]+)\]\([^)]*\)/g, '$1').replace(/`/g, '');
+
+/** Every variable with its default and meaning, as `titlecard --help` prints them. */
+export const CONFIG_VARIABLES: [name: string, description: string][] = Object.entries(CONFIG_TABLE).map(
+  ([name, v]) => [name, `${plain(v.description)} Default: ${plain(v.default)}.`],
+);
+
 /** Reads the configuration from `env`. Throws ConfigError naming the first bad variable. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const result = schema.safeParse(present);
   if (!result.success) {
@@ -301,20 +327,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: c.PORT,
     host: c.HOST,
+    /** Without a trailing slash; undefined means http://localhost:<the port actually bound>. */
     publicUrl: c.PUBLIC_URL,
+    /** An absolute path. */
     dataDir: path.resolve(c.DATA_DIR),
     logLevel: c.LOG_LEVEL,
+    /** Undefined means the number of cores. */
     renderConcurrency: c.RENDER_CONCURRENCY,
     renderQueue: c.RENDER_QUEUE,
     renderMaxWait: c.RENDER_MAX_WAIT,
     siteRecheck: c.SITE_RECHECK,
     maxConnections: c.MAX_CONNECTIONS,
     metricsToken: c.METRICS_TOKEN,
+    /** Express's `trust proxy`: false, a number of hops, or the proxies' addresses and ranges. */
     trustProxy: c.TRUST_PROXY,
+    /** 32 bytes; undefined: DATA_DIR/secrets.key (src/runtime.ts). */
     secretsKey: c.SECRETS_KEY ? Buffer.from(c.SECRETS_KEY, 'base64') : undefined,
     mcpAllowedHosts: c.MCP_ALLOWED_HOSTS,
     mcpAllowedOrigins: c.MCP_ALLOWED_ORIGINS,
     fetchAllowAddresses: c.FETCH_ALLOW_ADDRESSES,
+    /** Set: records in MongoDB. */
     mongo: c.MONGODB_URI ? { uri: c.MONGODB_URI, dbName: c.MONGODB_DB } : undefined,
     redisUrl: c.REDIS_URL,
     queue: c.QUEUE,
@@ -324,6 +356,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signUp: c.SIGNUP,
     smtpUrl: c.SMTP_URL,
     mailFrom: c.MAIL_FROM,
+    /** Set: image files in S3. */
     s3: c.S3_BUCKET
       ? {
           bucket: c.S3_BUCKET,
@@ -335,3 +368,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
   };
 }
+
+/** The configuration as the process uses it ({@link loadConfig}'s answer). */
+export type Config = ReturnType<typeof loadConfig>;
