@@ -28,7 +28,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { loadFontLibrary } from '../src/domain/render/fonts.js';
-import { layoutText } from '../src/domain/render/layout.js';
+import { layoutText } from '../test/support/layout.js';
 import { createRenderer, type RenderTimings } from '../src/domain/render/index.js';
 import { warmUp } from '../src/domain/render/warm-up.js';
 import { generateOptionsSchema } from '../src/domain/schemas.js';

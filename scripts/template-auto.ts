@@ -11,7 +11,7 @@ import { decodeCover } from '../src/domain/render/decode.js';
 import { loadFontLibrary } from '../src/domain/render/fonts.js';
 import { createRenderer } from '../src/domain/render/index.js';
 import { chooseTemplate } from '../src/domain/render/template-choice.js';
-import { layoutText } from '../src/domain/render/layout.js';
+import { layoutText } from '../test/support/layout.js';
 import { generateOptionsSchema } from '../src/domain/schemas.js';
 import { ASPECTS } from '../src/domain/design.js';
 import { PHOTO_FILES } from '../test/support/images.js';

@@ -13,7 +13,6 @@ import { createRenderer } from './domain/render/index.js';
 import { warmUp } from './domain/render/warm-up.js';
 import { createMetrics, measuredRenderer, type Metrics } from './metrics.js';
 import { createServices, type Services } from './domain/services.js';
-import { PAGE_FETCHES } from './domain/sites/sites.js';
 import { openItemQueue } from './queue.js';
 import {
   createImageFetcher,
@@ -30,12 +29,7 @@ import { SECRETS_KEY_BYTES } from './domain/kernel/secrets.js';
 import { openStorage } from './storage/index.js';
 import { openUploadDir } from './uploads.js';
 import { openLimits, type SharedLimits } from './storage/limits.js';
-import {
-  createPasswordGuessThrottle,
-  createResetRequestThrottle,
-  createThrottle,
-} from './storage/throttle.js';
-import { PREVIEW_LIMIT } from './domain/images/images.js';
+import { createServiceThrottles } from './storage/throttle.js';
 
 /**
  * The key that seals secrets at rest (src/domain/kernel/secrets.ts): SECRETS_KEY, else `DATA_DIR/secrets.key`,
@@ -132,22 +126,13 @@ export async function createRuntime(
     postWebhook: createWebhookPoster(fetcherOptions),
     ...(itemQueue ? { itemQueue } : {}),
     ...(itemQueue?.generations ? { generationQueue: itemQueue.generations } : {}),
-    pageThrottle: createThrottle(
-      { name: 'site-pages', points: () => PAGE_FETCHES.points, windowSeconds: PAGE_FETCHES.windowSeconds },
-      limits.limiters,
-    ),
+    ...createServiceThrottles(limits.limiters),
     siteRecheckSeconds: config.siteRecheck,
     blobs,
     renderer,
     logger,
     publicUrl,
     mailer,
-    throttle: createPasswordGuessThrottle(limits.limiters),
-    resetThrottle: createResetRequestThrottle(limits.limiters),
-    previewThrottle: createThrottle(
-      { name: 'preview', points: () => PREVIEW_LIMIT.points, windowSeconds: PREVIEW_LIMIT.windowSeconds },
-      limits.limiters,
-    ),
     signUpMode: config.signUp,
     maxInFlight: (config.renderConcurrency ?? availableParallelism()) + config.renderQueue,
     maxWaitMs: config.renderMaxWait * 1000,

@@ -24,6 +24,22 @@ export function schemaOf(s: z.ZodType, io: 'input' | 'output' = 'output'): Json 
   return rest;
 }
 
+/**
+ * The query parameters of a zod object schema (`listImagesQuerySchema`), each with the JSON Schema
+ * of its field as it is read (defaults included) and the field's description: the OpenAPI document
+ * states the domain's rules, never a copy of them. An empty value counts as not sent.
+ */
+export function queryParameters(s: z.ZodObject): Json[] {
+  const properties = (schemaOf(s, 'input').properties ?? {}) as Record<string, Json>;
+  return Object.entries(properties).map(([name, { description, ...schema }]) => ({
+    name,
+    in: 'query',
+    allowEmptyValue: true,
+    ...(description ? { description } : {}),
+    schema,
+  }));
+}
+
 /** A reference to `#/components/schemas/<name>`. */
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 

@@ -1675,9 +1675,13 @@ export interface operations {
   listImages: {
     parameters: {
       query?: {
+        /** @description Results per page, 1 to 100. */
         limit?: number;
+        /** @description Number of results skipped. */
         offset?: number;
+        /** @description Sort key. */
         sort?: 'createdAt' | 'title';
+        /** @description Sort order. */
         order?: 'asc' | 'desc';
       };
       header?: never;

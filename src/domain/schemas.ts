@@ -20,14 +20,15 @@ import {
 } from './design.js';
 import { hexColourSchema, variableNameSchema } from './templates/document.js';
 import { textSchema } from './text.js';
+import { idPattern, type IdPrefix } from './kernel/ids.js';
 
 const fontNameSchema = z.enum(FONT_NAMES);
 
 /** An id of Titlecard's records: a prefix, `_`, and 22 base62 characters (src/domain/kernel/ids.ts). */
-export const recordIdSchema = (prefix: string) =>
+export const recordIdSchema = (prefix: IdPrefix) =>
   z
     .string()
-    .regex(new RegExp(`^${prefix}_[0-9A-Za-z]{22}$`), `an id such as ${prefix}_3SJQtzQudCCNw7msvpESdd`)
+    .regex(idPattern(prefix), `an id such as ${prefix}_3SJQtzQudCCNw7msvpESdd`)
     .describe(`An id such as ${prefix}_3SJQtzQudCCNw7msvpESdd.`);
 
 /**
@@ -49,7 +50,7 @@ const fontChoiceSchema = z
   );
 
 /** A template id: `tpl_` and 22 base62 characters (src/domain/kernel/ids.ts). */
-const TEMPLATE_ID = /^tpl_[0-9A-Za-z]{22}$/;
+const TEMPLATE_ID = idPattern('tpl');
 
 /** Whether `value` is a template id (a template of a user's, not a built-in name). */
 export function isTemplateId(value: unknown): value is string {
@@ -481,7 +482,7 @@ export const renderUrlBodySchema = z
     image: z
       .string()
       .max(2048)
-      .refine((v) => /^ast_[0-9A-Za-z]{22}$/.test(v) || /^https:\/\/[^\s]+$/.test(v), {
+      .refine((v) => idPattern('ast').test(v) || /^https:\/\/[^\s]+$/.test(v), {
         message: 'an asset id (ast_…) or an https URL',
       })
       .optional()

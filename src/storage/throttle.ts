@@ -17,6 +17,8 @@ import {
 import type { Throttle } from '../domain/kernel/ports.js';
 import { RESET_REQUEST_KEYS, RESET_REQUEST_LIMITS } from '../domain/accounts/email-links.js';
 import { PASSWORD_GUESS_KEYS, PASSWORD_GUESS_LIMITS } from '../domain/accounts/password-guard.js';
+import { PREVIEW_LIMIT } from '../domain/images/images.js';
+import { PAGE_FETCHES } from '../domain/sites/sites.js';
 
 /** Whole seconds until `res`'s window ends, at least 1 (what `Retry-After` says). */
 const seconds = (res: RateLimiterRes) => Math.max(1, Math.ceil(res.msBeforeNext / 1000));
@@ -140,4 +142,24 @@ export function createResetRequestThrottle(limiters: Limiters = memoryLimiters):
     },
     limiters,
   );
+}
+
+/**
+ * Every throttle the services take, counted by `limiters` (this process's memory, or Redis shared
+ * by every process): sign-in guesses, password-reset requests, previews and layout checks
+ * ({@link PREVIEW_LIMIT}), and a site's page fetches ({@link PAGE_FETCHES}).
+ */
+export function createServiceThrottles(limiters: Limiters = memoryLimiters) {
+  return {
+    throttle: createPasswordGuessThrottle(limiters),
+    resetThrottle: createResetRequestThrottle(limiters),
+    previewThrottle: createThrottle(
+      { name: 'preview', points: () => PREVIEW_LIMIT.points, windowSeconds: PREVIEW_LIMIT.windowSeconds },
+      limiters,
+    ),
+    pageThrottle: createThrottle(
+      { name: 'site-pages', points: () => PAGE_FETCHES.points, windowSeconds: PAGE_FETCHES.windowSeconds },
+      limiters,
+    ),
+  };
 }

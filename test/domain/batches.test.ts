@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ItemQueue } from '../../src/domain/kernel/ports.js';
 import { openSqliteStore } from '../../src/storage/sqlite/index.js';
-import { createMemoryBlobStore } from '../../src/storage/memory.js';
+import { createMemoryBlobStore } from '../support/memory-blobs.js';
 import { solid } from '../support/images.js';
 import { testServices } from '../support/server.js';
 import { fakeClock } from '../support/domain.js';

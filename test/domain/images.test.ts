@@ -7,7 +7,7 @@ import { FileTooLargeError, QuotaExceededError } from '../../src/domain/kernel/e
 import type { BlobStore } from '../../src/domain/kernel/ports.js';
 import { createRenderer, INITIAL_RENDER_MS } from '../../src/domain/render/index.js';
 import { generateOptionsSchema } from '../../src/domain/schemas.js';
-import { createMemoryBlobStore } from '../../src/storage/memory.js';
+import { createMemoryBlobStore } from '../support/memory-blobs.js';
 import { domainServices, fakeClock } from '../support/domain.js';
 import { solid } from '../support/images.js';
 import { testFonts } from '../support/server.js';

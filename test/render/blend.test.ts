@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { blendGradient, blendText, type Canvas } from '../../src/domain/render/blend.js';
 import { loadFontLibrary } from '../../src/domain/render/fonts.js';
-import { layoutText } from '../../src/domain/render/layout.js';
+import { layoutText } from '../support/layout.js';
 import type { GradientGeometry } from '../../src/domain/render/gradient.js';
 import {
   rasteriseText,

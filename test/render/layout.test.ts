@@ -3,7 +3,8 @@
  * ellipsis, boxes and safe zones.
  */
 import { describe, expect, it } from 'vitest';
-import { layoutText, type TextLayout } from '../../src/domain/render/layout.js';
+import type { TextLayout } from '../../src/domain/render/layout.js';
+import { layoutText } from '../support/layout.js';
 import { safeZoneOf } from '../../src/domain/render/geometry.js';
 import { testFonts } from '../support/server.js';
 

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/domain/kernel/ids.js';
 import { openLocalDiskBlobStore } from '../../src/storage/local-disk.js';
-import { createMemoryBlobStore } from '../../src/storage/memory.js';
+import { createMemoryBlobStore } from '../support/memory-blobs.js';
 import { openSqliteStore, openSqliteStoreRetrying } from '../../src/storage/sqlite/index.js';
 import { OFFSET_SLICE } from '../../src/storage/sqlite/images.js';
 import { MIGRATIONS } from '../../src/storage/sqlite/migrations.js';

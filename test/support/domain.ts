@@ -1,7 +1,7 @@
 /** Services on in-memory adapters with a controllable clock, for the domain's own tests. */
 import type { BlobStore, Clock } from '../../src/domain/kernel/ports.js';
 import { createRenderer, type Renderer } from '../../src/domain/render/index.js';
-import { createMemoryBlobStore } from '../../src/storage/memory.js';
+import { createMemoryBlobStore } from './memory-blobs.js';
 import { openSqliteStore } from '../../src/storage/sqlite/index.js';
 import { testFonts, testServices } from './server.js';
 

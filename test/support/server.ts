@@ -17,14 +17,8 @@ import { loadFontLibrary, type FontLibrary } from '../../src/domain/render/fonts
 import type { MailMessage, Mailer } from '../../src/domain/kernel/ports.js';
 import { createRenderer } from '../../src/domain/render/index.js';
 import { createServices, type ServiceDeps, type Services } from '../../src/domain/services.js';
-import {
-  createThrottle,
-  createPasswordGuessThrottle,
-  createResetRequestThrottle,
-} from '../../src/storage/throttle.js';
-import { PREVIEW_LIMIT } from '../../src/domain/images/images.js';
+import { createServiceThrottles } from '../../src/storage/throttle.js';
 import type { ImageFetcherOptions } from '../../src/safe-fetch.js';
-import { PAGE_FETCHES } from '../../src/domain/sites/sites.js';
 import { startServer } from '../../src/server.js';
 
 let fonts: FontLibrary | undefined;
@@ -333,7 +327,7 @@ export async function upload(
   return { status: res.status, headers: res.headers, body: await res.json() };
 }
 
-/** The domain services on given stores, with a test mailer and the production throttle. */
+/** The domain services on given stores, with a test mailer and the production throttles. */
 export function testServices(
   deps: Omit<
     ServiceDeps,
@@ -355,18 +349,7 @@ export function testServices(
     publicUrl: 'https://cards.example.com',
     mailer: memoryMailer(),
     secretsKey: randomBytes(32),
-    throttle: createPasswordGuessThrottle(),
-    resetThrottle: createResetRequestThrottle(),
-    previewThrottle: createThrottle({
-      name: 'preview',
-      points: () => PREVIEW_LIMIT.points,
-      windowSeconds: PREVIEW_LIMIT.windowSeconds,
-    }),
-    pageThrottle: createThrottle({
-      name: 'site-pages',
-      points: () => PAGE_FETCHES.points,
-      windowSeconds: PAGE_FETCHES.windowSeconds,
-    }),
+    ...createServiceThrottles(),
     ...deps,
   });
 }

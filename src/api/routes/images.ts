@@ -7,7 +7,8 @@ import { fingerprintOf } from '../../domain/kernel/idempotency.js';
 import type { GenerateRequestReader } from '../../domain/images/images.js';
 import type { StoredResponse } from '../../domain/kernel/ports.js';
 import { MAX_INPUT_PIXELS } from '../../domain/render/decode.js';
-import { generateOptionsSchema, type RenderReport } from '../../domain/schemas.js';
+import { generateOptionsSchema, listImagesQuerySchema, type RenderReport } from '../../domain/schemas.js';
+import { idPattern } from '../../domain/kernel/ids.js';
 import { LIMITS } from '../../domain/design.js';
 import { principalOf, requireAuth, setRateLimitHeaders } from '../../http/auth.js';
 import {
@@ -22,6 +23,7 @@ import {
   secured,
   type Json,
   type Resource,
+  queryParameters,
 } from '../describe.js';
 import { decodeFields } from '../../http/form.js';
 import { receiveForm, type ReceivedForm } from '../../http/multipart.js';
@@ -53,7 +55,7 @@ const generateForm = (): Json => {
       },
       asset: {
         type: 'string',
-        pattern: '^ast_[0-9A-Za-z]{22}$',
+        pattern: idPattern('ast').source,
         description: 'Background: an image uploaded with POST /assets, instead of image.',
       },
       imageUrl: {
@@ -64,7 +66,7 @@ const generateForm = (): Json => {
       },
       preset: {
         type: 'string',
-        pattern: '^pre_[0-9A-Za-z]{22}$',
+        pattern: idPattern('pre').source,
         description:
           "A preset: its options and background apply, and this request's own fields override them.",
       },
@@ -195,32 +197,7 @@ export const imagesResource: Resource = {
         operationId: 'listImages',
         summary:
           'List generated images. An empty query value (order=) counts as not sent: the default applies.',
-        parameters: [
-          {
-            name: 'limit',
-            in: 'query',
-            allowEmptyValue: true,
-            schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-          },
-          {
-            name: 'offset',
-            in: 'query',
-            allowEmptyValue: true,
-            schema: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 },
-          },
-          {
-            name: 'sort',
-            in: 'query',
-            allowEmptyValue: true,
-            schema: { type: 'string', enum: ['createdAt', 'title'], default: 'createdAt' },
-          },
-          {
-            name: 'order',
-            in: 'query',
-            allowEmptyValue: true,
-            schema: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
-          },
-        ],
+        parameters: queryParameters(listImagesQuerySchema),
         responses: {
           200: { description: 'One page.', content: json(envelope('ImagePage')) },
           400: errorResponses[400],

@@ -13,6 +13,7 @@
  * `Titlecard-Fallback: quota` (src/domain/render-links/render-cache.ts).
  */
 import express from 'express';
+import { idPattern } from '../../domain/kernel/ids.js';
 import { errorResponses, json, ref, type Json, type Resource } from '../describe.js';
 import { STAND_IN_CACHE_CONTROL, type ServedRender } from '../../domain/render-links/render-cache.js';
 
@@ -92,7 +93,10 @@ export const renderLinksResource: Resource = {
             in: 'path',
             required: true,
             description: 'The preset id and the format: pre_….png, .jpg or .webp.',
-            schema: { type: 'string', pattern: '^pre_[0-9A-Za-z]{22}\\.(png|jpg|webp)$' },
+            schema: {
+              type: 'string',
+              pattern: `^${idPattern('pre', { anchored: false }).source}\\.(png|jpg|webp)$`,
+            },
           },
           { name: 'title', in: 'query', required: true, schema: { type: 'string' } },
           { name: 'subtitle', in: 'query', required: false, schema: { type: 'string' } },

@@ -4,6 +4,7 @@
  * `GET /s/{siteId}.{png|jpg|webp}?url=<page URL>` (and HEAD), mounted at the root beside `/r/`.
  */
 import express from 'express';
+import { idPattern } from '../../domain/kernel/ids.js';
 import { principalOf, requireAuth } from '../../http/auth.js';
 import {
   envelope,
@@ -133,7 +134,10 @@ export const siteLinksResource: Resource = {
             in: 'path',
             required: true,
             description: 'The site id and the format: sit_….png, .jpg or .webp.',
-            schema: { type: 'string', pattern: '^sit_[0-9A-Za-z]{22}\\.(png|jpg|webp)$' },
+            schema: {
+              type: 'string',
+              pattern: `^${idPattern('sit', { anchored: false }).source}\\.(png|jpg|webp)$`,
+            },
           },
           {
             name: 'url',

@@ -3,6 +3,7 @@
  * blob store and serves publicly. Every store and every edge takes these from here.
  */
 import { FILE_TYPES, type FileFormat } from '../design.js';
+import { ID_BODY } from '../kernel/ids.js';
 
 /**
  * Files never change once written, so any cache may keep them for a year (RFC 9111 `max-age`,
@@ -15,7 +16,7 @@ export const FILE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
  * base62 stem (131 random bits, so a URL cannot be guessed) and a {@link FILE_TYPES} extension.
  * Every store refuses any other key, so no key can reach outside it.
  */
-export const BLOB_KEY_PATTERN = /^[0-9A-Za-z]{22}(?:_thumb)?\.(?:png|jpg|webp)$/;
+export const BLOB_KEY_PATTERN = new RegExp(`^${ID_BODY}(?:_thumb)?\\.(?:png|jpg|webp)$`);
 
 /**
  * Every key a store accepts: the published files above; uploads kept for reuse,
@@ -23,8 +24,9 @@ export const BLOB_KEY_PATTERN = /^[0-9A-Za-z]{22}(?:_thumb)?\.(?:png|jpg|webp)$/
  * render links, `r<64 hex of the content hash>.<ext>` (served by `/r/` only); and an upload on its
  * way to a worker, `<stem>_upload.bin` (GENERATE_ON_WORKERS; never served).
  */
-export const STORED_KEY_PATTERN =
-  /^(?:[0-9A-Za-z]{22}(?:_thumb)?\.(?:png|jpg|webp)|[0-9A-Za-z]{22}_asset\.(?:png|jpg|webp)|[0-9A-Za-z]{22}_font\.(?:ttf|otf)|r[0-9a-f]{64}\.(?:png|jpg|webp)|[0-9A-Za-z]{22}_upload\.bin)$/;
+export const STORED_KEY_PATTERN = new RegExp(
+  `^(?:${ID_BODY}(?:_thumb)?\\.(?:png|jpg|webp)|${ID_BODY}_asset\\.(?:png|jpg|webp)|${ID_BODY}_font\\.(?:ttf|otf)|r[0-9a-f]{64}\\.(?:png|jpg|webp)|${ID_BODY}_upload\\.bin)$`,
+);
 
 /** Media types of stored fonts (RFC 8081). */
 const FONT_TYPES: Record<string, string> = { ttf: 'font/ttf', otf: 'font/otf' };

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import type { Principal } from '../accounts/accounts.js';
 import type { Quota } from '../accounts/quota.js';
 import { errorOf, NotFoundError, TitlecardError, ValidationError } from '../kernel/errors.js';
-import { newBlobStem, newId } from '../kernel/ids.js';
+import { ID_BODY, newBlobStem, newId } from '../kernel/ids.js';
 import type {
   BlobStore,
   GenerationQueue,
@@ -23,7 +23,7 @@ import type { Generated, GenerateRequestReader, ImageView } from './images.js';
 type Charge = Awaited<ReturnType<Quota['charge']>>;
 
 /** An upload on its way to a worker: deleted once rendered, else by the orphan sweep (images.ts). */
-export const HANDOFF_KEY_PATTERN = /^[0-9A-Za-z]{22}_upload\.bin$/;
+export const HANDOFF_KEY_PATTERN = new RegExp(`^${ID_BODY}_upload\\.bin$`);
 
 export interface Handoff {
   /** Renders on a worker a generation charged `charge`; refunds it and deletes the upload on failure. */

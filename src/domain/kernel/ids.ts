@@ -16,12 +16,28 @@ export function randomBase62(length: number): string {
   return out;
 }
 
+/** The prefixes of record ids: users, tokens, images, grants, assets, fonts, presets, keys, sites, batches, webhooks, messages, templates. */
+export type IdPrefix =
+  'usr' | 'tok' | 'img' | 'grt' | 'ast' | 'fnt' | 'pre' | 'key' | 'sit' | 'bat' | 'whk' | 'msg' | 'tpl';
+
+/** Characters of randomness in a record id and a blob stem: 22 base62 (131 bits). */
+export const ID_CHARACTERS = 22;
+
+/** The base62 body of an id or a blob stem, as a regular expression's source. */
+export const ID_BODY = `[0-9A-Za-z]{${ID_CHARACTERS}}`;
+
+/**
+ * The pattern of a record id of `prefix` (`idPattern('pre')` matches `pre_3SJQtzQudCCNw7msvpESdd`):
+ * anchored, or with `anchored: false` as a part to build a larger pattern from (a link's path).
+ */
+export function idPattern(prefix: IdPrefix, { anchored = true }: { anchored?: boolean } = {}): RegExp {
+  const body = `${prefix}_${ID_BODY}`;
+  return new RegExp(anchored ? `^${body}$` : body);
+}
+
 /** A record id: `prefix_` + 22 base62 characters (131 bits). */
-export function newId(
-  prefix:
-    'usr' | 'tok' | 'img' | 'grt' | 'ast' | 'fnt' | 'pre' | 'key' | 'sit' | 'bat' | 'whk' | 'msg' | 'tpl',
-): string {
-  return `${prefix}_${randomBase62(22)}`;
+export function newId(prefix: IdPrefix): string {
+  return `${prefix}_${randomBase62(ID_CHARACTERS)}`;
 }
 
 /**
@@ -32,13 +48,13 @@ export function newId(
 export function derivedId(prefix: 'img', seed: string): string {
   const digest = createHash('sha256').update(seed).digest();
   let out = '';
-  for (const byte of digest) if (byte < 248 && out.length < 22) out += BASE62[byte % 62];
-  return `${prefix}_${out.padEnd(22, '0')}`;
+  for (const byte of digest) if (byte < 248 && out.length < ID_CHARACTERS) out += BASE62[byte % 62];
+  return `${prefix}_${out.padEnd(ID_CHARACTERS, '0')}`;
 }
 
 /** An unguessable blob file stem: 22 base62 characters (131 bits); the public URL of an image is built on it. */
 export function newBlobStem(): string {
-  return randomBase62(22);
+  return randomBase62(ID_CHARACTERS);
 }
 
 /**

@@ -10,7 +10,7 @@ import type { Principal } from '../accounts/accounts.js';
 import type { Assets } from './uploads.js';
 import type { Templates } from '../templates/templates.js';
 import { NotFoundError, ValidationError } from '../kernel/errors.js';
-import { newId } from '../kernel/ids.js';
+import { idPattern, newId } from '../kernel/ids.js';
 import type { Preset } from '../kernel/records.js';
 import type { Clock, RecordStore } from '../kernel/ports.js';
 import { isTemplateId, presetBodySchema, type presetSchema } from '../schemas.js';
@@ -125,7 +125,7 @@ export function createPresets({
 
     async use(userId, id, field = 'preset') {
       const preset =
-        typeof id === 'string' && /^pre_[0-9A-Za-z]{22}$/.test(id)
+        typeof id === 'string' && idPattern('pre').test(id)
           ? await store.presets.find(userId, id)
           : undefined;
       if (!preset)

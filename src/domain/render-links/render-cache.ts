@@ -24,6 +24,7 @@ import type { Quota } from '../accounts/quota.js';
 import type { Renderer } from '../render/index.js';
 import { generateOptionsSchema, isTemplateId } from '../schemas.js';
 import { parseOrThrow } from '../kernel/validate.js';
+import { idPattern } from '../kernel/ids.js';
 
 /** A render claim older than this is taken over, ms: a render takes well under a second. */
 export const CLAIM_STALE_MS = 60_000;
@@ -191,7 +192,7 @@ export function createRenderCache(deps: RenderCacheDeps): RenderCache {
       const options: Record<string, unknown> = { preset: preset.id, title, subtitle, fileFormat: format };
       if (fields && Object.keys(fields).length > 0) options.fields = fields;
       if (image !== undefined) {
-        if (/^ast_[0-9A-Za-z]{22}$/.test(image)) options.asset = image;
+        if (idPattern('ast').test(image)) options.asset = image;
         else if (/^https:\/\//.test(image)) options.imageUrl = image;
         else
           throw new ValidationError(

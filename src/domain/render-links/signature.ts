@@ -6,6 +6,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { InvalidSignatureError, NotFoundError, ValidationError } from '../kernel/errors.js';
 import type { FileFormat } from '../design.js';
 import { canonicalString, LINK_EXTENSIONS, signCanonical } from './canonical.js';
+import { idPattern } from '../kernel/ids.js';
 
 /** The parameters a render link may carry, besides `sig` and the fields `f.<name>`. */
 export const LINK_PARAMS = ['title', 'subtitle', 'image', 'exp', 'key'] as const;
@@ -13,7 +14,7 @@ export type LinkParam = (typeof LINK_PARAMS)[number];
 /** A field of a template's variable: `f.` and the variable's name. */
 const FIELD_PARAM = /^f\.([A-Za-z][A-Za-z0-9_]{0,31})$/;
 
-const PATH = /^\/r\/(pre_[0-9A-Za-z]{22})\.(png|jpg|webp)$/;
+const PATH = new RegExp(`^/r/(${idPattern('pre', { anchored: false }).source})\\.(png|jpg|webp)$`);
 
 /** A link as fetched, parsed but not yet verified. */
 export interface ParsedLink {

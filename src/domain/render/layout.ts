@@ -14,7 +14,7 @@
  * drawn outside the box. A size the request fixes (`fontSize`, docs/api.md#generate-options) applies to the layers that
  * set `{{title}}`, and then only the box cuts.
  */
-import type { Aspect, FontName, Template } from '../design.js';
+import type { FontName, Template } from '../design.js';
 import {
   DEFAULT_TEXT_SIZE,
   fillVariables,
@@ -22,7 +22,6 @@ import {
   type TemplateDocument,
   type TextLayer,
 } from '../templates/document.js';
-import { builtInDocument } from '../templates/built-ins.js';
 import type { FontLibrary, LoadedFont } from './fonts.js';
 import { gradientOfLayer, type GradientGeometry } from './gradient.js';
 import {
@@ -37,10 +36,6 @@ import { shapeLine, type ShapedText } from './shaping.js';
 import { boxOf, type Frame, lineBox, type Rect, safeZoneOf, sizeOf, unionOf } from './geometry.js';
 
 export type Align = 'left' | 'center' | 'right';
-
-/** Line height of the built-ins' title, as a multiple of the font size. */
-export const TITLE_LINE_HEIGHT = 1.15;
-export const SUBTITLE_LINE_HEIGHT = 1.3;
 
 export type Placement =
   { template: Template } | { position: 'top' | 'center' | 'bottom' | { x: number; y: number } };
@@ -101,19 +96,6 @@ export interface TextLayout {
 
 /** The texts of a document's layers filled in: layer index → its content and `below` content. */
 export type FilledTexts = Map<number, { content: string; below?: string | undefined }>;
-
-export interface LayoutRequest {
-  aspect: Aspect;
-  placement: Placement;
-  title: string;
-  subtitle?: string | undefined;
-  /** A bundled family, or an uploaded font (both weights). */
-  font: FontName | LoadedFont;
-  /** Title size in px; automatic when undefined. */
-  fontSize?: number | undefined;
-  /** A rectangle the text must keep out of (a logo and its gap), px; the columns shrink vertically. */
-  reserve?: Rect | undefined;
-}
 
 export interface DocumentLayoutRequest {
   aspect: Frame;
@@ -433,25 +415,6 @@ export function layoutDocument(fonts: FontLibrary, req: DocumentLayoutRequest): 
     boxes,
     truncatedLayers,
   };
-}
-
-/**
- * Lays out a title and subtitle with a built-in template or a position: the document of
- * built-ins.ts, laid out by {@link layoutDocument}.
- */
-export function layoutText(fonts: FontLibrary, req: LayoutRequest): TextLayout {
-  const document =
-    'template' in req.placement
-      ? builtInDocument({ template: req.placement.template })
-      : builtInDocument({ position: req.placement.position });
-  return layoutDocument(fonts, {
-    aspect: req.aspect,
-    document,
-    texts: fillTexts(document, { title: req.title, subtitle: req.subtitle }),
-    font: req.font,
-    fontSize: req.fontSize,
-    reserve: req.reserve,
-  });
 }
 
 /**

@@ -63,10 +63,6 @@ export function parseHex(hex: string): Rgb {
   return [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16)) as Rgb;
 }
 
-export function toHex([r, g, b]: Rgb): string {
-  return `#${[r, g, b].map((v) => Math.round(v).toString(16).padStart(2, '0')).join('')}`;
-}
-
 /** The gradient's opacity ramp: 1 at the edge, `mid` where the text ends (`textAt`), 0 at the end. */
 function ramp(t: number, textAt: number, mid: number): number {
   if (t <= 0) return 1;

@@ -31,7 +31,7 @@ import {
   TitlecardError,
   ValidationError,
 } from '../kernel/errors.js';
-import { newId, randomBase62 } from '../kernel/ids.js';
+import { idPattern, newId, randomBase62 } from '../kernel/ids.js';
 import type { Clock, PageFetcher, RecordStore, Throttle } from '../kernel/ports.js';
 import type { Site, SitePage } from '../kernel/records.js';
 import { parseOrThrow } from '../kernel/validate.js';
@@ -94,7 +94,7 @@ export interface SitesDeps {
   options: SiteOptions;
 }
 
-const LINK = /^\/s\/(sit_[0-9A-Za-z]{22})\.(png|jpg|webp)$/;
+const LINK = new RegExp(`^/s/(${idPattern('sit', { anchored: false }).source})\\.(png|jpg|webp)$`);
 const HTML = /^\s*(text\/html|application\/xhtml\+xml)\s*(;|$)/i;
 
 /** The path of the verification file under the origin (RFC 8615 well-known URI). */

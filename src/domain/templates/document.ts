@@ -13,6 +13,7 @@ import { ASPECT_NAMES, FONT_NAMES } from '../design.js';
 import { ValidationError } from '../kernel/errors.js';
 import { parseOrThrow } from '../kernel/validate.js';
 import { textSchema } from '../text.js';
+import { idPattern } from '../kernel/ids.js';
 
 /** Limits of a template (our choice; docs/templates.md). */
 export const TEMPLATE_LIMITS = {
@@ -180,7 +181,7 @@ const fontChoice = z
     z.object({ system: z.enum(FONT_NAMES) }).strict(),
     z
       .object({
-        custom: z.string().regex(/^fnt_[0-9A-Za-z]{22}$/, 'an id such as fnt_3SJQtzQudCCNw7msvpESdd'),
+        custom: z.string().regex(idPattern('fnt'), 'an id such as fnt_3SJQtzQudCCNw7msvpESdd'),
       })
       .strict(),
   ])
@@ -286,7 +287,6 @@ const variableSchema = z.discriminatedUnion('type', [
     .strict()
     .meta({ title: 'ImageVariable' }),
 ]);
-export type Variable = z.output<typeof variableSchema>;
 
 export const templateDocumentSchema = z
   .object({
@@ -414,7 +414,7 @@ export function parseTemplateDocument(input: unknown): TemplateDocument {
             `Expected background, an asset id or one {{variable}} for ${field}`,
           );
         check(layer.source, field, 'image');
-      } else if (layer.source !== 'background' && !/^ast_[0-9A-Za-z]{22}$/.test(layer.source))
+      } else if (layer.source !== 'background' && !idPattern('ast').test(layer.source))
         throw new ValidationError(
           field,
           'format',

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { Principal } from '../accounts/accounts.js';
 import { TEMPLATES } from '../design.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../kernel/errors.js';
-import { newId } from '../kernel/ids.js';
+import { idPattern, newId } from '../kernel/ids.js';
 import { isTemplateId } from '../schemas.js';
 import type { Clock, ImageFetcher, RecordStore } from '../kernel/ports.js';
 import type { TemplateRecord } from '../kernel/records.js';
@@ -242,7 +242,7 @@ export function createTemplates({
           );
         continue;
       }
-      if (typeof given !== 'string' || !(/^ast_[0-9A-Za-z]{22}$/.test(given) || /^https?:\/\//i.test(given)))
+      if (typeof given !== 'string' || !(idPattern('ast').test(given) || /^https?:\/\//i.test(given)))
         throw new ValidationError(
           `fields.${name}`,
           'format',

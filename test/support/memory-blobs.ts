@@ -1,9 +1,9 @@
 /**
- * An in-memory blob store, for fast domain tests. Not for production: files vanish with the process.
+ * An in-memory blob store, for fast domain tests (the service's are local disk and S3, src/storage).
  */
 import { Readable } from 'node:stream';
-import { assertBlobKey, contentTypeOfKey } from '../domain/images/files.js';
-import type { BlobStore } from '../domain/kernel/ports.js';
+import { assertBlobKey, contentTypeOfKey } from '../../src/domain/images/files.js';
+import type { BlobStore } from '../../src/domain/kernel/ports.js';
 
 export function createMemoryBlobStore(): BlobStore {
   const files = new Map<string, { body: Buffer; modifiedAt: Date }>();
