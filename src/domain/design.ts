@@ -56,6 +56,18 @@ export const LIMITS = {
   activeTokensMax: 100,
 } as const;
 
+/** Corners a preset's logo can sit in (of the safe zone). */
+export const LOGO_CORNERS = ['top-left', 'top-right', 'bottom-left', 'bottom-right'] as const;
+export type LogoCorner = (typeof LOGO_CORNERS)[number];
+
+/** A preset's logo: its default corner, and its width as a fraction of the canvas width (range, default). */
+export const LOGO = { corner: 'top-right', sizeMin: 0.05, sizeMax: 0.3, size: 0.15 } as const satisfies {
+  corner: LogoCorner;
+  sizeMin: number;
+  sizeMax: number;
+  size: number;
+};
+
 /** Subscription tiers and their monthly quotas of generated images (docs/api.md#limits). */
 export const TIER_QUOTAS = { free: 10, pro: 500, agency: 2000 } as const;
 export type Tier = keyof typeof TIER_QUOTAS;

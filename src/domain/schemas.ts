@@ -12,6 +12,8 @@ import {
   FILE_FORMATS,
   FOCUS_NAMES,
   FONT_NAMES,
+  LOGO,
+  LOGO_CORNERS,
   LIMITS,
   POSITION_NAMES,
   TEMPLATES,
@@ -397,14 +399,14 @@ export const presetLogoSchema = z
       'An image uploaded with POST /assets (kind logo keeps its transparency).',
     ),
     corner: z
-      .enum(['top-left', 'top-right', 'bottom-left', 'bottom-right'])
-      .default('top-right')
+      .enum(LOGO_CORNERS)
+      .default(LOGO.corner)
       .describe('Corner of the safe zone; the text keeps out of the logo and a gap around it.'),
     size: z
       .number()
-      .min(0.05)
-      .max(0.3)
-      .default(0.15)
+      .min(LOGO.sizeMin)
+      .max(LOGO.sizeMax)
+      .default(LOGO.size)
       .describe(
         'Logo width as a fraction of the canvas width, 0.05 to 0.3 (at most a quarter of the height).',
       ),

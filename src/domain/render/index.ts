@@ -38,7 +38,7 @@ import type { FontLibrary, LoadedFont } from './fonts.js';
 import type { InkMeasurement } from './ink.js';
 import { fillTexts, layerFontOf, layoutDocument, type TextLayout } from './layout.js';
 import { boxOf, type Rect, sizeOf } from './geometry.js';
-import { LOGO_GAP, logoRect, type LogoOverlay } from './logo.js';
+import { logoPlacement, type LogoOverlay } from './logo.js';
 import { rasteriseText, type TextMasks } from './overlay.js';
 import { imagePixels, type LayerPixels, pixelRect } from './paint.js';
 import { reportLayers, reportLayout } from './report.js';
@@ -228,32 +228,10 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
    * preset's corner) and the rectangle text keeps out of (it and its gap). None without a logo layer.
    */
   const logoOf = (options: RenderOptions, document: TemplateDocument) => {
-    const logo = options.logo;
     const layer = document.layers.find((l) => l.type === 'logo');
-    if (!logo || !layer) return undefined;
-    let rect: Rect;
-    if (layer.box) {
-      const box = boxOf(layer.box, frameOf(options));
-      const k = Math.min(box.width / logo.width, box.height / logo.height);
-      const w = Math.max(1, Math.round(logo.width * k));
-      const h = Math.max(1, Math.round(logo.height * k));
-      rect = {
-        x: Math.round(box.x + (box.width - w) / 2),
-        y: Math.round(box.y + (box.height - h) / 2),
-        width: w,
-        height: h,
-      };
-    } else rect = logoRect(frameOf(options), logo);
-    const gap = sizeOf(frameOf(options)).width * LOGO_GAP;
-    return {
-      rect,
-      reserve: {
-        x: rect.x - gap,
-        y: rect.y - gap,
-        width: rect.width + 2 * gap,
-        height: rect.height + 2 * gap,
-      },
-    };
+    if (!options.logo || !layer) return undefined;
+    const frame = frameOf(options);
+    return logoPlacement(frame, options.logo, layer.box && boxOf(layer.box, frame));
   };
   /** Loads the large fallback fonts the texts need before they are laid out (off the main thread). */
   const prepareFonts = (options: RenderOptions, document: TemplateDocument) => {
@@ -297,33 +275,89 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
     },
   };
 
+  /**
+   * One render, as a short list of stages (the module's header has their order and what overlaps):
+   * start the photo's decode and the other pictures' → lay the text out (on the photo, for
+   * template auto) → paint the layers → encode the card and its thumbnail → the report.
+   */
   async function renderOne(
     input: ImageInput,
     options: RenderOptions,
     diagnostics: { measure?: boolean } | undefined,
   ): Promise<RenderResult> {
-    const t: Partial<RenderTimings> = {};
-    const start = performance.now();
-    let mark = start;
-    const lap = (stage: keyof RenderTimings) => {
-      const now = performance.now();
-      t[stage] = now - mark;
-      mark = now;
-    };
+    const timings = stageTimer();
     const { width, height } = sizeOf(frameOf(options));
-    let document = documentOf(options);
-    // The photo decodes on libvips' threads while the main thread lays the text out and resvg
-    // rasterises it on libuv's: neither needs the other until the tones are chosen (except
-    // template auto, whose layout is chosen on the photo). The layout waits until the decode is
-    // under way, so as not to hold up its start (startDecodeCover); large fallback fonts load meanwhile.
+    const document = documentOf(options);
+    // Large fallback fonts load meanwhile; awaited in the layout stage (if the photo is refused
+    // first, their rejection must not count as unhandled).
     const fontsReady = prepareFonts(options, document);
-    // Awaited below; if the photo is refused first, a rejection must not count as unhandled.
     fontsReady.catch(() => undefined);
+    const { decoding } = await startPhoto(input, width, height, options, timings.start);
+    const pictures = startPictures(input, options, document, width, height);
+    await fontsReady;
+    const text = await layOutText(options, document, decoding, timings);
+    const canvas: Canvas = coversCanvas(text.document)
+      ? text.decoded
+      : solidCanvas(text.document, width, height);
+    const painted = await paintLayers(
+      canvas,
+      text.document,
+      options,
+      text.layout,
+      text.masks,
+      pictures,
+      diagnostics,
+    );
+    timings.set({ tones: painted.tonesMs, overlay: painted.overlayMs, composite: painted.compositeMs });
+    const encoded = await encodeOutputs(canvas, options.fileFormat, width, height);
+    timings.set({ encode: encoded.card.ms, thumbnail: encoded.thumbnail.ms });
+    return {
+      image: encoded.card.value,
+      thumbnail: encoded.thumbnail.value,
+      width,
+      height,
+      thumbnailWidth: THUMBNAIL_WIDTH,
+      thumbnailHeight: encoded.thumbnailHeight,
+      format: options.fileFormat,
+      contentType: FILE_TYPES[options.fileFormat].contentType,
+      layout: text.layout,
+      tones: painted.tones,
+      report: withContrast(text.report, painted.contrast),
+      timings: timings.all(),
+      span: { start: timings.start, end: performance.now() },
+      ...(painted.ink ? { ink: painted.ink } : {}),
+    };
+  }
+
+  /**
+   * Stage 1: the photo's decode and cover crop, started on libvips' threads (startDecodeCover); the
+   * layout waits until it is under way, so as not to hold up its start. A rejected decode is
+   * awaited later; until then it must not count as unhandled.
+   */
+  async function startPhoto(
+    input: ImageInput,
+    width: number,
+    height: number,
+    options: RenderOptions,
+    start: number,
+  ): Promise<{ decoding: Promise<Timed<Canvas>> }> {
     const decodeStart = await startDecodeCover(input, width, height, options.focus);
     const decoding = timed(decodeStart.decoded, start);
-    // A rejected decode is awaited below; until then it must not count as unhandled.
     decoding.catch(() => undefined);
-    // The other images of the document (logo, assets, image variables, a boxed photo) decode meanwhile.
+    return { decoding };
+  }
+
+  /**
+   * Stage 1, beside the photo: the document's other pictures (logo, assets, image variables, a boxed
+   * photo), decoded to their layers' rectangles meanwhile; layer index → pixels.
+   */
+  function startPictures(
+    input: ImageInput,
+    options: RenderOptions,
+    document: TemplateDocument,
+    width: number,
+    height: number,
+  ): Map<number, Promise<LayerPixels>> {
     const pictures = new Map<number, Promise<LayerPixels>>();
     const logo = logoOf(options, document);
     const photo = document.layers.some(
@@ -354,12 +388,22 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
         pictures.set(i, pixels);
       }
     });
+    return pictures;
+  }
 
-    let template = templateOf(options);
-    let layout: TextLayout | undefined;
-    let report: LayoutReport | undefined;
-    let layoutMs = 0;
-    let masks: Map<number, Promise<Timed<TextMasks | undefined>>> | undefined;
+  /**
+   * Stage 2: the text laid out, rasterised (resvg, on libuv's threads) and reported while the photo
+   * decodes; with template auto, on the decoded photo (template-choice.ts), which then names the
+   * document. Each step on the main thread is its own turn of the event loop (no render holds it
+   * for more than 20 ms); the yields cost microseconds.
+   */
+  async function layOutText(
+    options: RenderOptions,
+    given: TemplateDocument,
+    decoding: Promise<Timed<Canvas>>,
+    timings: StageTimer,
+  ) {
+    let document = given;
     const rasterise = (laid: TextLayout) =>
       new Map(
         document.layers.flatMap((layer, i) => {
@@ -373,7 +417,11 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
           return [[i, timing] as const];
         }),
       );
-    await fontsReady;
+    let template = templateOf(options);
+    let layout: TextLayout | undefined;
+    let report: LayoutReport | undefined;
+    let masks: Map<number, Promise<Timed<TextMasks | undefined>>> | undefined;
+    let layoutMs = 0;
     // A large fallback font just loaded took its own turn of the event loop; the layout takes the next.
     await yieldToEventLoop();
     if (options.design || options.template !== 'auto') {
@@ -385,8 +433,7 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
       layoutMs = performance.now() - started;
     }
     const decoded = await decoding;
-    t.decode = decoded.ms;
-    mark = performance.now();
+    const afterDecode = performance.now();
     if (!layout) {
       const chosen = chooseTemplate(decoded.value, (c) => layOut(options, BUILT_IN_TEMPLATES[c]));
       template = chosen.template;
@@ -395,69 +442,63 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
       masks = rasterise(layout);
     }
     report ??= reportOf(options, document, layout, template);
-    lap('layout');
-    t.layout = (t.layout ?? 0) + layoutMs;
-    // Each step on the main thread is its own turn of the event loop (no render holds it
-    // for more than 20 ms); the yields cost microseconds.
+    timings.set({ decode: decoded.ms, layout: performance.now() - afterDecode + layoutMs });
     await yieldToEventLoop();
-    mark = performance.now();
-
-    const canvas: Canvas = coversCanvas(document) ? decoded.value : solidCanvas(document, width, height);
-    const painted = await paintLayers(
-      canvas,
-      document,
-      options,
-      layout,
-      masks as NonNullable<typeof masks>,
-      pictures,
-      diagnostics,
-    );
-    t.tones = painted.tonesMs;
-    t.overlay = painted.overlayMs;
-    t.composite = painted.compositeMs;
-    mark = performance.now();
-
-    // The card and its thumbnail encode at once, from the same composed pixels.
-    const raw = { raw: { width, height, channels: canvas.channels } };
-    const thumbnailHeight = Math.round((THUMBNAIL_WIDTH * height) / width);
-    const [encoded, thumbnailEncoded] = await Promise.all([
-      timed(encodeCard(sharp(canvas.pixels, raw), options.fileFormat, canvas.channels)),
-      timed(
-        encodeCard(
-          sharp(canvas.pixels, raw).resize(THUMBNAIL_WIDTH, thumbnailHeight),
-          options.fileFormat,
-          canvas.channels,
-        ),
-      ),
-    ]);
-    t.encode = encoded.ms;
-    t.thumbnail = thumbnailEncoded.ms;
-    mark = performance.now();
-
-    const contrast = painted.contrast.length ? Math.min(...painted.contrast.map((c) => c.contrast)) : 0;
-    const layerContrast = new Map(painted.contrast.map((c) => [c.layer, c.contrast]));
-    const withContrast: RenderReport = {
-      ...report,
-      contrast,
-      ...(report.layers
-        ? { layers: report.layers.map((l) => ({ ...l, contrast: layerContrast.get(l.layer) ?? null })) }
-        : {}),
-    };
     return {
-      image: encoded.value,
-      thumbnail: thumbnailEncoded.value,
-      width,
-      height,
-      thumbnailWidth: THUMBNAIL_WIDTH,
-      thumbnailHeight,
-      format: options.fileFormat,
-      contentType: FILE_TYPES[options.fileFormat].contentType,
+      document,
       layout,
-      tones: painted.tones,
-      report: withContrast,
-      timings: t as RenderTimings,
-      span: { start, end: mark },
-      ...(painted.ink ? { ink: painted.ink } : {}),
+      report,
+      masks: masks as NonNullable<typeof masks>,
+      decoded: decoded.value,
     };
   }
+}
+
+/** The stages' times of one render ({@link RenderTimings}), from `start`, ms of `performance.now()`. */
+interface StageTimer {
+  start: number;
+  set(stages: Partial<RenderTimings>): void;
+  all(): RenderTimings;
+}
+
+function stageTimer(): StageTimer {
+  const start = performance.now();
+  const t: Partial<RenderTimings> = {};
+  return {
+    start,
+    set: (stages) => Object.assign(t, stages),
+    all: () => t as RenderTimings,
+  };
+}
+
+/**
+ * Stage 4: the card and its thumbnail ({@link THUMBNAIL_WIDTH} px wide) encoded at once, from the
+ * same composed pixels, in `format` (encode.ts).
+ */
+async function encodeOutputs(canvas: Canvas, format: FileFormat, width: number, height: number) {
+  const raw = { raw: { width, height, channels: canvas.channels } };
+  const thumbnailHeight = Math.round((THUMBNAIL_WIDTH * height) / width);
+  const [card, thumbnail] = await Promise.all([
+    timed(encodeCard(sharp(canvas.pixels, raw), format, canvas.channels)),
+    timed(
+      encodeCard(sharp(canvas.pixels, raw).resize(THUMBNAIL_WIDTH, thumbnailHeight), format, canvas.channels),
+    ),
+  ]);
+  return { card, thumbnail, thumbnailHeight };
+}
+
+/**
+ * Stage 5: the layout's report with the contrast the paint reached: the lowest of the text layers',
+ * and each layer's in a template's per-layer report.
+ */
+function withContrast(report: LayoutReport, contrast: { layer: number; contrast: number }[]): RenderReport {
+  const lowest = contrast.length ? Math.min(...contrast.map((c) => c.contrast)) : 0;
+  const byLayer = new Map(contrast.map((c) => [c.layer, c.contrast]));
+  return {
+    ...report,
+    contrast: lowest,
+    ...(report.layers
+      ? { layers: report.layers.map((l) => ({ ...l, contrast: byLayer.get(l.layer) ?? null })) }
+      : {}),
+  };
 }

@@ -1,9 +1,8 @@
 /** A preset's logo on the card: its corners, its size and where it goes in the safe zone. */
+import type { LogoCorner } from '../design.js';
 import { type Frame, safeZoneOf, sizeOf, type Rect } from './geometry.js';
 
-/** Corners a logo can sit in (a preset's `logo.corner`). */
-export const LOGO_CORNERS = ['top-left', 'top-right', 'bottom-left', 'bottom-right'] as const;
-export type LogoCorner = (typeof LOGO_CORNERS)[number];
+export { LOGO_CORNERS, type LogoCorner } from '../design.js';
 
 /** A logo laid over the card: its decoded bytes (PNG, JPEG or WebP, alpha kept) and where it goes. */
 export interface LogoOverlay {
@@ -12,7 +11,7 @@ export interface LogoOverlay {
   width: number;
   height: number;
   corner: LogoCorner;
-  /** Logo width as a fraction of the canvas width, 0.05 to 0.3. */
+  /** Logo width as a fraction of the canvas width, LOGO.sizeMin to LOGO.sizeMax (design.ts). */
   size: number;
 }
 
@@ -38,4 +37,33 @@ export function logoRect(aspect: Frame, logo: Omit<LogoOverlay, 'image'>): Rect 
   const left = logo.corner.endsWith('left') ? safe.x : safe.x + safe.width - width;
   const top = logo.corner.startsWith('top') ? safe.y : safe.y + safe.height - height;
   return { x: Math.round(left), y: Math.round(top), width, height };
+}
+
+/**
+ * Where a logo goes on `frame` and the rectangle text keeps out of, px: contained and centred in
+ * `box` (a template's logo layer's box) when given, else in its corner of the safe zone
+ * ({@link logoRect}); the text keeps {@link LOGO_GAP} of the canvas width away from it on every side.
+ */
+export function logoPlacement(
+  frame: Frame,
+  logo: Omit<LogoOverlay, 'image'>,
+  box?: Rect,
+): { rect: Rect; reserve: Rect } {
+  let rect: Rect;
+  if (box) {
+    const k = Math.min(box.width / logo.width, box.height / logo.height);
+    const width = Math.max(1, Math.round(logo.width * k));
+    const height = Math.max(1, Math.round(logo.height * k));
+    rect = {
+      x: Math.round(box.x + (box.width - width) / 2),
+      y: Math.round(box.y + (box.height - height) / 2),
+      width,
+      height,
+    };
+  } else rect = logoRect(frame, logo);
+  const gap = sizeOf(frame).width * LOGO_GAP;
+  return {
+    rect,
+    reserve: { x: rect.x - gap, y: rect.y - gap, width: rect.width + 2 * gap, height: rect.height + 2 * gap },
+  };
 }

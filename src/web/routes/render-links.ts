@@ -11,7 +11,7 @@ import { decodeFields } from '../../http/form.js';
 import { receiveForm } from '../../http/multipart.js';
 import type { Principal } from '../../domain/accounts/accounts.js';
 import { FONT_MAX_BYTES } from '../../domain/render-links/uploads.js';
-import { LIMITS, FONT_NAMES } from '../../domain/design.js';
+import { LIMITS, FONT_NAMES, LOGO, LOGO_CORNERS } from '../../domain/design.js';
 import type { Services } from '../../domain/services.js';
 import { formText, noticeFrom, orRefusal } from '../forms.js';
 import { day, page } from '../render.js';
@@ -99,6 +99,8 @@ export function linksRoutes(services: Services, publicUrl: string): express.Rout
     images: await assets.list(principal(res), ['background', 'logo']),
     customFonts: await assets.list(principal(res), ['font']),
     systemFonts: FONT_NAMES,
+    logoCorners: LOGO_CORNERS,
+    logo: LOGO,
   });
 
   const presetsPage = async (res: Response, extra: Record<string, unknown> = {}, status = 200) => {
@@ -111,7 +113,12 @@ export function linksRoutes(services: Services, publicUrl: string): express.Rout
         tab: 'presets',
         presets: await presets.list(principal(res)),
         ...(await choices(res)),
-        values: { gradient: 'true', textShadow: 'true', logoCorner: 'top-right', logoSize: '0.15' },
+        values: {
+          gradient: 'true',
+          textShadow: 'true',
+          logoCorner: LOGO.corner,
+          logoSize: String(LOGO.size),
+        },
         day,
         ...extra,
       },
