@@ -7,7 +7,7 @@
 import type { ImagePage, ImageView } from '../domain/images/images.js';
 import type { ImageSort, SortOrder } from '../domain/kernel/records.js';
 import type { TokenValidation, UsageView } from '../domain/accounts/quota.js';
-import type { PresetView } from '../domain/render-links/presets.js';
+import type { PresetView } from '../domain/presets/presets.js';
 import type { TemplateView } from '../domain/templates/templates.js';
 import type { RenderUrl } from '../domain/render-links/render-links.js';
 import type { GenerateOptions, LayoutReport } from '../domain/schemas.js';

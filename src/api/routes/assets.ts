@@ -3,7 +3,7 @@
  * and their OpenAPI description. The files stay private (never served by `/files`).
  */
 import express, { type Response } from 'express';
-import { FONT_MAX_BYTES } from '../../domain/render-links/uploads.js';
+import { FONT_MAX_BYTES } from '../../domain/assets/assets.js';
 import { LIMITS } from '../../domain/design.js';
 import { MAX_INPUT_PIXELS } from '../../domain/render/decode.js';
 import type { Services } from '../../domain/services.js';

@@ -25,8 +25,8 @@ import type { Batch, BatchItem, BatchItemStatus } from '../kernel/records.js';
 import { parseOrThrow } from '../kernel/validate.js';
 import { mergeFields } from '../templates/document.js';
 import type { Templates } from '../templates/templates.js';
-import type { Assets } from '../render-links/uploads.js';
-import type { Presets } from '../render-links/presets.js';
+import type { Assets } from '../assets/assets.js';
+import type { Presets } from '../presets/presets.js';
 import { generateOptionsSchema, httpUrlSchema, isTemplateId } from '../schemas.js';
 
 /** Items per batch (issue 27: a blog's back catalogue; HCTI takes 25, we take more). */

@@ -36,10 +36,10 @@ import type {
 } from '../kernel/ports.js';
 import type { Quota } from '../accounts/quota.js';
 import type { ImageInput } from '../render/decode.js';
-import type { Assets } from '../render-links/uploads.js';
+import type { Assets } from '../assets/assets.js';
 import type { Templates } from '../templates/templates.js';
 import { createRequestResolver, onTemplateCanvas } from './request.js';
-import type { Presets } from '../render-links/presets.js';
+import type { Presets } from '../presets/presets.js';
 import type { Renderer, RenderOptions } from '../render/index.js';
 import {
   listImagesQuerySchema,

@@ -12,10 +12,10 @@ import type { ImageFetcher } from '../kernel/ports.js';
 import { parseOrThrow } from '../kernel/validate.js';
 import type { ImageInput } from '../render/decode.js';
 import type { RenderOptions } from '../render/index.js';
-import type { Presets } from '../render-links/presets.js';
-import type { Assets } from '../render-links/uploads.js';
+import { optionsOverPreset, type Presets } from '../presets/presets.js';
+import type { Assets } from '../assets/assets.js';
 import { generateOptionsSchema, isTemplateId } from '../schemas.js';
-import { mergeFields } from '../templates/document.js';
+
 import type { Templates } from '../templates/templates.js';
 import type { PreparedRender } from './images.js';
 
@@ -58,10 +58,7 @@ export function createRequestResolver({
     const own = Object.fromEntries(
       Object.entries(given).filter(([k]) => !(SOURCE_FIELDS as readonly string[]).includes(k)),
     );
-    const raw: Record<string, unknown> = { ...(preset?.options ?? {}), ...own };
-    const fields = mergeFields(preset?.options.fields, own.fields);
-    if (fields !== undefined) raw.fields = fields;
-    return { given, preset, raw };
+    return { given, preset, raw: optionsOverPreset(preset, own) };
   }
 
   /** Options for the renderer: validated, the uploaded font loaded, the preset's logo decoded. */

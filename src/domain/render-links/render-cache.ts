@@ -17,9 +17,9 @@ import { FILE_TYPES, type FileFormat } from '../design.js';
 import type { Images } from '../images/images.js';
 import type { Preset, RenderEntry, User } from '../kernel/records.js';
 import type { BlobStore, Clock, RecordStore } from '../kernel/ports.js';
-import type { Assets } from './uploads.js';
+import type { Assets } from '../assets/assets.js';
 import type { Templates } from '../templates/templates.js';
-import { mergeFields } from '../templates/document.js';
+import { optionsOverPreset } from '../presets/presets.js';
 import type { Quota } from '../accounts/quota.js';
 import type { Renderer } from '../render/index.js';
 import { generateOptionsSchema, isTemplateId } from '../schemas.js';
@@ -202,14 +202,10 @@ export function createRenderCache(deps: RenderCacheDeps): RenderCache {
           );
       }
       // Validated now, so that a bad title is a 400, not a failed render.
-      const parsed = parseOrThrow(generateOptionsSchema, {
-        ...preset.options,
-        title,
-        subtitle,
-        fileFormat: format,
-        // The link's fields over the preset's, name by name.
-        fields: mergeFields(preset.options.fields, options.fields),
-      });
+      const parsed = parseOrThrow(
+        generateOptionsSchema,
+        optionsOverPreset(preset, { title, subtitle, fileFormat: format, fields: options.fields }),
+      );
       // A template of the user's: its version (an edit renders again) and its fields, checked now.
       const template = isTemplateId(parsed.template)
         ? await templates.design(

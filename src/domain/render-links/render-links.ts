@@ -19,7 +19,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import type { Assets } from './uploads.js';
+import type { Assets } from '../assets/assets.js';
 import {
   InvalidSignatureError,
   NotFoundError,
@@ -28,7 +28,7 @@ import {
 } from '../kernel/errors.js';
 import { newId, randomBase62 } from '../kernel/ids.js';
 import type { Clock, RecordStore } from '../kernel/ports.js';
-import type { Presets } from './presets.js';
+import type { Presets } from '../presets/presets.js';
 import type { Principal } from '../accounts/accounts.js';
 import { assertConfirmed } from '../accounts/confirmation.js';
 import type { RenderCache, ServedRender } from './render-cache.js';

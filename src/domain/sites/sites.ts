@@ -35,7 +35,7 @@ import { idPattern, newId, randomBase62 } from '../kernel/ids.js';
 import type { Clock, PageFetcher, RecordStore, Throttle } from '../kernel/ports.js';
 import type { Site, SitePage } from '../kernel/records.js';
 import { parseOrThrow } from '../kernel/validate.js';
-import type { Presets } from '../render-links/presets.js';
+import type { Presets } from '../presets/presets.js';
 import type { RenderCache, ServedRender } from '../render-links/render-cache.js';
 import { isTemplateId, siteBodySchema, type sitePageSchema, type siteSchema } from '../schemas.js';
 import { decodePage, readPage, VERIFICATION_NAME } from './page.js';

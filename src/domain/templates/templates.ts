@@ -16,7 +16,7 @@ import type { TemplateRecord } from '../kernel/records.js';
 import { checkImage } from '../render/decode.js';
 import type { LoadedFont } from '../render/fonts.js';
 import type { TemplateDesign } from '../render/index.js';
-import type { Assets } from '../render-links/uploads.js';
+import type { Assets } from '../assets/assets.js';
 import { BUILT_IN_TEMPLATES, isBuiltIn } from './built-ins.js';
 import { fieldValues, imageVariableOf, parseTemplateDocument, type TemplateDocument } from './document.js';
 

@@ -10,7 +10,7 @@ import express, { type Response } from 'express';
 import { decodeFields } from '../../http/form.js';
 import { receiveForm } from '../../http/multipart.js';
 import type { Principal } from '../../domain/accounts/accounts.js';
-import { FONT_MAX_BYTES } from '../../domain/render-links/uploads.js';
+import { FONT_MAX_BYTES } from '../../domain/assets/assets.js';
 import { LIMITS, FONT_NAMES, LOGO, LOGO_CORNERS } from '../../domain/design.js';
 import type { Services } from '../../domain/services.js';
 import { formText, noticeFrom, orRefusal } from '../forms.js';

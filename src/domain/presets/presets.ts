@@ -7,7 +7,7 @@
  */
 import type { z } from 'zod';
 import type { Principal } from '../accounts/accounts.js';
-import type { Assets } from './uploads.js';
+import type { Assets } from '../assets/assets.js';
 import type { Templates } from '../templates/templates.js';
 import { NotFoundError, ValidationError } from '../kernel/errors.js';
 import { idPattern, newId } from '../kernel/ids.js';
@@ -15,8 +15,26 @@ import type { Preset } from '../kernel/records.js';
 import type { Clock, RecordStore } from '../kernel/ports.js';
 import { isTemplateId, presetBodySchema, type presetSchema } from '../schemas.js';
 import { parseOrThrow } from '../kernel/validate.js';
+import { mergeFields } from '../templates/document.js';
 
 export type PresetView = z.infer<typeof presetSchema>;
+
+/**
+ * The options a generation draws with: the request's own `options` over its preset's (each option
+ * the request gives wins; undefined ones do not count), and `fields` merged name by name
+ * (mergeFields, docs/templates.md). The one place a preset's options meet a request's: `/generate`,
+ * previews, `/layout`, batch items, render links and sites all come here.
+ */
+export function optionsOverPreset(
+  preset: Pick<Preset, 'options'> | undefined,
+  options: Record<string, unknown>,
+): Record<string, unknown> {
+  const own = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+  const merged: Record<string, unknown> = { ...(preset?.options ?? {}), ...own };
+  const fields = mergeFields(preset?.options.fields, own.fields);
+  if (fields !== undefined) merged.fields = fields;
+  return merged;
+}
 
 export const viewOfPreset = (p: Preset): PresetView => ({
   id: p.id,
