@@ -162,7 +162,7 @@ async function probe(check: () => Promise<unknown>): Promise<string> {
 export function createServices(deps: ServiceDeps): Services {
   const clock = deps.clock ?? systemClock;
   const { store } = deps;
-  const quota = createQuota(store, clock);
+  const quota = createQuota(store, clock, deps.logger);
   const assets = createAssets({ store, blobs: deps.blobs, clock });
   const templates = createTemplates({ store, clock, assets, fetchImage: deps.fetchImage });
   const presets = createPresets({ store, clock, assets, templates });

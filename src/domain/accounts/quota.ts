@@ -9,6 +9,7 @@ import { QuotaExceededError } from '../kernel/errors.js';
 import type { User } from '../kernel/records.js';
 import { TIER_QUOTAS } from '../design.js';
 import { monthOf, monthStart, nextMonthStart, secondsUntilReset } from '../kernel/period.js';
+import type { Logger } from 'pino';
 import type { Clock, RecordStore } from '../kernel/ports.js';
 import type { tokenValidationSchema, usageSchema } from '../schemas.js';
 
@@ -34,13 +35,20 @@ export interface Quota {
   chargeOnce(user: User, key: string): Promise<Charge>;
   /** Gives a reserved unit back (its generation failed). Refunding twice is a no-op where the store can tell. */
   refund(charge: Charge): Promise<void>;
+  /**
+   * Charge → work → refund, the one way a use case spends quota: one unit of `user`'s month is
+   * charged (once per `key` when given, as {@link chargeOnce}), then `work` runs with it; when
+   * `work` throws, the unit is refunded and the error rethrown. QuotaExceededError, before `work`
+   * runs, when none is left. A refund that fails is logged, never thrown over the work's error.
+   */
+  withCharge<T>(user: User, work: (charge: Charge) => Promise<T>, options?: { key?: string }): Promise<T>;
   /** docs/api.md#endpoints. `period.end` is the first instant of the next UTC month; `percentUsed` has two decimals. */
   usage(user: User): Promise<UsageView>;
   /** docs/api.md#endpoints: the caller's profile and this month's usage. */
   validation(user: User): Promise<TokenValidation>;
 }
 
-export function createQuota(store: RecordStore, clock: Clock): Quota {
+export function createQuota(store: RecordStore, clock: Clock, logger?: Logger): Quota {
   const exceeded = (user: User, now: Date) =>
     new QuotaExceededError(TIER_QUOTAS[user.tier], user.tier, nextMonthStart(now), secondsUntilReset(now));
 
@@ -72,6 +80,18 @@ export function createQuota(store: RecordStore, clock: Clock): Quota {
 
     async refund(charge) {
       await store.usage.refund(charge.userId, charge.month, charge.receipt);
+    },
+
+    async withCharge(user, work, { key } = {}) {
+      const charge = await chargeThisMonth(user, key);
+      try {
+        return await work(charge);
+      } catch (err) {
+        await store.usage
+          .refund(charge.userId, charge.month, charge.receipt)
+          .catch((e: unknown) => logger?.error({ err: e, charge }, 'quota refund failed'));
+        throw err;
+      }
     },
 
     async usage(user) {

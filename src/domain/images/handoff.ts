@@ -6,7 +6,6 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Principal } from '../accounts/accounts.js';
-import type { Quota } from '../accounts/quota.js';
 import { errorOf, NotFoundError, TitlecardError, ValidationError } from '../kernel/errors.js';
 import { ID_BODY, newBlobStem, newId } from '../kernel/ids.js';
 import type {
@@ -18,19 +17,20 @@ import type {
 } from '../kernel/ports.js';
 import type { ImageRecord } from '../kernel/records.js';
 import type { RenderReport } from '../schemas.js';
+import type { GenerateOne } from './generation.js';
 import type { Generated, GenerateRequestReader, ImageView } from './images.js';
-
-type Charge = Awaited<ReturnType<Quota['charge']>>;
 
 /** An upload on its way to a worker: deleted once rendered, else by the orphan sweep (images.ts). */
 export const HANDOFF_KEY_PATTERN = new RegExp(`^${ID_BODY}_upload\\.bin$`);
 
 export interface Handoff {
-  /** Renders on a worker a generation charged `charge`; refunds it and deletes the upload on failure. */
+  /**
+   * Renders a generation on a worker (its charge is the caller's, quota.withCharge); deletes the
+   * upload when it fails.
+   */
   generateOnWorker(
     principal: Principal,
     read: GenerateRequestReader,
-    charge: Charge,
     queue: GenerationQueue,
   ): Promise<Generated>;
   /** The worker's side: the domain error it throws comes back as a result. */
@@ -40,22 +40,15 @@ export interface Handoff {
 export interface HandoffDeps {
   store: RecordStore;
   blobs: BlobStore;
-  /** images.ts's generation after the charge (read → validate → render → files → record). */
-  generateOne: (
-    principal: Principal,
-    read: GenerateRequestReader,
-    charge: Charge | undefined,
-    id: string,
-  ) => Promise<Generated>;
+  /** generation.ts's generation after the charge (read → validate → render → files → record). */
+  generateOne: GenerateOne;
   viewOf: (record: ImageRecord) => ImageView;
-  refund: (charge: Charge) => Promise<unknown>;
 }
 
-export function createHandoff({ store, blobs, generateOne, viewOf, refund }: HandoffDeps): Handoff {
+export function createHandoff({ store, blobs, generateOne, viewOf }: HandoffDeps): Handoff {
   async function generateOnWorker(
     principal: Principal,
     read: GenerateRequestReader,
-    charge: Charge,
     queue: GenerationQueue,
   ): Promise<Generated> {
     let uploadKey: string | null = null;
@@ -81,7 +74,6 @@ export function createHandoff({ store, blobs, generateOne, viewOf, refund }: Han
       return { image: viewOf(record), thumbnail, report: result.report as RenderReport };
     } catch (err) {
       if (uploadKey) await blobs.delete(uploadKey).catch(() => undefined);
-      await refund(charge);
       throw err;
     }
   }
@@ -96,8 +88,8 @@ export function createHandoff({ store, blobs, generateOne, viewOf, refund }: Han
       if (job.uploadKey && !upload) throw new Error(`the upload ${job.uploadKey} is missing`);
       const generated = await generateOne(
         { user },
+        // The serving process charged, and refunds if this fails.
         async () => ({ image: upload?.body, imageField: job.imageField, options: job.options }),
-        undefined, // the serving process charged, and refunds if this fails
         job.imageId,
       );
       if (job.uploadKey) await blobs.delete(job.uploadKey);

@@ -1,6 +1,9 @@
 /**
- * Generating, listing and serving images (docs/api.md#generate-options, 4.2), one use case per action: every edge (REST,
- * MCP, and later the dashboard) calls these and repeats none of their rules.
+ * The image use cases (docs/api.md#generate-options, #endpoints), one per action: every edge (REST,
+ * MCP, the dashboard) calls these and repeats none of their rules. Each job has its module, composed
+ * here: generation.ts (with handoff.ts for workers), admission.ts, previews.ts, records.ts (the
+ * records as the caller sees them), published.ts (public files and the orphan sweep), request.ts
+ * (a request resolved for the renderer), files.ts (file names and types).
  *
  * Order of a generation, chosen so that nothing is lost or charged wrongly:
  *   reserve one unit of quota atomically (429 when none is left, before the upload is read or the
@@ -12,16 +15,11 @@
  *   (`titlecard sweep`) removes those. A crash after the reservation costs the caller that unit for
  *   the month (the store cannot tell a crashed generation from one in flight).
  */
-import type { Logger } from 'pino';
+import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import type { Principal } from '../accounts/accounts.js';
-import sharp from 'sharp';
-import { NotFoundError, ServiceBusyError, TooManyAttemptsError } from '../kernel/errors.js';
-import { BLOB_KEY_PATTERN, blobKeysOf } from './files.js';
-import { newBlobStem, newId } from '../kernel/ids.js';
-import { createHandoff, HANDOFF_KEY_PATTERN } from './handoff.js';
-import type { ImageRecord } from '../kernel/records.js';
-import type { Readable } from 'node:stream';
+import type { Quota } from '../accounts/quota.js';
+import type { Assets } from '../assets/assets.js';
 import type {
   Blob,
   BlobStore,
@@ -34,27 +32,25 @@ import type {
   RecordStore,
   Throttle,
 } from '../kernel/ports.js';
-import type { Quota } from '../accounts/quota.js';
-import type { ImageInput } from '../render/decode.js';
-import type { Assets } from '../assets/assets.js';
-import type { Templates } from '../templates/templates.js';
-import { createRequestResolver, onTemplateCanvas } from './request.js';
 import type { Presets } from '../presets/presets.js';
+import type { ImageInput } from '../render/decode.js';
 import type { Renderer, RenderOptions } from '../render/index.js';
-import {
-  listImagesQuerySchema,
-  type imageDetailSchema,
-  type LayoutReport,
-  type RenderReport,
-  type imagePageSchema,
-  type imageRecordSchema,
+import type {
+  imageDetailSchema,
+  imagePageSchema,
+  imageRecordSchema,
+  LayoutReport,
+  RenderReport,
 } from '../schemas.js';
-import { monthStart, nextMonthStart } from '../kernel/period.js';
-import { parseOrThrow } from '../kernel/validate.js';
+import type { Templates } from '../templates/templates.js';
+import { createAdmission } from './admission.js';
+import { createGeneration } from './generation.js';
+import { createPreviews } from './previews.js';
+import { createPublishedFiles } from './published.js';
+import { createImageRecords, createViews } from './records.js';
+import { createRequestResolver } from './request.js';
 
 export type ImageView = z.infer<typeof imageRecordSchema>;
-/** A reserved unit of quota (quota.ts `charge`), to refund if the generation fails. */
-type Charge = Awaited<ReturnType<Quota['charge']>>;
 export type ImagePage = z.infer<typeof imagePageSchema>;
 export type ImageDetail = z.infer<typeof imageDetailSchema>;
 
@@ -179,10 +175,7 @@ export interface Images {
   ): Promise<PreparedRender>;
 }
 
-/** Width of a playground preview in px (JPEG, quality 70). */
-export const PREVIEW_WIDTH = 600;
-/** Previews per account per minute: a debounced live preview asks at most about one a second. */
-export const PREVIEW_LIMIT = { points: 60, windowSeconds: 60 } as const;
+export { PREVIEW_LIMIT, PREVIEW_WIDTH } from './previews.js';
 
 export interface ImagesDeps {
   store: RecordStore;
@@ -192,7 +185,6 @@ export interface ImagesDeps {
   clock: Clock;
   /** Base of file URLs when the blob store has no public URL of its own, e.g. `https://cards.example.com`. */
   publicUrl: string;
-  logger: Logger;
   /** Counts previews per account ({@link PREVIEW_LIMIT}). */
   previewThrottle: Throttle;
   /** Uploads (backgrounds, logos, fonts) and presets, which a generation may name. */
@@ -243,7 +235,6 @@ export function createImages({
   quota,
   clock,
   publicUrl,
-  logger,
   previewThrottle,
   assets,
   presets,
@@ -254,249 +245,25 @@ export function createImages({
   onCreated,
   generationQueue,
 }: ImagesDeps): Images {
-  const { merged, renderOptions, prepare } = createRequestResolver({
-    assets,
-    presets,
-    templates,
-    fetchImage,
-  });
-  /**
-   * A preview ({@link Images.preview}): limited per account ({@link PREVIEW_LIMIT}) and admitted as a
-   * generation is; the render `prepared` resolves, drawn as JPEG and scaled to {@link PREVIEW_WIDTH}.
-   */
-  async function previewed(principal: Principal, prepared: () => Promise<PreparedRender>): Promise<Blob> {
-    const wait = await previewThrottle.hit(`preview:${principal.user.id}`);
-    if (wait > 0) throw new TooManyAttemptsError(wait, 'previews');
-    return admitted(async () => {
-      const { input, options } = await prepared();
-      const rendered = await renderer.render(input, { ...options, fileFormat: 'jpeg' });
-      const body = await sharp(rendered.image).resize(PREVIEW_WIDTH).jpeg({ quality: 70 }).toBuffer();
-      return { body, contentType: 'image/jpeg' };
-    });
-  }
-
-  let inFlight = 0;
-  /**
-   * Runs `work` as one of the generations and previews under way, or refuses it with
-   * ServiceBusyError: past `maxInFlight` of them, or when its expected wait for a render is past
-   * `maxWaitMs` (Retry-After: the time until it would not be, at least a second).
-   */
-  async function admitted<T>(work: () => Promise<T>): Promise<T> {
-    const { concurrency, meanRenderMs } = renderer.load();
-    const ahead = Math.max(0, inFlight + 1 - concurrency);
-    const waitMs = (ahead * meanRenderMs) / concurrency;
-    if (inFlight >= maxInFlight || waitMs > maxWaitMs)
-      throw new ServiceBusyError(
-        `Titlecard has ${inFlight} images under way, about ${Math.ceil(waitMs / 1000)} s of rendering: try again after Retry-After`,
-        Math.max(1, Math.ceil((Math.max(waitMs - maxWaitMs, meanRenderMs / concurrency) || 0) / 1000)),
-      );
-    inFlight++;
-    try {
-      return await work();
-    } finally {
-      inFlight--;
-    }
-  }
-  const urlOf = (key: string) => blobs.publicUrl(key) ?? `${publicUrl}/files/${key}`;
-  const viewOf = (record: ImageRecord): ImageView => ({
-    id: record.id,
-    url: urlOf(record.imageKey),
-    thumbnailUrl: urlOf(record.thumbnailKey),
-    width: record.width,
-    height: record.height,
-    createdAt: record.createdAt.toISOString(),
-  });
-
-  /** One generation, in the order of this module's header (see {@link Images.generate}), charged `charge`. */
-  async function generateOne(
-    principal: Principal,
-    read: GenerateRequestReader,
-    /** The unit to refund if it fails; undefined on a worker (the serving process charged). */
-    charge: Charge | undefined,
-    id = newId('img'),
-    source?: { batchId: string; index: number },
-  ): Promise<Generated> {
-    let keys: { imageKey: string; thumbnailKey: string } | undefined;
-    try {
-      const { image, imageField, options } = await read();
-      const prepared = await prepare(principal.user.id, image, options, imageField);
-      const parsed = prepared.options;
-      const rendered = await renderer.render(prepared.input, parsed);
-      keys = blobKeysOf(newBlobStem(), rendered.format);
-      const record: ImageRecord = {
-        id,
-        userId: principal.user.id,
-        title: parsed.title,
-        subtitle: parsed.subtitle ?? null,
-        width: rendered.width,
-        height: rendered.height,
-        format: rendered.format,
-        ...keys,
-        createdAt: clock.now(),
-      };
-      await Promise.all([
-        blobs.put(record.imageKey, rendered.image, rendered.contentType),
-        blobs.put(record.thumbnailKey, rendered.thumbnail, rendered.contentType),
-      ]);
-      await store.images.insert(record);
-      await onCreated?.(record.userId, viewOf(record), source);
-      return {
-        image: viewOf(record),
-        thumbnail: { body: rendered.thumbnail, contentType: rendered.contentType },
-        report: rendered.report,
-      };
-    } catch (err) {
-      if (keys) await Promise.allSettled([blobs.delete(keys.imageKey), blobs.delete(keys.thumbnailKey)]);
-      if (charge) await refund(charge);
-      throw err;
-    }
-  }
-  const refund = (charge: Charge) =>
-    quota.refund(charge).catch((e: unknown) => logger.error({ err: e, charge }, 'quota refund failed'));
-
-  const handoff = createHandoff({ store, blobs, generateOne, viewOf, refund });
-
+  const resolver = createRequestResolver({ assets, presets, templates, fetchImage });
+  const admission = createAdmission({ renderer, maxInFlight, maxWaitMs });
+  const { urlOf, viewOf } = createViews(blobs, publicUrl);
   return {
-    // The quota before the capacity: a caller with no quota left gets the contract's 429 however
-    // busy the process is; a unit charged and then refused for capacity is refunded.
-    async generate(principal, read) {
-      const charge = await quota.charge(principal.user);
-      // Rendered on a worker: its capacity is the workers', so no admission here.
-      if (generationQueue) return handoff.generateOnWorker(principal, read, charge, generationQueue);
-      let started = false;
-      try {
-        return await admitted(() => {
-          started = true;
-          return generateOne(principal, read, charge);
-        });
-      } catch (err) {
-        if (!started) await refund(charge);
-        throw err;
-      }
-    },
-
-    async generateItem(user, options, { imageId, chargeKey, source }) {
-      const existing = await store.images.findById(user.id, imageId);
-      if (existing) return viewOf(existing);
-      const charge = await quota.chargeOnce(user, chargeKey);
-      const generated = await generateOne({ user }, async () => ({ options }), charge, imageId, source);
-      return generated.image;
-    },
-
-    renderQueued: (job) => handoff.renderQueued(job),
-
-    preview: (principal, read) =>
-      previewed(principal, async () => {
-        const { image, imageField, options } = await read();
-        return prepare(principal.user.id, image, options, imageField);
-      }),
-
-    previewTemplate: (principal, document, read) =>
-      previewed(principal, async () => {
-        const { image, imageField, options } = await read();
-        const { fields, template: _template, ...rest } = (options ?? {}) as Record<string, unknown>;
-        const prepared = await prepare(principal.user.id, image, rest, imageField);
-        const design = await templates.draft(principal.user.id, document, {
-          title: prepared.options.title,
-          subtitle: prepared.options.subtitle,
-          fields: fields as Record<string, unknown> | undefined,
-        });
-        return { ...prepared, options: { ...prepared.options, ...onTemplateCanvas(design, rest.aspect) } };
-      }),
-
-    async list(principal, query) {
-      const q = parseOrThrow(listImagesQuerySchema, query);
-      const { items, total } = await store.images.list(principal.user.id, q);
-      return {
-        images: items.map((r) => ({
-          id: r.id,
-          title: r.title,
-          url: urlOf(r.imageKey),
-          thumbnailUrl: urlOf(r.thumbnailKey),
-          createdAt: r.createdAt.toISOString(),
-        })),
-        pagination: { total, limit: q.limit, offset: q.offset, hasMore: q.offset + items.length < total },
-      };
-    },
-
-    async checkLayout(principal, options) {
-      const { preset, raw } = await merged(principal.user.id, options);
-      const parsed = await renderOptions(principal.user.id, raw, preset, false);
-      const wait = await previewThrottle.hit(`layout:${principal.user.id}`);
-      if (wait > 0) throw new TooManyAttemptsError(wait, 'layout checks');
-      return renderer.layout(parsed);
-    },
-
-    async get(principal, id) {
-      const r = await store.images.findById(principal.user.id, id);
-      if (!r) throw new NotFoundError(`No image with id ${id} on this account`);
-      return {
-        id: r.id,
-        title: r.title,
-        subtitle: r.subtitle,
-        url: urlOf(r.imageKey),
-        thumbnailUrl: urlOf(r.thumbnailKey),
-        width: r.width,
-        height: r.height,
-        format: r.format,
-        createdAt: r.createdAt.toISOString(),
-      };
-    },
-
-    async delete(principal, id) {
-      const r = await store.images.delete(principal.user.id, id);
-      if (!r) throw new NotFoundError(`No image with id ${id} on this account`);
-      await Promise.all([blobs.delete(r.imageKey), blobs.delete(r.thumbnailKey)]);
-    },
-
-    async deleteAllOf(userId) {
-      const records = await store.images.deleteAllForUser(userId);
-      for (const r of records) await Promise.all([blobs.delete(r.imageKey), blobs.delete(r.thumbnailKey)]);
-    },
-
-    async activity(principal) {
-      const now = clock.now();
-      const from = monthStart(now);
-      const counts = await store.images.countByDay(principal.user.id, from, nextMonthStart(now));
-      const days: { date: string; count: number }[] = [];
-      for (let d = new Date(from); d <= now; d = new Date(d.getTime() + 86_400_000)) {
-        const date = d.toISOString().slice(0, 10);
-        days.push({ date, count: counts[date] ?? 0 });
-      }
-      return days;
-    },
-
-    async fileInfo(key) {
-      const info = BLOB_KEY_PATTERN.test(key) ? await blobs.stat(key) : undefined;
-      if (!info) throw new NotFoundError(`No file ${key}`);
-      return info;
-    },
-
-    async openFile(key, range) {
-      const stream = BLOB_KEY_PATTERN.test(key) ? await blobs.open(key, range) : undefined;
-      if (!stream) throw new NotFoundError(`No file ${key}`);
-      return stream;
-    },
-
-    localFile(key) {
-      return BLOB_KEY_PATTERN.test(key) ? blobs.localPath(key) : undefined;
-    },
-
-    prepare,
-
-    async sweepOrphans({ olderThan, dryRun = false }) {
-      const referenced = new Set<string>();
-      for await (const key of store.images.allBlobKeys()) referenced.add(key);
-      const orphans: string[] = [];
-      for await (const { key, modifiedAt } of blobs.list()) {
-        // Published image files no record points to, and uploads left on their way to a worker
-        // (handoff.ts; a crash of both ends): other uploads and rendered links have records of their own.
-        const orphan = BLOB_KEY_PATTERN.test(key) ? !referenced.has(key) : HANDOFF_KEY_PATTERN.test(key);
-        if (!orphan || modifiedAt >= olderThan) continue;
-        if (!dryRun) await blobs.delete(key);
-        orphans.push(key);
-      }
-      return orphans;
-    },
+    ...createGeneration({
+      store,
+      blobs,
+      renderer,
+      quota,
+      clock,
+      admission,
+      resolver,
+      viewOf,
+      onCreated,
+      generationQueue,
+    }),
+    ...createPreviews({ renderer, templates, previewThrottle, admission, resolver }),
+    ...createImageRecords({ store, blobs, clock, urlOf }),
+    ...createPublishedFiles({ store, blobs }),
+    prepare: resolver.prepare,
   };
 }

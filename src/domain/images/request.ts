@@ -139,3 +139,6 @@ export function createRequestResolver({
 
   return { merged, renderOptions, prepare };
 }
+
+/** What {@link createRequestResolver} answers: the preset merge, the renderer's options, a whole request resolved. */
+export type RequestResolver = ReturnType<typeof createRequestResolver>;

@@ -140,9 +140,7 @@ export function createRenderCache(deps: RenderCacheDeps): RenderCache {
       if (Date.now() > deadline) throw new ServiceBusyError('This link is still being rendered: try again');
       await sleep(WAIT_STEP_MS);
     }
-    let charge: Awaited<ReturnType<Quota['charge']>> | undefined;
-    try {
-      if (charged) charge = await quota.charge(user);
+    const render = async (): Promise<RenderEntry> => {
       const prepared = await images.prepare(user.id, undefined, card.options, undefined, card.standIn);
       const rendered = await renderer.render(prepared.input, prepared.options);
       const blobKey = `r${hash}.${FILE_TYPES[rendered.format].extension}`;
@@ -156,12 +154,14 @@ export function createRenderCache(deps: RenderCacheDeps): RenderCache {
         contentType: rendered.contentType,
         claimedAt: clock.now(),
       };
+    };
+    try {
+      // A charged render spends one unit, refunded if it fails (quota.withCharge).
+      return charged ? await quota.withCharge(user, render) : await render();
     } catch (err) {
       await store.renders
         .release(hash)
         .catch((e: unknown) => logger.error({ err: e, hash }, 'render claim not released'));
-      if (charge)
-        await quota.refund(charge).catch((e: unknown) => logger.error({ err: e }, 'quota refund failed'));
       throw err;
     }
   }
