@@ -68,9 +68,50 @@ describe.skipIf(!mongoUri)(`MongoDB specifics${mongoUri ? '' : ` (${NO_MONGO})`}
     expect(await names('users')).toContain('email_unique');
     expect(await names('tokens')).toEqual(expect.arrayContaining(['token_hash_unique', 'tokens_by_user']));
     expect(await names('images')).toEqual(
-      expect.arrayContaining(['images_by_user_created', 'images_by_user_title']),
+      expect.arrayContaining(['images_by_user_created', 'images_by_user_title_key']),
     );
     await client.close();
+  });
+
+  it('gives images written before the title key (with titleLower) their keys when the store opens, and sorts by them', async () => {
+    const dbName = `title_keys_${runId}`;
+    const client = await MongoClient.connect(mongoUri as string);
+    try {
+      const old = ['Ärmel', 'ärger', 'Zebra', 'Émile'].map((title, i) => ({
+        _id: `img_old${i}`,
+        userId: 'usr_old',
+        title,
+        titleLower: title.toLowerCase(),
+        subtitle: null,
+        width: 1,
+        height: 1,
+        format: 'png',
+        imageKey: 'k',
+        thumbnailKey: 't',
+        createdAt: new Date('2026-01-01T00:00:00Z'),
+      }));
+      await client.db(dbName).collection<{ _id: string }>('images').insertMany(old);
+      await client
+        .db(dbName)
+        .collection('images')
+        .createIndex({ userId: 1, titleLower: 1, _id: 1 }, { name: 'images_by_user_title' });
+      const store = await openMongoStore({ uri: mongoUri as string, dbName });
+      const page = await store.images.list('usr_old', { limit: 10, offset: 0, sort: 'title', order: 'asc' });
+      expect(page.items.map((i) => i.title)).toEqual(['ärger', 'Ärmel', 'Émile', 'Zebra']);
+      await store.close();
+      const docs = await client
+        .db(dbName)
+        .collection('images')
+        .find({ titleLower: { $exists: true } })
+        .toArray();
+      expect(docs).toEqual([]);
+      const indexes = (await client.db(dbName).collection('images').listIndexes().toArray()).map(
+        (i) => i.name as string,
+      );
+      expect(indexes).not.toContain('images_by_user_title');
+    } finally {
+      await client.close();
+    }
   });
 
   it('a quota charge that keeps colliding ends in a busy error (503 at the edge), never a plain Error', async () => {

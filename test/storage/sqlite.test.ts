@@ -17,6 +17,7 @@ import { blobStoreContract } from './contract/blob-store.js';
 import { recordStoreContract } from './contract/record-store.js';
 import { chargeFromProcesses } from '../support/concurrent-charges.js';
 import { user } from './contract/records/fixtures.js';
+import { titleSortKey } from '../../src/domain/kernel/records.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'titlecard-contract-'));
 recordStoreContract(
@@ -119,8 +120,8 @@ describe('SQLite specifics', () => {
     const count = Math.floor(OFFSET_SLICE * 2.5);
     const db = new Database(file);
     const insert = db.prepare(
-      `INSERT INTO images (id, user_id, title, subtitle, width, height, format, image_key, thumbnail_key, created_at)
-       VALUES (?, ?, ?, NULL, 1200, 630, 'png', 'k', 't', ?)`,
+      `INSERT INTO images (id, user_id, title, title_key, subtitle, width, height, format, image_key, thumbnail_key, created_at)
+       VALUES (?, ?, ?, ?, NULL, 1200, 630, 'png', 'k', 't', ?)`,
     );
     db.transaction(() => {
       for (let i = 0; i < count; i++) {
@@ -129,6 +130,7 @@ describe('SQLite specifics', () => {
           `img_${String(i).padStart(8, '0')}`,
           userId,
           title,
+          titleSortKey(title),
           new Date(1.7e12 + Math.floor(i / 3) * 1000).toISOString(),
         );
       }
@@ -136,8 +138,8 @@ describe('SQLite specifics', () => {
     const orders = {
       'createdAt:asc': 'created_at ASC, id ASC',
       'createdAt:desc': 'created_at DESC, id DESC',
-      'title:asc': 'title COLLATE NOCASE ASC, id ASC',
-      'title:desc': 'title COLLATE NOCASE DESC, id DESC',
+      'title:asc': 'title_key ASC, id ASC',
+      'title:desc': 'title_key DESC, id DESC',
     } as const;
     for (const [k, by] of Object.entries(orders)) {
       const [sort, order] = k.split(':') as ['createdAt' | 'title', 'asc' | 'desc'];
@@ -163,6 +165,27 @@ describe('SQLite specifics', () => {
     db.close();
     await store.close();
   }, 60_000);
+
+  it("gives an older database's images their title keys when it first opens with them, and sorts by them", async () => {
+    const file = path.join(dir, 'before-title-keys.db');
+    const db = new Database(file);
+    const keysAt = MIGRATIONS.findIndex((m) => m.includes('ADD COLUMN title_key'));
+    for (const m of MIGRATIONS.slice(0, keysAt)) db.exec(m);
+    db.pragma(`user_version = ${keysAt}`);
+    db.exec(
+      `INSERT INTO users (id, email, display_name, tier, created_at) VALUES ('usr_keys', 'keys@example.com', 'Keys', 'pro', '2026-01-01')`,
+    );
+    for (const [i, title] of ['Ärmel', 'ärger', 'Zebra', 'Émile'].entries())
+      db.prepare(
+        `INSERT INTO images (id, user_id, title, width, height, format, image_key, thumbnail_key, created_at)
+         VALUES (?, 'usr_keys', ?, 1, 1, 'png', 'k', 't', '2026-01-01')`,
+      ).run(`img_keys${i}`, title);
+    db.close();
+    const store = openSqliteStore(file);
+    const page = await store.images.list('usr_keys', { limit: 10, offset: 0, sort: 'title', order: 'asc' });
+    expect(page.items.map((i) => i.title)).toEqual(['ärger', 'Ärmel', 'Émile', 'Zebra']);
+    await store.close();
+  });
 
   it("counts an older database's images when it first opens with the count table", async () => {
     const file = path.join(dir, 'before-counts.db');

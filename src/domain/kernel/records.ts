@@ -84,6 +84,20 @@ export type ImageSort = (typeof IMAGE_SORTS)[number];
 export const SORT_ORDERS = ['asc', 'desc'] as const;
 export type SortOrder = (typeof SORT_ORDERS)[number];
 
+/**
+ * The key the image list's `title` order sorts by, the same on every store (each compares keys by
+ * code point, then breaks ties by id): the title's base letters first, case and accents ignored
+ * (Unicode NFKD with the combining marks dropped, then lower-cased), and after a U+0000 separator
+ * the whole title lower-cased, so that accents and case only order titles whose letters tie. So
+ * `Ärger` sorts before `Ärmel` and `ärmel`, and `Émile` beside `emile`, not after `zebra`.
+ * (A Unicode-aware key in place of SQLite's ASCII-only NOCASE; docs/api.md, "Sorting".)
+ */
+export function titleSortKey(title: string): string {
+  const lower = title.normalize('NFC').toLowerCase();
+  const base = lower.normalize('NFKD').replace(/\p{M}/gu, '');
+  return `${base}\u0000${lower}`;
+}
+
 /** One page request of the image list. `limit` 1..100, `offset` >= 0 (docs/api.md#endpoints). */
 export interface ImagePageQuery {
   limit: number;

@@ -26,7 +26,10 @@ export interface TokenDoc extends Omit<ApiToken, 'id'> {
 }
 export interface ImageDoc extends Omit<ImageRecord, 'id'> {
   _id: string;
-  titleLower: string;
+  /** The title order's key, the domain's titleSortKey (kernel/records.ts), as SQLite's title_key. */
+  titleKey: string;
+  /** Before titleKey: the title lower-cased. Replaced by titleKey when the store opens (titleKeysOf). */
+  titleLower?: string;
 }
 export interface SessionDoc extends Omit<Session, 'idHash'> {
   _id: string;
@@ -112,7 +115,10 @@ export const toSession = ({ _id, ...rest }: SessionDoc): Session => ({ idHash: _
 export const toLink = ({ _id, ...rest }: LinkDoc): AccountLink => ({ idHash: _id, ...rest });
 export const toToken = ({ _id, ...rest }: TokenDoc): ApiToken => ({ id: _id, ...rest });
 export const toGrant = ({ _id, ...rest }: OAuthGrantDoc): OAuthGrant => ({ id: _id, ...rest });
-export const toImage = ({ _id, titleLower: _t, ...rest }: ImageDoc): ImageRecord => ({ id: _id, ...rest });
+export const toImage = ({ _id, titleKey: _k, titleLower: _t, ...rest }: ImageDoc): ImageRecord => ({
+  id: _id,
+  ...rest,
+});
 
 /** Attempts at claiming a slot before giving up under extreme contention (each re-reads the taken slots). */
 export const CHARGE_ATTEMPTS = 25;

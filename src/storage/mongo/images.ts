@@ -1,6 +1,6 @@
 /**
- * Image records: a page of an account's images in any of the four orders (title by a lower-cased
- * copy), and the total.
+ * Image records: a page of an account's images in any of the four orders (title by the domain's
+ * titleSortKey, kept beside the title, compared by code point as on SQLite), and the total.
  *
  * The total is the account's count, changed with every insert and delete (image-counts.ts), so
  * that a page does not count the account's images. On a server that has transactions (a replica
@@ -10,6 +10,7 @@
  */
 import type { ClientSession, Collection, Db, Sort, SortDirection } from 'mongodb';
 import type { RecordStore } from '../../domain/kernel/ports.js';
+import { titleSortKey } from '../../domain/kernel/records.js';
 import { isDuplicateKey, toImage, type ImageDoc } from './documents.js';
 import { MAX_TRIES, mongoImageCounts } from './image-counts.js';
 
@@ -19,14 +20,39 @@ async function hasTransactions(db: Db): Promise<boolean> {
   return typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
 }
 
+/**
+ * Gives every image written before titleKey (with the old `titleLower`) its key, 500 at a time, and
+ * drops the old index: a store opened by this version sorts every title by the domain's key. Safe
+ * to run from several processes at once (each write sets the same value).
+ */
+async function backfillTitleKeys(images: Collection<ImageDoc>): Promise<void> {
+  for (;;) {
+    const docs = await images
+      .find({ titleKey: { $exists: false } }, { projection: { _id: 1, title: 1 } })
+      .limit(500)
+      .toArray();
+    if (docs.length === 0) break;
+    await images.bulkWrite(
+      docs.map((d) => ({
+        updateOne: {
+          filter: { _id: d._id },
+          update: { $set: { titleKey: titleSortKey(d.title) }, $unset: { titleLower: '' } },
+        },
+      })),
+    );
+  }
+  await images.dropIndex('images_by_user_title').catch(() => undefined);
+}
+
 /** The `images` repository of the {@link RecordStore} on MongoDB; creates its indexes first. */
 export async function mongoImages(db: Db): Promise<RecordStore['images']> {
   const images: Collection<ImageDoc> = db.collection('images');
   const [transactions] = await Promise.all([
     hasTransactions(db),
     images.createIndex({ userId: 1, createdAt: -1, _id: -1 }, { name: 'images_by_user_created' }),
-    images.createIndex({ userId: 1, titleLower: 1, _id: 1 }, { name: 'images_by_user_title' }),
+    images.createIndex({ userId: 1, titleKey: 1, _id: 1 }, { name: 'images_by_user_title_key' }),
   ]);
+  await backfillTitleKeys(images);
   const counts = await mongoImageCounts(db, images);
   /**
    * Runs `write` in a transaction where the server has them (again when its count collided with
@@ -58,7 +84,7 @@ export async function mongoImages(db: Db): Promise<RecordStore['images']> {
         const added = !(await counts.counted(id, session));
         if (added) await counts.add(image.userId, 1, session, id);
         try {
-          await images.insertOne({ _id: id, ...rest, titleLower: image.title.toLowerCase() }, { session });
+          await images.insertOne({ _id: id, ...rest, titleKey: titleSortKey(image.title) }, { session });
         } catch (err) {
           if (added && !session) await counts.add(image.userId, -1).catch(() => undefined);
           throw err;
@@ -67,7 +93,7 @@ export async function mongoImages(db: Db): Promise<RecordStore['images']> {
     },
     async list(userId, q) {
       const dir: SortDirection = q.order === 'asc' ? 1 : -1;
-      const sort: Sort = q.sort === 'title' ? { titleLower: dir, _id: dir } : { createdAt: dir, _id: dir };
+      const sort: Sort = q.sort === 'title' ? { titleKey: dir, _id: dir } : { createdAt: dir, _id: dir };
       const [docs, total] = await Promise.all([
         images.find({ userId }).sort(sort).skip(q.offset).limit(q.limit).toArray(),
         counts.get(userId),

@@ -9,7 +9,7 @@
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type Database from 'better-sqlite3';
-import type { ImagePageQuery } from '../../domain/kernel/records.js';
+import { titleSortKey, type ImagePageQuery } from '../../domain/kernel/records.js';
 import type { RecordStore } from '../../domain/kernel/ports.js';
 import { toImage, type ImageRow } from './rows.js';
 
@@ -29,8 +29,8 @@ export function sqliteImages(db: Database.Database): RecordStore['images'] {
        WHERE user_id = ? AND created_at >= ? AND created_at < ? GROUP BY day`,
     ),
     insertImage: db.prepare(
-      `INSERT INTO images (id, user_id, title, subtitle, width, height, format, image_key, thumbnail_key, created_at)
-       VALUES (@id, @userId, @title, @subtitle, @width, @height, @format, @imageKey, @thumbnailKey, @createdAt)`,
+      `INSERT INTO images (id, user_id, title, title_key, subtitle, width, height, format, image_key, thumbnail_key, created_at)
+       VALUES (@id, @userId, @title, @titleKey, @subtitle, @width, @height, @format, @imageKey, @thumbnailKey, @createdAt)`,
     ),
     countImages: db.prepare<[string], { n: number }>('SELECT n FROM image_counts WHERE user_id = ?'),
     blobKeys: db.prepare<[], { image_key: string; thumbnail_key: string }>(
@@ -38,8 +38,8 @@ export function sqliteImages(db: Database.Database): RecordStore['images'] {
     ),
   };
   // Each order: its ORDER BY, its sort key column, and the condition "comes after (@key, @id)" in
-  // that order, written so that SQLite seeks it in the order's index (a row value does not reach
-  // the title index, whose key is COLLATE NOCASE).
+  // that order, as a row value that SQLite seeks in the order's index. Titles order by the domain's
+  // titleSortKey (column title_key), compared by code point (BINARY), as on MongoDB.
   const orders = {
     'createdAt:asc': {
       by: 'created_at ASC, id ASC',
@@ -52,14 +52,14 @@ export function sqliteImages(db: Database.Database): RecordStore['images'] {
       after: '(created_at, id) < (@key, @id)',
     },
     'title:asc': {
-      by: 'title COLLATE NOCASE ASC, id ASC',
-      key: 'title',
-      after: 'title COLLATE NOCASE >= @key AND (title COLLATE NOCASE > @key OR id > @id)',
+      by: 'title_key ASC, id ASC',
+      key: 'title_key',
+      after: '(title_key, id) > (@key, @id)',
     },
     'title:desc': {
-      by: 'title COLLATE NOCASE DESC, id DESC',
-      key: 'title',
-      after: 'title COLLATE NOCASE <= @key AND (title COLLATE NOCASE < @key OR id < @id)',
+      by: 'title_key DESC, id DESC',
+      key: 'title_key',
+      after: '(title_key, id) < (@key, @id)',
     },
   } as const;
   type Order = keyof typeof orders;
@@ -93,7 +93,7 @@ export function sqliteImages(db: Database.Database): RecordStore['images'] {
 
   return {
     async insert(r) {
-      q.insertImage.run({ ...r, createdAt: r.createdAt.toISOString() });
+      q.insertImage.run({ ...r, titleKey: titleSortKey(r.title), createdAt: r.createdAt.toISOString() });
     },
     async list(userId, query: ImagePageQuery) {
       const order = byOrder[`${query.sort}:${query.order}`];

@@ -1,5 +1,6 @@
 /** The schema of the embedded record store, as ordered migrations. */
 import type Database from 'better-sqlite3';
+import { titleSortKey } from '../../domain/kernel/records.js';
 
 /** Ordered schema migrations; `PRAGMA user_version` holds how many have been applied. */
 export const MIGRATIONS = [
@@ -275,10 +276,22 @@ export const MIGRATIONS = [
      updated_at TEXT NOT NULL
    );
    CREATE INDEX templates_by_user ON templates(user_id, created_at);`,
+  // The title order's key made by the domain (titleSortKey: Unicode-aware, as on MongoDB), in
+  // place of COLLATE NOCASE, which folds ASCII letters only.
+  `ALTER TABLE images ADD COLUMN title_key TEXT NOT NULL DEFAULT '';
+   UPDATE images SET title_key = titlecard_title_key(title);
+   DROP INDEX images_by_user_title;
+   CREATE INDEX images_by_user_title_key ON images(user_id, title_key, id);`,
 ];
 
-/** Applies the pending {@link MIGRATIONS} under one immediate transaction, so concurrent starts are safe. */
+/**
+ * Applies the pending {@link MIGRATIONS} under one immediate transaction, so concurrent starts are
+ * safe. The migrations may call `titlecard_title_key(title)`, the domain's {@link titleSortKey}.
+ */
 export function migrate(db: Database.Database): void {
+  db.function('titlecard_title_key', { deterministic: true }, (title: unknown) =>
+    titleSortKey(String(title)),
+  );
   db.transaction(() => {
     const applied = db.pragma('user_version', { simple: true }) as number;
     for (let i = applied; i < MIGRATIONS.length; i++) db.exec(MIGRATIONS[i] as string);

@@ -70,6 +70,57 @@ export function imagesContract({ open, email }: ContractContext): void {
     await store.close();
   });
 
+  it('sorts titles in any script by one Unicode-aware key on every store: case and accents second, ties by id', async () => {
+    const store = await open();
+    const u = user(email());
+    await store.users.create(u);
+    // SQLite's NOCASE folded ASCII only, so Ärmel (capital Ä) came before ärger there and after
+    // it on MongoDB; é sorted after z on both.
+    const titles = [
+      'ärger',
+      'Zebra',
+      'Émile',
+      'Ärmel',
+      'emile',
+      'Éclair',
+      'Ωmega',
+      'Ärger',
+      'zeppelin',
+      'Äpfel',
+    ];
+    for (const [i, title] of titles.entries())
+      await store.images.insert(image(u.id, title, `2026-03-${String(i + 1).padStart(2, '0')}T00:00:00Z`));
+    const order = async (o: 'asc' | 'desc', limit = 20, offset = 0) =>
+      (await store.images.list(u.id, { limit, offset, sort: 'title', order: o })).items.map((i) => i.title);
+    // Letters first: Ä with a, É with e, Ω after Latin. Where the letters tie, the lower-cased
+    // title decides (emile before émile); Ärger and ärger tie there too, and go by their ids.
+    const ascending = [
+      'Äpfel',
+      'Ärger',
+      'ärger',
+      'Ärmel',
+      'Éclair',
+      'emile',
+      'Émile',
+      'Zebra',
+      'zeppelin',
+      'Ωmega',
+    ];
+    const asc = await order('asc');
+    expect(asc.map((t) => t.toLowerCase())).toEqual(ascending.map((t) => t.toLowerCase()));
+    expect(new Set(asc.slice(1, 3))).toEqual(new Set(['Ärger', 'ärger']));
+    expect((await order('desc')).map((t) => t.toLowerCase())).toEqual(
+      ascending.map((t) => t.toLowerCase()).reverse(),
+    );
+    // Paged, the pages meet without overlap or gap.
+    expect([
+      ...(await order('asc', 4, 0)),
+      ...(await order('asc', 4, 4)),
+      ...(await order('asc', 4, 8)),
+    ]).toEqual(asc);
+    await store.close();
+  });
+
   it("keeps each account's total through inserts, deletes and the deletion of all its images", async () => {
     const store = await open();
     const u = user(email());
