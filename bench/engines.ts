@@ -22,7 +22,7 @@ import sharp from 'sharp';
 import type { FontLibrary } from '../src/domain/render/fonts.js';
 import { createRenderer } from '../src/domain/render/index.js';
 import { encodeCard, THUMBNAIL_WIDTH } from '../src/domain/render/encode.js';
-import { generateOptionsSchema } from '../src/domain/schemas.js';
+import { generateOptionsSchema } from '../src/domain/images/schemas.js';
 
 export const FORMATS = ['png', 'jpeg', 'webp'] as const;
 export type Format = (typeof FORMATS)[number];

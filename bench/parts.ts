@@ -11,7 +11,7 @@
 import type { FontLibrary } from '../src/domain/render/fonts.js';
 import { createRenderer } from '../src/domain/render/index.js';
 import { warmUp } from '../src/domain/render/warm-up.js';
-import { generateOptionsSchema } from '../src/domain/schemas.js';
+import { generateOptionsSchema } from '../src/domain/images/schemas.js';
 import { floorEngine, SUBTITLE, TITLE } from './engines.js';
 import { median, runInFlight } from './stats.js';
 

@@ -31,7 +31,7 @@ import { loadFontLibrary } from '../src/domain/render/fonts.js';
 import { layoutText } from '../test/support/layout.js';
 import { createRenderer, type RenderTimings } from '../src/domain/render/index.js';
 import { warmUp } from '../src/domain/render/warm-up.js';
-import { generateOptionsSchema } from '../src/domain/schemas.js';
+import { generateOptionsSchema } from '../src/domain/images/schemas.js';
 import { tuneHeapGrowing } from '../src/heap.js';
 import { compare, rgbaPngOf, webpOf } from './compare.js';
 import { encoderTable } from './encoders.js';

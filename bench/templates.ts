@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import type { FontLibrary } from '../src/domain/render/fonts.js';
 import { createRenderer } from '../src/domain/render/index.js';
 import { warmUp } from '../src/domain/render/warm-up.js';
-import { generateOptionsSchema } from '../src/domain/schemas.js';
+import { generateOptionsSchema } from '../src/domain/images/schemas.js';
 import { fieldValues, parseTemplateDocument } from '../src/domain/templates/document.js';
 import type { Format } from './engines.js';
 import { SUBTITLE, TITLE } from './engines.js';

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import sharp, { type OverlayOptions } from 'sharp';
 import { loadFontLibrary } from '../src/domain/render/fonts.js';
 import { createRenderer } from '../src/domain/render/index.js';
-import { generateOptionsSchema } from '../src/domain/schemas.js';
+import { generateOptionsSchema } from '../src/domain/images/schemas.js';
 import type { Aspect } from '../src/domain/design.js';
 import { BENCH_PHOTOS_DIR, photoPath } from '../test/support/photos.js';
 

@@ -12,7 +12,7 @@ import { loadFontLibrary } from '../src/domain/render/fonts.js';
 import { createRenderer } from '../src/domain/render/index.js';
 import { chooseTemplate } from '../src/domain/render/template-choice.js';
 import { layoutText } from '../test/support/layout.js';
-import { generateOptionsSchema } from '../src/domain/schemas.js';
+import { generateOptionsSchema } from '../src/domain/images/schemas.js';
 import { ASPECTS } from '../src/domain/design.js';
 import { PHOTO_FILES } from '../test/support/images.js';
 import { BENCH_PHOTOS_DIR, photoPath } from '../test/support/photos.js';

@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { loadFontLibrary } from '../src/domain/render/fonts.js';
 import { createRenderer } from '../src/domain/render/index.js';
-import { generateOptionsSchema } from '../src/domain/schemas.js';
+import { generateOptionsSchema } from '../src/domain/images/schemas.js';
 import { fieldValues, imageVariableOf, parseTemplateDocument } from '../src/domain/templates/document.js';
 import { BENCH_PHOTOS_DIR, photoPath } from '../test/support/photos.js';
 

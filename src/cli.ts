@@ -14,7 +14,7 @@ import { TitlecardError } from './domain/kernel/errors.js';
 import { parseOrThrow } from './domain/kernel/validate.js';
 import { FILE_FORMATS, TIERS, type FileFormat } from './domain/design.js';
 import { signRenderUrl } from './domain/render-links/canonical.js';
-import { renderUrlBodySchema } from './domain/schemas.js';
+import { renderUrlBodySchema } from './domain/render-links/schemas.js';
 import type { Services } from './domain/services.js';
 import { RemoteApiError } from './backend/port.js';
 import { tuneHeapGrowing } from './heap.js';

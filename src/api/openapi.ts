@@ -9,27 +9,28 @@
 import { CONSTRAINTS } from '../domain/kernel/errors.js';
 import { FILE_CACHE_CONTROL } from '../domain/images/files.js';
 import {
-  assetSchema,
-  createdSigningKeySchema,
   createdTokenSchema,
-  createSigningKeyBodySchema,
   createTokenBodySchema,
-  presetBodySchema,
-  presetSchema,
-  renderUrlBodySchema,
-  renderUrlSchema,
-  signingKeySchema,
-  siteBodySchema,
-  sitePageSchema,
-  siteSchema,
+  tokenListEntrySchema,
+  tokenValidationSchema,
+  usageSchema,
+} from '../domain/accounts/schemas.js';
+import { assetSchema } from '../domain/assets/schemas.js';
+import {
   imageDetailSchema,
   layoutReportSchema,
   imagePageSchema,
   imageRecordSchema,
-  tokenListEntrySchema,
-  tokenValidationSchema,
-  usageSchema,
-} from '../domain/schemas.js';
+} from '../domain/images/schemas.js';
+import { presetBodySchema, presetSchema } from '../domain/presets/schemas.js';
+import {
+  createdSigningKeySchema,
+  createSigningKeyBodySchema,
+  renderUrlBodySchema,
+  renderUrlSchema,
+  signingKeySchema,
+} from '../domain/render-links/schemas.js';
+import { siteBodySchema, sitePageSchema, siteSchema } from '../domain/sites/schemas.js';
 import { LIMITS } from '../domain/design.js';
 import { MAX_ASPECT_RATIO, MAX_INPUT_PIXELS } from '../domain/render/decode.js';
 import { THUMBNAIL_WIDTH } from '../domain/render/encode.js';

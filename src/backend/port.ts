@@ -10,7 +10,7 @@ import type { TokenValidation, UsageView } from '../domain/accounts/quota.js';
 import type { PresetView } from '../domain/presets/presets.js';
 import type { TemplateView } from '../domain/templates/templates.js';
 import type { RenderUrl } from '../domain/render-links/render-links.js';
-import type { GenerateOptions, LayoutReport } from '../domain/schemas.js';
+import type { GenerateOptions, LayoutReport } from '../domain/images/schemas.js';
 import type { BatchDetail, BatchView } from '../domain/batches/batches.js';
 
 export interface TitlecardBackend {

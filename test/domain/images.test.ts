@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { FileTooLargeError, QuotaExceededError } from '../../src/domain/kernel/errors.js';
 import type { BlobStore } from '../../src/domain/kernel/ports.js';
 import { createRenderer, INITIAL_RENDER_MS } from '../../src/domain/render/index.js';
-import { generateOptionsSchema } from '../../src/domain/schemas.js';
+import { generateOptionsSchema } from '../../src/domain/images/schemas.js';
 import { createMemoryBlobStore } from '../support/memory-blobs.js';
 import { domainServices, fakeClock } from '../support/domain.js';
 import { solid } from '../support/images.js';

@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ValidationError } from '../../src/domain/kernel/errors.js';
 import { parseOrThrow } from '../../src/domain/kernel/validate.js';
-import { generateOptionsSchema, recordIdSchema, renderUrlBodySchema } from '../../src/domain/schemas.js';
+import { generateOptionsSchema } from '../../src/domain/images/schemas.js';
+import { renderUrlBodySchema } from '../../src/domain/render-links/schemas.js';
+import { recordIdSchema } from '../../src/domain/schemas.js';
 import { templateDocumentSchema } from '../../src/domain/templates/document.js';
 import { webhookBodySchema } from '../../src/domain/webhooks/webhooks.js';
 

@@ -12,7 +12,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_NAMES } from '../support/mcp-tools.js';
-import { imageRecordSchema } from '../../src/domain/schemas.js';
+import { imageRecordSchema } from '../../src/domain/images/schemas.js';
 import { fakeLookup } from '../support/dns.js';
 import { solid } from '../support/images.js';
 import { call, download, startTestServer, type TestServer } from '../support/server.js';

@@ -9,7 +9,7 @@ import type { LoadedFont } from '../../src/domain/render/fonts.js';
 import { createRenderer } from '../../src/domain/render/index.js';
 import type { LaidLine, TextLayout } from '../../src/domain/render/layout.js';
 import { layoutText } from '../support/layout.js';
-import { generateOptionsSchema } from '../../src/domain/schemas.js';
+import { generateOptionsSchema } from '../../src/domain/images/schemas.js';
 import { decode, solid } from '../support/images.js';
 import { SCRIPT_SAMPLES } from '../support/samples.js';
 import { testFonts } from '../support/server.js';

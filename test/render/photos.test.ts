@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeZoneOf } from '../../src/domain/render/geometry.js';
 import { createRenderer, type RenderResult } from '../../src/domain/render/index.js';
-import { generateOptionsSchema } from '../../src/domain/schemas.js';
+import { generateOptionsSchema } from '../../src/domain/images/schemas.js';
 import { ASPECTS } from '../../src/domain/design.js';
 import { outsideContrast } from '../support/contrast.js';
 import { differenceBox, PHOTO_FILES, photo, solid } from '../support/images.js';

@@ -11,7 +11,7 @@ import { ASPECTS } from '../../src/domain/design.js';
 import { createRenderer, type RenderOptions, type TemplateDesign } from '../../src/domain/render/index.js';
 import { BUILT_IN_TEMPLATES } from '../../src/domain/templates/built-ins.js';
 import { fieldValues, parseTemplateDocument } from '../../src/domain/templates/document.js';
-import { generateOptionsSchema } from '../../src/domain/schemas.js';
+import { generateOptionsSchema } from '../../src/domain/images/schemas.js';
 import { ROOT } from '../support/process.js';
 import { outsideContrast } from '../support/contrast.js';
 import { decode, differenceBox, photo, solid } from '../support/images.js';

@@ -5,7 +5,7 @@
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { layoutReportSchema, renderReportSchema } from '../../src/domain/schemas.js';
+import { layoutReportSchema, renderReportSchema } from '../../src/domain/images/schemas.js';
 import { decode, solid } from '../support/images.js';
 import { assertMatchesOpenApi } from '../support/openapi.js';
 import { SCRIPT_SAMPLES } from '../support/samples.js';

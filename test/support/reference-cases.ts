@@ -5,7 +5,7 @@
  */
 import sharp from 'sharp';
 import type { Renderer } from '../../src/domain/render/index.js';
-import { generateOptionsSchema, type GenerateOptionsInput } from '../../src/domain/schemas.js';
+import { generateOptionsSchema, type GenerateOptionsInput } from '../../src/domain/images/schemas.js';
 import { FONT_NAMES } from '../../src/domain/design.js';
 import { SCRIPT_SAMPLES } from './samples.js';
 

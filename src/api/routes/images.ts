@@ -7,7 +7,11 @@ import { fingerprintOf } from '../../domain/kernel/idempotency.js';
 import type { GenerateRequestReader } from '../../domain/images/images.js';
 import type { StoredResponse } from '../../domain/kernel/ports.js';
 import { MAX_INPUT_PIXELS } from '../../domain/render/decode.js';
-import { generateOptionsSchema, listImagesQuerySchema, type RenderReport } from '../../domain/schemas.js';
+import {
+  generateOptionsSchema,
+  listImagesQuerySchema,
+  type RenderReport,
+} from '../../domain/images/schemas.js';
 import { idPattern } from '../../domain/kernel/ids.js';
 import { LIMITS } from '../../domain/design.js';
 import { principalOf, requireAuth, setRateLimitHeaders } from '../../http/auth.js';

@@ -6,7 +6,7 @@
 import express from 'express';
 import { principalOf, requireAuth } from '../../http/auth.js';
 import { envelope, errorResponses, json, ref, schemaOf, secured, type Resource } from '../describe.js';
-import { generateOptionsSchema } from '../../domain/schemas.js';
+import { generateOptionsSchema } from '../../domain/images/schemas.js';
 import { ok } from '../../http/respond.js';
 import { jsonBody } from '../../http/json-body.js';
 

@@ -14,7 +14,7 @@ import type { ApiToken, User } from '../kernel/records.js';
 import { TIERS, type Tier } from '../design.js';
 import { hashPassword, passwordSchema, verifyPassword } from './passwords.js';
 import type { Clock, RecordStore, Throttle } from '../kernel/ports.js';
-import { createTokenBodySchema, type createdTokenSchema, type tokenListEntrySchema } from '../schemas.js';
+import { createTokenBodySchema, type createdTokenSchema, type tokenListEntrySchema } from './schemas.js';
 import { LIMITS } from '../design.js';
 import type { OAuth } from '../oauth/oauth.js';
 import type { Sessions } from './sessions.js';

@@ -11,7 +11,7 @@ import { TIER_QUOTAS } from '../design.js';
 import { monthOf, monthStart, nextMonthStart, secondsUntilReset } from '../kernel/period.js';
 import type { Logger } from 'pino';
 import type { Clock, RecordStore } from '../kernel/ports.js';
-import type { tokenValidationSchema, usageSchema } from '../schemas.js';
+import type { tokenValidationSchema, usageSchema } from './schemas.js';
 
 export type UsageView = z.infer<typeof usageSchema>;
 export type TokenValidation = z.infer<typeof tokenValidationSchema>;

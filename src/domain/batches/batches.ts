@@ -27,7 +27,8 @@ import { mergeFields } from '../templates/document.js';
 import type { Templates } from '../templates/templates.js';
 import type { Assets } from '../assets/assets.js';
 import type { Presets } from '../presets/presets.js';
-import { generateOptionsSchema, httpUrlSchema, isTemplateId } from '../schemas.js';
+import { generateOptionsSchema } from '../images/schemas.js';
+import { httpUrlSchema, isTemplateId } from '../schemas.js';
 
 /** Items per batch (issue 27: a blog's back catalogue; HCTI takes 25, we take more). */
 export const BATCH_MAX_ITEMS = 1000;

@@ -16,7 +16,7 @@ import type {
   RecordStore,
 } from '../kernel/ports.js';
 import type { ImageRecord } from '../kernel/records.js';
-import type { RenderReport } from '../schemas.js';
+import type { RenderReport } from './schemas.js';
 import type { GenerateOne } from './generation.js';
 import type { Generated, GenerateRequestReader, ImageView } from './images.js';
 

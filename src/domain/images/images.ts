@@ -41,7 +41,7 @@ import type {
   imageRecordSchema,
   LayoutReport,
   RenderReport,
-} from '../schemas.js';
+} from './schemas.js';
 import type { Templates } from '../templates/templates.js';
 import { createAdmission } from './admission.js';
 import { createGeneration } from './generation.js';

@@ -7,7 +7,7 @@ import { monthStart, nextMonthStart } from '../kernel/period.js';
 import type { BlobStore, Clock, RecordStore } from '../kernel/ports.js';
 import type { ImageRecord } from '../kernel/records.js';
 import { parseOrThrow } from '../kernel/validate.js';
-import { listImagesQuerySchema } from '../schemas.js';
+import { listImagesQuerySchema } from './schemas.js';
 import type { Images, ImageView } from './images.js';
 
 /** The public URL of a file: the blob store's own, or `publicUrl`/files/<key>. */

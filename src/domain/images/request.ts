@@ -14,7 +14,8 @@ import type { ImageInput } from '../render/decode.js';
 import type { RenderOptions } from '../render/index.js';
 import { optionsOverPreset, type Presets } from '../presets/presets.js';
 import type { Assets } from '../assets/assets.js';
-import { generateOptionsSchema, isTemplateId } from '../schemas.js';
+import { generateOptionsSchema } from './schemas.js';
+import { isTemplateId } from '../schemas.js';
 
 import type { Templates } from '../templates/templates.js';
 import type { PreparedRender } from './images.js';

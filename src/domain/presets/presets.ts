@@ -13,7 +13,8 @@ import { NotFoundError, ValidationError } from '../kernel/errors.js';
 import { idPattern, newId } from '../kernel/ids.js';
 import type { Preset } from '../kernel/records.js';
 import type { Clock, RecordStore } from '../kernel/ports.js';
-import { isTemplateId, presetBodySchema, type presetSchema } from '../schemas.js';
+import { presetBodySchema, type presetSchema } from './schemas.js';
+import { isTemplateId } from '../schemas.js';
 import { parseOrThrow } from '../kernel/validate.js';
 import { mergeFields } from '../templates/document.js';
 

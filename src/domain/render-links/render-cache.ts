@@ -22,7 +22,8 @@ import type { Templates } from '../templates/templates.js';
 import { optionsOverPreset } from '../presets/presets.js';
 import type { Quota } from '../accounts/quota.js';
 import type { Renderer } from '../render/index.js';
-import { generateOptionsSchema, isTemplateId } from '../schemas.js';
+import { generateOptionsSchema } from '../images/schemas.js';
+import { isTemplateId } from '../schemas.js';
 import { parseOrThrow } from '../kernel/validate.js';
 import { idPattern } from '../kernel/ids.js';
 

@@ -40,7 +40,7 @@ import {
   type createdSigningKeySchema,
   type renderUrlSchema,
   type signingKeySchema,
-} from '../schemas.js';
+} from './schemas.js';
 import type { SecretBox } from '../kernel/secrets.js';
 import { parseOrThrow } from '../kernel/validate.js';
 

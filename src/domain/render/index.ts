@@ -18,7 +18,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import sharp from 'sharp';
 import { FILE_TYPES, type FileFormat, type FontName, type Template } from '../design.js';
-import type { GenerateOptions, LayoutReport, RenderReport } from '../schemas.js';
+import type { GenerateOptions, LayoutReport, RenderReport } from '../images/schemas.js';
 import { BUILT_IN_TEMPLATES, builtInDocument, isBuiltIn } from '../templates/built-ins.js';
 import type { Canvas } from './blend.js';
 import { setsTitle, type TemplateDocument } from '../templates/document.js';

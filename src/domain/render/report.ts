@@ -2,7 +2,7 @@
  * The layout report: what a layout came to, in words a CMS can check before publishing (see
  * `layoutReportSchema`). Pure: it reads the layout and the font chain, nothing else.
  */
-import type { LayerReport, LayoutReport } from '../schemas.js';
+import type { LayerReport, LayoutReport } from '../images/schemas.js';
 import type { TemplateDocument } from '../templates/document.js';
 import type { FontName, Template } from '../design.js';
 import type { FontLibrary, LoadedFont } from './fonts.js';

@@ -37,7 +37,8 @@ import type { Site, SitePage } from '../kernel/records.js';
 import { parseOrThrow } from '../kernel/validate.js';
 import type { Presets } from '../presets/presets.js';
 import type { RenderCache, ServedRender } from '../render-links/render-cache.js';
-import { isTemplateId, siteBodySchema, type sitePageSchema, type siteSchema } from '../schemas.js';
+import { isTemplateId } from '../schemas.js';
+import { siteBodySchema, type sitePageSchema, type siteSchema } from './schemas.js';
 import { decodePage, readPage, VERIFICATION_NAME } from './page.js';
 
 /** Sites per account (ours). */

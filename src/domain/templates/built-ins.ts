@@ -15,7 +15,7 @@
  * in wide boxes, 6 / 4 in half-width columns, 10 / 8 in split's narrow ones.
  */
 import { LIMITS, TEMPLATES, type Template } from '../design.js';
-import type { GenerateOptions } from '../schemas.js';
+import type { GenerateOptions } from '../images/schemas.js';
 import { templateDocumentSchema, type TemplateDocument, type TemplateDocumentInput } from './document.js';
 
 const TITLE = '{{title}}';

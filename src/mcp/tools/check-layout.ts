@@ -1,6 +1,10 @@
 /** `check_layout`: the free fit check of `POST /layout` as a tool. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { generateOptionsSchema, layoutReportSchema, type GenerateOptions } from '../../domain/schemas.js';
+import {
+  generateOptionsSchema,
+  layoutReportSchema,
+  type GenerateOptions,
+} from '../../domain/images/schemas.js';
 import type { ToolContext } from './context.js';
 import { READ_ONLY } from './context.js';
 import { safely, structuredResult } from './results.js';

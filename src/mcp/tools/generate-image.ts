@@ -6,13 +6,9 @@ import sharp from 'sharp';
 import { ValidationError } from '../../domain/kernel/errors.js';
 import { contentTypeOfKey } from '../../domain/images/files.js';
 import { z } from 'zod';
-import {
-  generateOptionsSchema,
-  httpUrlSchema,
-  imageRecordSchema,
-  presetOptionsShape,
-  recordIdSchema,
-} from '../../domain/schemas.js';
+import { generateOptionsSchema, imageRecordSchema } from '../../domain/images/schemas.js';
+import { presetOptionsShape } from '../../domain/presets/schemas.js';
+import { httpUrlSchema, recordIdSchema } from '../../domain/schemas.js';
 import type { GenerateRequest } from '../../backend/port.js';
 import type { ToolContext } from './context.js';
 import { safely, structuredResult } from './results.js';

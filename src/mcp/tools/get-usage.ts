@@ -1,7 +1,7 @@
 /** `get_usage`: docs/api.md#endpoints as a tool, with the reset instant spelled out. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { usageSchema } from '../../domain/schemas.js';
+import { usageSchema } from '../../domain/accounts/schemas.js';
 import { READ_ONLY, type ToolContext } from './context.js';
 import { safely, structuredResult } from './results.js';
 

@@ -3,7 +3,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { ValidationError } from '../../domain/kernel/errors.js';
 import { IMAGE_SORTS, SORT_ORDERS } from '../../domain/kernel/records.js';
-import { imageListEntrySchema, listImagesQuerySchema } from '../../domain/schemas.js';
+import { imageListEntrySchema, listImagesQuerySchema } from '../../domain/images/schemas.js';
 import { READ_ONLY, type ToolContext } from './context.js';
 import { safely, structuredResult } from './results.js';
 

@@ -1,7 +1,8 @@
 /** `list_presets` and `create_render_url`: saved designs, and signed links that render on first fetch. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { presetSchema, renderUrlBodySchema, renderUrlSchema } from '../../domain/schemas.js';
+import { presetSchema } from '../../domain/presets/schemas.js';
+import { renderUrlBodySchema, renderUrlSchema } from '../../domain/render-links/schemas.js';
 import { READ_ONLY, type ToolContext } from './context.js';
 import { safely, structuredResult } from './results.js';
 

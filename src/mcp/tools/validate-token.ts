@@ -1,7 +1,7 @@
 /** `validate_token`: docs/api.md#endpoints as a tool. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { tokenValidationSchema } from '../../domain/schemas.js';
+import { tokenValidationSchema } from '../../domain/accounts/schemas.js';
 import { READ_ONLY, type ToolContext } from './context.js';
 import { safely, structuredResult } from './results.js';
 
