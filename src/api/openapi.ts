@@ -40,7 +40,7 @@ import { filesResource } from './routes/files.js';
 import { presetsResource } from './routes/presets.js';
 import { templatesResource } from './routes/templates.js';
 import { templateDocumentSchema } from '../domain/templates/document.js';
-import { templateSchema } from '../domain/templates/templates.js';
+import { templateSchema } from '../domain/templates/schemas.js';
 import { renderLinksResource } from './routes/render-links.js';
 import { siteLinksResource, sitesResource } from './routes/sites.js';
 import { batchesResource } from './routes/batches.js';
@@ -50,13 +50,13 @@ import {
   webhookBodySchema,
   webhookDeliverySchema,
   webhookEndpointSchema,
-} from '../domain/webhooks/webhooks.js';
+} from '../domain/webhooks/schemas.js';
 import {
   batchBodySchema,
   batchDetailSchema,
   batchSchema,
   createdBatchSchema,
-} from '../domain/batches/batches.js';
+} from '../domain/batches/schemas.js';
 import { imagesResource } from './routes/images.js';
 import { layoutResource } from './routes/layout.js';
 import { tokensResource } from './routes/tokens.js';

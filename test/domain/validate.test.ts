@@ -10,7 +10,7 @@ import { generateOptionsSchema } from '../../src/domain/images/schemas.js';
 import { renderUrlBodySchema } from '../../src/domain/render-links/schemas.js';
 import { recordIdSchema } from '../../src/domain/schemas.js';
 import { templateDocumentSchema } from '../../src/domain/templates/document.js';
-import { webhookBodySchema } from '../../src/domain/webhooks/webhooks.js';
+import { webhookBodySchema } from '../../src/domain/webhooks/schemas.js';
 
 /** The ValidationError parseOrThrow throws for `input`, as field, constraint and message. */
 function refusal(schema: z.ZodType, input: unknown) {

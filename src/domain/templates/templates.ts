@@ -5,7 +5,7 @@
  * is part of a render link's cache key, as a preset's is. `design` fills a template for a render
  * from a request's `fields` (docs/api.md#generate-options `title` and `subtitle` are variables of every template).
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Principal } from '../accounts/accounts.js';
 import { TEMPLATES } from '../design.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../kernel/errors.js';
@@ -19,22 +19,11 @@ import type { TemplateDesign } from '../render/index.js';
 import type { Assets } from '../assets/assets.js';
 import { BUILT_IN_TEMPLATES, isBuiltIn } from './built-ins.js';
 import { fieldValues, imageVariableOf, parseTemplateDocument, type TemplateDocument } from './document.js';
+import type { templateSchema } from './schemas.js';
 
 /** Templates an account may keep (our choice; docs/templates.md). */
 export const TEMPLATES_PER_ACCOUNT = 100;
 
-/** A template as the API shows it. */
-export const templateSchema = z.object({
-  id: z.string().describe('A built-in name (bottom-left, left, right, split) or a template id tpl_….'),
-  name: z.string(),
-  version: z.number().int().describe('1 at creation, one more on every edit; 1 for a built-in.'),
-  builtIn: z.boolean().describe('True for the four built-ins, which are read-only.'),
-  document: z
-    .record(z.string(), z.unknown())
-    .describe('The template document (docs/templates.md), defaults filled.'),
-  createdAt: z.string().nullable().describe('ISO 8601; null for a built-in.'),
-  updatedAt: z.string().nullable().describe('ISO 8601; null for a built-in.'),
-});
 export type TemplateView = z.infer<typeof templateSchema>;
 
 const viewOf = (t: TemplateRecord): TemplateView => ({

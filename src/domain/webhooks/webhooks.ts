@@ -17,7 +17,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Principal } from '../accounts/accounts.js';
 import { assertConfirmed } from '../accounts/confirmation.js';
 import { NotFoundError, TitlecardError, ValidationError } from '../kernel/errors.js';
@@ -26,7 +26,8 @@ import type { Clock, RecordStore, WebhookPoster } from '../kernel/ports.js';
 import type { WebhookDelivery, WebhookEndpoint } from '../kernel/records.js';
 import type { SecretBox } from '../kernel/secrets.js';
 import { parseOrThrow } from '../kernel/validate.js';
-import { httpUrlSchema } from '../schemas.js';
+import type { webhookEndpointSchema, createdWebhookSchema, webhookDeliverySchema } from './schemas.js';
+import { webhookBodySchema } from './schemas.js';
 
 /** Waits before each retry, seconds (Svix's schedule; the Standard Webhooks specification's advice). */
 export const RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 36_000] as const;
@@ -38,33 +39,6 @@ const LEASE_MS = 60_000;
 const IDLE_MS = 1000;
 /** Deliveries sent at once by one runner. */
 const CONCURRENCY = 4;
-
-export const webhookBodySchema = z
-  .object({
-    url: httpUrlSchema().describe('Where events are POSTed: http or https.'),
-  })
-  .strict();
-export const webhookEndpointSchema = z.object({ id: z.string(), url: z.string(), createdAt: z.string() });
-export const createdWebhookSchema = webhookEndpointSchema.extend({
-  secret: z.string().describe('whsec_ and base64: the signing secret, shown only here.'),
-});
-export const webhookDeliverySchema = z.object({
-  id: z.string().describe('The webhook-id header.'),
-  endpoint: z.string().nullable(),
-  url: z.string(),
-  type: z.string(),
-  status: z.enum(['pending', 'delivered', 'failed']),
-  attempts: z.number().int(),
-  lastStatus: z
-    .number()
-    .int()
-    .nullable()
-    .describe("The receiver's last HTTP status; null when it gave none."),
-  lastError: z.string().nullable(),
-  nextAttemptAt: z.string().nullable().describe('While pending.'),
-  createdAt: z.string(),
-  deliveredAt: z.string().nullable(),
-});
 
 export type WebhookEndpointView = z.infer<typeof webhookEndpointSchema>;
 export type CreatedWebhook = z.infer<typeof createdWebhookSchema>;

@@ -1,7 +1,7 @@
 /** `list_templates` and `get_template`: the built-in templates and the account's own (docs/templates.md). */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { templateSchema } from '../../domain/templates/templates.js';
+import { templateSchema } from '../../domain/templates/schemas.js';
 import { READ_ONLY, type ToolContext } from './context.js';
 import { safely, structuredResult } from './results.js';
 

@@ -9,7 +9,7 @@
  */
 import express, { type Response } from 'express';
 import type { Principal } from '../../domain/accounts/accounts.js';
-import { BATCH_MAX_ITEMS } from '../../domain/batches/batches.js';
+import { BATCH_MAX_ITEMS } from '../../domain/batches/schemas.js';
 import type { Services } from '../../domain/services.js';
 import { batchBodyOfCsvForm, sendZip } from '../../http/bulk.js';
 import { formText, noticeFrom, orRefusal } from '../forms.js';
