@@ -23,9 +23,19 @@ export async function mongoUsage(db: Db): Promise<RecordStore['usage']> {
         throw err;
       }
     };
+    // First the slot after the month's count (one index-only count, one insert): free unless a
+    // refund left a hole below it or another charge took it at the same moment. Only then are
+    // the month's slots read to pick a free one at random (the FerretDB-safe path below), so a
+    // charge reads them only under contention or after refunds, on any server.
+    const used = await slots.countDocuments({ userId, month });
+    if (used >= limit) return undefined;
+    const first = await claim(used);
+    if (first) return first;
     for (let attempt = 0; attempt < CHARGE_ATTEMPTS; attempt++) {
       const taken = new Set(
-        (await slots.find({ userId, month }, { projection: { slot: 1 } }).toArray()).map((d) => d.slot),
+        (await slots.find({ userId, month }, { projection: { slot: 1, _id: 0 } }).toArray()).map(
+          (d) => d.slot,
+        ),
       );
       if (taken.size >= limit) return undefined;
       const free: number[] = [];
