@@ -80,3 +80,27 @@ export function runCli(
     proc.once('close', (code) => resolve({ code: code ?? -1, stdout, stderr })),
   );
 }
+
+/**
+ * Resolves once the server at `url` reports metric `name` (GET /metrics, Prometheus text) at a
+ * value `ok` accepts: a test waits for the state it needs (renders running, upload bytes arriving)
+ * instead of sleeping for a time that usually suffices. Rejects after `timeoutMs`.
+ */
+export async function untilMetric(
+  url: string,
+  name: string,
+  ok: (value: number) => boolean,
+  timeoutMs = 30_000,
+): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    const value = text
+      .split('\n')
+      .filter((l) => l.startsWith(name) && !l.startsWith('#'))
+      .reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${name} stayed at ${value} for ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

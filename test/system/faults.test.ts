@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { photo } from '../support/images.js';
-import { CLI, ROOT, runCli, spawnServer } from '../support/process.js';
+import { CLI, ROOT, runCli, spawnServer, untilMetric } from '../support/process.js';
 import { call, download, generate } from '../support/server.js';
 
 let dataDir: string;
@@ -54,7 +54,8 @@ describe('faults', () => {
     const inFlight = Array.from({ length: 8 }, (_, i) =>
       generate(server.base, token, { title: `In flight ${i}` }, { data: kleiber }),
     );
-    await new Promise((r) => setTimeout(r, 400)); // the uploads are under way
+    // Every upload received and the renders under way, not a time that usually suffices.
+    await untilMetric(server.url, 'titlecard_upload_bytes_total', (n) => n >= 8 * kleiber.length);
     server.proc.kill('SIGTERM');
     const answers = await Promise.all(inFlight);
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(201));

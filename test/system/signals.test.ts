@@ -9,9 +9,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { photo } from '../support/images.js';
-import { ROOT, runCli } from '../support/process.js';
+import { ROOT, runCli, untilMetric } from '../support/process.js';
 import { generate } from '../support/server.js';
 
 let dataDir: string;
@@ -125,7 +125,11 @@ describe('npm start and a signal to its process group', () => {
         { data: photo('Kleiber_by_Lukas_Baubkus.jpg') },
       ),
     );
-    await new Promise((r) => setTimeout(r, 300));
+    // Every upload received and renders running (not a time that usually suffices).
+    const url = server.base.replace(/\/api$/, '');
+    const bytes = 4 * photo('Kleiber_by_Lukas_Baubkus.jpg').length;
+    await untilMetric(url, 'titlecard_upload_bytes_total', (n) => n >= bytes);
+    await untilMetric(url, 'titlecard_renders_active', (n) => n > 0);
     process.kill(-server.group, 'SIGINT');
     expect((await Promise.all(renders)).map((r) => r.status)).toEqual(Array(4).fill(201));
     await server.exited;
@@ -135,9 +139,16 @@ describe('npm start and a signal to its process group', () => {
     const server = await npmStart();
     // A request that never finishes keeps the graceful stop waiting.
     const stalled = slowUpload(server.base, 'Stalled').catch(() => 0);
-    await new Promise((r) => setTimeout(r, 100));
+    await untilMetric(server.base.replace(/\/api$/, ''), 'titlecard_upload_bytes_total', (n) => n > 0);
     process.kill(-server.group, 'SIGINT');
-    await new Promise((r) => setTimeout(r, 1500));
+    // The second signal once the first has been taken (the server says it is shutting down), and
+    // past the window in which copies of the first one count as the same (REPEATED_SIGNAL_WINDOW_MS
+    // of src/cli.ts, 1 s): that wait is the behaviour under test, not a guess at a duration.
+    await vi.waitFor(() => expect(server.stderr()).toMatch(/shutting down/), {
+      timeout: 10_000,
+      interval: 20,
+    });
+    await new Promise((r) => setTimeout(r, 1000 + 200));
     const second = Date.now();
     process.kill(-server.group, 'SIGINT');
     await server.exited;

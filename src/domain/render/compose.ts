@@ -112,7 +112,7 @@ export function clipToBox(masks: TextMasks, box: Rect): TextMasks {
 function readingRects(layout: TextLayout, layers: Set<number>): Rect[][] {
   // The pixels a reader sees the glyphs against: each line's box from cap height to baseline,
   // grown by READING_MARGIN_PX on every side (the ring 3 to 6 px around the glyphs that
-  // test/render/photos.test.ts measures from the outside).
+  // test/render/photos-matrix-*.test.ts measures from the outside).
   return layout.blocks
     .filter((b) => layers.has(b.layer))
     .map((b) =>

@@ -9,7 +9,7 @@
  *   not decide the colour but nine pixels in ten clear the bar. It is taken for each text block
  *   (title, subtitle) on its own and the lowest counts: pooled, the title's many pixels would hide a
  *   small subtitle on a bright patch (seen on the split template: 5.5:1 pooled, 2.3:1 for the
- *   subtitle measured from the outside, test/render/photos.test.ts).
+ *   subtitle measured from the outside, test/render/photos-matrix-*.test.ts).
  * - The gradient's colour is a deep (or, behind dark text, pale) shade of the dominant hue under the
  *   text, not flat black. Its strength starts at {@link GRADIENT_MIN_STRENGTH} and rises in steps of
  *   0.05 until the text reaches {@link TARGET_CONTRAST} (4.5:1 plus a 5% margin) or the gradient is
@@ -27,7 +27,7 @@ export const WCAG_AA_CONTRAST = 4.5;
 /**
  * What the analysis aims for: 5% above WCAG AA. The analysis samples the lines' boxes; the glyph
  * pixels themselves measured 4.52:1 at worst over the photo matrix when it aimed for 4.5 exactly
- * (test/render/photos.test.ts), too close to the bar.
+ * (test/render/photos-matrix-*.test.ts), too close to the bar.
  */
 export const TARGET_CONTRAST = WCAG_AA_CONTRAST * 1.05;
 /** The gradient is always at least this strong when on: a visible, designed overlay. */
