@@ -3,15 +3,21 @@
  * 16 MiB or more first asks for glibc's free pages to go back; a small one does not.
  */
 import sharp from 'sharp';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { decodeCover } from '../../src/domain/render/decode.js';
-import { trimFreeMemory } from '../../src/domain/render/malloc-trim.js';
-
-vi.mock('../../src/domain/render/malloc-trim.js', () => ({ trimFreeMemory: vi.fn() }));
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeLargeDecode, decodeCover } from '../../src/domain/render/decode.js';
 import { enlarged, photo } from '../support/images.js';
 
+const trimFreeMemory = vi.fn();
+
 describe('free memory given back before a large decode', () => {
-  beforeEach(() => vi.mocked(trimFreeMemory).mockClear());
+  const real = beforeLargeDecode.run;
+  beforeEach(() => {
+    trimFreeMemory.mockClear();
+    beforeLargeDecode.run = trimFreeMemory;
+  });
+  afterEach(() => {
+    beforeLargeDecode.run = real;
+  });
 
   it('trims before a 13-megapixel progressive JPEG (about 52 MiB), not before a small photo', async () => {
     const large = await enlarged('Dragonfly_by_Bolly.jpg', 4224, 3168, 'jpeg', { progressive: true });

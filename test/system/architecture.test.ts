@@ -266,6 +266,19 @@ describe('the import graph, followed transitively', () => {
   });
 });
 
+describe('tests that share a worker', () => {
+  it("no test file mocks a module: files share each worker's module cache (vitest.config.ts, isolate: false)", () => {
+    const tests = readdirSync(path.join(ROOT, 'test'), { recursive: true, encoding: 'utf8' }).filter((f) =>
+      f.endsWith('.ts'),
+    );
+    expect(tests.length).toBeGreaterThan(50);
+    const mocking = tests.filter((f) =>
+      /\bvi\.(mock|doMock|unmock)\(/.test(readFileSync(path.join(ROOT, 'test', f), 'utf8')),
+    );
+    expect(mocking).toEqual([]);
+  });
+});
+
 describe('one answer per error code', () => {
   it('HTTP_ERRORS has a row for exactly the codes of ERROR_CODES, each a 4xx or 5xx', () => {
     expect(Object.keys(HTTP_ERRORS).sort()).toEqual([...ERROR_CODES].sort());

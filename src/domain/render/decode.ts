@@ -233,6 +233,12 @@ const decodeBudget = new Semaphore(DECODE_MEMORY_BUDGET / MIB);
 const LARGE_DECODE_MIB = 16;
 
 /**
+ * What runs before a large decode ({@link LARGE_DECODE_MIB}): the allocator trim. A seam for the
+ * test that counts the calls (test/render/decode-trim.test.ts) without mocking the module.
+ */
+export const beforeLargeDecode = { run: trimFreeMemory };
+
+/**
  * Bytes a cover-crop decode holds at its peak, from the header, as measured with libvips (growth of
  * the high-water resident memory, one decode in a fresh process): a progressive JPEG or interlaced
  * PNG is decoded whole before it can be shrunk (about 4 bytes a pixel: 59 MB for 13.4 megapixels);
@@ -277,7 +283,7 @@ async function decodeChecked(
     const { data, info } = await decodeBudget.runExclusive(
       () => {
         // A large decode's memory comes on top of the pages the allocator holds free: give those back.
-        if (mib >= LARGE_DECODE_MIB) trimFreeMemory();
+        if (mib >= LARGE_DECODE_MIB) beforeLargeDecode.run();
         return pipeline.toColourspace('srgb').raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
       },
       Math.max(1, mib),
