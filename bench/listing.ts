@@ -13,7 +13,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { newId } from '../src/domain/kernel/ids.js';
-import type { ImagePageQuery } from '../src/domain/kernel/records.js';
+import { titleSortKey, type ImagePageQuery } from '../src/domain/kernel/records.js';
 import { openSqliteStore } from '../src/storage/sqlite/index.js';
 import { delayLine, eventLoopDelay, median } from './stats.js';
 
@@ -37,8 +37,8 @@ async function accountOf(store: ReturnType<typeof openSqliteStore>, email: strin
 function bulkInsert(file: string, userId: string, count: number) {
   const db = new Database(file);
   const insert = db.prepare(
-    `INSERT INTO images (id, user_id, title, subtitle, width, height, format, image_key, thumbnail_key, created_at)
-     VALUES (?, ?, ?, NULL, 1200, 630, 'png', ?, ?, ?)`,
+    `INSERT INTO images (id, user_id, title, title_key, subtitle, width, height, format, image_key, thumbnail_key, created_at)
+     VALUES (?, ?, ?, ?, NULL, 1200, 630, 'png', ?, ?, ?)`,
   );
   const t0 = Date.parse('2024-01-01T00:00:00Z');
   db.transaction(() => {
@@ -48,6 +48,7 @@ function bulkInsert(file: string, userId: string, count: number) {
         newId('img'),
         userId,
         `Post number ${i}`,
+        titleSortKey(`Post number ${i}`),
         `${key}.png`,
         `${key}_thumb.png`,
         new Date(t0 + i * 1000).toISOString(),

@@ -1,17 +1,12 @@
 /** Uploads kept for reuse: backgrounds, logos and fonts. */
 import type { Collection, Db } from 'mongodb';
 import type { RecordStore } from '../../domain/kernel/ports.js';
-import { toAsset, type ImageDoc, type AssetDoc } from './documents.js';
+import { toAsset, type AssetDoc } from './documents.js';
 
 /** The `assets` repository of the {@link RecordStore} on MongoDB; creates its indexes first. */
 export async function mongoAssets(db: Db): Promise<RecordStore['assets']> {
-  const images: Collection<ImageDoc> = db.collection('images');
   const assets: Collection<AssetDoc> = db.collection('assets');
-  await Promise.all([
-    images.createIndex({ userId: 1, createdAt: -1, _id: -1 }, { name: 'images_by_user_created' }),
-    images.createIndex({ userId: 1, titleLower: 1, _id: 1 }, { name: 'images_by_user_title' }),
-    assets.createIndex({ userId: 1, createdAt: -1 }, { name: 'assets_by_user' }),
-  ]);
+  await Promise.all([assets.createIndex({ userId: 1, createdAt: -1 }, { name: 'assets_by_user' })]);
   return {
     async create({ id, ...rest }) {
       await assets.insertOne({ _id: id, ...rest });

@@ -1,17 +1,12 @@
 /** Emailed single-use links (verification, password reset): the one delete that removes a link wins. */
 import type { Collection, Db } from 'mongodb';
 import type { RecordStore } from '../../domain/kernel/ports.js';
-import { toLink, type ImageDoc, type LinkDoc } from './documents.js';
+import { toLink, type LinkDoc } from './documents.js';
 
 /** The `links` repository of the {@link RecordStore} on MongoDB; creates its indexes first. */
 export async function mongoLinks(db: Db): Promise<RecordStore['links']> {
-  const images: Collection<ImageDoc> = db.collection('images');
   const links: Collection<LinkDoc> = db.collection('account_links');
-  await Promise.all([
-    images.createIndex({ userId: 1, createdAt: -1, _id: -1 }, { name: 'images_by_user_created' }),
-    images.createIndex({ userId: 1, titleLower: 1, _id: 1 }, { name: 'images_by_user_title' }),
-    links.createIndex({ userId: 1, purpose: 1 }, { name: 'links_by_user' }),
-  ]);
+  await Promise.all([links.createIndex({ userId: 1, purpose: 1 }, { name: 'links_by_user' })]);
   return {
     async create({ idHash, ...rest }) {
       await links.insertOne({ _id: idHash, ...rest });
