@@ -97,7 +97,7 @@ export async function untilMetric(
     const text = await (await fetch(`${url}/metrics`)).text();
     const value = text
       .split('\n')
-      .filter((l) => l.startsWith(name) && !l.startsWith('#'))
+      .filter((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`))
       .reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
     if (ok(value)) return value;
     if (Date.now() > deadline) throw new Error(`${name} stayed at ${value} for ${timeoutMs} ms`);

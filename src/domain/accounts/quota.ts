@@ -65,6 +65,8 @@ export function createQuota(store: RecordStore, clock: Clock, logger?: Logger): 
     return { userId: user.id, month, receipt };
   }
 
+  const refund = (charge: Charge) => store.usage.refund(charge.userId, charge.month, charge.receipt);
+
   async function counts(user: User) {
     const now = clock.now();
     const month = monthOf(now);
@@ -78,18 +80,14 @@ export function createQuota(store: RecordStore, clock: Clock, logger?: Logger): 
 
     chargeOnce: (user, key) => chargeThisMonth(user, key),
 
-    async refund(charge) {
-      await store.usage.refund(charge.userId, charge.month, charge.receipt);
-    },
+    refund,
 
     async withCharge(user, work, { key } = {}) {
       const charge = await chargeThisMonth(user, key);
       try {
         return await work(charge);
       } catch (err) {
-        await store.usage
-          .refund(charge.userId, charge.month, charge.receipt)
-          .catch((e: unknown) => logger?.error({ err: e, charge }, 'quota refund failed'));
+        await refund(charge).catch((e: unknown) => logger?.error({ err: e, charge }, 'quota refund failed'));
         throw err;
       }
     },

@@ -13,11 +13,15 @@ import type { Renderer } from '../render/index.js';
 import type { Admission } from './admission.js';
 import { blobKeysOf } from './files.js';
 import { createHandoff } from './handoff.js';
-import type { Generated, GenerateRequestReader, Images, ImagesDeps, ImageView } from './images.js';
+import type {
+  Generated,
+  GenerateRequestReader,
+  Images,
+  ImagesDeps,
+  ImageSource,
+  ImageView,
+} from './images.js';
 import type { RequestResolver } from './request.js';
-
-/** The record of a batch item's image: which batch and item made it (the `image.created` event says). */
-export type ImageSource = { batchId: string; index: number };
 
 /**
  * One generation after its charge: read → validate → render → files → record, under `id`. Throws

@@ -51,6 +51,8 @@ import { createImageRecords, createViews } from './records.js';
 import { createRequestResolver } from './request.js';
 
 export type ImageView = z.infer<typeof imageRecordSchema>;
+/** The batch item that made an image (the `image.created` event says which). */
+export type ImageSource = { batchId: string; index: number };
 export type ImagePage = z.infer<typeof imagePageSchema>;
 export type ImageDetail = z.infer<typeof imageDetailSchema>;
 
@@ -99,7 +101,7 @@ export interface Images {
   generateItem(
     user: Principal['user'],
     options: Record<string, unknown>,
-    ids: { imageId: string; chargeKey: string; source: { batchId: string; index: number } },
+    ids: { imageId: string; chargeKey: string; source: ImageSource },
   ): Promise<ImageView>;
   /**
    * A worker's side of a generation handed over (`GENERATE_ON_WORKERS`): renders it, writes its
@@ -198,11 +200,7 @@ export interface ImagesDeps {
    * Called once an image record is written, from any edge (the `image.created` webhook event);
    * `source` names the batch item that made it. Must not throw.
    */
-  onCreated?: (
-    userId: string,
-    image: ImageView,
-    source?: { batchId: string; index: number },
-  ) => Promise<void>;
+  onCreated?: (userId: string, image: ImageView, source?: ImageSource) => Promise<void>;
   /**
    * With `GENERATE_ON_WORKERS`: where a generation's render goes (workers on BullMQ); this process
    * then charges, reads the request and answers, and a worker renders and records.

@@ -2,8 +2,6 @@
 import type { LogoCorner } from '../design.js';
 import { type Frame, safeZoneOf, sizeOf, type Rect } from './geometry.js';
 
-export { LOGO_CORNERS, type LogoCorner } from '../design.js';
-
 /** A logo laid over the card: its decoded bytes (PNG, JPEG or WebP, alpha kept) and where it goes. */
 export interface LogoOverlay {
   image: Buffer;
