@@ -24,7 +24,11 @@ import type { Runtime } from './runtime.js';
 import { createWebRouter } from './web/index.js';
 import { createOAuthRouter, oauthAvailable, oauthVerifier } from './web/oauth.js';
 
-export function createHttpApp(runtime: Runtime): express.Express {
+/**
+ * The Express app on `runtime`. `isStopping` tells `/readyz` that a graceful shutdown has begun
+ * (src/server.ts): it then answers 503 `{status: "stopping"}`, so a load balancer stops sending.
+ */
+export function createHttpApp(runtime: Runtime, isStopping: () => boolean = () => false): express.Express {
   const app = express();
   app.disable('x-powered-by');
   // The client's address for throttles and logs: the socket's, or X-Forwarded-For's behind the
@@ -81,6 +85,10 @@ export function createHttpApp(runtime: Runtime): express.Express {
     res.type(runtime.metrics.registry.contentType).send(await runtime.metrics.registry.metrics());
   });
   app.get('/readyz', async (_req, res) => {
+    if (isStopping()) {
+      res.status(503).json({ status: 'stopping' });
+      return;
+    }
     const { ready, checks } = await runtime.services.ready();
     res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable', checks });
   });

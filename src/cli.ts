@@ -64,13 +64,16 @@ const minutes = (value: string): number => {
 export const REPEATED_SIGNAL_WINDOW_MS = 1000;
 
 /** Calls `graceful` on the first SIGINT or SIGTERM, `forced` on one that comes after the window. */
-function onStopSignals(handlers: { graceful: () => void; forced: (signal: string) => void }): void {
+function onStopSignals(handlers: {
+  graceful: (signal: NodeJS.Signals) => void;
+  forced: (signal: string) => void;
+}): void {
   let first: number | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
     const now = Date.now();
     if (first === undefined) {
       first = now;
-      handlers.graceful();
+      handlers.graceful(signal);
     } else if (now - first > REPEATED_SIGNAL_WINDOW_MS) handlers.forced(signal);
   };
   process.on('SIGINT', onSignal);
@@ -79,14 +82,14 @@ function onStopSignals(handlers: { graceful: () => void; forced: (signal: string
 
 /** Closes gracefully on the first stop signal and exits 0; a later one exits 1 at once, saying what is lost. */
 function closeOnStopSignals(
-  close: () => Promise<void>,
+  close: (signal: NodeJS.Signals) => Promise<void>,
   logger: ReturnType<typeof createLogger>,
   lost: string,
 ): void {
   onStopSignals({
-    graceful: () => {
-      logger.info('shutting down');
-      close().then(
+    graceful: (signal) => {
+      logger.info({ signal }, 'shutting down');
+      close(signal).then(
         () => process.exit(EXIT.ok),
         (err: unknown) => {
           logger.error({ err }, 'shutdown failed');
@@ -121,7 +124,13 @@ function buildProgram(): Command {
       tuneHeapGrowing();
       const { startServer } = await import('./server.js');
       const running = await startServer(config, logger, { warmUp: true });
-      closeOnStopSignals(() => running.close(), logger, 'requests still in flight are dropped');
+      // SIGTERM comes from a supervisor, maybe behind a load balancer: accept a moment longer.
+      // SIGINT is a person at a terminal: stop accepting at once.
+      closeOnStopSignals(
+        (signal) => running.close({ delayMs: signal === 'SIGTERM' ? config.shutdownDelay * 1000 : 0 }),
+        logger,
+        'requests still in flight are dropped',
+      );
     });
 
   program

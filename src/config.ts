@@ -110,6 +110,12 @@ export const CONFIG_TABLE = {
     default: '`1024`',
     description: 'Most open connections per process; more are refused at once.',
   },
+  SHUTDOWN_DELAY: {
+    schema: z.coerce.number().min(0).max(20).default(5),
+    default: '`5`',
+    description:
+      'Seconds the server keeps accepting connections after SIGTERM, `/readyz` answering 503, so that a load balancer stops sending before the port closes ([operations.md](operations.md), Shutdown). SIGINT (Ctrl-C) does not wait.',
+  },
   METRICS_TOKEN: {
     schema: z.string().min(16, 'expected at least 16 characters').optional(),
     default: 'none',
@@ -338,6 +344,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     renderMaxWait: c.RENDER_MAX_WAIT,
     siteRecheck: c.SITE_RECHECK,
     maxConnections: c.MAX_CONNECTIONS,
+    shutdownDelay: c.SHUTDOWN_DELAY,
     metricsToken: c.METRICS_TOKEN,
     /** Express's `trust proxy`: false, a number of hops, or the proxies' addresses and ranges. */
     trustProxy: c.TRUST_PROXY,

@@ -4,14 +4,29 @@
  * servers through it).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createHttpApp } from './app.js';
 import { createRuntime, type Runtime, type RuntimeOverrides } from './runtime.js';
 
-/** How long a shutdown waits for requests in flight: 25 s, under the usual 30 s a container platform gives after SIGTERM. */
+/**
+ * How long a shutdown waits for requests in flight, the accepting moment ({@link ShutdownOptions})
+ * included: 25 s, under the usual 30 s a container platform gives after SIGTERM.
+ */
 export const SHUTDOWN_GRACE_MS = 25_000;
+
+/** How a {@link RunningServer} stops. */
+export interface ShutdownOptions {
+  /**
+   * Milliseconds to keep accepting connections after the stop begins, `/readyz` answering 503
+   * meanwhile, so that a load balancer notices before the port closes (`SHUTDOWN_DELAY`,
+   * docs/configuration.md). Default 0: stop accepting at once.
+   */
+  delayMs?: number;
+  /** Milliseconds, from the stop's start, after which open connections are cut. Default {@link SHUTDOWN_GRACE_MS}. */
+  graceMs?: number;
+}
 
 /**
  * Connection limits (Node's http server): a client has 10 s to send its headers and 120 s for the
@@ -32,11 +47,13 @@ export interface RunningServer {
   /** Where it listens, e.g. `http://127.0.0.1:3000`. */
   url: string;
   /**
-   * Graceful shutdown: stops accepting connections, lets requests in flight (and their renders)
-   * finish, for at most `graceMs` (default {@link SHUTDOWN_GRACE_MS}), then cuts what is left and
-   * closes the stores.
+   * Graceful shutdown: keeps accepting for `delayMs`, then stops listening. Every connection
+   * accepted gets an answer: one whose request has not arrived yet is served when it does (its
+   * headers are due within {@link TIMEOUTS}`.headersMs`), then closed; a keep-alive connection
+   * closes after its answer, an idle one at once. Requests in flight (and their renders) finish,
+   * until `graceMs` after the start, when what is left is cut. Then the stores close.
    */
-  close(graceMs?: number): Promise<void>;
+  close(options?: ShutdownOptions): Promise<void>;
 }
 
 /**
@@ -67,7 +84,24 @@ export async function startServer(
   });
   app.catch(() => undefined); // a start-up failure is reported by the caller, not as an unhandled rejection
   let stopping = false;
+  // Each open connection: how many of its requests are unanswered, and whether one was answered.
+  // Node's closeIdleConnections() would also cut a connection whose first request has not arrived.
+  const connections = new Map<Socket, { active: number; answered: boolean }>();
+  server.on('connection', (socket: Socket) => {
+    connections.set(socket, { active: 0, answered: false });
+    socket.once('close', () => connections.delete(socket));
+  });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const state = connections.get(req.socket);
+    if (state) {
+      state.active += 1;
+      res.once('close', () => {
+        state.active -= 1;
+        state.answered = true;
+        // An answer whose headers went out before the stop began kept its connection alive.
+        if (stopping && state.active === 0) req.socket.end();
+      });
+    }
     // While shutting down, a keep-alive connection is closed after its answer.
     if (stopping) res.setHeader('Connection', 'close');
     app.then(
@@ -91,7 +125,7 @@ export async function startServer(
     server.close();
     throw err;
   }
-  ready(createHttpApp(runtime));
+  ready(createHttpApp(runtime, () => stopping));
   runtime.services.background.start();
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   logger.info({ url, publicUrl: runtime.publicUrl, dataDir: config.dataDir }, 'titlecard listening');
@@ -99,12 +133,17 @@ export async function startServer(
     server,
     runtime,
     url,
-    async close(graceMs = SHUTDOWN_GRACE_MS) {
+    async close({ delayMs = 0, graceMs = SHUTDOWN_GRACE_MS }: ShutdownOptions = {}) {
       stopping = true;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
       const cut = setTimeout(() => server.closeAllConnections(), graceMs);
       cut.unref();
+      // Meanwhile every answer says `Connection: close`, so keep-alive clients reconnect elsewhere.
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(delayMs, graceMs)));
+      // net.Server's close, not http.Server's: since Node 19 the latter also cuts every connection
+      // without a request in flight, those whose first request has not arrived yet included.
+      const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
+      // Idle keep-alive connections close now; a connection not yet answered stays for its answer.
+      for (const [socket, state] of connections) if (state.answered && state.active === 0) socket.end();
       await closed;
       clearTimeout(cut);
       await runtime.close();

@@ -33,7 +33,16 @@ export function spawnServer(
   const proc = spawn(file, args, {
     cwd: ROOT,
     detached: npmStart,
-    env: { ...SERVE_ENV, ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    // SHUTDOWN_DELAY 0: a test stopping its server does not wait for a load balancer (signals.test.ts does).
+    env: {
+      ...SERVE_ENV,
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      SHUTDOWN_DELAY: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {

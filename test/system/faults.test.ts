@@ -120,7 +120,14 @@ describe('start-up', () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'titlecard-startup-'));
     const proc = spawn(process.execPath, [...CLI, 'serve'], {
       cwd: ROOT,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'info' },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dir,
+        LOG_LEVEL: 'info',
+        SHUTDOWN_DELAY: '0',
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let log = '';

@@ -1,12 +1,14 @@
 /**
  * Stopping `npm start` as a terminal, systemd or a supervisor does: a signal to the whole process
- * group (npm → sh → cross-env → node), which reaches node more than once. Requests in flight are
- * answered; only a deliberate second signal, later, stops at once (src/cli.ts).
+ * group (npm → sh → cross-env → node), which reaches node more than once. Every connection accepted
+ * is answered, and after SIGTERM the port stays open for SHUTDOWN_DELAY; only a deliberate second
+ * signal, later, stops at once (src/cli.ts, src/server.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -36,8 +38,11 @@ afterEach(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-/** `npm start` as its own process group (as a terminal runs it); resolves once the server listens. */
-async function npmStart(): Promise<{
+/**
+ * `npm start` as its own process group (as a terminal runs it), with SHUTDOWN_DELAY `delay` seconds;
+ * resolves once the server listens.
+ */
+async function npmStart(delay = 0): Promise<{
   base: string;
   group: number;
   stderr: () => string;
@@ -46,7 +51,14 @@ async function npmStart(): Promise<{
   const proc = spawn('npm', ['start'], {
     cwd: ROOT,
     detached: true,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATA_DIR: dataDir },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      DATA_DIR: dataDir,
+      SHUTDOWN_DELAY: String(delay),
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   started = proc;
@@ -66,8 +78,11 @@ async function npmStart(): Promise<{
   }
 }
 
-/** POST /generate whose 1.2 MB upload arrives in 40 slices over about 400 ms. */
-function slowUpload(base: string, title: string): Promise<number> {
+/**
+ * POST /generate whose 1.2 MB upload arrives in 40 slices over about 400 ms; with `stall`, only the
+ * first slice arrives and the request never ends.
+ */
+function slowUpload(base: string, title: string, { stall = false } = {}): Promise<number> {
   const boundary = 'slow-upload';
   const image = photo('mate_RainDrops.jpg');
   const head = Buffer.from(
@@ -97,7 +112,8 @@ function slowUpload(base: string, title: string): Promise<number> {
     const timer = setInterval(() => {
       req.write(image.subarray(at, at + slice));
       at += slice;
-      if (at >= image.length) {
+      if (stall) clearInterval(timer);
+      else if (at >= image.length) {
         clearInterval(timer);
         req.end(tail);
       }
@@ -105,14 +121,81 @@ function slowUpload(base: string, title: string): Promise<number> {
   });
 }
 
+/** A TCP connection to the server that has sent nothing yet. */
+async function silentConnection(base: string): Promise<Socket> {
+  const { hostname, port } = new URL(base);
+  const socket = connect(Number(port), hostname);
+  await once(socket, 'connect');
+  return socket;
+}
+
+/** Sends GET /api/usage on `socket`; resolves with the whole answer, once the server closes it. */
+async function askOn(socket: Socket): Promise<string> {
+  let answer = '';
+  socket.on('data', (c: Buffer) => (answer += c.toString()));
+  socket.on('error', (err) => (answer += String(err)));
+  const ended = once(socket, 'close');
+  socket.write(`GET /api/usage HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n\r\n`);
+  await ended;
+  return answer;
+}
+
+/** Whether a new connection to `base` is refused (the port is closed). */
+function refused(base: string): Promise<boolean> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
+  });
+}
+
 describe('npm start and a signal to its process group', () => {
-  it('SIGTERM while uploads are still arriving: every request is answered 201', async () => {
-    const server = await npmStart();
+  it('SIGTERM 5 ms into six uploads: every request is answered 201', async () => {
+    const server = await npmStart(1);
     const uploads = Array.from({ length: 6 }, (_, i) => slowUpload(server.base, `Arriving ${i}`));
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 5));
     process.kill(-server.group, 'SIGTERM');
     expect(await Promise.all(uploads)).toEqual(Array(6).fill(201));
     await server.exited;
+  }, 120_000);
+
+  it('SIGTERM with connections open and silent: each is answered when its request comes, even after the port closes; new ones are taken for SHUTDOWN_DELAY, /readyz saying 503', async () => {
+    const server = await npmStart(2);
+    const url = server.base.replace(/\/api$/, '');
+    const early = await Promise.all(Array.from({ length: 3 }, () => silentConnection(server.base)));
+    const late = await Promise.all(Array.from({ length: 3 }, () => silentConnection(server.base)));
+    const signalled = Date.now();
+    process.kill(-server.group, 'SIGTERM');
+    await vi.waitFor(() => expect(server.stderr()).toMatch(/shutting down/), {
+      timeout: 10_000,
+      interval: 20,
+    });
+
+    // The accepting moment: the silent connections are served, and so are new ones.
+    for (const answer of await Promise.all(early.map(askOn))) {
+      expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+      expect(answer).toMatch(/\r\nConnection: close\r\n/i);
+    }
+    const ready = await fetch(`${url}/readyz`);
+    expect([ready.status, await ready.json()]).toEqual([503, { status: 'stopping' }]);
+    expect(
+      (await fetch(`${server.base}/usage`, { headers: { authorization: `Bearer ${token}` } })).status,
+    ).toBe(200);
+
+    // Then the port closes, about SHUTDOWN_DELAY after the signal; the connections accepted before
+    // are still answered.
+    await vi.waitFor(async () => expect(await refused(server.base)).toBe(true), {
+      timeout: 10_000,
+      interval: 50,
+    });
+    expect(Date.now() - signalled).toBeGreaterThanOrEqual(1900);
+    for (const answer of await Promise.all(late.map(askOn))) expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    await server.exited;
+    expect(server.stderr()).not.toMatch(/shutdown failed/);
   }, 120_000);
 
   it('SIGINT (Ctrl-C in a terminal) while renders run: every request is answered 201', async () => {
@@ -138,7 +221,7 @@ describe('npm start and a signal to its process group', () => {
   it('a second Ctrl-C a moment later stops at once, and says so on stderr', async () => {
     const server = await npmStart();
     // A request that never finishes keeps the graceful stop waiting.
-    const stalled = slowUpload(server.base, 'Stalled').catch(() => 0);
+    const stalled = slowUpload(server.base, 'Stalled', { stall: true }).catch(() => 0);
     await untilMetric(server.base.replace(/\/api$/, ''), 'titlecard_upload_bytes_total', (n) => n > 0);
     process.kill(-server.group, 'SIGINT');
     // The second signal once the first has been taken (the server says it is shutting down), and
