@@ -19,6 +19,7 @@ import type { Services } from './domain/services.js';
 import { RemoteApiError } from './backend/port.js';
 import { tuneHeapGrowing } from './heap.js';
 import { createLogger } from './logger.js';
+import { VERSION } from './version.js';
 
 // The stores, the server, the worker and the stdio connector are imported when their command runs
 // (`import()` below): `titlecard --help` and `url sign` start in a tenth of the time.
@@ -107,6 +108,7 @@ function closeOnStopSignals(
 function buildProgram(): Command {
   const program = new Command('titlecard')
     .description('Titled images for link previews, over REST and MCP.')
+    .version(VERSION, '-V, --version', "print Titlecard's version")
     .showHelpAfterError()
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) })
@@ -373,6 +375,12 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.refused;
   }
 }
+
+// A reader that stops early (`titlecard --help | head`) is not an error: stop writing, quietly.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err;
+  process.exit(EXIT.ok);
+});
 
 // `serve` and `mcp` keep running after their action resolves (a server, an open stdin): only the
 // exit code is set here, never process.exit.

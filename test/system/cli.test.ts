@@ -2,12 +2,14 @@
  * The `titlecard` command as a user runs it: account creation with its token printed once, tiers,
  * extra tokens, --help, and configuration errors.
  */
-import { accessSync, constants } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { accessSync, constants, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, runCli, spawnServer } from '../support/process.js';
+import { CLI, ROOT, runCli, spawnServer } from '../support/process.js';
 import { call } from '../support/server.js';
 
 let dataDir: string;
@@ -90,6 +92,27 @@ describe('titlecard CLI', () => {
 
   it('the built CLI is executable, so npx titlecard can run it (npm test builds dist first)', () => {
     expect(() => accessSync(path.join(ROOT, 'dist/cli.js'), constants.X_OK)).not.toThrow();
+  });
+
+  it("--version prints the package's version, and nothing else", async () => {
+    const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    const r = await runCli(['--version'], {});
+    expect([r.code, r.stdout]).toEqual([0, `${version}\n`]);
+  });
+
+  it('--help piped into a reader that stops early (| head) exits 0, without a stack trace', async () => {
+    // The reader is gone before the CLI writes: its first write meets EPIPE.
+    const proc = spawn(process.execPath, [...CLI, '--help'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    proc.stdout.destroy();
+    let stderr = '';
+    proc.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const [code] = (await once(proc, 'close')) as [number];
+    expect([code, stderr]).toEqual([0, '']);
   });
 
   it('--help documents the commands and every environment variable', async () => {
