@@ -3,21 +3,32 @@
  * GET and DELETE answer 405), authenticated with the same bearer tokens as the REST API and answering
  * a failed authentication the same way (`src/http/auth.ts`).
  *
+ * Every revision a client speaks, told apart per request (MCP SDK v2; docs/mcp.md, Revisions): a
+ * request carrying the per-request `_meta` envelope of 2026-07-28 goes to the SDK's stateless
+ * handler (`server/discover`, no `initialize`); any other (2025-11-25, 2025-06-18, 2025-03-26, with
+ * their `initialize` handshake) to a Streamable HTTP transport of its own. Both answer in JSON, not
+ * in an event stream, and build the same server (server.ts) for the caller.
+ *
  * - OAuth 2.1 (src/web/oauth.ts): an access token of a connected app (`tca_…`) is checked by the
  *   MCP SDK's bearer middleware, for this resource only (RFC 8707); an API token (`tc_…`) as by
  *   the REST API. A 401 names the Protected Resource Metadata (RFC 9728 section 5.1,
  *   `resource_metadata`), from which a client discovers the authorization server. Without OAuth
  *   (a PUBLIC_URL that is neither https nor loopback) only API tokens are taken.
  * - DNS rebinding: the Host header must name this server (the host of PUBLIC_URL, localhost, or one
- *   of MCP_ALLOWED_HOSTS) and a browser's Origin must be PUBLIC_URL's or one of MCP_ALLOWED_ORIGINS.
+ *   of MCP_ALLOWED_HOSTS) and a browser's Origin must be PUBLIC_URL's or one of MCP_ALLOWED_ORIGINS;
+ *   on a server whose PUBLIC_URL is on loopback, any loopback origin (any port) too.
  */
-import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
-import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
-import type { OAuthTokenVerifier } from '@modelcontextprotocol/sdk/server/auth/provider.js';
-import { getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/sdk/server/auth/router.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  getOAuthProtectedResourceMetadataUrl,
+  hostHeaderValidation,
+  requireBearerAuth,
+  type OAuthTokenVerifier,
+} from '@modelcontextprotocol/express';
+import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { createMcpHandler, isLegacyRequest, type AuthInfo } from '@modelcontextprotocol/server';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { principalOf, unauthorizedResponse } from '../http/auth.js';
+import { unauthorizedResponse } from '../http/auth.js';
+import type { Principal } from '../domain/accounts/accounts.js';
 import { requestError } from '../http/errors.js';
 import type { User } from '../domain/kernel/records.js';
 import { UnauthorizedError } from '../domain/kernel/errors.js';
@@ -29,6 +40,19 @@ import { base64Source } from './sources.js';
 
 /** Largest /mcp request body, MB: a 10 MB image in base64 (13.4 MB) and the rest of the call. */
 export const MCP_BODY_LIMIT_MB = 15;
+
+/** Host names of the loopback interface, as URL's `hostname` spells them. */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** An origin's host name (`[::1]` for IPv6), or '' when it is not a URL (`null`, junk). */
+function hostnameOf(origin: string): string {
+  try {
+    const url = new URL(origin);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.hostname : '';
+  } catch {
+    return '';
+  }
+}
 
 /** JSON-RPC error body for answers given before the MCP transport sees the request. */
 const rpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
@@ -46,11 +70,17 @@ export function createMcpRouter(
     h.includes(':') && !h.startsWith('[') ? `[${h}]` : h,
   );
   const origins = new Set([own.origin, ...config.mcpAllowedOrigins]);
+  // A server on loopback takes any loopback origin, any port (a local client's page may be served
+  // from another port; only the machine itself can be on loopback): the conformance suite's
+  // dns-rebinding-protection scenario expects it.
+  const onLoopback = LOOPBACK_HOSTS.has(own.hostname);
+  const originAllowed = (origin: string) =>
+    origins.has(origin) || (onLoopback && LOOPBACK_HOSTS.has(hostnameOf(origin)));
   const imageSources = [base64Source];
 
   const checkOrigin = (req: Request, res: Response, next: NextFunction) => {
     const origin = req.headers.origin;
-    if (origin !== undefined && !origins.has(origin)) {
+    if (origin !== undefined && !originAllowed(origin)) {
       res.status(403).json(rpcError(-32000, `Origin ${origin} is not allowed`));
       return;
     }
@@ -67,13 +97,15 @@ export function createMcpRouter(
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
     if (oauthBearer && bearer && ACCESS_TOKEN_PATTERN.test(bearer)) {
       await oauthBearer(req, res, () => {
-        res.locals.principal = { user: req.auth?.extra?.user as User };
+        const principal: Principal = { user: req.auth?.extra?.user as User };
+        if (req.auth) req.auth.extra = { ...req.auth.extra, principal };
         next();
       });
       return;
     }
     try {
-      res.locals.principal = await services.accounts.authenticate(req.headers.authorization);
+      const principal = await services.accounts.authenticate(req.headers.authorization);
+      req.auth = { token: bearer ?? '', clientId: 'api-token', scopes: [], extra: { principal } };
     } catch (err) {
       if (!(err instanceof UnauthorizedError)) throw err;
       const answer = unauthorizedResponse(err);
@@ -91,26 +123,40 @@ export function createMcpRouter(
     next();
   };
 
-  const router = express.Router();
-  router.use(hostHeaderValidation(hosts), checkOrigin);
-  router.post('/', authenticate, express.json({ limit: `${MCP_BODY_LIMIT_MB}mb` }), async (req, res) => {
-    const principal = principalOf(res);
-    const server = buildMcpServer({
-      backend: localBackend(services, async () => principal),
-      imageSources,
-      logger,
-    });
-    const transport = new StreamableHTTPServerTransport({
+  /** The server for the principal that `authenticate` put on the request (`req.auth.extra`). */
+  const serverFor = (auth: AuthInfo | undefined) => {
+    const principal = auth?.extra?.principal as Principal;
+    return buildMcpServer({ backend: localBackend(services, async () => principal), imageSources, logger });
+  };
+  const onerror = (err: Error) => logger.warn({ err }, 'an MCP request failed');
+  // 2026-07-28 and later: the SDK's stateless handler; the older revisions are routed below.
+  const modern = toNodeHandler(
+    createMcpHandler(({ authInfo }) => serverFor(authInfo), {
+      legacy: 'reject',
+      responseMode: 'json',
+      onerror,
+    }),
+    { onerror },
+  );
+  const legacy = async (req: Request, res: Response) => {
+    const server = serverFor(req.auth);
+    const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });
     res.on('close', () => {
-      Promise.all([transport.close(), server.close()]).catch((err: unknown) =>
-        logger.warn({ err }, 'closing an MCP request failed'),
-      );
+      Promise.all([transport.close(), server.close()]).catch(onerror);
     });
     await server.connect(transport);
     await transport.handleRequest(req, res, req.body);
+  };
+
+  const router = express.Router();
+  router.use(hostHeaderValidation(hosts), checkOrigin);
+  router.post('/', authenticate, express.json({ limit: `${MCP_BODY_LIMIT_MB}mb` }), async (req, res) => {
+    const probe = await toWebRequest(req, req.body);
+    if (await isLegacyRequest(probe, req.body)) await legacy(req, res);
+    else await modern(req, res, req.body);
   });
   // Errors of reading the body, answered in JSON-RPC (JSON-RPC 2.0 section 5.1: -32700 parse error,
   // -32600 invalid request) rather than in the REST API's shape.

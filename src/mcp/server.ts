@@ -1,8 +1,10 @@
 /** The MCP server of Titlecard, for either transport: its identity, instructions and tools. */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/server';
+import { VERSION } from '../version.js';
 import { registerTools, type ToolContext } from './tools/index.js';
 
-export const SERVER_INFO = { name: 'titlecard', version: '1.0.0' };
+/** `serverInfo` of the MCP handshake: the package's name and version (src/version.ts). */
+export const SERVER_INFO = { name: 'titlecard', version: VERSION };
 
 /** Builds a server with every tool. Cheap: the HTTP transport builds one per request (stateless mode). */
 export function buildMcpServer(context: ToolContext): McpServer {

@@ -5,7 +5,7 @@
  * local embedded store under DATA_DIR. stdout carries nothing but the protocol; logs go to stderr.
  * Over stdio the background may also be a file on this computer (`imagePath`).
  */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Logger } from 'pino';
 import type { TitlecardBackend } from '../backend/port.js';
 import { buildMcpServer } from './server.js';
@@ -26,15 +26,23 @@ export async function runStdio({
   localFileOf?: ((url: string) => string | undefined) | undefined;
   logger: Logger;
 }): Promise<void> {
-  const server = buildMcpServer({
-    backend,
-    imageSources: [base64Source, pathSource],
-    logger,
-    ...(localFileOf ? { localFileOf } : {}),
+  // The opening exchange picks the revision (an `initialize` for 2025-11-25 and older, or a request
+  // with the 2026-07-28 `_meta` envelope); one server serves the connection after it.
+  const handle = serveStdio(
+    () =>
+      buildMcpServer({
+        backend,
+        imageSources: [base64Source, pathSource],
+        logger,
+        ...(localFileOf ? { localFileOf } : {}),
+      }),
+    { onerror: (err) => logger.warn({ err }, 'an MCP message failed') },
+  );
+  // The client closes stdin when it is done (or gone): close the connection, then the stores.
+  process.stdin.once('close', () => {
+    handle
+      .close()
+      .then(close)
+      .catch((err: unknown) => logger.error({ err }, 'closing the store failed'));
   });
-  const transport = new StdioServerTransport();
-  transport.onclose = () => {
-    close().catch((err: unknown) => logger.error({ err }, 'closing the store failed'));
-  };
-  await server.connect(transport);
 }

@@ -32,9 +32,10 @@ import {
 import type {
   AuthorizationParams,
   OAuthServerProvider,
-  OAuthTokenVerifier,
 } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import { mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import type { OAuthTokenVerifier as McpTokenVerifier } from '@modelcontextprotocol/express';
+import { OAuthError as McpOAuthError, OAuthErrorCode } from '@modelcontextprotocol/server';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import cookieParser from 'cookie-parser';
 import express, { type Request, type Response } from 'express';
@@ -87,8 +88,12 @@ function redirectSource(redirectUri: string): string {
   return url.origin !== 'null' ? url.origin : url.protocol;
 }
 
-/** The token verifier of `/mcp` (with the SDK's bearer middleware): a live access token for this resource. */
-export function oauthVerifier(services: Services): OAuthTokenVerifier {
+/**
+ * The token verifier of `/mcp` (with the MCP SDK v2's bearer middleware): a live access token for
+ * this resource. Throws the v2 `OAuthError` `invalid_token` (a 401 with its challenge) for a token
+ * that is unknown, expired, revoked or for another resource.
+ */
+export function oauthVerifier(services: Services): McpTokenVerifier {
   return {
     async verifyAccessToken(token) {
       try {
@@ -102,7 +107,7 @@ export function oauthVerifier(services: Services): OAuthTokenVerifier {
           extra: { user: who.user },
         };
       } catch (err) {
-        if (err instanceof OAuthRefusal) throw new InvalidTokenError(err.message);
+        if (err instanceof OAuthRefusal) throw new McpOAuthError(OAuthErrorCode.InvalidToken, err.message);
         throw err;
       }
     },
@@ -193,7 +198,14 @@ function oauthProvider(runtime: Runtime): OAuthServerProvider {
           ...(resource ? { resource: resource.href } : {}),
         }),
       ),
-    verifyAccessToken: (token) => oauthVerifier(services).verifyAccessToken(token),
+    verifyAccessToken: async (token) => {
+      try {
+        return await oauthVerifier(services).verifyAccessToken(token);
+      } catch (err) {
+        if (err instanceof McpOAuthError) throw new InvalidTokenError(err.message);
+        throw err;
+      }
+    },
     revokeToken: (client, request) => asOAuth(() => oauth.revoke(client.client_id, request.token)),
   };
 }

@@ -476,6 +476,15 @@ describe('transport edges', () => {
       headers: { ...headers, origin: 'https://evil.example' },
     });
     expect(origin.status).toBe(403);
+    // The server listens on loopback (PUBLIC_URL unset): any loopback origin, any port, is the machine's own.
+    for (const own of ['http://127.0.0.1:1234', 'http://localhost:5173', 'http://[::1]:8080']) {
+      const res = await fetch(`${srv.url}/mcp`, {
+        method: 'POST',
+        body,
+        headers: { ...headers, origin: own },
+      });
+      expect(res.status, own).toBe(200);
+    }
     const host = await new Promise<number>((resolve, reject) => {
       const req = httpRequest(
         `${srv.url}/mcp`,
@@ -510,6 +519,13 @@ describe('transport edges', () => {
       });
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Bearer realm="titlecard"');
+      // A server with a public address takes no loopback origin but its own.
+      const loopback = await fetch(`${local}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: 'http://localhost:5173' },
+        body: '{}',
+      });
+      expect(loopback.status).toBe(403);
     } finally {
       await plain.close();
     }

@@ -1,5 +1,5 @@
 /** `start_batch` and `get_batch`: many images from one call, rendered in the background (docs/batches.md). */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { batchBodySchema, batchDetailSchema, batchSchema } from '../../domain/batches/schemas.js';
 import { READ_ONLY, type ToolContext } from './context.js';

@@ -1,5 +1,5 @@
 /** `check_layout`: the free fit check of `POST /layout` as a tool. */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import {
   generateOptionsSchema,
   layoutReportSchema,

@@ -1,5 +1,5 @@
 /** `delete_image`: deletes one of the account's images (record and files), as `DELETE /images/{id}`. */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ToolContext } from './context.js';
 import { safely, structuredResult } from './results.js';

@@ -1,6 +1,6 @@
 /** `generate_image`: docs/api.md#generate-options as a tool, with an inline preview and a link to the full image. */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from '@modelcontextprotocol/server';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import { ValidationError } from '../../domain/kernel/errors.js';

@@ -1,5 +1,5 @@
 /** `get_usage`: docs/api.md#endpoints as a tool, with the reset instant spelled out. */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { usageSchema } from '../../domain/accounts/schemas.js';
 import { READ_ONLY, type ToolContext } from './context.js';

@@ -3,7 +3,7 @@
  * {@link registerTools}. Input and output schemas are the domain's zod schemas, the same ones the
  * REST API validates with.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { registerBatchTools } from './batches.js';
 import { registerCheckLayout } from './check-layout.js';
 import type { ToolContext } from './context.js';

@@ -1,5 +1,5 @@
 /** `list_images`: docs/api.md#endpoints as a tool, paged with an opaque cursor in place of the offset. */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { ValidationError } from '../../domain/kernel/errors.js';
 import { IMAGE_SORTS, SORT_ORDERS } from '../../domain/kernel/records.js';

@@ -1,5 +1,5 @@
 /** `list_presets` and `create_render_url`: saved designs, and signed links that render on first fetch. */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { presetSchema } from '../../domain/presets/schemas.js';
 import { renderUrlBodySchema, renderUrlSchema } from '../../domain/render-links/schemas.js';

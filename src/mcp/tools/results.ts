@@ -3,7 +3,7 @@
  * the domain (a bad argument, the quota, an unreachable URL) and of a remote Titlecard become
  * `isError` results with their message; anything else is a fault of ours, logged with an id and answered generically.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import { TitlecardError, ValidationError } from '../../domain/kernel/errors.js';
 import { RemoteApiError } from '../../backend/port.js';

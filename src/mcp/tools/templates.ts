@@ -1,5 +1,5 @@
 /** `list_templates` and `get_template`: the built-in templates and the account's own (docs/templates.md). */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { templateSchema } from '../../domain/templates/schemas.js';
 import { READ_ONLY, type ToolContext } from './context.js';

@@ -1,5 +1,5 @@
 /** `validate_token`: docs/api.md#endpoints as a tool. */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { tokenValidationSchema } from '../../domain/accounts/schemas.js';
 import { READ_ONLY, type ToolContext } from './context.js';
