@@ -1,14 +1,12 @@
 /**
- * The MCP connector over Streamable HTTP, with the SDK's real Client against the running server:
+ * The MCP connector over Streamable HTTP, with the v2 SDK's real Client (at 2026-07-28) against the running server:
  * tools and their schemas, every tool, authentication and revocation, the quota shared with REST,
  * imageUrl through the domain's SSRF-safe fetcher, and the transport's edges (405, DNS rebinding,
  * no OAuth discovery).
  */
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_NAMES } from '../support/mcp-tools.js';
@@ -47,8 +45,12 @@ afterAll(async () => {
   await srv.close();
 });
 
+/** The v2 client at the current revision, 2026-07-28 (revisions.test.ts runs the older ones). */
 async function connect(token: string): Promise<Client> {
-  const client = new Client({ name: 'titlecard-test', version: '1.0.0' });
+  const client = new Client(
+    { name: 'titlecard-test', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`${srv.url}/mcp`), {
       requestInit: { headers: { authorization: `Bearer ${token}` } },

@@ -8,9 +8,8 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client, type CallToolResult } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_NAMES } from '../support/mcp-tools.js';
 import type { Services } from '../../src/domain/services.js';
@@ -30,7 +29,11 @@ async function stdioClient(env: Record<string, string>): Promise<{ client: Clien
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', ...env },
     stderr: 'pipe',
   });
-  const client = new Client({ name: 'stdio-test', version: '1.0.0' });
+  // The v2 client at the current revision (revisions.test.ts runs the older ones).
+  const client = new Client(
+    { name: 'stdio-test', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   const errors: Error[] = [];
   client.onerror = (err) => errors.push(err);
   await client.connect(transport);

@@ -64,7 +64,7 @@ function wrap(
   return {
     kind,
     listTools: async () => (await c.listTools()).tools,
-    callTool: async (name, args = {}) => (await c.callTool({ name, arguments: args })),
+    callTool: async (name, args = {}) => await c.callTool({ name, arguments: args }),
     listResources: async () => (await c.listResources()).resources,
     readResource: async (uri) => (await c.readResource({ uri })).contents,
     revision,
