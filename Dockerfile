@@ -22,6 +22,7 @@ COPY --from=build /app/fonts ./fonts
 # The dashboard's templates and static files are read from src/web at run time.
 COPY --from=build /app/src/web/views ./src/web/views
 COPY --from=build /app/src/web/static ./src/web/static
+COPY --from=build /app/src/mcp/app ./src/mcp/app
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME /data

@@ -13,6 +13,8 @@ export default tseslint.config(
       'coverage/**',
       '.scratch/**',
       'src/web/static/**',
+      'src/mcp/app/**',
+      'test/support/app-host/**',
       'eslint.config.js',
     ],
   },

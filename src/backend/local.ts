@@ -14,6 +14,14 @@ export function localBackend(services: Services, principal: () => Promise<Princi
       }));
       return { image: generated.image, thumbnail: generated.thumbnail.body };
     },
+    async preview(bytes, options) {
+      const preview = await services.images.preview(await principal(), async () => ({
+        image: bytes.read ? await bytes.read() : undefined,
+        imageField: bytes.field,
+        options,
+      }));
+      return preview.body;
+    },
     async listImages(query) {
       return services.images.list(await principal(), query);
     },

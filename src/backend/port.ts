@@ -24,6 +24,15 @@ export interface TitlecardBackend {
     bytes: { field: string; read: (() => Promise<Buffer>) | undefined },
     options: GenerateRequest,
   ): Promise<{ image: ImageView; thumbnail: Buffer | undefined }>;
+  /**
+   * A preview of the generation `generate` would make (the dashboard playground's): a JPEG 600 px
+   * wide, stored nowhere, charged nothing, 60 a minute per account (TooManyAttemptsError past it).
+   * A remote Titlecard's REST API has none: RemoteApiError 501 there.
+   */
+  preview(
+    bytes: { field: string; read: (() => Promise<Buffer>) | undefined },
+    options: GenerateRequest,
+  ): Promise<Buffer>;
   listImages(query: { limit: number; offset: number; sort: ImageSort; order: SortOrder }): Promise<ImagePage>;
   usage(): Promise<UsageView>;
   validateToken(): Promise<TokenValidation>;

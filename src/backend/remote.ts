@@ -27,6 +27,12 @@ export function remoteBackend(apiUrl: string, token: string): TitlecardBackend {
       const res = await fetch(image.thumbnailUrl);
       return { image, thumbnail: res.ok ? Buffer.from(await res.arrayBuffer()) : undefined };
     },
+    async preview() {
+      throw new RemoteApiError(
+        501,
+        "Live previews are not offered through a remote Titlecard's REST API; generate_image works as ever",
+      );
+    },
     async listImages(query) {
       return dataOf(await api.GET('/images', { params: { query } }));
     },

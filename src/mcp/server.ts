@@ -1,6 +1,7 @@
 /** The MCP server of Titlecard, for either transport: its identity, instructions and tools. */
 import { McpServer } from '@modelcontextprotocol/server';
 import { VERSION } from '../version.js';
+import { registerStudio } from './studio.js';
 import { registerTools, type ToolContext } from './tools/index.js';
 
 /** `serverInfo` of the MCP handshake: the package's name and version (src/version.ts). */
@@ -13,5 +14,6 @@ export function buildMcpServer(context: ToolContext): McpServer {
       'Titlecard lays a title over a photo to make link-preview (Open Graph) and share images. generate_image uses one unit of the monthly quota; get_usage shows what is left.',
   });
   registerTools(server, context);
+  registerStudio(server, context);
   return server;
 }

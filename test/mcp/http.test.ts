@@ -59,7 +59,7 @@ async function connect(token: string): Promise<Client> {
   return client;
 }
 const tool = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
-  (await client.callTool({ name, arguments: args })) as CallToolResult;
+  await client.callTool({ name, arguments: args });
 const errorText = (r: CallToolResult) => {
   expect(r.isError).toBe(true);
   return (r.content[0] as { text: string }).text;

@@ -8,7 +8,7 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Client, type CallToolResult } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_NAMES } from '../support/mcp-tools.js';
@@ -40,7 +40,7 @@ async function stdioClient(env: Record<string, string>): Promise<{ client: Clien
   return { client, errors };
 }
 const tool = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
-  (await client.callTool({ name, arguments: args })) as CallToolResult;
+  await client.callTool({ name, arguments: args });
 
 let dataDir: string;
 let services: Services;

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
@@ -33,8 +33,11 @@ export interface AxeViolation {
   nodes: { target: string[] }[];
 }
 
-/** Runs axe-core (WCAG 2.x A and AA rules) on the page; answers the serious and critical violations. */
-export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+/**
+ * Runs axe-core (WCAG 2.x A and AA rules) on the page, or on one frame of it (an MCP App's);
+ * answers the serious and critical violations.
+ */
+export async function seriousViolations(page: Page | Frame): Promise<AxeViolation[]> {
   // The page's CSP forbids inline scripts: the browser context is created with bypassCSP for this.
   await page.addScriptTag({ path: AXE });
   const violations = await page.evaluate(async () => {

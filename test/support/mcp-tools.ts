@@ -10,6 +10,7 @@ export const TOOL_NAMES = [
   'list_images',
   'list_presets',
   'list_templates',
+  'preview_card',
   'start_batch',
   'validate_token',
 ];

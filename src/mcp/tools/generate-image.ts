@@ -1,16 +1,12 @@
 /** `generate_image`: docs/api.md#generate-options as a tool, with an inline preview and a link to the full image. */
-import type { McpServer } from '@modelcontextprotocol/server';
-import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
-import { ValidationError } from '../../domain/kernel/errors.js';
 import { contentTypeOfKey } from '../../domain/images/files.js';
-import { z } from 'zod';
-import { generateOptionsSchema, imageRecordSchema } from '../../domain/images/schemas.js';
-import { presetOptionsShape } from '../../domain/presets/schemas.js';
-import { httpUrlSchema, recordIdSchema } from '../../domain/schemas.js';
-import type { GenerateRequest } from '../../backend/port.js';
+import { imageRecordSchema } from '../../domain/images/schemas.js';
 import type { ToolContext } from './context.js';
+import { backgroundOf, generateInputSchema } from './generate-input.js';
+import { STUDIO_URI } from '../studio.js';
 import { safely, structuredResult } from './results.js';
 
 /**
@@ -38,29 +34,8 @@ export function registerGenerateImage(
   server: McpServer,
   { backend, imageSources, logger, localFileOf }: ToolContext,
 ): void {
-  const byteSources = imageSources.map((s) => s.name);
-  const names = ['imageUrl', ...byteSources, 'asset'];
-  // The options without their defaults: a preset's apply first, then the defaults of docs/api.md#generate-options
-  // (the domain fills them in after merging).
-  const inputSchema = z.object({
-    title: generateOptionsSchema.shape.title,
-    subtitle: generateOptionsSchema.shape.subtitle,
-    ...presetOptionsShape,
-    preset: recordIdSchema('pre')
-      .optional()
-      .describe(
-        'A preset (list_presets): its options and background apply; the fields given here override them.',
-      ),
-    imageUrl: httpUrlSchema()
-      .optional()
-      .describe(
-        'Background image URL (http or https). Fetched by the server; private and local addresses are refused.',
-      ),
-    asset: recordIdSchema('ast')
-      .optional()
-      .describe('Background: an image uploaded to Titlecard (POST /assets).'),
-    ...Object.fromEntries(imageSources.map((s) => [s.name, s.schema])),
-  });
+  const names = ['imageUrl', ...imageSources.map((s) => s.name), 'asset'];
+  const inputSchema = generateInputSchema(imageSources);
   server.registerTool(
     'generate_image',
     {
@@ -76,28 +51,12 @@ export function registerGenerateImage(
         idempotentHint: false,
         openWorldHint: true,
       },
+      // Hosts that render MCP Apps show the result in the studio (src/mcp/studio.ts); others ignore it.
+      _meta: { ui: { resourceUri: STUDIO_URI } },
     },
     safely(logger, async (args: Record<string, unknown>) => {
-      // The domain decides between the bytes, `asset`, `imageUrl` and a preset's background (one
-      // rule, one SSRF-safe fetcher); this edge only refuses two of its own byte arguments at once.
-      const given = imageSources.filter((s) => args[s.name] !== undefined);
-      if (given.length > 1)
-        throw new ValidationError(
-          given[1]?.name ?? 'imageBase64',
-          'type',
-          `Expected one background but received ${given.map((s) => s.name).join(' and ')}: give only one of ${names.join(', ')}`,
-        );
-      const source = given[0];
-      const options = Object.fromEntries(
-        Object.entries(args).filter(([k]) => !byteSources.includes(k)),
-      ) as GenerateRequest;
-      const { image, thumbnail } = await backend.generate(
-        {
-          field: source?.name ?? byteSources[0] ?? 'image',
-          read: source && (() => source.read(args[source.name] as string)),
-        },
-        options,
-      );
+      const { bytes, options } = backgroundOf(args, imageSources);
+      const { image, thumbnail } = await backend.generate(bytes, options);
 
       // The image is made and charged: a failed preview must not turn that into an error (a retry
       // would be charged again), so the preview is best-effort.
