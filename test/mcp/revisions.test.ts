@@ -1,13 +1,15 @@
 /**
  * Every revision in use, on both transports: the v2 client at 2026-07-28 (stateless, the `_meta`
  * envelope, `server/discover`), the v2 client at 2025-11-25 and a v1 client (SDK 1.32, the
- * `initialize` handshake) each list the same tools and generate a card with the same result (its
+ * `initialize` handshake) each list the same tools and the studio's page (an MCP App), and generate
+ * a card with the same result (its
  * record as structured content and as text, an inline JPEG preview, a link to the full image),
  * over Streamable HTTP at /mcp and over stdio (`titlecard mcp`).
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageRecordSchema } from '../../src/domain/images/schemas.js';
+import { STUDIO_URI } from '../../src/mcp/studio.js';
 import { VERSION } from '../../src/version.js';
 import { solid } from '../support/images.js';
 import {
@@ -39,6 +41,13 @@ async function listAndGenerate(client: McpTestClient) {
   expect(client.revision()).toBe(REVISION_OF[client.kind]);
   const tools = await client.listTools();
   expect(tools.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
+  // The studio (an MCP App): named by generate_image, listed and read as a resource at every revision.
+  const generate = tools.find((t) => t.name === 'generate_image');
+  expect((generate?._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri).toBe(STUDIO_URI);
+  expect((await client.listResources()).map((r) => r.uri)).toEqual([STUDIO_URI]);
+  const [page] = await client.readResource(STUDIO_URI);
+  expect(page?.mimeType).toBe('text/html;profile=mcp-app');
+  expect(page?.text).toMatch(/^<!doctype html>/i);
   const r = await client.callTool('generate_image', {
     title: `Made by ${client.kind}`,
     imageBase64: jpeg.toString('base64'),
