@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/process.js';
 import { call, settled, startTestServer, upload, type TestServer } from '../support/server.js';
+import { WebClient } from '../support/web.js';
 
 const PHOTO = path.join(ROOT, 'src/web/static/samples/dragonfly.jpg');
 
@@ -189,5 +190,129 @@ describe('batches', () => {
     expect((await call(srv.base, 'DELETE', '/batches/bat_0000000000000000000000', { token })).status).toBe(
       404,
     );
+  });
+});
+
+describe('one account cannot freeze the others with a batch (issue 41)', () => {
+  let srv: TestServer;
+  beforeAll(async () => {
+    srv = await startTestServer();
+  });
+  afterAll(async () => srv?.close());
+
+  /** Polls /healthz every 20 ms while `work` runs; answers the work's result and the slowest answer. */
+  async function whileHealthPolled<T>(work: Promise<T>): Promise<{ result: T; slowestMs: number }> {
+    let done = false;
+    let slowestMs = 0;
+    const poll = (async () => {
+      while (!done) {
+        const start = performance.now();
+        await fetch(`${srv.url}/healthz`);
+        slowestMs = Math.max(slowestMs, performance.now() - start);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+    const result = await work.finally(() => {
+      done = true;
+    });
+    await poll;
+    return { result, slowestMs };
+  }
+
+  it('a CSV 1,000 columns wide and 999 rows long (2 MB) is refused at its header, naming the first unknown column, and /healthz answers meanwhile', async () => {
+    const { token } = await srv.createUser('free');
+    const header = ['title', ...Array.from({ length: 999 }, (_, i) => `c${i + 1}`)].join(',');
+    const row = Array.from({ length: 1000 }, () => 'x').join(',');
+    const csv = `${header}\n${Array.from({ length: 999 }, () => row).join('\n')}\n`;
+    expect(csv.length).toBeGreaterThan(1_990_000);
+    const form = new FormData();
+    form.append('file', new Blob([csv], { type: 'text/csv' }), 'wide.csv');
+    const started = performance.now();
+    const { result: res, slowestMs } = await whileHealthPolled(
+      fetch(`${srv.base}/batches`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: form,
+      }),
+    );
+    const tookMs = performance.now() - started;
+    console.info(
+      `wide CSV: answered in ${tookMs.toFixed(0)} ms; slowest /healthz meanwhile ${slowestMs.toFixed(0)} ms`,
+    );
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { message: string; details: unknown } };
+    expect(body.error.details).toEqual({ field: 'file', constraint: 'enum' });
+    expect(body.error.message).toMatch(
+      /^Unknown column 2 \("c1"\) in the header row: expected the fields of POST \/generate/,
+    );
+    // On the main of before, 30 to 60 s: every other request waited for the parse.
+    expect(slowestMs).toBeLessThan(1000);
+    expect((await call(srv.base, 'GET', '/batches', { token })).body.data.batches).toEqual([]);
+  });
+
+  it("the dashboard's Bulk page refuses the wide CSV of an account that never confirmed its email before reading it: 403", async () => {
+    const web = new WebClient(srv.url);
+    await web.signUp(`bulk-${Date.now()}@example.com`);
+    const header = ['title', ...Array.from({ length: 999 }, (_, i) => `c${i + 1}`)].join(',');
+    const row = Array.from({ length: 1000 }, () => 'x').join(',');
+    const form = new FormData();
+    form.append(
+      'file',
+      new Blob([`${header}\n${Array.from({ length: 999 }, () => row).join('\n')}\n`]),
+      'wide.csv',
+    );
+    const { result: res, slowestMs } = await whileHealthPolled(
+      fetch(`${srv.url}/bulk`, {
+        method: 'POST',
+        headers: { cookie: web.cookie ?? '', origin: srv.url },
+        body: form,
+        redirect: 'manual',
+      }),
+    );
+    expect(res.status).toBe(403);
+    expect(await res.text()).toMatch(/confirm/i);
+    expect(slowestMs).toBeLessThan(1000);
+  });
+
+  it('an unknown key in a JSON item is refused, naming it, even one holding 50,000 nested arrays (it was stored, or a 500)', async () => {
+    const { token } = await srv.createUser('agency');
+    const junk = await call(srv.base, 'POST', '/batches', {
+      token,
+      json: { items: [{ imageUrl: 'https://example.com/a.jpg', title: 'A', junk: 'x'.repeat(1000) }] },
+    });
+    expect(junk.status).toBe(400);
+    expect(junk.body.error.details).toEqual({ field: 'items[0].junk', constraint: 'enum' });
+    expect(junk.body.error.message).toMatch(
+      /^items\[0\]: Unknown field "junk": expected the fields of POST \/generate \(title, /,
+    );
+    const deep = `{"items":[{"imageUrl":"https://example.com/a.jpg","title":"A","nest":${'['.repeat(50_000)}${']'.repeat(50_000)}}]}`;
+    const res = await fetch(`${srv.base}/batches`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: deep,
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { details: unknown } }).error.details).toEqual({
+      field: 'items[0].nest',
+      constraint: 'enum',
+    });
+    expect((await call(srv.base, 'GET', '/batches', { token })).body.data.batches).toEqual([]);
+  });
+
+  it('a form field that is not a batch item field is refused, naming it', async () => {
+    const { token } = await srv.createUser('agency');
+    const form = new FormData();
+    form.append('file', new Blob(['title\nA\n'], { type: 'text/csv' }), 'a.csv');
+    form.append('colour', 'red');
+    const res = await fetch(`${srv.base}/batches`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { details: unknown } }).error.details).toEqual({
+      field: 'colour',
+      constraint: 'enum',
+    });
   });
 });

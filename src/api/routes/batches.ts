@@ -33,6 +33,8 @@ export const batchesResource: Resource = {
     const { batches } = services;
     router.post('/batches', auth, body, async (req, res) => {
       const multipart = /^multipart\/form-data/i.test(req.headers['content-type'] ?? '');
+      // The account first: an upload is not read for an account that may not make batches.
+      batches.admit(principalOf(res));
       const batch = await batches.create(
         principalOf(res),
         multipart ? await batchBodyOfCsvForm(req) : req.body,

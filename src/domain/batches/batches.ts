@@ -30,7 +30,7 @@ import type { Presets } from '../presets/presets.js';
 import { generateOptionsSchema } from '../images/schemas.js';
 import { isTemplateId } from '../schemas.js';
 import type { batchSchema, batchDetailSchema } from './schemas.js';
-import { batchBodySchema } from './schemas.js';
+import { BATCH_ITEM_FIELDS, batchBodySchema } from './schemas.js';
 
 /** A running item's claim not renewed for this long is taken over (its runner died), ms. */
 export const CLAIM_STALE_MS = 10_000;
@@ -52,6 +52,11 @@ export interface Batches {
    * batch and wakes the runner. Nothing is charged until an item renders.
    */
   create(principal: Principal, body: unknown): Promise<BatchView & { webhookSecret?: string }>;
+  /**
+   * Whether `principal` may make batches at all (a confirmed email), checked before a CSV upload is
+   * read: ForbiddenError (403) otherwise. `create` checks it too.
+   */
+  admit(principal: Principal): void;
   /** A batch as the API shows it (the `batch.completed` event's data). */
   viewOf(batch: Batch): Promise<BatchView>;
   /** `GET /batches`: the {@link BATCHES_LISTED} newest. */
@@ -105,6 +110,13 @@ export function createBatches(deps: BatchesDeps): Batches {
   async function checkItem(userId: string, item: Record<string, unknown>, index: number): Promise<void> {
     const at = `items[${index}]`;
     try {
+      const unknown = Object.keys(item).find((key) => !BATCH_ITEM_FIELDS.includes(key));
+      if (unknown !== undefined)
+        throw new ValidationError(
+          unknown.slice(0, 60),
+          'enum',
+          `Unknown field ${JSON.stringify(unknown.slice(0, 60))}: expected the fields of POST /generate (${BATCH_ITEM_FIELDS.join(', ')})`,
+        );
       const { preset: presetId, asset, imageUrl, ...own } = item;
       const preset = presetId === undefined ? undefined : await presets.use(userId, presetId, 'preset');
       const sources = [
@@ -173,6 +185,10 @@ export function createBatches(deps: BatchesDeps): Batches {
   }
 
   return {
+    admit(principal) {
+      assertConfirmed(principal.user, 'make batches');
+    },
+
     async create(principal, body) {
       const { items, webhookUrl } = parseOrThrow(batchBodySchema, body ?? {});
       assertConfirmed(principal.user, 'make batches');

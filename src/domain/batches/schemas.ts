@@ -1,9 +1,17 @@
 /** The batches' schemas: a batch's body, the batch, its items, and its webhook secret once (docs/batches.md). */
 import { z } from 'zod';
+import { generateShape } from '../images/schemas.js';
 import { httpUrlSchema } from '../schemas.js';
 
 /** Items per batch (issue 27: a blog's back catalogue; HCTI takes 25, we take more). */
 export const BATCH_MAX_ITEMS = 1000;
+
+/**
+ * The fields a batch item may have: the options of POST /generate (docs/api.md#generate-options) and
+ * its background, `preset`, `asset` or `imageUrl`. Any other is refused, naming it (an unknown key
+ * would be stored with every item: issue 41).
+ */
+export const BATCH_ITEM_FIELDS: readonly string[] = [...Object.keys(generateShape), 'preset', 'asset', 'imageUrl'];
 
 export const batchBodySchema = z
   .object({

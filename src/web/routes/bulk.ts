@@ -51,6 +51,8 @@ export function bulkRoutes(services: Services): express.Router {
       res,
       (error, status) => bulkPage(res, { error }, status),
       async () => {
+        // The account first: an upload is not read for an account that may not make batches.
+        batches.admit(principal(res));
         const batch = await batches.create(principal(res), await batchBodyOfCsvForm(req));
         res.redirect(303, `/bulk/${batch.id}`);
       },
