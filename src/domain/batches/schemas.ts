@@ -11,7 +11,12 @@ export const BATCH_MAX_ITEMS = 1000;
  * its background, `preset`, `asset` or `imageUrl`. Any other is refused, naming it (an unknown key
  * would be stored with every item: issue 41).
  */
-export const BATCH_ITEM_FIELDS: readonly string[] = [...Object.keys(generateShape), 'preset', 'asset', 'imageUrl'];
+export const BATCH_ITEM_FIELDS: readonly string[] = [
+  ...Object.keys(generateShape),
+  'preset',
+  'asset',
+  'imageUrl',
+];
 
 export const batchBodySchema = z
   .object({
