@@ -189,7 +189,10 @@ describe('the studio, an MCP App', () => {
       await app.fill('input[name="title"]', 'A better title, previewed');
       await expect.poll(() => cardSource(app), { timeout: 5000, interval: 20 }).not.toBe(shown);
       const previewMs = Date.now() - typed;
-      expect(previewMs, `preview after ${previewMs} ms`).toBeLessThan(1000);
+      // About 400 ms on a quiet machine (the 200 ms pause the page waits for, then the render); the
+      // bound leaves room for a CI machine busy with other tests' renders.
+      console.info(`studio: preview shown ${previewMs} ms after typing`);
+      expect(previewMs, `preview after ${previewMs} ms`).toBeLessThan(3000);
       expect(calls).toContain('preview_card');
       expect(await usageNow()).toBe(before);
       expect(await app.textContent('#status')).toMatch(/no quota used/);

@@ -11,7 +11,7 @@ const SIZES = { og: [1200, 630], square: [1080, 1080], portrait: [1080, 1350] };
 const FORM_KEYS = ['title', 'subtitle', 'template', 'aspect', 'colorMode', 'fileFormat'];
 const DEFAULTS = { template: '', aspect: 'og', colorMode: 'auto', fileFormat: 'png' };
 /** Milliseconds of quiet typing before a preview is asked for (previews are limited to 60 a minute). */
-const PREVIEW_DELAY_MS = 250;
+const PREVIEW_DELAY_MS = 200;
 
 const form = document.getElementById('form');
 const image = document.getElementById('card-image');
