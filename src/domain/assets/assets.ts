@@ -25,6 +25,8 @@ import type { FileFormat } from '../design.js';
 import type { BlobStore, Clock, RecordStore } from '../kernel/ports.js';
 import { checkImage, MAX_INPUT_PIXELS, type ImageInput } from '../render/decode.js';
 import { LoadedFont } from '../render/fonts.js';
+import { checkFontBounds } from '../render/font-bounds.js';
+import { assertConfirmed } from '../accounts/confirmation.js';
 import { parseOrThrow } from '../kernel/validate.js';
 
 /** Largest font file, bytes: 10 MB (a CJK font of one weight is 5 to 10 MB). */
@@ -69,7 +71,7 @@ export interface Assets {
   /**
    * `POST /assets`: stores a background or logo. `fields` are `{kind?: background|logo, name?}`;
    * `fileName` names it when `name` is absent. Throws ValidationError on `image` (required, format,
-   * max) or on `kind`/`name`.
+   * max) or on `kind`/`name`; ForbiddenError (403) for an account whose email is not confirmed.
    */
   uploadImage(
     principal: Principal,
@@ -77,7 +79,11 @@ export interface Assets {
     fields: unknown,
     fileName?: string,
   ): Promise<AssetView>;
-  /** `POST /fonts`: stores a TrueType or OpenType font. ValidationError on `font` (required, format) or `name`. */
+  /**
+   * `POST /fonts`: stores a TrueType or OpenType font within FONT_BOUNDS (render/font-bounds.ts).
+   * ValidationError on `font` (required, format, max) or `name`; ForbiddenError (403) for an
+   * account whose email is not confirmed.
+   */
   uploadFont(
     principal: Principal,
     file: ImageInput | undefined,
@@ -190,6 +196,7 @@ export function createAssets({
 
   return {
     async uploadImage(principal, file, fields, fileName) {
+      assertConfirmed(principal.user, 'upload images');
       const { kind, name } = parseOrThrow(imageFieldsSchema, fields ?? {});
       if (!file)
         throw new ValidationError(
@@ -235,6 +242,7 @@ export function createAssets({
     },
 
     async uploadFont(principal, file, fields, fileName) {
+      assertConfirmed(principal.user, 'upload fonts');
       const { name } = parseOrThrow(fontFieldsSchema, fields ?? {});
       if (!file)
         throw new ValidationError(
@@ -266,6 +274,8 @@ export function createAssets({
           'format',
           'Expected a font with a character map for font but this one maps no characters',
         );
+      // Points per glyph, colour paint graphs: no title set in it may take a render's time or memory.
+      await checkFontBounds(font);
       const view = await keep(
         principal,
         { kind: 'font', name: name ?? fileName ?? 'Custom font', format, width: 0, height: 0 },

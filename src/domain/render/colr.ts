@@ -12,6 +12,7 @@
  * of the overlay (it draws no colour glyphs of its own).
  */
 import * as hb from 'harfbuzzjs';
+import { ValidationError } from '../kernel/errors.js';
 
 interface PaintState {
   extent: number;
@@ -20,6 +21,24 @@ interface PaintState {
   ids: number;
   prefix: string;
   font: hb.Font;
+  /** Characters written so far; past {@link COLOR_GLYPH_MAX_CHARS} nothing more is (`over`). */
+  size: number;
+  over: boolean;
+}
+
+/**
+ * Longest SVG of one colour glyph, characters: 4 Mi (4,194,304). The largest of Noto Color Emoji's
+ * 41,863 glyphs makes 1,414,105 (measured); a font past its upload bounds (font-bounds.ts) could
+ * make hundreds of millions.
+ */
+export const COLOR_GLYPH_MAX_CHARS = 4 * 1024 * 1024;
+
+/** Appends `text` to `list` unless the glyph's SVG is over its budget (then it only counts). */
+function emit(state: PaintState, list: string[], text: string): void {
+  if (state.over) return;
+  state.size += text.length;
+  if (state.size > COLOR_GLYPH_MAX_CHARS) state.over = true;
+  else list.push(text);
 }
 
 /**
@@ -46,7 +65,7 @@ const SPREAD = ['pad', 'repeat', 'reflect'];
 
 function fillRect(state: PaintState, fill: string): void {
   const e = state.extent;
-  state.out.push(`<rect x="${-e}" y="${-e}" width="${2 * e}" height="${2 * e}" fill="${fill}"/>`);
+  emit(state, state.out, `<rect x="${-e}" y="${-e}" width="${2 * e}" height="${2 * e}" fill="${fill}"/>`);
 }
 
 let funcs: hb.PaintFuncs | undefined;
@@ -56,25 +75,32 @@ function paintFuncs(): hb.PaintFuncs {
   const f = new hb.PaintFuncs();
   const st = (d: unknown) => d as PaintState;
   f.setPushTransformFunc((xx, yx, xy, yy, dx, dy, d) => {
-    st(d).out.push(`<g transform="matrix(${[xx, yx, xy, yy, dx, dy].map((v) => v.toFixed(5)).join(' ')})">`);
+    emit(
+      st(d),
+      st(d).out,
+      `<g transform="matrix(${[xx, yx, xy, yy, dx, dy].map((v) => v.toFixed(5)).join(' ')})">`,
+    );
   });
-  f.setPopTransformFunc((d) => void st(d).out.push('</g>'));
+  f.setPopTransformFunc((d) => emit(st(d), st(d).out, '</g>'));
   f.setColorGlyphFunc(() => false);
   f.setPushClipGlyphFunc((glyph, _font, d) => {
     const s = st(d);
+    if (s.over) return; // the outline is not even drawn
     const id = `${s.prefix}c${s.ids++}`;
-    s.defs.push(`<clipPath id="${id}"><path d="${s.font.glyphToPath(glyph)}"/></clipPath>`);
-    s.out.push(`<g clip-path="url(#${id})">`);
+    emit(s, s.defs, `<clipPath id="${id}"><path d="${s.font.glyphToPath(glyph)}"/></clipPath>`);
+    emit(s, s.out, `<g clip-path="url(#${id})">`);
   });
   f.setPushClipRectangleFunc((xmin, ymin, xmax, ymax, d) => {
     const s = st(d);
     const id = `${s.prefix}c${s.ids++}`;
-    s.defs.push(
+    emit(
+      s,
+      s.defs,
       `<clipPath id="${id}"><rect x="${svgNumber(xmin)}" y="${svgNumber(ymin)}" width="${svgNumber(xmax - xmin)}" height="${svgNumber(ymax - ymin)}"/></clipPath>`,
     );
-    s.out.push(`<g clip-path="url(#${id})">`);
+    emit(s, s.out, `<g clip-path="url(#${id})">`);
   });
-  f.setPopClipFunc((d) => void st(d).out.push('</g>'));
+  f.setPopClipFunc((d) => emit(st(d), st(d).out, '</g>'));
   f.setColorFunc((_fg, color, d) => fillRect(st(d), rgba(color)));
   f.setLinearGradientFunc((line, x0, y0, x1, y1, x2, y2, d) => {
     const s = st(d);
@@ -85,7 +111,9 @@ function paintFuncs(): hb.PaintFuncs {
     const ex = x1 - k * q2x;
     const ey = y1 - k * q2y;
     const id = `${s.prefix}g${s.ids++}`;
-    s.defs.push(
+    emit(
+      s,
+      s.defs,
       `<linearGradient id="${id}" gradientUnits="userSpaceOnUse" x1="${svgNumber(x0)}" y1="${svgNumber(y0)}" x2="${svgNumber(ex)}" y2="${svgNumber(ey)}" spreadMethod="${SPREAD[line.extend] ?? 'pad'}">${stops(line)}</linearGradient>`,
     );
     fillRect(s, `url(#${id})`);
@@ -93,7 +121,9 @@ function paintFuncs(): hb.PaintFuncs {
   f.setRadialGradientFunc((line, x0, y0, r0, x1, y1, r1, d) => {
     const s = st(d);
     const id = `${s.prefix}g${s.ids++}`;
-    s.defs.push(
+    emit(
+      s,
+      s.defs,
       `<radialGradient id="${id}" gradientUnits="userSpaceOnUse" fx="${svgNumber(x0)}" fy="${svgNumber(y0)}" fr="${svgNumber(r0)}" cx="${svgNumber(x1)}" cy="${svgNumber(y1)}" r="${svgNumber(r1)}" spreadMethod="${SPREAD[line.extend] ?? 'pad'}">${stops(line)}</radialGradient>`,
     );
     fillRect(s, `url(#${id})`);
@@ -107,8 +137,8 @@ function paintFuncs(): hb.PaintFuncs {
       rgba({ red: mean('red'), green: mean('green'), blue: mean('blue'), alpha: mean('alpha') }),
     );
   });
-  f.setPushGroupFunc((d) => void st(d).out.push('<g>'));
-  f.setPopGroupFunc((_mode, d) => void st(d).out.push('</g>'));
+  f.setPushGroupFunc((d) => emit(st(d), st(d).out, '<g>'));
+  f.setPopGroupFunc((_mode, d) => emit(st(d), st(d).out, '</g>'));
   funcs = f;
   return f;
 }
@@ -116,9 +146,26 @@ function paintFuncs(): hb.PaintFuncs {
 /**
  * The colour glyph `glyphId` of `font` as an SVG fragment in font units (y up): `<defs>` and the
  * painted shapes. Element ids start with `prefix`, which must be unique within one SVG document.
+ * Throws ValidationError on `font` (constraint `max`) when the SVG would pass
+ * {@link COLOR_GLYPH_MAX_CHARS}: the render fails, at once, rather than drawing it.
  */
 export function colorGlyphSvg(font: hb.Font, glyphId: number, prefix: string): string {
-  const state: PaintState = { extent: font.face.upem * EXTENT_EM, out: [], defs: [], ids: 0, prefix, font };
+  const state: PaintState = {
+    extent: font.face.upem * EXTENT_EM,
+    out: [],
+    defs: [],
+    ids: 0,
+    prefix,
+    font,
+    size: 0,
+    over: false,
+  };
   font.paintGlyph(glyphId, paintFuncs(), state, 0);
+  if (state.over)
+    throw new ValidationError(
+      'font',
+      'max',
+      `Expected colour glyphs of at most ${COLOR_GLYPH_MAX_CHARS} characters of SVG, but glyph ${glyphId} of this font makes more`,
+    );
   return `<defs>${state.defs.join('')}</defs>${state.out.join('')}`;
 }

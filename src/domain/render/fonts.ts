@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as hb from 'harfbuzzjs';
+import { LRUCache } from 'lru-cache';
 import type { FontName } from '../design.js';
 import { colorGlyphSvg } from './colr.js';
 import { UNUSED_TABLES, withoutTables } from './sfnt.js';
@@ -37,6 +38,18 @@ const FAMILY_FILES: Record<FontName, [dir: string, stem: string]> = {
 export type Weight = 'regular' | 'bold';
 
 /** One font file loaded into HarfBuzz, with its metrics in font units and its glyph outlines cached. */
+/**
+ * Characters of glyph outlines and colour-glyph SVG kept per process, over every font: 64 million
+ * (64 MB as V8 keeps ASCII strings). The least recently used glyphs are dropped past it (lru-cache),
+ * so no font, however large its glyphs, grows the process without bound.
+ */
+export const GLYPH_CACHE_CHARS = 64 * 1024 * 1024;
+const GLYPH_CACHE = new LRUCache<string, string>({
+  maxSize: GLYPH_CACHE_CHARS,
+  sizeCalculation: (value) => Math.max(1, value.length),
+});
+let nextFontKey = 0;
+
 export class LoadedFont {
   readonly font: hb.Font;
   readonly upem: number;
@@ -48,8 +61,8 @@ export class LoadedFont {
   isColor = false;
   private readonly face: hb.Face;
   private coverage = new Set<number>();
-  private readonly paths = new Map<number, string>();
-  private readonly colorSvgs = new Map<number, string>();
+  /** This font's part of the keys of {@link GLYPH_CACHE}. */
+  private readonly cacheKey = `${nextFontKey++}:`;
 
   /**
    * Copies the font file into HarfBuzz (10 to 17 ms for a 10 to 25 MB CJK or emoji font), without
@@ -78,10 +91,11 @@ export class LoadedFont {
 
   /** The colour glyph as an SVG fragment in font units, y up (cached); ids are unique per font and glyph. */
   colorSvg(glyphId: number): string {
-    let svg = this.colorSvgs.get(glyphId);
+    const key = `${this.cacheKey}c${glyphId}`;
+    let svg = GLYPH_CACHE.get(key);
     if (svg === undefined) {
       svg = colorGlyphSvg(this.font, glyphId, `${this.name.replace(/\W/g, '')}${glyphId}_`);
-      this.colorSvgs.set(glyphId, svg);
+      GLYPH_CACHE.set(key, svg);
     }
     return svg;
   }
@@ -93,10 +107,11 @@ export class LoadedFont {
 
   /** SVG path data of a glyph outline, in font units with y up (cached). */
   glyphPath(glyphId: number): string {
-    let d = this.paths.get(glyphId);
+    const key = `${this.cacheKey}p${glyphId}`;
+    let d = GLYPH_CACHE.get(key);
     if (d === undefined) {
       d = this.font.glyphToPath(glyphId);
-      this.paths.set(glyphId, d);
+      GLYPH_CACHE.set(key, d);
     }
     return d;
   }
