@@ -20,12 +20,15 @@ const PHOTO = path.join(ROOT, 'src/web/static/samples/dragonfly.jpg');
 
 /** The test site: pages whose HTML a test may change, the verification file, and failing pages. */
 function testSite() {
-  const pages = new Map<string, { type: string; body: string; status?: number }>();
+  const pages = new Map<string, { type: string; body: string; status?: number; location?: string }>();
   const fetched: string[] = [];
   const server: Server = createServer((req, res) => {
     fetched.push(req.url ?? '');
     const page = pages.get((req.url ?? '/').split('?')[0] as string);
-    res.writeHead(page?.status ?? (page ? 200 : 404), { 'content-type': page?.type ?? 'text/html' });
+    res.writeHead(page?.status ?? (page ? 200 : 404), {
+      'content-type': page?.type ?? 'text/html',
+      ...(page?.location ? { location: page.location } : {}),
+    });
     res.end(page?.body ?? '<!doctype html><title>Not found</title>');
   });
   return { pages, fetched, server };
@@ -78,6 +81,45 @@ describe('sites', () => {
     return verified.body.data as { id: string; link: string; snippet: string; name: string };
   }
 
+  it('refuses proof from another origin: a home page or verification file that redirects to a host carrying the token (issue 41)', async () => {
+    const { token, presetId } = await account();
+    const created = await call(srv.base, 'POST', '/sites', { token, json: { origin, preset: presetId } });
+    const s = created.body.data;
+    const other = testSite();
+    await new Promise<void>((resolve) => other.server.listen(0, '127.0.0.1', resolve));
+    const elsewhere = `http://127.0.0.1:${(other.server.address() as AddressInfo).port}`;
+    try {
+      other.pages.set('/', { type: 'text/html', body: html(s.verification.meta as string) });
+      other.pages.set('/.well-known/titlecard-site-verification', {
+        type: 'text/plain',
+        body: s.verification.token as string,
+      });
+      site.pages.set('/', { type: 'text/html', body: '', status: 302, location: `${elsewhere}/` });
+      site.pages.set('/.well-known/titlecard-site-verification', {
+        type: 'text/plain',
+        body: '',
+        status: 302,
+        location: `${elsewhere}/.well-known/titlecard-site-verification`,
+      });
+      const refused = await call(srv.base, 'POST', `/sites/${s.id as string}/verify`, { token });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.details).toEqual({ field: 'origin', constraint: 'format' });
+      expect(refused.body.error.message).toContain(
+        `${origin}/ redirects to another origin, ${elsewhere}: the proof must come from ${origin} itself`,
+      );
+      expect(refused.body.error.message).toContain(
+        `${origin}/.well-known/titlecard-site-verification redirects to another origin, ${elsewhere}`,
+      );
+      expect((await call(srv.base, 'GET', `/sites/${s.id as string}`, { token })).body.data.verified).toBe(
+        false,
+      );
+    } finally {
+      site.pages.delete('/');
+      site.pages.delete('/.well-known/titlecard-site-verification');
+      await new Promise((resolve) => other.server.close(resolve));
+    }
+  });
+
   const linkOf = (s: { link: string }, page: string) => `${s.link}${encodeURIComponent(`${origin}${page}`)}`;
 
   it('adds a site, refuses its link until verified, verifies by the meta tag on the home page or by the file under /.well-known/, and says what it found when neither holds the token', async () => {
@@ -106,7 +148,9 @@ describe('sites', () => {
     const refused = await call(srv.base, 'POST', `/sites/${s.id as string}/verify`, { token });
     expect(refused.status).toBe(400);
     expect(refused.body.error.details.field).toBe('origin');
-    expect(refused.body.error.message).toContain('has the token tcv_wrong');
+    // Another page's token is not echoed: it may be anybody's.
+    expect(refused.body.error.message).toContain(`${origin}/ has another token`);
+    expect(refused.body.error.message).not.toContain('tcv_wrong');
     expect(refused.body.error.message).toContain(
       '/.well-known/titlecard-site-verification: the server answered 404',
     );

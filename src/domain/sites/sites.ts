@@ -236,23 +236,35 @@ export function createSites(deps: SitesDeps): Sites {
       if (site.verifiedAt) return view(site);
       const token = site.verificationToken;
       const tried: string[] = [];
+      // The proof must come from the site's own origin: a redirect elsewhere proves nothing (issue 41).
+      const elsewhere = (fetched: { url: string }, asked: string) => {
+        const landed = new URL(fetched.url).origin;
+        if (landed === site.origin) return false;
+        tried.push(
+          `${asked} redirects to another origin, ${landed}: the proof must come from ${site.origin} itself`,
+        );
+        return true;
+      };
       try {
         const home = await fetchPage(`${site.origin}/`);
-        const found = HTML.test(home.contentType)
-          ? readPage(decodePage(home.body, home.contentType)).verification
-          : undefined;
-        if (found === token) return view(await markVerified(site));
-        tried.push(
-          `${site.origin}/ has ${found ? `the token ${found.slice(0, 40)}` : `no ${VERIFICATION_NAME} meta tag`}`,
-        );
+        if (!elsewhere(home, `${site.origin}/`)) {
+          const found = HTML.test(home.contentType)
+            ? readPage(decodePage(home.body, home.contentType)).verification
+            : undefined;
+          if (found === token) return view(await markVerified(site));
+          // Another page's token is not echoed: it may be anybody's.
+          tried.push(`${site.origin}/ has ${found ? 'another token' : `no ${VERIFICATION_NAME} meta tag`}`);
+        }
       } catch (err) {
         if (!(err instanceof TitlecardError)) throw err;
         tried.push(`${site.origin}/: ${reasonOf(err)}`);
       }
       try {
         const file = await fetchPage(`${site.origin}${VERIFICATION_FILE}`);
-        if (decodePage(file.body, file.contentType).trim() === token) return view(await markVerified(site));
-        tried.push(`${site.origin}${VERIFICATION_FILE} does not hold the token`);
+        if (!elsewhere(file, `${site.origin}${VERIFICATION_FILE}`)) {
+          if (decodePage(file.body, file.contentType).trim() === token) return view(await markVerified(site));
+          tried.push(`${site.origin}${VERIFICATION_FILE} does not hold the token`);
+        }
       } catch (err) {
         if (!(err instanceof TitlecardError)) throw err;
         tried.push(`${site.origin}${VERIFICATION_FILE}: ${reasonOf(err)}`);
