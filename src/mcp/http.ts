@@ -30,6 +30,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { unauthorizedResponse } from '../http/auth.js';
 import type { Principal } from '../domain/accounts/accounts.js';
 import { requestError } from '../http/errors.js';
+import { JSON_MAX_DEPTH, nestedDeeperThan } from '../http/json-body.js';
 import type { User } from '../domain/kernel/records.js';
 import { UnauthorizedError } from '../domain/kernel/errors.js';
 import { ACCESS_TOKEN_PATTERN } from '../domain/oauth/oauth.js';
@@ -154,6 +155,10 @@ export function createMcpRouter(
   const router = express.Router();
   router.use(hostHeaderValidation(hosts), checkOrigin);
   router.post('/', authenticate, express.json({ limit: `${MCP_BODY_LIMIT_MB}mb` }), async (req, res) => {
+    if (nestedDeeperThan(req.body, JSON_MAX_DEPTH)) {
+      res.status(400).json(rpcError(-32600, `Invalid request: JSON nested more than ${JSON_MAX_DEPTH} deep`));
+      return;
+    }
     const probe = await toWebRequest(req, req.body);
     if (await isLegacyRequest(probe, req.body)) await legacy(req, res);
     else await modern(req, res, req.body);

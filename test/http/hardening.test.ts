@@ -147,6 +147,43 @@ describe('malformed requests get a 4xx with a clear error, never a 500', () => {
     expect(answer.error.message).toMatch(/15 MB/);
   });
 
+  it('JSON nested 30,000 deep is a 400 on body (REST) or JSON-RPC -32600 (/mcp), not a 500 from a stack overflow (issue 41)', async () => {
+    const deep = (inner: string) => `${'['.repeat(30_000)}${inner}${']'.repeat(30_000)}`;
+    const template = await fetch(`${srv.base}/templates`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: `{"name":"Deep","layers":${deep('1')}}`,
+    });
+    expect(template.status).toBe(400);
+    expect(((await template.json()) as { error: { details: unknown; message: string } }).error).toMatchObject(
+      {
+        details: { field: 'body', constraint: 'max' },
+        message: 'Expected JSON nested at most 64 deep, but the body nests deeper',
+      },
+    );
+    const rpc = await fetch(`${srv.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"check_layout","arguments":{"title":${deep('"x"')}}}}`,
+    });
+    expect(rpc.status).toBe(400);
+    expect(await rpc.json()).toMatchObject({ error: { code: -32600 } });
+    // 64 deep is still taken (as a document, refused for what it says, not for its depth).
+    const fine = await fetch(`${srv.base}/templates`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: `{"name":"Deep","layers":${'['.repeat(60)}${']'.repeat(60)}}`,
+    });
+    expect(fine.status).toBe(400);
+    expect(((await fine.json()) as { error: { details: { field: string } } }).error.details.field).not.toBe(
+      'body',
+    );
+  });
+
   it('a multipart part with an empty name is a 400 naming the body', async () => {
     const boundary = 'xxBOUNDARYxx';
     const body =
