@@ -127,7 +127,8 @@ function createSafeFetch(options: ImageFetcherOptions, kind: FetchKind) {
         (res) => {
           const status = res.statusCode ?? 0;
           if (post) {
-            res.resume();
+            // Only the status counts: the answer is not read (a receiver could send gigabytes).
+            res.destroy();
             resolve({ status });
             return;
           }

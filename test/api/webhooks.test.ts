@@ -112,6 +112,8 @@ describe('webhooks', () => {
       },
     });
     expect(batch.body.data.webhookSecret).toMatch(/^whsec_/);
+    // The answer holds a secret: no cache may keep it (issue 41).
+    expect(batch.headers.get('cache-control')).toBe('no-store');
     rx.secrets.set('/batch', batch.body.data.webhookSecret as string);
     await settled(srv.base, token, batch.body.data.id as string);
     const completed = await until(

@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileTooLargeError, ValidationError } from '../../src/domain/kernel/errors.js';
-import { createImageFetcher, type ImageFetcher } from '../../src/safe-fetch.js';
+import { createImageFetcher, createWebhookPoster, type ImageFetcher } from '../../src/safe-fetch.js';
 import { fakeLookup } from '../support/dns.js';
 import { solid } from '../support/images.js';
 
@@ -96,5 +96,35 @@ describe('the SSRF-safe image fetcher', () => {
     expect((await refusal(`${hostUrl}/missing.jpg`)).message).toMatch(/answered 404/);
     expect((await refusal('not a url')).message).toMatch(/not a valid URL/);
     await expect(fetchImage(`${hostUrl}/big.jpg`)).rejects.toBeInstanceOf(FileTooLargeError);
+  });
+});
+
+describe('the webhook poster', () => {
+  it("answers the receiver's status without reading its answer: an endless one ends at once (issue 41)", async () => {
+    let sent = 0;
+    let closed!: () => void;
+    const gone = new Promise<void>((resolve) => (closed = resolve));
+    const receiver = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      const chunk = Buffer.alloc(64 * 1024);
+      const pump = () => {
+        while (res.write(chunk)) if ((sent += chunk.length) > 2 ** 31) return res.end();
+      };
+      res.on('drain', pump);
+      res.on('close', closed);
+      pump();
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.2', resolve));
+    try {
+      const post = createWebhookPoster({ allowAddresses: ['127.0.0.2'], lookup: fakeLookup });
+      const url = `http://127.0.0.2:${(receiver.address() as { port: number }).port}/hook`;
+      expect(await post(url, '{}', { 'content-type': 'application/json' })).toBe(200);
+      await gone;
+      expect(sent).toBeLessThan(16 * 1024 * 1024);
+    } finally {
+      receiver.closeAllConnections();
+      await new Promise((r) => receiver.close(r));
+    }
   });
 });

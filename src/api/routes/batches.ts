@@ -39,7 +39,12 @@ export const batchesResource: Resource = {
         principalOf(res),
         multipart ? await batchBodyOfCsvForm(req) : req.body,
       );
-      res.status(202).location(`${req.baseUrl}/batches/${batch.id}`).json({ success: true, data: batch });
+      // It may carry the webhook secret: no cache keeps it.
+      res
+        .status(202)
+        .set('Cache-Control', 'no-store')
+        .location(`${req.baseUrl}/batches/${batch.id}`)
+        .json({ success: true, data: batch });
     });
     router.get('/batches', auth, async (_req, res) => {
       ok(res, { batches: await batches.list(principalOf(res)) });
