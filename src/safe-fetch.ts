@@ -28,7 +28,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { BlockList, isIPv6, type LookupFunction } from 'node:net';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
-import { FileTooLargeError, ValidationError } from './domain/kernel/errors.js';
+import { AddressRefusedError, FileTooLargeError, ValidationError } from './domain/kernel/errors.js';
 import { LIMITS } from './domain/design.js';
 import type { PageFetcher, WebhookPoster } from './domain/kernel/ports.js';
 
@@ -64,6 +64,9 @@ interface FetchKind {
 
 const refuser = (field: string) => (message: string) =>
   new ValidationError(field, 'format', `Could not fetch ${field}: ${message}`);
+/** A refusal that no later try can change (the address, the scheme, credentials). */
+const permanentRefuser = (field: string) => (message: string) =>
+  new AddressRefusedError(field, 'format', `Could not fetch ${field}: ${message}`);
 
 /** IPv6 ranges that embed an IPv4 address (see the module comment), refused whatever they embed. */
 const EMBEDDED_IPV4 = new BlockList();
@@ -105,6 +108,7 @@ function createSafeFetch(options: ImageFetcherOptions, kind: FetchKind) {
     'https:': new RequestFilteringHttpsAgent(filter),
   };
   const refuse = refuser(kind.field);
+  const refuseForGood = permanentRefuser(kind.field);
   const maxBytes = options.maxBytes ?? kind.maxBytes;
   const timeoutMs = options.timeoutMs ?? kind.timeoutMs;
   const lookup = refusingEmbedded(options.lookup ?? dns.lookup);
@@ -166,10 +170,10 @@ function createSafeFetch(options: ImageFetcherOptions, kind: FetchKind) {
       );
       req.on('error', (err) => {
         if (signal.aborted) reject(refuse(`no answer within ${timeoutMs} ms`));
-        else if (err instanceof EmbeddedIpv4Error) reject(refuse(err.message));
+        else if (err instanceof EmbeddedIpv4Error) reject(refuseForGood(err.message));
         else if (/is not allowed/.test(err.message))
           reject(
-            refuse(
+            refuseForGood(
               `${url.hostname} is a private, loopback, link-local or reserved address, which is not allowed`,
             ),
           );
@@ -192,9 +196,9 @@ function createSafeFetch(options: ImageFetcherOptions, kind: FetchKind) {
     }
     for (let hop = 0; ; hop++) {
       if (url.protocol !== 'http:' && url.protocol !== 'https:')
-        throw refuse(`only http and https are allowed, not ${url.protocol}`);
-      if (url.username || url.password) throw refuse('credentials in the URL are not allowed');
-      if (embedsIpv4(url.hostname)) throw refuse(new EmbeddedIpv4Error(url.hostname).message);
+        throw refuseForGood(`only http and https are allowed, not ${url.protocol}`);
+      if (url.username || url.password) throw refuseForGood('credentials in the URL are not allowed');
+      if (embedsIpv4(url.hostname)) throw refuseForGood(new EmbeddedIpv4Error(url.hostname).message);
       const result = await once(url, signal, post);
       if ('status' in result) return result;
       if ('body' in result) return { ...result, url: url.href };

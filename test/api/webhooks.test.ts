@@ -179,6 +179,8 @@ describe('webhooks', () => {
     );
     expect(d.lastStatus).toBeNull();
     expect(d.lastError).toContain('10.1.2.3 is a private, loopback, link-local or reserved address');
+    // No retry can change an address: it fails now, not after 27 hours of retries (issue 41).
+    expect([d.status, d.nextAttemptAt]).toEqual(['failed', null]);
     expect(
       (await call(srv.base, 'POST', '/webhooks', { token, json: { url: 'ftp://x' } })).body.error.details
         .field,

@@ -67,6 +67,13 @@ export class ValidationError extends TitlecardError {
   }
 }
 
+/**
+ * A URL the SSRF-safe fetchers refuse whatever the time (src/safe-fetch.ts): a private, loopback or
+ * reserved address, another scheme, credentials. Unlike a timeout or a refused connection, trying
+ * again cannot help: a webhook delivery to it fails at once.
+ */
+export class AddressRefusedError extends ValidationError {}
+
 /** An email address that already has an account (field `email`). */
 export function emailTakenError(email: string): ValidationError {
   return new ValidationError(

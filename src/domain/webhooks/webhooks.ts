@@ -8,11 +8,12 @@
  *   `batch.completed` (also sent to the batch's own `webhookUrl`, signed with the batch's secret);
  *   `webhook.test` from "Send a test event". The body is `{type, timestamp, data}`.
  * - Each event becomes one delivery per receiver, stored first, then sent by the delivery runner
- *   in every serving process: a 2xx is delivered; anything else (a status, a refusal, a timeout) is
+ *   in every serving process: a 2xx is delivered; anything else (a status, a timeout) is
  *   retried after {@link RETRY_SCHEDULE_SECONDS} (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: about
  *   27 h in all, Svix's schedule), then given up. A receiver that is down loses nothing.
  * - Deliveries go through the SSRF-safe poster (src/safe-fetch.ts): private addresses are refused
- *   unless `FETCH_ALLOW_ADDRESSES` admits them, and recorded as the attempt's error.
+ *   unless `FETCH_ALLOW_ADDRESSES` admits them, and recorded as the attempt's error; such a
+ *   delivery fails at once (no retry can change an address), as does one whose endpoint is gone.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -20,7 +21,7 @@ import { Webhook } from 'standardwebhooks';
 import type { z } from 'zod';
 import type { Principal } from '../accounts/accounts.js';
 import { assertConfirmed } from '../accounts/confirmation.js';
-import { NotFoundError, TitlecardError, ValidationError } from '../kernel/errors.js';
+import { AddressRefusedError, NotFoundError, TitlecardError, ValidationError } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import type { Clock, RecordStore, WebhookPoster } from '../kernel/ports.js';
 import type { WebhookDelivery, WebhookEndpoint } from '../kernel/records.js';
@@ -156,6 +157,8 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
     const attempts = d.attempts + 1;
     let lastStatus: number | null = null;
     let lastError: string | null = null;
+    /** A refusal no retry can change (a private address): the delivery fails now, not in 27 hours. */
+    let refusedForGood = false;
     if (!secret) lastError = 'the endpoint was deleted, or its secret cannot be opened';
     else {
       // The signature's time is the wall clock's: receivers check it against theirs (5 min).
@@ -172,10 +175,11 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
       } catch (err) {
         if (!(err instanceof TitlecardError)) throw err;
         lastError = err.message.replace(/^Could not fetch url: /, '');
+        refusedForGood = err instanceof AddressRefusedError;
       }
     }
     const now = clock.now();
-    const wait = secret ? RETRY_SCHEDULE_SECONDS[attempts - 1] : undefined;
+    const wait = secret && !refusedForGood ? RETRY_SCHEDULE_SECONDS[attempts - 1] : undefined;
     await store.webhooks.recordAttempt(d.id, {
       status: lastError === null ? 'delivered' : wait === undefined ? 'failed' : 'pending',
       attempts,
