@@ -8,8 +8,11 @@
  */
 import type { Handler, Request, Router } from 'express';
 import type { Principal } from '../domain/accounts/accounts.js';
+import { NotFoundError } from '../domain/kernel/errors.js';
+import { fingerprintOf, type Idempotency } from '../domain/kernel/idempotency.js';
 import { principalOf } from '../http/auth.js';
-import { ok } from '../http/respond.js';
+import { idempotently } from '../http/idempotency.js';
+import { ok, sendStored } from '../http/respond.js';
 
 /** What a collection's domain service offers; `get` and `replace` are optional. */
 export interface OwnedCollection {
@@ -30,6 +33,12 @@ export interface CollectionRoutes {
   body: Handler;
   /** The creation's answer holds a secret shown once: sent with `Cache-Control: no-store`. */
   secretOnCreate?: boolean;
+  /**
+   * Creations take an `Idempotency-Key` (src/http/idempotency.ts): a retry makes nothing new. With
+   * `secretOnCreate`, the secret is not kept: a retry answers 200 with the thing as the list shows
+   * it (without its secret), or 404 when it has since been deleted.
+   */
+  idempotency?: Idempotency;
 }
 
 /** Adds the collection's routes to `router`; other routes of the resource go beside them. */
@@ -39,7 +48,42 @@ export function collectionRoutes(router: Router, service: OwnedCollection, optio
   const idOf = (req: Request) => req.params.id as string;
   router.post(path, auth, body, async (req, res) => {
     if (options.secretOnCreate) res.set('Cache-Control', 'no-store');
-    ok(res, await service.create(principalOf(res), req.body), 201);
+    const principal = principalOf(res);
+    const create = async () => ({
+      status: 201,
+      body: JSON.stringify({ success: true, data: await service.create(principal, req.body) }),
+      headers: {},
+    });
+    if (!options.idempotency) {
+      sendStored(res, await create());
+      return;
+    }
+    const idOf = (body: string) => (JSON.parse(body) as { data: { id: string } }).data.id;
+    sendStored(
+      res,
+      await idempotently(req, options.idempotency, {
+        userId: principal.user.id,
+        fingerprint: async () => fingerprintOf(JSON.stringify(req.body ?? null)),
+        work: create,
+        ...(options.secretOnCreate
+          ? {
+              keep: (first) => ({
+                ...first,
+                body: JSON.stringify({ success: true, data: { id: idOf(first.body) } }),
+              }),
+              replay: async (kept) => {
+                const id = idOf(kept.body);
+                const thing = (await service.list(principal)).find((t) => (t as { id?: string }).id === id);
+                if (!thing)
+                  throw new NotFoundError(
+                    `The ${noun.toLowerCase()} this Idempotency-Key created (${id}) has been deleted; create another with a new key`,
+                  );
+                return { status: 200, body: JSON.stringify({ success: true, data: thing }), headers: {} };
+              },
+            }
+          : {}),
+      }),
+    );
   });
   router.get(path, auth, async (_req, res) => {
     ok(res, { [plural]: await service.list(principalOf(res)) });

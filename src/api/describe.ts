@@ -96,7 +96,6 @@ export const errorResponses = {
   },
 };
 
-/** The `Idempotency-Key` request header and its answers, for operations that create or charge. */
 /** 403 `FORBIDDEN`: the account's email is not confirmed (src/domain/accounts/confirmation.ts). */
 export const unconfirmedResponse = {
   description:
@@ -104,6 +103,7 @@ export const unconfirmedResponse = {
   content: json(ref('EndpointErrorBody')),
 };
 
+/** The `Idempotency-Key` request header and its answers, for operations that create or charge. */
 export const idempotent = (op: Json) => ({
   ...op,
   parameters: [

@@ -4134,7 +4134,10 @@ export interface operations {
   createWebhook: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 visible ASCII characters (a UUID). A retry with the same key and request within 24 h gets the first answer and is not charged again (IETF draft idempotency-key-header). Only successful answers are kept. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -4144,6 +4147,19 @@ export interface operations {
       };
     };
     responses: {
+      /** @description A retry with the Idempotency-Key of an endpoint created before: that endpoint, without its secret (shown only in the 201). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['WebhookEndpoint'];
+          };
+        };
+      };
       /** @description Created. */
       201: {
         headers: {
@@ -4178,6 +4194,33 @@ export interface operations {
       };
       /** @description The account's email is not confirmed yet: it makes no lasting credentials until then (docs/security.md). */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description A retry whose Idempotency-Key created an endpoint that has since been deleted. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description A request with this Idempotency-Key is still under way. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description This Idempotency-Key was used for another request. */
+      422: {
         headers: {
           [name: string]: unknown;
         };

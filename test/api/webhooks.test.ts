@@ -166,6 +166,26 @@ describe('webhooks', () => {
     expect(rx.received.filter((r) => r.id === id).map((r) => r.event.type)).toEqual(['webhook.test']);
   });
 
+  it('a retry of POST /webhooks with its Idempotency-Key makes no second endpoint nor secret (issue 41)', async () => {
+    const { token } = await srv.createUser('pro');
+    const post = () =>
+      call(srv.base, 'POST', '/webhooks', {
+        token,
+        json: { url: `${rxUrl}/retried` },
+        headers: { 'idempotency-key': 'a1f4c2d0-webhook' },
+      });
+    const first = await post();
+    expect(first.status).toBe(201);
+    expect(first.body.data.secret).toMatch(/^whsec_/);
+    const again = await post();
+    expect(again.status).toBe(200);
+    expect(again.body.data.id).toBe(first.body.data.id);
+    expect(again.body.data.secret).toBeUndefined();
+    expect((await call(srv.base, 'GET', '/webhooks', { token })).body.data.webhooks).toHaveLength(1);
+    await call(srv.base, 'DELETE', `/webhooks/${first.body.data.id as string}`, { token });
+    expect((await post()).status).toBe(404);
+  });
+
   it('refuses a private receiver the fetch policy does not allow, and says so on the delivery', async () => {
     const { token } = await srv.createUser('pro');
     const made = await call(srv.base, 'POST', '/webhooks', { token, json: { url: 'http://10.1.2.3/hook' } });

@@ -7,6 +7,7 @@ import { principalOf, requireAuth } from '../../http/auth.js';
 import {
   envelope,
   errorResponses,
+  idempotent,
   idParameter,
   json,
   listEnvelope,
@@ -32,6 +33,8 @@ export const webhooksResource: Resource = {
       auth,
       body,
       secretOnCreate: true,
+      // A retry of a creation makes no second endpoint, nor a second secret (issue 41).
+      idempotency: services.idempotency,
     });
     router.get('/webhooks/deliveries', auth, async (req, res) => {
       const endpoint = typeof req.query.endpoint === 'string' ? req.query.endpoint : undefined;
@@ -47,17 +50,28 @@ export const webhooksResource: Resource = {
 
   paths: {
     '/webhooks': {
-      post: secured({
-        operationId: 'createWebhook',
-        summary:
-          'Add an endpoint for image.created and batch.completed, signed per Standard Webhooks; the secret is returned only here (docs/webhooks.md).',
-        requestBody: { required: true, content: json(ref('WebhookRequest')) },
-        responses: {
-          201: { description: 'Created.', content: json(envelope('CreatedWebhook')) },
-          400: errorResponses[400],
-          403: unconfirmedResponse,
-        },
-      }),
+      post: secured(
+        idempotent({
+          operationId: 'createWebhook',
+          summary:
+            'Add an endpoint for image.created and batch.completed, signed per Standard Webhooks; the secret is returned only here (docs/webhooks.md).',
+          requestBody: { required: true, content: json(ref('WebhookRequest')) },
+          responses: {
+            201: { description: 'Created.', content: json(envelope('CreatedWebhook')) },
+            200: {
+              description:
+                'A retry with the Idempotency-Key of an endpoint created before: that endpoint, without its secret (shown only in the 201).',
+              content: json(envelope('WebhookEndpoint')),
+            },
+            400: errorResponses[400],
+            403: unconfirmedResponse,
+            404: {
+              description: 'A retry whose Idempotency-Key created an endpoint that has since been deleted.',
+              content: json(ref('EndpointErrorBody')),
+            },
+          },
+        }),
+      ),
       get: secured({
         operationId: 'listWebhooks',
         summary: 'Your webhook endpoints, newest first, without secrets.',

@@ -41,6 +41,7 @@ from .create_template_response_201 import CreateTemplateResponse201
 from .create_token_request import CreateTokenRequest
 from .create_token_response_200 import CreateTokenResponse200
 from .create_token_response_201 import CreateTokenResponse201
+from .create_webhook_response_200 import CreateWebhookResponse200
 from .create_webhook_response_201 import CreateWebhookResponse201
 from .created_batch import CreatedBatch
 from .created_batch_status import CreatedBatchStatus
@@ -263,6 +264,7 @@ __all__ = (
     "CreateTokenRequest",
     "CreateTokenResponse200",
     "CreateTokenResponse201",
+    "CreateWebhookResponse200",
     "CreateWebhookResponse201",
     "CreatedBatch",
     "CreatedBatchStatus",

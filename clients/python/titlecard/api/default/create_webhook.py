@@ -6,18 +6,22 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.auth_error_body import AuthErrorBody
+from ...models.create_webhook_response_200 import CreateWebhookResponse200
 from ...models.create_webhook_response_201 import CreateWebhookResponse201
 from ...models.endpoint_error_body import EndpointErrorBody
 from ...models.validation_error_body import ValidationErrorBody
 from ...models.webhook_request import WebhookRequest
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
     body: WebhookRequest,
+    idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -36,11 +40,17 @@ def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
 ) -> (
     AuthErrorBody
+    | CreateWebhookResponse200
     | CreateWebhookResponse201
     | EndpointErrorBody
     | ValidationErrorBody
     | None
 ):
+    if response.status_code == 200:
+        response_200 = CreateWebhookResponse200.from_dict(response.json())
+
+        return response_200
+
     if response.status_code == 201:
         response_201 = CreateWebhookResponse201.from_dict(response.json())
 
@@ -61,6 +71,21 @@ def _parse_response(
 
         return response_403
 
+    if response.status_code == 404:
+        response_404 = EndpointErrorBody.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = EndpointErrorBody.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 422:
+        response_422 = EndpointErrorBody.from_dict(response.json())
+
+        return response_422
+
     if response.status_code == 500:
         response_500 = EndpointErrorBody.from_dict(response.json())
 
@@ -75,7 +100,11 @@ def _parse_response(
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
 ) -> Response[
-    AuthErrorBody | CreateWebhookResponse201 | EndpointErrorBody | ValidationErrorBody
+    AuthErrorBody
+    | CreateWebhookResponse200
+    | CreateWebhookResponse201
+    | EndpointErrorBody
+    | ValidationErrorBody
 ]:
     return Response(
         status_code=HTTPStatus(response.status_code),
@@ -89,13 +118,19 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: WebhookRequest,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[
-    AuthErrorBody | CreateWebhookResponse201 | EndpointErrorBody | ValidationErrorBody
+    AuthErrorBody
+    | CreateWebhookResponse200
+    | CreateWebhookResponse201
+    | EndpointErrorBody
+    | ValidationErrorBody
 ]:
     """Add an endpoint for image.created and batch.completed, signed per Standard Webhooks; the secret is
     returned only here (docs/webhooks.md).
 
     Args:
+        idempotency_key (str | Unset):
         body (WebhookRequest):
 
     Raises:
@@ -103,11 +138,12 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AuthErrorBody | CreateWebhookResponse201 | EndpointErrorBody | ValidationErrorBody]
+        Response[AuthErrorBody | CreateWebhookResponse200 | CreateWebhookResponse201 | EndpointErrorBody | ValidationErrorBody]
     """
 
     kwargs = _get_kwargs(
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = client.get_httpx_client().request(
@@ -121,8 +157,10 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     body: WebhookRequest,
+    idempotency_key: str | Unset = UNSET,
 ) -> (
     AuthErrorBody
+    | CreateWebhookResponse200
     | CreateWebhookResponse201
     | EndpointErrorBody
     | ValidationErrorBody
@@ -132,6 +170,7 @@ def sync(
     returned only here (docs/webhooks.md).
 
     Args:
+        idempotency_key (str | Unset):
         body (WebhookRequest):
 
     Raises:
@@ -139,12 +178,13 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AuthErrorBody | CreateWebhookResponse201 | EndpointErrorBody | ValidationErrorBody
+        AuthErrorBody | CreateWebhookResponse200 | CreateWebhookResponse201 | EndpointErrorBody | ValidationErrorBody
     """
 
     return sync_detailed(
         client=client,
         body=body,
+        idempotency_key=idempotency_key,
     ).parsed
 
 
@@ -152,13 +192,19 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: WebhookRequest,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[
-    AuthErrorBody | CreateWebhookResponse201 | EndpointErrorBody | ValidationErrorBody
+    AuthErrorBody
+    | CreateWebhookResponse200
+    | CreateWebhookResponse201
+    | EndpointErrorBody
+    | ValidationErrorBody
 ]:
     """Add an endpoint for image.created and batch.completed, signed per Standard Webhooks; the secret is
     returned only here (docs/webhooks.md).
 
     Args:
+        idempotency_key (str | Unset):
         body (WebhookRequest):
 
     Raises:
@@ -166,11 +212,12 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AuthErrorBody | CreateWebhookResponse201 | EndpointErrorBody | ValidationErrorBody]
+        Response[AuthErrorBody | CreateWebhookResponse200 | CreateWebhookResponse201 | EndpointErrorBody | ValidationErrorBody]
     """
 
     kwargs = _get_kwargs(
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -182,8 +229,10 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     body: WebhookRequest,
+    idempotency_key: str | Unset = UNSET,
 ) -> (
     AuthErrorBody
+    | CreateWebhookResponse200
     | CreateWebhookResponse201
     | EndpointErrorBody
     | ValidationErrorBody
@@ -193,6 +242,7 @@ async def asyncio(
     returned only here (docs/webhooks.md).
 
     Args:
+        idempotency_key (str | Unset):
         body (WebhookRequest):
 
     Raises:
@@ -200,12 +250,13 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AuthErrorBody | CreateWebhookResponse201 | EndpointErrorBody | ValidationErrorBody
+        AuthErrorBody | CreateWebhookResponse200 | CreateWebhookResponse201 | EndpointErrorBody | ValidationErrorBody
     """
 
     return (
         await asyncio_detailed(
             client=client,
             body=body,
+            idempotency_key=idempotency_key,
         )
     ).parsed
