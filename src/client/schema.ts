@@ -4384,6 +4384,17 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
+      /** @description Three test events already wait for this endpoint (its receiver has not answered them yet). */
+      429: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['QuotaErrorBody'];
+        };
+      };
       /** @description Internal server error, with a request id in the message. */
       500: {
         headers: {

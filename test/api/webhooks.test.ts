@@ -21,13 +21,20 @@ interface Received {
   event: { type: string; timestamp: string; data: Record<string, unknown> };
 }
 
-/** A receiver: verifies each delivery with the secret of its path, or answers 503 while down. */
+/**
+ * A receiver: verifies each delivery with the secret of its path, or answers 503 while down; on
+ * `/never` it takes the request and never answers (the sender's timeout ends it).
+ */
 function receiver() {
   const secrets = new Map<string, string>();
   const received: Received[] = [];
   const refused: string[] = [];
   const state = { down: false };
   const server = createServer((req, res) => {
+    if (req.url === '/never') {
+      req.resume();
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -74,6 +81,7 @@ describe('webhooks', () => {
     srv = await startTestServer({ clock: { now: () => now }, fetcher: { allowAddresses: ['127.0.0.1'] } });
   });
   afterAll(async () => {
+    rx.server.closeAllConnections();
     await srv?.close();
     rx.server.close();
   });
@@ -184,6 +192,42 @@ describe('webhooks', () => {
     expect((await call(srv.base, 'GET', '/webhooks', { token })).body.data.webhooks).toHaveLength(1);
     await call(srv.base, 'DELETE', `/webhooks/${first.body.data.id as string}`, { token });
     expect((await post()).status).toBe(404);
+  });
+
+  it("an account whose receiver never answers delays no other account's events: its test events stop at 3 waiting (then 429), and another account's arrives within 2 s (issue 41)", async () => {
+    const slow = await srv.createUser('pro');
+    const never = await call(srv.base, 'POST', '/webhooks', {
+      token: slow.token,
+      json: { url: `${rxUrl}/never` },
+    });
+    const answers: number[] = [];
+    for (let i = 0; i < 20; i++)
+      answers.push(
+        (
+          await call(srv.base, 'POST', `/webhooks/${never.body.data.id as string}/test`, {
+            token: slow.token,
+          })
+        ).status,
+      );
+    expect(answers.slice(0, 3)).toEqual([202, 202, 202]);
+    expect(new Set(answers.slice(3))).toEqual(new Set([429]));
+
+    const other = await srv.createUser('pro');
+    const fair = await call(srv.base, 'POST', '/webhooks', {
+      token: other.token,
+      json: { url: `${rxUrl}/fair` },
+    });
+    rx.secrets.set('/fair', fair.body.data.secret as string);
+    const sent = performance.now();
+    await call(srv.base, 'POST', `/webhooks/${fair.body.data.id as string}/test`, { token: other.token });
+    await until(
+      () => rx.received.find((r) => r.path === '/fair'),
+      (r) => r !== undefined,
+      10_000,
+    );
+    const tookMs = performance.now() - sent;
+    console.info(`webhooks: another account's test event arrived ${tookMs.toFixed(0)} ms after it was sent`);
+    expect(tookMs).toBeLessThan(2000);
   });
 
   it('refuses a private receiver the fetch policy does not allow, and says so on the delivery', async () => {

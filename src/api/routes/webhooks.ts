@@ -114,6 +114,12 @@ export const webhooksResource: Resource = {
         responses: {
           202: { description: 'Queued.', content: json(envelope('WebhookDelivery')) },
           404: errorResponses[404],
+          429: {
+            description:
+              'Three test events already wait for this endpoint (its receiver has not answered them yet).',
+            headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.' } },
+            content: json(ref('QuotaErrorBody')),
+          },
         },
       }),
     },

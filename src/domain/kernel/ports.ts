@@ -363,10 +363,11 @@ export interface WebhookRepository {
   /** Stores deliveries to send (one per receiver of an event). */
   enqueue(deliveries: WebhookDelivery[]): Promise<void>;
   /**
-   * Takes the oldest pending delivery due at `at`, atomically pushing its `nextAttemptAt` to
-   * `leaseUntil` (so no other runner takes it while it is sent); undefined when none is due.
+   * Takes the oldest pending delivery due at `at` of an account not in `busy` (account ids),
+   * atomically pushing its `nextAttemptAt` to `leaseUntil` (so no other runner takes it while it is
+   * sent); undefined when none is due.
    */
-  claimDue(at: Date, leaseUntil: Date): Promise<WebhookDelivery | undefined>;
+  claimDue(at: Date, leaseUntil: Date, busy: readonly string[]): Promise<WebhookDelivery | undefined>;
   /** Records an attempt's outcome: the new status, attempts, next due time, last status and error. */
   recordAttempt(
     id: string,

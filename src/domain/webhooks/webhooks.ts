@@ -21,7 +21,13 @@ import { Webhook } from 'standardwebhooks';
 import type { z } from 'zod';
 import type { Principal } from '../accounts/accounts.js';
 import { assertConfirmed } from '../accounts/confirmation.js';
-import { AddressRefusedError, NotFoundError, TitlecardError, ValidationError } from '../kernel/errors.js';
+import {
+  AddressRefusedError,
+  NotFoundError,
+  TitlecardError,
+  TooManyAttemptsError,
+  ValidationError,
+} from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import type { Clock, RecordStore, WebhookPoster } from '../kernel/ports.js';
 import type { WebhookDelivery, WebhookEndpoint } from '../kernel/records.js';
@@ -40,6 +46,13 @@ const LEASE_MS = 60_000;
 const IDLE_MS = 1000;
 /** Deliveries sent at once by one runner. */
 const CONCURRENCY = 4;
+/**
+ * Deliveries of one account in flight at once, per process: half the runner. An account whose
+ * receiver never answers holds at most this many slots; the others deliver other accounts' events.
+ */
+const PER_ACCOUNT = 2;
+/** `webhook.test` deliveries an endpoint may have waiting; more answer 429 until one is sent. */
+const TESTS_PENDING_MAX = 3;
 
 export type WebhookEndpointView = z.infer<typeof webhookEndpointSchema>;
 export type CreatedWebhook = z.infer<typeof createdWebhookSchema>;
@@ -52,7 +65,10 @@ export interface Webhooks {
   list(principal: Principal): Promise<WebhookEndpointView[]>;
   /** `DELETE /webhooks/{id}`: its pending deliveries go too. NotFoundError. */
   delete(principal: Principal, id: string): Promise<void>;
-  /** `POST /webhooks/{id}/test`: queues a `webhook.test` event to that endpoint. NotFoundError. */
+  /**
+   * `POST /webhooks/{id}/test`: queues a `webhook.test` event to that endpoint. NotFoundError;
+   * TooManyAttemptsError (429) while {@link TESTS_PENDING_MAX} test events wait for it.
+   */
   sendTest(principal: Principal, id: string): Promise<WebhookDeliveryView>;
   /** `GET /webhooks/deliveries`: the newest 50 (of one endpoint when given). */
   deliveries(principal: Principal, endpointId?: string): Promise<WebhookDeliveryView[]>;
@@ -89,6 +105,8 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
   let loop: Promise<void> | undefined;
   let wakeUp: (() => void) | undefined;
   const inHand = new Set<Promise<void>>();
+  /** Deliveries in flight per account ({@link PER_ACCOUNT}). */
+  const perAccount = new Map<string, number>();
 
   const viewOf = (e: WebhookEndpoint): WebhookEndpointView => ({
     id: e.id,
@@ -199,7 +217,8 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
       let due: WebhookDelivery | undefined;
       try {
         const now = clock.now();
-        due = await store.webhooks.claimDue(now, new Date(now.getTime() + LEASE_MS));
+        const busy = [...perAccount].filter(([, n]) => n >= PER_ACCOUNT).map(([userId]) => userId);
+        due = await store.webhooks.claimDue(now, new Date(now.getTime() + LEASE_MS), busy);
       } catch (err) {
         logger.error({ err }, 'webhook runner could not claim a delivery');
       }
@@ -213,10 +232,16 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
         });
         continue;
       }
-      const id = due.id;
+      const { id, userId } = due;
+      perAccount.set(userId, (perAccount.get(userId) ?? 0) + 1);
       const sending: Promise<void> = attempt(due)
         .catch((err: unknown) => logger.error({ err, id }, 'webhook delivery attempt failed'))
-        .finally(() => inHand.delete(sending));
+        .finally(() => {
+          inHand.delete(sending);
+          const left = (perAccount.get(userId) ?? 1) - 1;
+          if (left > 0) perAccount.set(userId, left);
+          else perAccount.delete(userId);
+        });
       inHand.add(sending);
     }
   }
@@ -261,6 +286,15 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
 
     async sendTest(principal, id) {
       const endpoint = await owned(principal, id);
+      const waiting = (await store.webhooks.listDeliveries(principal.user.id, 50, endpoint.id)).filter(
+        (d) => d.type === 'webhook.test' && d.status === 'pending',
+      ).length;
+      // A receiver that never answers keeps its tests pending: they are not piled up (issue 41).
+      if (waiting >= TESTS_PENDING_MAX)
+        throw new TooManyAttemptsError(
+          RETRY_SCHEDULE_SECONDS[0] ?? 5,
+          'test events waiting for this endpoint',
+        );
       const d = delivery(principal.user.id, 'webhook.test', body('webhook.test', { endpoint: endpoint.id }), {
         url: endpoint.url,
         endpointId: endpoint.id,

@@ -33,9 +33,13 @@ export async function mongoWebhooks(db: Db): Promise<RecordStore['webhooks']> {
     async enqueue(list) {
       if (list.length > 0) await deliveries.insertMany(list.map(({ id, ...rest }) => ({ _id: id, ...rest })));
     },
-    async claimDue(at, leaseUntil) {
+    async claimDue(at, leaseUntil, busy) {
       const doc = await deliveries.findOneAndUpdate(
-        { status: 'pending', nextAttemptAt: { $lte: at } },
+        {
+          status: 'pending',
+          nextAttemptAt: { $lte: at },
+          ...(busy.length > 0 ? { userId: { $nin: [...busy] } } : {}),
+        },
         { $set: { nextAttemptAt: leaseUntil } },
         { sort: { nextAttemptAt: 1, _id: 1 }, returnDocument: 'before' },
       );

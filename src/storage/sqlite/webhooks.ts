@@ -71,9 +71,10 @@ export function sqliteWebhooks(db: Database.Database): RecordStore['webhooks'] {
        VALUES (@id, @userId, @endpointId, @batchId, @url, @type, @payload, @status, @attempts,
          @nextAttemptAt, @lastStatus, @lastError, @createdAt, @deliveredAt)`,
     ),
-    claim: db.prepare<{ at: string; leaseUntil: string }, DeliveryRow>(
+    claim: db.prepare<{ at: string; leaseUntil: string; busy: string }, DeliveryRow>(
       `UPDATE webhook_deliveries SET next_attempt_at = @leaseUntil
        WHERE id = (SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= @at
+                     AND user_id NOT IN (SELECT value FROM json_each(@busy))
                    ORDER BY next_attempt_at, id LIMIT 1)
        RETURNING *`,
     ),
@@ -116,8 +117,12 @@ export function sqliteWebhooks(db: Database.Database): RecordStore['webhooks'] {
           });
       })();
     },
-    async claimDue(at, leaseUntil) {
-      const r = q.claim.get({ at: at.toISOString(), leaseUntil: leaseUntil.toISOString() });
+    async claimDue(at, leaseUntil, busy) {
+      const r = q.claim.get({
+        at: at.toISOString(),
+        leaseUntil: leaseUntil.toISOString(),
+        busy: JSON.stringify(busy),
+      });
       return r && toDelivery(r);
     },
     async recordAttempt(id, o) {

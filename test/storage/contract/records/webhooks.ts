@@ -5,7 +5,7 @@ import type { WebhookDelivery } from '../../../../src/domain/kernel/records.js';
 import type { ContractContext } from './fixtures.js';
 
 export function webhooksContract({ open }: ContractContext): void {
-  it('keeps endpoints per user; takes a due delivery once under its lease, again when the lease ends; records attempts; deletes with the endpoint', async () => {
+  it('keeps endpoints per user; takes a due delivery once under its lease, not while its account is busy, again when the lease ends; records attempts; deletes with the endpoint', async () => {
     const store = await open();
     const userId = newId('usr');
     const at = new Date('2026-11-21T10:00:00.000Z');
@@ -40,11 +40,15 @@ export function webhooksContract({ open }: ContractContext): void {
     };
     await store.webhooks.enqueue([delivery]);
     const lease = new Date(due.getTime() + 60_000);
-    const taken = await store.webhooks.claimDue(due, lease);
+    // An account in `busy` (its deliveries already fill its share of the runner) is passed over.
+    expect((await store.webhooks.claimDue(due, lease, [userId]))?.id).not.toBe(delivery.id);
+    const taken = await store.webhooks.claimDue(due, lease, [newId('usr')]);
     expect(taken).toMatchObject({ id: delivery.id, payload: delivery.payload, attempts: 0 });
     // Leased: not due again until the lease ends.
-    expect((await store.webhooks.claimDue(due, lease))?.id).not.toBe(delivery.id);
-    expect((await store.webhooks.claimDue(lease, new Date(lease.getTime() + 60_000)))?.id).toBe(delivery.id);
+    expect((await store.webhooks.claimDue(due, lease, []))?.id).not.toBe(delivery.id);
+    expect((await store.webhooks.claimDue(lease, new Date(lease.getTime() + 60_000), []))?.id).toBe(
+      delivery.id,
+    );
 
     await store.webhooks.recordAttempt(delivery.id, {
       status: 'delivered',

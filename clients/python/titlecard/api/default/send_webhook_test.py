@@ -8,6 +8,7 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.auth_error_body import AuthErrorBody
 from ...models.endpoint_error_body import EndpointErrorBody
+from ...models.quota_error_body import QuotaErrorBody
 from ...models.send_webhook_test_response_202 import SendWebhookTestResponse202
 from ...types import Response
 
@@ -28,7 +29,13 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> AuthErrorBody | EndpointErrorBody | SendWebhookTestResponse202 | None:
+) -> (
+    AuthErrorBody
+    | EndpointErrorBody
+    | QuotaErrorBody
+    | SendWebhookTestResponse202
+    | None
+):
     if response.status_code == 202:
         response_202 = SendWebhookTestResponse202.from_dict(response.json())
 
@@ -44,6 +51,11 @@ def _parse_response(
 
         return response_404
 
+    if response.status_code == 429:
+        response_429 = QuotaErrorBody.from_dict(response.json())
+
+        return response_429
+
     if response.status_code == 500:
         response_500 = EndpointErrorBody.from_dict(response.json())
 
@@ -57,7 +69,9 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[AuthErrorBody | EndpointErrorBody | SendWebhookTestResponse202]:
+) -> Response[
+    AuthErrorBody | EndpointErrorBody | QuotaErrorBody | SendWebhookTestResponse202
+]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -70,7 +84,9 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[AuthErrorBody | EndpointErrorBody | SendWebhookTestResponse202]:
+) -> Response[
+    AuthErrorBody | EndpointErrorBody | QuotaErrorBody | SendWebhookTestResponse202
+]:
     """Queue a webhook.test event to the endpoint.
 
     Args:
@@ -81,7 +97,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AuthErrorBody | EndpointErrorBody | SendWebhookTestResponse202]
+        Response[AuthErrorBody | EndpointErrorBody | QuotaErrorBody | SendWebhookTestResponse202]
     """
 
     kwargs = _get_kwargs(
@@ -99,7 +115,13 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> AuthErrorBody | EndpointErrorBody | SendWebhookTestResponse202 | None:
+) -> (
+    AuthErrorBody
+    | EndpointErrorBody
+    | QuotaErrorBody
+    | SendWebhookTestResponse202
+    | None
+):
     """Queue a webhook.test event to the endpoint.
 
     Args:
@@ -110,7 +132,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AuthErrorBody | EndpointErrorBody | SendWebhookTestResponse202
+        AuthErrorBody | EndpointErrorBody | QuotaErrorBody | SendWebhookTestResponse202
     """
 
     return sync_detailed(
@@ -123,7 +145,9 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[AuthErrorBody | EndpointErrorBody | SendWebhookTestResponse202]:
+) -> Response[
+    AuthErrorBody | EndpointErrorBody | QuotaErrorBody | SendWebhookTestResponse202
+]:
     """Queue a webhook.test event to the endpoint.
 
     Args:
@@ -134,7 +158,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AuthErrorBody | EndpointErrorBody | SendWebhookTestResponse202]
+        Response[AuthErrorBody | EndpointErrorBody | QuotaErrorBody | SendWebhookTestResponse202]
     """
 
     kwargs = _get_kwargs(
@@ -150,7 +174,13 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> AuthErrorBody | EndpointErrorBody | SendWebhookTestResponse202 | None:
+) -> (
+    AuthErrorBody
+    | EndpointErrorBody
+    | QuotaErrorBody
+    | SendWebhookTestResponse202
+    | None
+):
     """Queue a webhook.test event to the endpoint.
 
     Args:
@@ -161,7 +191,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AuthErrorBody | EndpointErrorBody | SendWebhookTestResponse202
+        AuthErrorBody | EndpointErrorBody | QuotaErrorBody | SendWebhookTestResponse202
     """
 
     return (
