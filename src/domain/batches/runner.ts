@@ -4,7 +4,9 @@
  * sharing MongoDB share the work).
  *
  * - It claims the oldest waiting item (batches.ts, `claimNext`), up to `concurrency` at once (the
- *   renderer's, so a batch keeps every core busy and synchronous requests queue beside it), and
+ *   renderer's, so a batch keeps every core busy and synchronous requests queue beside it), at most
+ *   half of them (at least one) for one account: an account whose items wait on slow image hosts
+ *   leaves the other slots to the other accounts' items, whatever the age of its batch; and
  *   renews its claims every {@link RENEW_MS}; an item whose claim is older than CLAIM_STALE_MS is
  *   taken over, so a killed process loses nothing.
  * - An item's result: `done` with its image, or `failed` with the error `/generate` would answer
@@ -100,6 +102,9 @@ export function createItemProcessor(deps: ItemProcessorDeps): ItemProcessor {
 export function createBatchRunner(deps: BatchRunnerDeps): BatchRunner {
   const { store, clock, logger, process: run } = deps;
   const inHand = new Map<string, BatchItem>();
+  /** Items in hand per account, and the most one account may have: half the runner, at least one. */
+  const perAccount = new Map<string, number>();
+  const perAccountMax = Math.max(1, Math.floor(deps.concurrency / 2));
   let running = false;
   let loop: Promise<void> | undefined;
   let wakeUp: (() => void) | undefined;
@@ -124,7 +129,8 @@ export function createBatchRunner(deps: BatchRunnerDeps): BatchRunner {
       let item: BatchItem | undefined;
       try {
         const now = clock.now();
-        item = await store.batches.claimNext(now, new Date(now.getTime() - CLAIM_STALE_MS));
+        const busy = [...perAccount].filter(([, n]) => n >= perAccountMax).map(([userId]) => userId);
+        item = await store.batches.claimNext(now, new Date(now.getTime() - CLAIM_STALE_MS), busy);
       } catch (err) {
         logger.error({ err }, 'batch runner could not claim an item');
       }
@@ -133,11 +139,16 @@ export function createBatchRunner(deps: BatchRunnerDeps): BatchRunner {
         continue;
       }
       const key = `${item.batchId}:${item.index}`;
+      const { userId } = item;
       inHand.set(key, item);
+      perAccount.set(userId, (perAccount.get(userId) ?? 0) + 1);
       void run(item)
         .catch((err: unknown) => logger.error({ err, key }, 'batch item crashed'))
         .finally(() => {
           inHand.delete(key);
+          const left = (perAccount.get(userId) ?? 1) - 1;
+          if (left > 0) perAccount.set(userId, left);
+          else perAccount.delete(userId);
           wakeUp?.();
         });
     }

@@ -7,13 +7,18 @@ import type { Renderer } from '../render/index.js';
 
 export interface Admission {
   /**
-   * Runs `work` as one of the generations and previews under way, or refuses it with
-   * ServiceBusyError: past `maxInFlight` of them, or when its expected wait for a render (the ones
-   * ahead of it × the renderer's recent mean render time ÷ its concurrency) is past `maxWaitMs`.
-   * Retry-After: the time until it would not be, at least a second.
+   * Runs `work` as one of the generations and previews under way, for account `accountId`, or
+   * refuses it with ServiceBusyError: past `maxInFlight` of them, past the account's share of them
+   * ({@link accountShare}: one account waiting on slow image hosts leaves the rest to the others),
+   * or when its expected wait for a render (the ones ahead of it × the renderer's recent mean render
+   * time ÷ its concurrency) is past `maxWaitMs`. Retry-After: the time until it would not be, at
+   * least a second.
    */
-  admitted<T>(work: () => Promise<T>): Promise<T>;
+  admitted<T>(accountId: string, work: () => Promise<T>): Promise<T>;
 }
+
+/** The generations and previews one account may have under way: a quarter of them, at least 2. */
+export const accountShare = (maxInFlight: number) => Math.max(2, Math.floor(maxInFlight / 4));
 
 export function createAdmission({
   renderer,
@@ -27,8 +32,16 @@ export function createAdmission({
   maxWaitMs: number;
 }): Admission {
   let inFlight = 0;
+  const perAccount = new Map<string, number>();
+  const share = accountShare(maxInFlight);
   return {
-    async admitted(work) {
+    async admitted(accountId, work) {
+      const mine = perAccount.get(accountId) ?? 0;
+      if (mine >= share)
+        throw new ServiceBusyError(
+          `This account has ${mine} images under way, its share of this server's ${maxInFlight}: try again after Retry-After`,
+          1,
+        );
       const { concurrency, meanRenderMs } = renderer.load();
       const ahead = Math.max(0, inFlight + 1 - concurrency);
       const waitMs = (ahead * meanRenderMs) / concurrency;
@@ -38,10 +51,14 @@ export function createAdmission({
           Math.max(1, Math.ceil((Math.max(waitMs - maxWaitMs, meanRenderMs / concurrency) || 0) / 1000)),
         );
       inFlight++;
+      perAccount.set(accountId, mine + 1);
       try {
         return await work();
       } finally {
         inFlight--;
+        const left = (perAccount.get(accountId) ?? 1) - 1;
+        if (left > 0) perAccount.set(accountId, left);
+        else perAccount.delete(accountId);
       }
     },
   };

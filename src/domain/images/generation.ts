@@ -103,7 +103,7 @@ export function createGeneration({
         // Rendered on a worker: its capacity is the workers', so no admission here.
         generationQueue
           ? handoff.generateOnWorker(principal, read, generationQueue)
-          : admission.admitted(() => generateOne(principal, read, newId('img'))),
+          : admission.admitted(principal.user.id, () => generateOne(principal, read, newId('img'))),
       ),
 
     async generateItem(user, options, { imageId, chargeKey, source }) {

@@ -37,7 +37,7 @@ export function createPreviews({
   async function previewed(principal: Principal, prepared: () => Promise<PreparedRender>): Promise<Blob> {
     const wait = await previewThrottle.hit(`preview:${principal.user.id}`);
     if (wait > 0) throw new TooManyAttemptsError(wait, 'previews');
-    return admission.admitted(async () => {
+    return admission.admitted(principal.user.id, async () => {
       const { input, options } = await prepared();
       const rendered = await renderer.render(input, { ...options, fileFormat: 'jpeg' });
       const body = await sharp(rendered.image).resize(PREVIEW_WIDTH).jpeg({ quality: 70 }).toBuffer();

@@ -320,10 +320,10 @@ export interface BatchRepository {
   counts(batchId: string): Promise<Record<BatchItemStatus, number>>;
   /**
    * Claims the oldest item that is queued, or running under a claim older than `staleBefore` (its
-   * runner died), setting it running at `at`: atomic, so two runners rarely take one item (and an
-   * item taken twice is still charged and recorded once).
+   * runner died), of an account not in `busy` (account ids), setting it running at `at`: atomic, so
+   * two runners rarely take one item (and an item taken twice is still charged and recorded once).
    */
-  claimNext(at: Date, staleBefore: Date): Promise<BatchItem | undefined>;
+  claimNext(at: Date, staleBefore: Date, busy: readonly string[]): Promise<BatchItem | undefined>;
   /**
    * Claims one item (a queue delivered it): sets it running at `at` when it is queued or running
    * (a retry after its worker died); undefined when it is finished, cancelled or unknown.

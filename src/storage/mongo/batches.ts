@@ -56,9 +56,12 @@ export async function mongoBatches(db: Db): Promise<RecordStore['batches']> {
         counts[status] = await items.countDocuments({ batchId, status });
       return counts;
     },
-    async claimNext(at, staleBefore) {
+    async claimNext(at, staleBefore, busy) {
       const doc = await items.findOneAndUpdate(
-        { $or: [{ status: 'queued' }, { status: 'running', claimedAt: { $lt: staleBefore } }] },
+        {
+          $or: [{ status: 'queued' }, { status: 'running', claimedAt: { $lt: staleBefore } }],
+          ...(busy.length > 0 ? { userId: { $nin: [...busy] } } : {}),
+        },
         { $set: { status: 'running', claimedAt: at } },
         { sort: { batchCreatedAt: 1, batchId: 1, index: 1 }, returnDocument: 'after' },
       );

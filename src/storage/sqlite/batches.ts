@@ -67,11 +67,12 @@ export function sqliteBatches(db: Database.Database): RecordStore['batches'] {
       'SELECT status, count(*) AS n FROM batch_items WHERE batch_id = ? GROUP BY status',
     ),
     // The oldest waiting item, in batch order: batch ids are random, so order by the batch's age.
-    claim: db.prepare<{ at: string; staleBefore: string }, ItemRow>(
+    claim: db.prepare<{ at: string; staleBefore: string; busy: string }, ItemRow>(
       `UPDATE batch_items SET status = 'running', claimed_at = @at
        WHERE (batch_id, idx) = (
          SELECT i.batch_id, i.idx FROM batch_items i JOIN batches b ON b.id = i.batch_id
-         WHERE i.status = 'queued' OR (i.status = 'running' AND i.claimed_at < @staleBefore)
+         WHERE (i.status = 'queued' OR (i.status = 'running' AND i.claimed_at < @staleBefore))
+           AND i.user_id NOT IN (SELECT value FROM json_each(@busy))
          ORDER BY b.created_at, i.batch_id, i.idx LIMIT 1)
        RETURNING *`,
     ),
@@ -137,8 +138,12 @@ export function sqliteBatches(db: Database.Database): RecordStore['batches'] {
       for (const { status, n } of q.counts.all(batchId)) counts[status] = n;
       return counts;
     },
-    async claimNext(at, staleBefore) {
-      const r = q.claim.get({ at: at.toISOString(), staleBefore: staleBefore.toISOString() });
+    async claimNext(at, staleBefore, busy) {
+      const r = q.claim.get({
+        at: at.toISOString(),
+        staleBefore: staleBefore.toISOString(),
+        busy: JSON.stringify(busy),
+      });
       return r && toItem(r);
     },
     async claimItem(batchId, index, at) {
