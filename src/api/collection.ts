@@ -8,10 +8,9 @@
  */
 import type { Handler, Request, Router } from 'express';
 import type { Principal } from '../domain/accounts/accounts.js';
-import { NotFoundError } from '../domain/kernel/errors.js';
 import { fingerprintOf, type Idempotency } from '../domain/kernel/idempotency.js';
 import { principalOf } from '../http/auth.js';
-import { idempotently } from '../http/idempotency.js';
+import { idempotently, secretShownOnce } from '../http/idempotency.js';
 import { ok, sendStored } from '../http/respond.js';
 
 /** What a collection's domain service offers; `get` and `replace` are optional. */
@@ -58,7 +57,6 @@ export function collectionRoutes(router: Router, service: OwnedCollection, optio
       sendStored(res, await create());
       return;
     }
-    const idOf = (body: string) => (JSON.parse(body) as { data: { id: string } }).data.id;
     sendStored(
       res,
       await idempotently(req, options.idempotency, {
@@ -66,21 +64,11 @@ export function collectionRoutes(router: Router, service: OwnedCollection, optio
         fingerprint: async () => fingerprintOf(JSON.stringify(req.body ?? null)),
         work: create,
         ...(options.secretOnCreate
-          ? {
-              keep: (first) => ({
-                ...first,
-                body: JSON.stringify({ success: true, data: { id: idOf(first.body) } }),
-              }),
-              replay: async (kept) => {
-                const id = idOf(kept.body);
-                const thing = (await service.list(principal)).find((t) => (t as { id?: string }).id === id);
-                if (!thing)
-                  throw new NotFoundError(
-                    `The ${noun.toLowerCase()} this Idempotency-Key created (${id}) has been deleted; create another with a new key`,
-                  );
-                return { status: 200, body: JSON.stringify({ success: true, data: thing }), headers: {} };
-              },
-            }
+          ? secretShownOnce(
+              async (id) => (await service.list(principal)).find((t) => (t as { id?: string }).id === id),
+              (id) =>
+                `The ${noun.toLowerCase()} this Idempotency-Key created (${id}) has been deleted; create another with a new key`,
+            )
           : {}),
       }),
     );

@@ -4,6 +4,7 @@
  * a mismatch is) is the domain's, {@link Idempotency}; this only reads the header.
  */
 import type { Request } from 'express';
+import { NotFoundError } from '../domain/kernel/errors.js';
 import type { Idempotency } from '../domain/kernel/idempotency.js';
 import type { StoredResponse } from '../domain/kernel/ports.js';
 
@@ -39,4 +40,30 @@ export async function idempotently(
   if (typeof key !== 'string') return work();
   const { response, replayed } = await idempotency.run(userId, key, await fingerprint(), work, keep);
   return replayed && replay ? replay(response) : response;
+}
+
+/** The id of the thing a creation's answer made (`{success, data: {id}}`, or `{id}` as kept). */
+function createdId(body: string): string {
+  const parsed = JSON.parse(body) as { id?: string; data?: { id?: string } };
+  return parsed.data?.id ?? parsed.id ?? '';
+}
+
+/**
+ * `keep` and `replay` for a creation whose answer holds a secret shown once (an API token, a
+ * webhook endpoint): only the id is kept, never the secret; a retry answers 200 with the thing as
+ * `find` gives it now (without its secret), or NotFoundError with `gone(id)` when it is no more.
+ */
+export function secretShownOnce(
+  find: (id: string) => Promise<unknown>,
+  gone: (id: string) => string,
+): Pick<IdempotentRequest, 'keep' | 'replay'> {
+  return {
+    keep: (first) => ({ ...first, body: JSON.stringify({ id: createdId(first.body) }) }),
+    replay: async (kept) => {
+      const id = createdId(kept.body);
+      const thing = await find(id);
+      if (!thing) throw new NotFoundError(gone(id));
+      return { status: 200, body: JSON.stringify({ success: true, data: thing }), headers: {} };
+    },
+  };
 }

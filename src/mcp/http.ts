@@ -131,13 +131,16 @@ export function createMcpRouter(
   };
   const onerror = (err: Error) => logger.warn({ err }, 'an MCP request failed');
   // 2026-07-28 and later: the SDK's stateless handler; the older revisions are routed below.
+  // The SDK's own body limit (4 MiB by default) raised to ours: a 10 MB image in base64 fits.
+  const maxRequestBodySize = MCP_BODY_LIMIT_MB * 1024 * 1024;
   const modern = toNodeHandler(
     createMcpHandler(({ authInfo }) => serverFor(authInfo), {
       legacy: 'reject',
       responseMode: 'json',
       onerror,
+      maxRequestBodySize,
     }),
-    { onerror },
+    { onerror, maxRequestBodySize },
   );
   const legacy = async (req: Request, res: Response) => {
     const server = serverFor(req.auth);
@@ -159,7 +162,7 @@ export function createMcpRouter(
       res.status(400).json(rpcError(-32600, `Invalid request: JSON nested more than ${JSON_MAX_DEPTH} deep`));
       return;
     }
-    const probe = await toWebRequest(req, req.body);
+    const probe = await toWebRequest(req, req.body, { maxRequestBodySize });
     if (await isLegacyRequest(probe, req.body)) await legacy(req, res);
     else await modern(req, res, req.body);
   });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/domain/kernel/errors.js';
 import { COLOR_GLYPH_MAX_CHARS } from '../../src/domain/render/colr.js';
 import { LoadedFont } from '../../src/domain/render/fonts.js';
+import { withEventLoopWatched } from '../support/event-loop.js';
 import { craftedFont } from '../support/fonttools.js';
 import { solid } from '../support/images.js';
 import { call, startTestServer, upload, type TestServer } from '../support/server.js';
@@ -36,7 +37,12 @@ describe('POST /fonts refuses a font past its bounds, naming the bound', () => {
       /^Expected a font within Titlecard's limits for font, but glyph 3 has 1900\d outline points \(at most 5000\)$/,
     ],
   ] as const)('%s', async (variant, message) => {
-    const res = await upload(srv, token, '/fonts', 'font', await craftedFont(variant), `${variant}.ttf`);
+    const font = await craftedFont(variant);
+    const { result: res, maxDelayMs } = await withEventLoopWatched(() =>
+      upload(srv, token, '/fonts', 'font', font, `${variant}.ttf`),
+    );
+    console.info(`font bounds: ${variant} refused; longest event-loop stall ${maxDelayMs.toFixed(0)} ms`);
+    expect(maxDelayMs).toBeLessThan(500);
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual({ field: 'font', constraint: 'max' });
     expect(res.body.error.message).toMatch(message);

@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeLookup } from '../support/dns.js';
+import { withEventLoopWatched } from '../support/event-loop.js';
 import { solid } from '../support/images.js';
 import { call, settled, startTestServer, upload, type TestServer } from '../support/server.js';
 
@@ -60,7 +61,9 @@ describe("an account whose image hosts never answer, and another account's work"
     });
     // The slow account's share is taken at once; the rest of its requests are refused.
     await new Promise((r) => setTimeout(r, 300));
-    const during = await timed(card);
+    const { result: during, maxDelayMs } = await withEventLoopWatched(() => timed(card));
+    console.info(`fairness: longest event-loop stall during the card ${maxDelayMs.toFixed(0)} ms`);
+    expect(maxDelayMs).toBeLessThan(500);
     console.info(
       `fairness: a card took ${normal.ms.toFixed(0)} ms alone, ${during.ms.toFixed(0)} ms beside 10 slow generations`,
     );
@@ -106,7 +109,9 @@ describe("an account whose image hosts never answer, and another account's work"
     });
     expect(slowBatch.status).toBe(202);
     await new Promise((r) => setTimeout(r, 300));
-    const during = await timed(oneItem);
+    const { result: during, maxDelayMs } = await withEventLoopWatched(() => timed(oneItem));
+    console.info(`fairness: longest event-loop stall during the batch item ${maxDelayMs.toFixed(0)} ms`);
+    expect(maxDelayMs).toBeLessThan(500);
     console.info(
       `fairness: a batch item took ${normal.ms.toFixed(0)} ms alone, ${during.ms.toFixed(0)} ms beside 12 slow items`,
     );

@@ -78,6 +78,28 @@ describe('Streamable HTTP at /mcp', () => {
       }
     });
 
+  it('a 2026-07-28 call carrying an image of more than 4 MiB in base64 is taken, as at the older revisions (up to the 15 MB body limit)', async () => {
+    const { randomBytes } = await import('node:crypto');
+    const noise = await sharp(randomBytes(2000 * 2000 * 3), {
+      raw: { width: 2000, height: 2000, channels: 3 },
+    })
+      .jpeg({ quality: 95 })
+      .toBuffer();
+    const base64 = noise.toString('base64');
+    expect(base64.length).toBeGreaterThan(4 * 1024 * 1024);
+    const client = await httpClient('v2 at 2026-07-28', `${srv.url}/mcp`, token);
+    try {
+      const r = await client.callTool('generate_image', {
+        title: 'Large',
+        imageBase64: base64,
+        fileFormat: 'jpeg',
+      });
+      expect(r.isError, JSON.stringify(r.content).slice(0, 300)).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+  });
+
   it("answers a 2026-07-28 server/discover with the revisions served and the package's version", async () => {
     const res = await fetch(`${srv.url}/mcp`, {
       method: 'POST',

@@ -3,7 +3,6 @@
  * OpenAPI description.
  */
 import express from 'express';
-import { NotFoundError } from '../../domain/kernel/errors.js';
 import { fingerprintOf } from '../../domain/kernel/idempotency.js';
 import type { StoredResponse } from '../../domain/kernel/ports.js';
 import { principalOf, requireAuth } from '../../http/auth.js';
@@ -20,15 +19,9 @@ import {
   unconfirmedResponse,
   type Resource,
 } from '../describe.js';
-import { idempotently } from '../../http/idempotency.js';
+import { idempotently, secretShownOnce } from '../../http/idempotency.js';
 import { ok, sendStored } from '../../http/respond.js';
 import { jsonBody } from '../../http/json-body.js';
-
-/** The id of the token an answer of POST /tokens made (`{success, data: {id}}`, or `{id}` as kept). */
-function createdTokenId(body: string): string {
-  const parsed = JSON.parse(body) as { id?: string; data?: { id?: string } };
-  return parsed.data?.id ?? parsed.id ?? '';
-}
 
 export const tokensResource: Resource = {
   router(services) {
@@ -55,16 +48,11 @@ export const tokensResource: Resource = {
         work: create,
         // The secret is shown once and never stored: a retry learns which token its key made, and
         // whether it is still active, but not its secret (docs/api.md, "Idempotency-Key").
-        keep: (first) => ({ ...first, body: JSON.stringify({ id: createdTokenId(first.body) }) }),
-        replay: async (kept) => {
-          const id = createdTokenId(kept.body);
-          const token = (await accounts.listTokens(user)).find((t) => t.id === id);
-          if (!token)
-            throw new NotFoundError(
-              `The token this Idempotency-Key created (${id}) has been revoked; create another with a new key`,
-            );
-          return { status: 200, body: JSON.stringify({ success: true, data: token }), headers: {} };
-        },
+        ...secretShownOnce(
+          async (id) => (await accounts.listTokens(user)).find((t) => t.id === id),
+          (id) =>
+            `The token this Idempotency-Key created (${id}) has been revoked; create another with a new key`,
+        ),
       });
       sendStored(res, response);
     });
