@@ -116,7 +116,9 @@ describe('stdio on the local store', () => {
     ).toBe(1);
     expect(errors).toEqual([]); // nothing but JSON-RPC reached stdout
     await client.close();
-  });
+    // Seven calls through an `npx`-spawned process: 7 s alone, three times that on a CI machine
+    // running the other suites, and once past 60 s there.
+  }, 120_000);
 
   it('a revoked token is refused on the next call', async () => {
     const { user, token } = await services.accounts.createUser({
