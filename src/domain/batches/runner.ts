@@ -20,6 +20,7 @@ import { derivedId } from '../kernel/ids.js';
 import type { Clock, RecordStore } from '../kernel/ports.js';
 import type { Batch, BatchItem } from '../kernel/records.js';
 import type { Images } from '../images/images.js';
+import { createTally } from '../kernel/tally.js';
 import { CLAIM_STALE_MS } from './batches.js';
 
 /** How often a runner renews the claims of its items, ms (well under CLAIM_STALE_MS). */
@@ -103,7 +104,7 @@ export function createBatchRunner(deps: BatchRunnerDeps): BatchRunner {
   const { store, clock, logger, process: run } = deps;
   const inHand = new Map<string, BatchItem>();
   /** Items in hand per account, and the most one account may have: half the runner, at least one. */
-  const perAccount = new Map<string, number>();
+  const perAccount = createTally();
   const perAccountMax = Math.max(1, Math.floor(deps.concurrency / 2));
   let running = false;
   let loop: Promise<void> | undefined;
@@ -129,7 +130,7 @@ export function createBatchRunner(deps: BatchRunnerDeps): BatchRunner {
       let item: BatchItem | undefined;
       try {
         const now = clock.now();
-        const busy = [...perAccount].filter(([, n]) => n >= perAccountMax).map(([userId]) => userId);
+        const busy = perAccount.atLeast(perAccountMax);
         item = await store.batches.claimNext(now, new Date(now.getTime() - CLAIM_STALE_MS), busy);
       } catch (err) {
         logger.error({ err }, 'batch runner could not claim an item');
@@ -139,16 +140,13 @@ export function createBatchRunner(deps: BatchRunnerDeps): BatchRunner {
         continue;
       }
       const key = `${item.batchId}:${item.index}`;
-      const { userId } = item;
       inHand.set(key, item);
-      perAccount.set(userId, (perAccount.get(userId) ?? 0) + 1);
+      const done = perAccount.start(item.userId);
       void run(item)
         .catch((err: unknown) => logger.error({ err, key }, 'batch item crashed'))
         .finally(() => {
           inHand.delete(key);
-          const left = (perAccount.get(userId) ?? 1) - 1;
-          if (left > 0) perAccount.set(userId, left);
-          else perAccount.delete(userId);
+          done();
           wakeUp?.();
         });
     }

@@ -3,6 +3,7 @@
  * (the memory they hold while they wait) and on the wait for a render a new one is admitted to.
  */
 import { ServiceBusyError } from '../kernel/errors.js';
+import { createTally } from '../kernel/tally.js';
 import type { Renderer } from '../render/index.js';
 
 export interface Admission {
@@ -32,11 +33,11 @@ export function createAdmission({
   maxWaitMs: number;
 }): Admission {
   let inFlight = 0;
-  const perAccount = new Map<string, number>();
+  const perAccount = createTally();
   const share = accountShare(maxInFlight);
   return {
     async admitted(accountId, work) {
-      const mine = perAccount.get(accountId) ?? 0;
+      const mine = perAccount.count(accountId);
       if (mine >= share)
         throw new ServiceBusyError(
           `This account has ${mine} images under way, its share of this server's ${maxInFlight}: try again after Retry-After`,
@@ -51,14 +52,12 @@ export function createAdmission({
           Math.max(1, Math.ceil((Math.max(waitMs - maxWaitMs, meanRenderMs / concurrency) || 0) / 1000)),
         );
       inFlight++;
-      perAccount.set(accountId, mine + 1);
+      const done = perAccount.start(accountId);
       try {
         return await work();
       } finally {
         inFlight--;
-        const left = (perAccount.get(accountId) ?? 1) - 1;
-        if (left > 0) perAccount.set(accountId, left);
-        else perAccount.delete(accountId);
+        done();
       }
     },
   };

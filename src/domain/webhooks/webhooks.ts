@@ -32,6 +32,7 @@ import { newId } from '../kernel/ids.js';
 import type { Clock, RecordStore, WebhookPoster } from '../kernel/ports.js';
 import type { WebhookDelivery, WebhookEndpoint } from '../kernel/records.js';
 import type { SecretBox } from '../kernel/secrets.js';
+import { createTally } from '../kernel/tally.js';
 import { parseOrThrow } from '../kernel/validate.js';
 import type { webhookEndpointSchema, createdWebhookSchema, webhookDeliverySchema } from './schemas.js';
 import { webhookBodySchema } from './schemas.js';
@@ -106,7 +107,7 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
   let wakeUp: (() => void) | undefined;
   const inHand = new Set<Promise<void>>();
   /** Deliveries in flight per account ({@link PER_ACCOUNT}). */
-  const perAccount = new Map<string, number>();
+  const perAccount = createTally();
 
   const viewOf = (e: WebhookEndpoint): WebhookEndpointView => ({
     id: e.id,
@@ -217,7 +218,7 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
       let due: WebhookDelivery | undefined;
       try {
         const now = clock.now();
-        const busy = [...perAccount].filter(([, n]) => n >= PER_ACCOUNT).map(([userId]) => userId);
+        const busy = perAccount.atLeast(PER_ACCOUNT);
         due = await store.webhooks.claimDue(now, new Date(now.getTime() + LEASE_MS), busy);
       } catch (err) {
         logger.error({ err }, 'webhook runner could not claim a delivery');
@@ -233,14 +234,12 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
         continue;
       }
       const { id, userId } = due;
-      perAccount.set(userId, (perAccount.get(userId) ?? 0) + 1);
+      const done = perAccount.start(userId);
       const sending: Promise<void> = attempt(due)
         .catch((err: unknown) => logger.error({ err, id }, 'webhook delivery attempt failed'))
         .finally(() => {
           inHand.delete(sending);
-          const left = (perAccount.get(userId) ?? 1) - 1;
-          if (left > 0) perAccount.set(userId, left);
-          else perAccount.delete(userId);
+          done();
         });
       inHand.add(sending);
     }
