@@ -162,7 +162,9 @@ export function createMcpRouter(
       res.status(400).json(rpcError(-32600, `Invalid request: JSON nested more than ${JSON_MAX_DEPTH} deep`));
       return;
     }
-    const probe = await toWebRequest(req, req.body, { maxRequestBodySize });
+    // isLegacyRequest reads the headers from the probe and the message from the parsed body: the
+    // probe carries `null`, not a second serialisation of a body of up to 15 MB.
+    const probe = await toWebRequest(req, null);
     if (await isLegacyRequest(probe, req.body)) await legacy(req, res);
     else await modern(req, res, req.body);
   });
