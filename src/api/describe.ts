@@ -130,6 +130,25 @@ export const idempotent = (op: Json) => ({
   },
 });
 
+/**
+ * The answers of a retried creation whose secret was shown once (src/http/idempotency.ts,
+ * `secretShownOnce`): 200 with the thing as `listed` shows it, 404 once it is gone. `a` names one
+ * ("a token"), `gone` what ended it ("revoked").
+ */
+export const secretShownOnceResponses = (a: string, listed: string, gone: string) => {
+  const noun = a.replace(/^an? /, '');
+  return {
+    200: {
+      description: `A retry with the Idempotency-Key of ${a} created before: that ${noun}, without its secret (shown only in the 201).`,
+      content: json(envelope(listed)),
+    },
+    404: {
+      description: `A retry whose Idempotency-Key created ${a} that has since been ${gone}.`,
+      content: json(ref('EndpointErrorBody')),
+    },
+  };
+};
+
 /** An operation that needs the bearer token (docs/api.md#authentication): adds the 401 and 500 responses. */
 export const secured = (op: Json) => ({
   ...op,

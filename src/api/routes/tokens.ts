@@ -15,6 +15,7 @@ import {
   listEnvelope,
   messageResponse,
   ref,
+  secretShownOnceResponses,
   secured,
   unconfirmedResponse,
   type Resource,
@@ -76,17 +77,9 @@ export const tokensResource: Resource = {
           requestBody: { required: true, content: json(ref('CreateTokenRequest')) },
           responses: {
             201: { description: 'Created.', content: json(envelope('CreatedToken')) },
-            200: {
-              description:
-                'A retry with the Idempotency-Key of a token created before: that token, without its secret (shown only in the 201).',
-              content: json(envelope('TokenListEntry')),
-            },
             400: errorResponses[400],
             403: unconfirmedResponse,
-            404: {
-              description: 'A retry whose Idempotency-Key created a token that has since been revoked.',
-              content: json(ref('EndpointErrorBody')),
-            },
+            ...secretShownOnceResponses('a token', 'TokenListEntry', 'revoked'),
           },
         }),
       ),

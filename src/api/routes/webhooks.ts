@@ -13,6 +13,7 @@ import {
   listEnvelope,
   messageResponse,
   ref,
+  secretShownOnceResponses,
   secured,
   unconfirmedResponse,
   type Resource,
@@ -58,17 +59,9 @@ export const webhooksResource: Resource = {
           requestBody: { required: true, content: json(ref('WebhookRequest')) },
           responses: {
             201: { description: 'Created.', content: json(envelope('CreatedWebhook')) },
-            200: {
-              description:
-                'A retry with the Idempotency-Key of an endpoint created before: that endpoint, without its secret (shown only in the 201).',
-              content: json(envelope('WebhookEndpoint')),
-            },
             400: errorResponses[400],
             403: unconfirmedResponse,
-            404: {
-              description: 'A retry whose Idempotency-Key created an endpoint that has since been deleted.',
-              content: json(ref('EndpointErrorBody')),
-            },
+            ...secretShownOnceResponses('an endpoint', 'WebhookEndpoint', 'deleted'),
           },
         }),
       ),
