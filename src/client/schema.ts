@@ -2396,6 +2396,15 @@ export interface operations {
           'application/json': components['schemas']['AuthErrorBody'];
         };
       };
+      /** @description The account's email is not confirmed yet: it makes no lasting credentials until then (docs/security.md). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
       /** @description The file is over the limit. */
       413: {
         headers: {
@@ -2534,7 +2543,7 @@ export interface operations {
     requestBody: {
       content: {
         'multipart/form-data': {
-          /** @description A .ttf or .otf file (not a collection or WOFF), at most 10485760 bytes (10 MB). */
+          /** @description A .ttf or .otf file (not a collection or WOFF), at most 10485760 bytes (10 MB), within the bounds of docs/security.md: at most 5000 outline points per glyph, and per colour glyph 10000 paint operations, 64 deep, 200000 clip points (400 on font, constraint max, naming the glyph). */
           font: Blob;
           /** @description Default (also when sent empty, as a blank form field is): the file's name. */
           name?: string;
@@ -2572,6 +2581,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description The account's email is not confirmed yet: it makes no lasting credentials until then (docs/security.md). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
       /** @description The file is over the limit. */

@@ -6,6 +6,7 @@ import express, { type Response } from 'express';
 import { FONT_MAX_BYTES } from '../../domain/assets/assets.js';
 import { LIMITS } from '../../domain/design.js';
 import { MAX_INPUT_PIXELS } from '../../domain/render/decode.js';
+import { FONT_BOUNDS } from '../../domain/render/font-bounds.js';
 import type { Services } from '../../domain/services.js';
 import { principalOf, requireAuth } from '../../http/auth.js';
 import {
@@ -17,6 +18,7 @@ import {
   messageResponse,
   ref,
   secured,
+  unconfirmedResponse,
   type Json,
   type Resource,
 } from '../describe.js';
@@ -86,6 +88,7 @@ const created = (description: string, file: Json, fields: Json): Json => ({
   responses: {
     201: { description, content: json(envelope('Asset')) },
     400: errorResponses[400],
+    403: unconfirmedResponse,
     413: { description: 'The file is over the limit.', content: json(ref('FileTooLargeBody')) },
   },
 });
@@ -164,7 +167,7 @@ export const assetsResource: Resource = {
             font: {
               type: 'string',
               contentMediaType: 'application/octet-stream',
-              description: `A .ttf or .otf file (not a collection or WOFF), at most ${FONT_MAX_BYTES} bytes (10 MB).`,
+              description: `A .ttf or .otf file (not a collection or WOFF), at most ${FONT_MAX_BYTES} bytes (10 MB), within the bounds of docs/security.md: at most ${FONT_BOUNDS.pointsPerGlyph} outline points per glyph, and per colour glyph ${FONT_BOUNDS.paintsPerGlyph} paint operations, ${FONT_BOUNDS.paintDepth} deep, ${FONT_BOUNDS.clipPointsPerGlyph} clip points (400 on font, constraint max, naming the glyph).`,
             },
           },
           {

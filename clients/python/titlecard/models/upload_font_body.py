@@ -17,7 +17,9 @@ T = TypeVar("T", bound="UploadFontBody")
 class UploadFontBody:
     """
     Attributes:
-        font (File): A .ttf or .otf file (not a collection or WOFF), at most 10485760 bytes (10 MB).
+        font (File): A .ttf or .otf file (not a collection or WOFF), at most 10485760 bytes (10 MB), within the bounds
+            of docs/security.md: at most 5000 outline points per glyph, and per colour glyph 10000 paint operations, 64
+            deep, 200000 clip points (400 on font, constraint max, naming the glyph).
         name (str | Unset): Default (also when sent empty, as a blank form field is): the file's name.
     """
 
