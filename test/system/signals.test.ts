@@ -12,7 +12,7 @@ import { connect, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { photo } from '../support/images.js';
+import { enlarged, photo } from '../support/images.js';
 import { ROOT, runCli, untilMetric } from '../support/process.js';
 import { generate } from '../support/server.js';
 
@@ -200,17 +200,15 @@ describe('npm start and a signal to its process group', () => {
 
   it('SIGINT (Ctrl-C in a terminal) while renders run: every request is answered 201', async () => {
     const server = await npmStart();
+    // The original's size (the fixture is downsized): each render lasts long enough to be seen
+    // running on /metrics, also on a loaded machine (a CI run once saw all four finish unseen).
+    const large = await enlarged('Kleiber_by_Lukas_Baubkus.jpg', 4000, 2667, 'jpeg');
     const renders = Array.from({ length: 4 }, (_, i) =>
-      generate(
-        server.base,
-        token,
-        { title: `Rendering ${i}` },
-        { data: photo('Kleiber_by_Lukas_Baubkus.jpg') },
-      ),
+      generate(server.base, token, { title: `Rendering ${i}` }, { data: large }),
     );
     // Every upload received and renders running (not a time that usually suffices).
     const url = server.base.replace(/\/api$/, '');
-    const bytes = 4 * photo('Kleiber_by_Lukas_Baubkus.jpg').length;
+    const bytes = 4 * large.length;
     await untilMetric(url, 'titlecard_upload_bytes_total', (n) => n >= bytes);
     await untilMetric(url, 'titlecard_renders_active', (n) => n > 0);
     process.kill(-server.group, 'SIGINT');
