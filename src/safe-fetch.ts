@@ -21,6 +21,10 @@
  * - Every redirect is a new request through the same checks; at most 3.
  * - Limits per kind: an image 10 MB (as the REST API, docs/api.md#limits) in 10 s; a page 1 MiB in 5 s (a
  *   page's `<head>` is in its first kilobytes; ours). Both for the whole fetch, redirects included.
+ * - Each request of a fetch must connect (DNS included) within 3 s and have its answer's headers
+ *   within 5 s of being sent (10 s for a webhook receiver, which may work before answering): a
+ *   host that never answers holds a render slot for 5 s, not the whole 10 (issue 41; ours, a
+ *   slow but working host answers in well under a second).
  * An image's bytes are then sniffed like an upload (only JPEG, PNG, WebP pass).
  */
 import dns from 'node:dns';
@@ -39,6 +43,10 @@ export interface ImageFetcherOptions {
   maxBytes?: number;
   /** Milliseconds for the whole fetch; default the kind's (10 000 for an image, 5 000 for a page). */
   timeoutMs?: number;
+  /** Milliseconds for each request to connect, DNS lookup included; default 3 000. */
+  connectTimeoutMs?: number;
+  /** Milliseconds from sending a request to its answer's headers; default the kind's (5 000; 10 000 for a webhook). */
+  firstByteTimeoutMs?: number;
   /** Redirects followed; default 3. */
   maxRedirects?: number;
   /** DNS lookup to use (tests inject one); default the system resolver. */
@@ -59,6 +67,7 @@ interface FetchKind {
   accept: string;
   maxBytes: number;
   timeoutMs: number;
+  firstByteTimeoutMs: number;
   tooLarge: (maxBytes: number) => Error;
 }
 
@@ -67,6 +76,9 @@ const refuser = (field: string) => (message: string) =>
 /** A refusal that no later try can change (the address, the scheme, credentials). */
 const permanentRefuser = (field: string) => (message: string) =>
   new AddressRefusedError(field, 'format', `Could not fetch ${field}: ${message}`);
+
+/** Milliseconds for a request to connect, DNS lookup included (see the module comment). */
+const CONNECT_TIMEOUT_MS = 3000;
 
 /** IPv6 ranges that embed an IPv4 address (see the module comment), refused whatever they embed. */
 const EMBEDDED_IPV4 = new BlockList();
@@ -113,12 +125,32 @@ function createSafeFetch(options: ImageFetcherOptions, kind: FetchKind) {
   const timeoutMs = options.timeoutMs ?? kind.timeoutMs;
   const lookup = refusingEmbedded(options.lookup ?? dns.lookup);
   const maxRedirects = options.maxRedirects ?? 3;
+  const connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
+  const firstByteTimeoutMs = options.firstByteTimeoutMs ?? kind.firstByteTimeoutMs;
   type Answer = { redirect: string } | { body: Buffer; contentType: string } | { status: number };
 
   /** One request; with `post`, a POST whose answer is only its status (a webhook's). */
   function once(url: URL, signal: AbortSignal, post?: Post): Promise<Answer> {
     const client = url.protocol === 'https:' ? https : http;
     return new Promise((resolve, reject) => {
+      /** Set when a phase's own timeout ended the request: the refusal says which. */
+      let late: string | undefined;
+      const giveUp = (message: string) => {
+        late = message;
+        req.destroy();
+      };
+      const connectTimer = setTimeout(
+        () => giveUp(`no connection within ${connectTimeoutMs} ms`),
+        connectTimeoutMs,
+      );
+      const firstByteTimer = setTimeout(
+        () => giveUp(`no answer within ${firstByteTimeoutMs} ms`),
+        firstByteTimeoutMs,
+      );
+      const settle = () => {
+        clearTimeout(connectTimer);
+        clearTimeout(firstByteTimer);
+      };
       const req = client.request(
         url,
         {
@@ -129,6 +161,7 @@ function createSafeFetch(options: ImageFetcherOptions, kind: FetchKind) {
           lookup,
         },
         (res) => {
+          settle();
           const status = res.statusCode ?? 0;
           if (post) {
             // Only the status counts: the answer is not read (a receiver could send gigabytes).
@@ -168,8 +201,15 @@ function createSafeFetch(options: ImageFetcherOptions, kind: FetchKind) {
           res.on('error', (err) => reject(refuse(err.message)));
         },
       );
+      req.on('socket', (socket) => {
+        if (!socket.connecting) clearTimeout(connectTimer);
+        else socket.once('connect', () => clearTimeout(connectTimer));
+      });
+      req.on('close', settle);
       req.on('error', (err) => {
-        if (signal.aborted) reject(refuse(`no answer within ${timeoutMs} ms`));
+        settle();
+        if (late) reject(refuse(late));
+        else if (signal.aborted) reject(refuse(`no answer within ${timeoutMs} ms`));
         else if (err instanceof EmbeddedIpv4Error) reject(refuseForGood(err.message));
         else if (/is not allowed/.test(err.message))
           reject(
@@ -216,13 +256,14 @@ export function createImageFetcher(options: ImageFetcherOptions = {}): ImageFetc
     accept: 'image/jpeg, image/png, image/webp',
     maxBytes: LIMITS.imageBytes,
     timeoutMs: 10_000,
+    firstByteTimeoutMs: 5000,
     tooLarge: (max) => new FileTooLargeError(max),
   });
   return async (url) => (await fetch(url)).body;
 }
 
 /** A page's limits (ours): a `<head>` is in the first kilobytes of any page; 5 s is a slow site. */
-export const PAGE_LIMITS = { maxBytes: 1024 * 1024, timeoutMs: 5000 };
+export const PAGE_LIMITS = { maxBytes: 1024 * 1024, timeoutMs: 5000, firstByteTimeoutMs: 5000 };
 
 /** Fetches a page (see {@link PageFetcher}); refusals name the field `url`. Its Content-Type is the caller's to judge. */
 export function createPageFetcher(options: ImageFetcherOptions = {}): PageFetcher {
@@ -243,6 +284,7 @@ export function createWebhookPoster(options: ImageFetcherOptions = {}): WebhookP
     accept: '*/*',
     maxBytes: 64 * 1024,
     timeoutMs: 10_000,
+    firstByteTimeoutMs: 10_000,
     tooLarge: (max) => refuse(`the answer is larger than ${max} bytes`),
   });
   return async (url, body, headers) => (await fetch(url, { body, headers })).status;

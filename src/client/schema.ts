@@ -1639,10 +1639,10 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
-      /** @description Monthly quota exceeded. */
+      /** @description Monthly quota exceeded; or (ours) this account had 10 failed imageUrl fetches in 5 minutes, and an imageUrl is refused without a fetch until that window ends (docs/security.md). */
       429: {
         headers: {
-          /** @description Seconds until the quota resets. */
+          /** @description Seconds until the quota resets, or until the window of failed fetches ends. */
           'Retry-After'?: number;
           [name: string]: unknown;
         };

@@ -66,6 +66,8 @@ export interface ServiceDeps {
   secretsKey: Buffer;
   /** Fetches `imageUrl` backgrounds SSRF-safely; the same fetcher as the MCP connector's. */
   fetchImage?: ImageFetcher;
+  /** Counts failed `imageUrl` fetches per account (`FETCH_FAILURES` in images/request.ts). */
+  fetchThrottle: Throttle;
   /** Fetches a site's pages SSRF-safely; without it, site links answer the fallback card. */
   fetchPage?: PageFetcher;
   /** Counts page fetches per site (`PAGE_FETCHES` in sites.ts). */

@@ -19,6 +19,7 @@ import { RESET_REQUEST_KEYS, RESET_REQUEST_LIMITS } from '../domain/accounts/ema
 import { PASSWORD_GUESS_KEYS, PASSWORD_GUESS_LIMITS } from '../domain/accounts/password-guard.js';
 import { PREVIEW_LIMIT } from '../domain/images/images.js';
 import { PAGE_FETCHES } from '../domain/sites/sites.js';
+import { FETCH_FAILURES } from '../domain/images/request.js';
 
 /** Whole seconds until `res`'s window ends, at least 1 (what `Retry-After` says). */
 const seconds = (res: RateLimiterRes) => Math.max(1, Math.ceil(res.msBeforeNext / 1000));
@@ -147,7 +148,8 @@ export function createResetRequestThrottle(limiters: Limiters = memoryLimiters):
 /**
  * Every throttle the services take, counted by `limiters` (this process's memory, or Redis shared
  * by every process): sign-in guesses, password-reset requests, previews and layout checks
- * ({@link PREVIEW_LIMIT}), and a site's page fetches ({@link PAGE_FETCHES}).
+ * ({@link PREVIEW_LIMIT}), a site's page fetches ({@link PAGE_FETCHES}), and an account's failed
+ * `imageUrl` fetches ({@link FETCH_FAILURES}).
  */
 export function createServiceThrottles(limiters: Limiters = memoryLimiters) {
   return {
@@ -159,6 +161,14 @@ export function createServiceThrottles(limiters: Limiters = memoryLimiters) {
     ),
     pageThrottle: createThrottle(
       { name: 'site-pages', points: () => PAGE_FETCHES.points, windowSeconds: PAGE_FETCHES.windowSeconds },
+      limiters,
+    ),
+    fetchThrottle: createThrottle(
+      {
+        name: 'image-fetch-failures',
+        points: () => FETCH_FAILURES.points,
+        windowSeconds: FETCH_FAILURES.windowSeconds,
+      },
       limiters,
     ),
   };

@@ -120,4 +120,51 @@ describe("an account whose image hosts never answer, and another account's work"
     await call(srv.base, 'DELETE', `/batches/${slowBatch.body.data.id as string}`, { token: slow.token });
     slowHost.closeAllConnections();
   }, 60_000);
+
+  it("after 10 failed imageUrl fetches an account's next imageUrl is refused at once (429) without a fetch; another account's is fetched", async () => {
+    let requests = 0;
+    const missing = createServer((req, res) => {
+      requests++;
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => missing.listen(0, '127.0.0.2', resolve));
+    const missingUrl = `http://127.0.0.2:${(missing.address() as AddressInfo).port}`;
+    try {
+      const failing = await srv.createUser('agency');
+      const other = await srv.createUser('agency');
+      const generate = async (token: string, url: string) => {
+        const form = new FormData();
+        form.append('title', 'Fetched');
+        form.append('imageUrl', url);
+        const res = await fetch(`${srv.base}/generate`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}` },
+          body: form,
+        });
+        return {
+          status: res.status,
+          headers: res.headers,
+          body: (await res.json()) as Record<string, unknown>,
+        };
+      };
+      for (let i = 0; i < 10; i++) {
+        const answer = await generate(failing.token, `${missingUrl}/gone-${i}.jpg`);
+        expect(answer.status).toBe(400);
+      }
+      expect(requests).toBe(10);
+      const refused = await generate(failing.token, `${missingUrl}/gone-10.jpg`);
+      expect(refused.status).toBe(429);
+      expect(refused.body).toMatchObject({ error: 'Rate limit exceeded' });
+      expect(String(refused.body.message)).toMatch(/^Too many failed imageUrl fetches: try again in \d+ s$/);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(requests).toBe(10);
+      const usage = await call(srv.base, 'GET', '/usage', { token: failing.token });
+      expect(usage.body.data.usage.generated).toBe(0);
+      // Another account's failures are its own.
+      expect((await generate(other.token, `${missingUrl}/gone.jpg`)).status).toBe(400);
+      expect(requests).toBe(11);
+    } finally {
+      await new Promise((r) => missing.close(r));
+    }
+  });
 });

@@ -335,6 +335,7 @@ export function testServices(
     | 'resetThrottle'
     | 'previewThrottle'
     | 'pageThrottle'
+    | 'fetchThrottle'
     | 'mailer'
     | 'renderer'
     | 'logger'

@@ -99,6 +99,45 @@ describe('the SSRF-safe image fetcher', () => {
   });
 });
 
+describe("the fetcher's timeouts (issue 41: a host that never answers holds a render slot briefly)", () => {
+  it('gives up on a host that takes the connection and never answers after 5 s, not the whole 10', async () => {
+    let seen = 0;
+    const silent = createServer((req) => {
+      seen++;
+      req.resume();
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.2', resolve));
+    try {
+      const start = performance.now();
+      const err = await refusal(`http://127.0.0.2:${(silent.address() as { port: number }).port}/photo.jpg`);
+      const ms = performance.now() - start;
+      console.info(`safe-fetch: a silent host was given up after ${ms.toFixed(0)} ms`);
+      expect(seen).toBe(1);
+      expect(err.message).toBe('Could not fetch imageUrl: no answer within 5000 ms');
+      expect(ms).toBeGreaterThanOrEqual(4900);
+      expect(ms).toBeLessThan(8000);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((r) => silent.close(r));
+    }
+  }, 15_000);
+
+  it('gives up on a host it cannot connect to (its name never resolves here) after 3 s', async () => {
+    const neverAnswers = (() => undefined) as unknown as typeof fakeLookup;
+    const fetcher = createImageFetcher({ lookup: neverAnswers });
+    const start = performance.now();
+    const err = await fetcher('http://black-hole.example.test/photo.jpg').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    const ms = performance.now() - start;
+    expect(err).toBeInstanceOf(ValidationError);
+    expect((err as ValidationError).message).toBe('Could not fetch imageUrl: no connection within 3000 ms');
+    expect(ms).toBeGreaterThanOrEqual(2900);
+    expect(ms).toBeLessThan(6000);
+  }, 15_000);
+});
+
 describe('the webhook poster', () => {
   it("answers the receiver's status without reading its answer: an endless one ends at once (issue 41)", async () => {
     let sent = 0;

@@ -183,11 +183,12 @@ export const imagesResource: Resource = {
               content: json(ref('EndpointErrorBody')),
             },
             429: {
-              description: 'Monthly quota exceeded.',
+              description:
+                'Monthly quota exceeded; or (ours) this account had 10 failed imageUrl fetches in 5 minutes, and an imageUrl is refused without a fetch until that window ends (docs/security.md).',
               headers: {
                 'Retry-After': {
                   schema: { type: 'integer' },
-                  description: 'Seconds until the quota resets.',
+                  description: 'Seconds until the quota resets, or until the window of failed fetches ends.',
                 },
               },
               content: json(ref('QuotaErrorBody')),

@@ -196,6 +196,8 @@ export interface ImagesDeps {
   templates: Templates;
   /** Fetches an `imageUrl` SSRF-safely (src/safe-fetch.ts); without it, imageUrl is refused. */
   fetchImage?: ImageFetcher | undefined;
+  /** Counts an account's failed `imageUrl` fetches (`FETCH_FAILURES` in request.ts); without it, none are. */
+  fetchThrottle?: Throttle | undefined;
   /**
    * Called once an image record is written, from any edge (the `image.created` webhook event);
    * `source` names the batch item that made it. Must not throw.
@@ -238,12 +240,13 @@ export function createImages({
   presets,
   templates,
   fetchImage,
+  fetchThrottle,
   maxInFlight = DEFAULT_MAX_IN_FLIGHT,
   maxWaitMs = DEFAULT_MAX_WAIT_MS,
   onCreated,
   generationQueue,
 }: ImagesDeps): Images {
-  const resolver = createRequestResolver({ assets, presets, templates, fetchImage });
+  const resolver = createRequestResolver({ assets, presets, templates, fetchImage, fetchThrottle });
   const admission = createAdmission({ renderer, maxInFlight, maxWaitMs });
   const { urlOf, viewOf } = createViews(blobs, publicUrl);
   return {

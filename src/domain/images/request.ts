@@ -7,8 +7,8 @@
  * the field.
  */
 import sharp from 'sharp';
-import { ValidationError } from '../kernel/errors.js';
-import type { ImageFetcher } from '../kernel/ports.js';
+import { FileTooLargeError, TooManyAttemptsError, ValidationError } from '../kernel/errors.js';
+import type { ImageFetcher, Throttle } from '../kernel/ports.js';
 import { parseOrThrow } from '../kernel/validate.js';
 import type { ImageInput } from '../render/decode.js';
 import type { RenderOptions } from '../render/index.js';
@@ -28,6 +28,14 @@ import type { PreparedRender } from './images.js';
 export const SOURCE_FIELDS = ['preset', 'asset', 'imageUrl'] as const;
 
 /**
+ * Failed `imageUrl` fetches one account may have (timeouts, refused connections, error answers,
+ * refused addresses, files too large): 10 in 5 minutes; past them its next `imageUrl` is refused at
+ * once with 429 `RATE_LIMITED` until the window ends, without a fetch (ours, issue 41: an account
+ * whose image hosts never answer stops holding render slots; a person fixing a bad URL needs a few).
+ */
+export const FETCH_FAILURES = { points: 10, windowSeconds: 300 } as const;
+
+/**
  * A template's canvas for a render: its `aspect`, or its own `size`, unless the request (or its
  * preset) names an aspect (`requested`), which then wins over both.
  */
@@ -45,13 +53,32 @@ export function createRequestResolver({
   presets,
   templates,
   fetchImage,
+  fetchThrottle,
 }: {
   assets: Pick<Assets, 'imageOf' | 'fontOf'>;
   presets: Pick<Presets, 'use'>;
   templates: Pick<Templates, 'design'>;
   /** Fetches an `imageUrl` SSRF-safely (src/safe-fetch.ts); without it, imageUrl is refused. */
   fetchImage?: ImageFetcher | undefined;
+  /** Counts an account's failed `imageUrl` fetches ({@link FETCH_FAILURES}); without it, none are counted. */
+  fetchThrottle?: Throttle | undefined;
 }) {
+  /**
+   * The bytes at `url` for `userId`; TooManyAttemptsError (429) while the account is past
+   * {@link FETCH_FAILURES}, else the fetcher's refusal, counted.
+   */
+  async function fetchFor(userId: string, fetcher: ImageFetcher, url: string): Promise<Buffer> {
+    const key = `image-fetch:${userId}`;
+    const wait = (await fetchThrottle?.blockedFor(key)) ?? 0;
+    if (wait > 0) throw new TooManyAttemptsError(wait, 'failed imageUrl fetches');
+    try {
+      return await fetcher(url);
+    } catch (err) {
+      if (err instanceof ValidationError || err instanceof FileTooLargeError) await fetchThrottle?.hit(key);
+      throw err;
+    }
+  }
+
   /** The request's options over its preset's, without the source fields; and the preset. */
   async function merged(userId: string, options: unknown) {
     const given = (options ?? {}) as Record<string, unknown>;
@@ -133,7 +160,7 @@ export function createRequestResolver({
       if (typeof given.imageUrl !== 'string')
         throw new ValidationError('imageUrl', 'type', 'Expected an http or https URL for imageUrl');
       if (!fetchImage) throw new ValidationError('imageUrl', 'format', 'imageUrl is not available here');
-      input = await fetchImage(given.imageUrl);
+      input = await fetchFor(userId, fetchImage, given.imageUrl);
     } else input = (await assets.imageOf(userId, preset?.backgroundAssetId ?? '', 'preset')).bytes;
     return { input, options: rendered };
   }
