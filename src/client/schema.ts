@@ -3935,6 +3935,17 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
+      /** @description This account has 10 batches not finished, the most it may (ours): cancel one or try again once one finishes. Making a batch also removes the oldest finished ones past the 100 an account keeps. */
+      429: {
+        headers: {
+          /** @description Seconds to wait (60). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['QuotaErrorBody'];
+        };
+      };
       /** @description Internal server error, with a request id in the message. */
       500: {
         headers: {

@@ -103,6 +103,12 @@ export const batchesResource: Resource = {
             content: json(ref('ValidationErrorBody')),
           },
           403: unconfirmedResponse,
+          429: {
+            description:
+              'This account has 10 batches not finished, the most it may (ours): cancel one or try again once one finishes. Making a batch also removes the oldest finished ones past the 100 an account keeps.',
+            headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait (60).' } },
+            content: json(ref('QuotaErrorBody')),
+          },
         },
       }),
       get: secured({

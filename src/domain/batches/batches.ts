@@ -18,7 +18,7 @@ import type { Principal } from '../accounts/accounts.js';
 import { assertConfirmed } from '../accounts/confirmation.js';
 import { FILE_TYPES } from '../design.js';
 import type { Images } from '../images/images.js';
-import { NotFoundError, ValidationError } from '../kernel/errors.js';
+import { NotFoundError, TooManyAttemptsError, ValidationError } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import type { BlobStore, Clock, RecordStore } from '../kernel/ports.js';
 import type { Batch, BatchItem, BatchItemStatus } from '../kernel/records.js';
@@ -36,6 +36,18 @@ import { BATCH_ITEM_FIELDS, batchBodySchema } from './schemas.js';
 export const CLAIM_STALE_MS = 10_000;
 /** Batches listed by `GET /batches`: the newest. */
 export const BATCHES_LISTED = 100;
+/**
+ * Batches an account keeps (ours, issue 41): making one removes the oldest finished ones past this
+ * (their items; the images stay in `GET /images`), so `GET /batches` lists all that are kept.
+ */
+export const BATCHES_KEPT = 100;
+/**
+ * Batches of one account not yet finished (ours, issue 41): one more is refused with 429
+ * `RATE_LIMITED` until one finishes or is cancelled. Items render in turn, so more would only wait.
+ */
+export const BATCHES_UNFINISHED = 10;
+/** The `Retry-After` of that refusal, seconds: about the time a batch of a few dozen items takes. */
+const UNFINISHED_RETRY_SECONDS = 60;
 
 export type BatchView = z.infer<typeof batchSchema>;
 export type BatchDetail = z.infer<typeof batchDetailSchema>;
@@ -193,6 +205,12 @@ export function createBatches(deps: BatchesDeps): Batches {
       const { items, webhookUrl } = parseOrThrow(batchBodySchema, body ?? {});
       assertConfirmed(principal.user, 'make batches');
       const userId = principal.user.id;
+      const kept = await store.batches.list(userId, 2 * BATCHES_KEPT);
+      if (kept.filter((b) => !b.completedAt).length >= BATCHES_UNFINISHED)
+        throw new TooManyAttemptsError(
+          UNFINISHED_RETRY_SECONDS,
+          `batches under way (at most ${BATCHES_UNFINISHED}; cancel one with DELETE /batches/{id} or wait until one finishes)`,
+        );
       for (const [i, item] of items.entries()) await checkItem(userId, item, i);
       const batch: Batch = {
         id: newId('bat'),
@@ -217,6 +235,11 @@ export function createBatches(deps: BatchesDeps): Batches {
         })),
       );
       await deps.enqueue(Array.from({ length: batch.total }, (_, index) => ({ batchId: batch.id, index })));
+      // The oldest finished batches past BATCHES_KEPT (the new one counted) go.
+      const finished = kept.filter((b) => b.completedAt);
+      const over = kept.length + 1 - BATCHES_KEPT;
+      for (const old of over > 0 ? finished.slice(-over) : [])
+        await store.batches.removeFinished(userId, old.id);
       return {
         ...(await view(batch)),
         ...(batch.webhookUrl ? { webhookSecret: deps.webhookSecret(batch.id) } : {}),

@@ -350,6 +350,8 @@ export interface BatchRepository {
    * one call that did (the `batch.completed` event is sent once).
    */
   complete(batchId: string, at: Date): Promise<boolean>;
+  /** Deletes the user's batch `id` and its items if the batch is completed; true when it did. */
+  removeFinished(userId: string, id: string): Promise<boolean>;
   deleteAllForUser(userId: string): Promise<void>;
 }
 

@@ -118,6 +118,13 @@ export async function mongoBatches(db: Db): Promise<RecordStore['batches']> {
           .modifiedCount === 1
       );
     },
+    async removeFinished(userId, id) {
+      // The batch first: items left by a crash between the two belong to no batch and are never claimed.
+      const { deletedCount } = await batches.deleteOne({ _id: id, userId, completedAt: { $ne: null } });
+      if (deletedCount === 0) return false;
+      await items.deleteMany({ batchId: id, userId });
+      return true;
+    },
     async deleteAllForUser(userId) {
       await items.deleteMany({ userId });
       await batches.deleteMany({ userId });

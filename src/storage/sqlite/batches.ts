@@ -101,6 +101,10 @@ export function sqliteBatches(db: Database.Database): RecordStore['batches'] {
          SELECT 1 FROM batch_items WHERE batch_id = batches.id AND status IN ('queued', 'running'))`,
     ),
     deleteItems: db.prepare('DELETE FROM batch_items WHERE user_id = ?'),
+    deleteFinished: db.prepare(
+      'DELETE FROM batches WHERE id = ? AND user_id = ? AND completed_at IS NOT NULL',
+    ),
+    deleteItemsOf: db.prepare('DELETE FROM batch_items WHERE batch_id = ? AND user_id = ?'),
     deleteBatches: db.prepare('DELETE FROM batches WHERE user_id = ?'),
   };
   const create = db.transaction((batch: Batch, items: BatchItem[]) => {
@@ -174,6 +178,13 @@ export function sqliteBatches(db: Database.Database): RecordStore['batches'] {
     },
     async complete(batchId, at) {
       return q.complete.run(at.toISOString(), batchId).changes === 1;
+    },
+    async removeFinished(userId, id) {
+      return db.transaction(() => {
+        if (q.deleteFinished.run(id, userId).changes === 0) return false;
+        q.deleteItemsOf.run(id, userId);
+        return true;
+      })();
     },
     async deleteAllForUser(userId) {
       db.transaction(() => {

@@ -104,6 +104,15 @@ export function batchesContract({ open }: ContractContext): void {
     expect((await store.batches.find(userId, other.id))?.cancelledAt).toEqual(later);
     expect(await store.batches.counts(other.id)).toMatchObject({ cancelled: 2, queued: 0 });
     expect((await store.batches.list(userId, 10)).map((b) => b.id)).toEqual([other.id, batch.id]);
+
+    // Only a finished batch is removed, only by its owner, with its items.
+    expect(await store.batches.removeFinished(userId, other.id)).toBe(false);
+    expect(await store.batches.complete(other.id, later)).toBe(true);
+    expect(await store.batches.removeFinished(newId('usr'), other.id)).toBe(false);
+    expect(await store.batches.removeFinished(userId, other.id)).toBe(true);
+    expect(await store.batches.items(other.id)).toEqual([]);
+    expect(await store.batches.find(userId, other.id)).toBeUndefined();
+    expect((await store.batches.list(userId, 10)).map((b) => b.id)).toEqual([batch.id]);
     await store.batches.deleteAllForUser(userId);
     expect(await store.batches.list(userId, 10)).toEqual([]);
     await store.close();

@@ -10,6 +10,7 @@ from ...models.batch_request import BatchRequest
 from ...models.create_batch_files_body import CreateBatchFilesBody
 from ...models.create_batch_response_202 import CreateBatchResponse202
 from ...models.endpoint_error_body import EndpointErrorBody
+from ...models.quota_error_body import QuotaErrorBody
 from ...models.validation_error_body import ValidationErrorBody
 from ...types import UNSET, Response
 
@@ -44,6 +45,7 @@ def _parse_response(
     AuthErrorBody
     | CreateBatchResponse202
     | EndpointErrorBody
+    | QuotaErrorBody
     | ValidationErrorBody
     | None
 ):
@@ -67,6 +69,11 @@ def _parse_response(
 
         return response_403
 
+    if response.status_code == 429:
+        response_429 = QuotaErrorBody.from_dict(response.json())
+
+        return response_429
+
     if response.status_code == 500:
         response_500 = EndpointErrorBody.from_dict(response.json())
 
@@ -81,7 +88,11 @@ def _parse_response(
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
 ) -> Response[
-    AuthErrorBody | CreateBatchResponse202 | EndpointErrorBody | ValidationErrorBody
+    AuthErrorBody
+    | CreateBatchResponse202
+    | EndpointErrorBody
+    | QuotaErrorBody
+    | ValidationErrorBody
 ]:
     return Response(
         status_code=HTTPStatus(response.status_code),
@@ -96,7 +107,11 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     body: BatchRequest | CreateBatchFilesBody | Unset = UNSET,
 ) -> Response[
-    AuthErrorBody | CreateBatchResponse202 | EndpointErrorBody | ValidationErrorBody
+    AuthErrorBody
+    | CreateBatchResponse202
+    | EndpointErrorBody
+    | QuotaErrorBody
+    | ValidationErrorBody
 ]:
     """Start a batch: up to 1,000 generations rendered in the background, each charged one unit when
     rendered. JSON, or a CSV upload (docs/batches.md).
@@ -110,7 +125,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AuthErrorBody | CreateBatchResponse202 | EndpointErrorBody | ValidationErrorBody]
+        Response[AuthErrorBody | CreateBatchResponse202 | EndpointErrorBody | QuotaErrorBody | ValidationErrorBody]
     """
 
     kwargs = _get_kwargs(
@@ -132,6 +147,7 @@ def sync(
     AuthErrorBody
     | CreateBatchResponse202
     | EndpointErrorBody
+    | QuotaErrorBody
     | ValidationErrorBody
     | None
 ):
@@ -147,7 +163,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AuthErrorBody | CreateBatchResponse202 | EndpointErrorBody | ValidationErrorBody
+        AuthErrorBody | CreateBatchResponse202 | EndpointErrorBody | QuotaErrorBody | ValidationErrorBody
     """
 
     return sync_detailed(
@@ -161,7 +177,11 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     body: BatchRequest | CreateBatchFilesBody | Unset = UNSET,
 ) -> Response[
-    AuthErrorBody | CreateBatchResponse202 | EndpointErrorBody | ValidationErrorBody
+    AuthErrorBody
+    | CreateBatchResponse202
+    | EndpointErrorBody
+    | QuotaErrorBody
+    | ValidationErrorBody
 ]:
     """Start a batch: up to 1,000 generations rendered in the background, each charged one unit when
     rendered. JSON, or a CSV upload (docs/batches.md).
@@ -175,7 +195,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AuthErrorBody | CreateBatchResponse202 | EndpointErrorBody | ValidationErrorBody]
+        Response[AuthErrorBody | CreateBatchResponse202 | EndpointErrorBody | QuotaErrorBody | ValidationErrorBody]
     """
 
     kwargs = _get_kwargs(
@@ -195,6 +215,7 @@ async def asyncio(
     AuthErrorBody
     | CreateBatchResponse202
     | EndpointErrorBody
+    | QuotaErrorBody
     | ValidationErrorBody
     | None
 ):
@@ -210,7 +231,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AuthErrorBody | CreateBatchResponse202 | EndpointErrorBody | ValidationErrorBody
+        AuthErrorBody | CreateBatchResponse202 | EndpointErrorBody | QuotaErrorBody | ValidationErrorBody
     """
 
     return (
