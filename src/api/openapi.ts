@@ -30,7 +30,7 @@ import {
   renderUrlSchema,
   signingKeySchema,
 } from '../domain/render-links/schemas.js';
-import { siteBodySchema, sitePageSchema, siteSchema } from '../domain/sites/schemas.js';
+import { siteBodySchema, siteBudgetBodySchema, sitePageSchema, siteSchema } from '../domain/sites/schemas.js';
 import { LIMITS } from '../domain/design.js';
 import { MAX_ASPECT_RATIO, MAX_INPUT_PIXELS } from '../domain/render/decode.js';
 import { THUMBNAIL_WIDTH } from '../domain/render/encode.js';
@@ -173,6 +173,7 @@ export function buildOpenApiDocument(): Json {
         RenderUrl: schemaOf(renderUrlSchema),
         Site: schemaOf(siteSchema),
         SiteRequest: schemaOf(siteBodySchema, 'input'),
+        SiteBudgetRequest: schemaOf(siteBudgetBodySchema, 'input'),
         SitePage: schemaOf(sitePageSchema),
         Batch: schemaOf(batchSchema),
         BatchDetail: schemaOf(batchDetailSchema),

@@ -371,7 +371,8 @@ export interface paths {
     delete: operations['deleteSite'];
     options?: never;
     head?: never;
-    patch?: never;
+    /** Set the site's budget of new cards per hour and per month (either or both); past it a page gets its earlier card or the fallback card, free (docs/sites.md). */
+    patch: operations['setSiteBudget'];
     trace?: never;
   };
   '/sites/{id}/verify': {
@@ -1258,6 +1259,15 @@ export interface components {
       preset: string;
       keepQuery: boolean;
       description: boolean;
+      /** @description New cards the link may make, and what it made (docs/sites.md). */
+      budget: {
+        cardsPerHour: number;
+        cardsPerMonth: number;
+        /** @description New cards made in this clock hour (UTC). */
+        thisHour: number;
+        /** @description New cards made in this calendar month (UTC). */
+        thisMonth: number;
+      };
       verified: boolean;
       verifiedAt: string | null;
       /**
@@ -1290,6 +1300,16 @@ export interface components {
       keepQuery?: boolean;
       /** @description Whether a page's og:description becomes the subtitle; default false. */
       description?: boolean;
+      /** @description New cards the link may make per clock hour (UTC), 1 to 10000; default 30. Past it a page gets its earlier card or the fallback card, free. */
+      cardsPerHour?: number;
+      /** @description New cards the link may make per calendar month (UTC), 1 to 100000; default 300. The owner quota still applies. */
+      cardsPerMonth?: number;
+    };
+    SiteBudgetRequest: {
+      /** @description New cards the link may make per clock hour (UTC), 1 to 10000; default 30. Past it a page gets its earlier card or the fallback card, free. */
+      cardsPerHour?: number;
+      /** @description New cards the link may make per calendar month (UTC), 1 to 100000; default 300. The owner quota still applies. */
+      cardsPerMonth?: number;
     };
     SitePage: {
       url: string;
@@ -3704,6 +3724,73 @@ export interface operations {
       };
     };
   };
+  setSiteBudget: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SiteBudgetRequest'];
+      };
+    };
+    responses: {
+      /** @description The site, with its new budget. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['Site'];
+          };
+        };
+      };
+      /** @description Invalid or missing parameter. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description No such resource. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
   verifySite: {
     parameters: {
       query?: never;
@@ -4539,8 +4626,8 @@ export interface operations {
         headers: {
           ETag?: string;
           'Cache-Control'?: 'public, max-age=3600' | 'public, max-age=300';
-          /** @description Set on a stand-in: `quota` (the owner's quota is used up: an earlier card of the link, or the fallback card), `page` (a site's page could not be read: the fallback card). */
-          'Titlecard-Fallback'?: 'quota' | 'page';
+          /** @description Set on a stand-in: `quota` (the owner's quota is used up: an earlier card of the link, or the fallback card), `page` (a site's page could not be read: the fallback card), `budget` (the site's new cards for this hour or month are made: an earlier card or the fallback card), `address` (this client address caused its 20 new cards of the site in 10 minutes: the same). */
+          'Titlecard-Fallback'?: 'quota' | 'page' | 'budget' | 'address';
           [name: string]: unknown;
         };
         content: {
@@ -4602,13 +4689,13 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The page's card; or a stand-in (Titlecard-Fallback): the fallback card when the page cannot be read, an earlier card or the fallback card while the owner quota is used up. */
+      /** @description The page's card; or a stand-in (Titlecard-Fallback): the fallback card when the page cannot be read; an earlier card or the fallback card while the owner quota is used up, past the site's budget of new cards, or past this address's share of them (docs/sites.md). */
       200: {
         headers: {
           ETag?: string;
           'Cache-Control'?: 'public, max-age=3600' | 'public, max-age=300';
-          /** @description Set on a stand-in: `quota` (the owner's quota is used up: an earlier card of the link, or the fallback card), `page` (a site's page could not be read: the fallback card). */
-          'Titlecard-Fallback'?: 'quota' | 'page';
+          /** @description Set on a stand-in: `quota` (the owner's quota is used up: an earlier card of the link, or the fallback card), `page` (a site's page could not be read: the fallback card), `budget` (the site's new cards for this hour or month are made: an earlier card or the fallback card), `address` (this client address caused its 20 new cards of the site in 10 minutes: the same). */
+          'Titlecard-Fallback'?: 'quota' | 'page' | 'budget' | 'address';
           [name: string]: unknown;
         };
         content: {

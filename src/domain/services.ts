@@ -12,6 +12,7 @@ import { createPresets, type Presets } from './presets/presets.js';
 import { createTemplates, type Templates } from './templates/templates.js';
 import { createRenderUrls, type RenderUrls } from './render-links/render-links.js';
 import { createRenderCache } from './render-links/render-cache.js';
+import { createSiteBudgets } from './sites/budget.js';
 import { createSites, type Sites } from './sites/sites.js';
 import { createBatches, type Batches } from './batches/batches.js';
 import { createBatchRunner, createItemProcessor } from './batches/runner.js';
@@ -72,6 +73,8 @@ export interface ServiceDeps {
   fetchPage?: PageFetcher;
   /** Counts page fetches per site (`PAGE_FETCHES` in sites.ts). */
   pageThrottle: Throttle;
+  /** Counts a site's new cards per client address (`SITE_RENDERS_PER_ADDRESS` in sites/budget.ts). */
+  siteAddressThrottle: Throttle;
   /** POSTs webhook deliveries SSRF-safely; without it, every delivery fails (and is retried). */
   postWebhook?: WebhookPoster;
   /**
@@ -210,6 +213,8 @@ export function createServices(deps: ServiceDeps): Services {
         throw new ValidationError('url', 'format', 'Could not fetch url: this server fetches no pages');
       }),
     pageThrottle: deps.pageThrottle,
+    addressThrottle: deps.siteAddressThrottle,
+    budgets: createSiteBudgets({ usage: store.usage, clock }),
     options: { recheckSeconds: deps.siteRecheckSeconds ?? 3600 },
   });
   // One processor of batch items, for this process's runner and for a queue's workers.

@@ -20,6 +20,7 @@ import { PASSWORD_GUESS_KEYS, PASSWORD_GUESS_LIMITS } from '../domain/accounts/p
 import { PREVIEW_LIMIT } from '../domain/images/images.js';
 import { PAGE_FETCHES } from '../domain/sites/sites.js';
 import { FETCH_FAILURES } from '../domain/images/request.js';
+import { SITE_RENDERS_PER_ADDRESS } from '../domain/sites/budget.js';
 
 /** Whole seconds until `res`'s window ends, at least 1 (what `Retry-After` says). */
 const seconds = (res: RateLimiterRes) => Math.max(1, Math.ceil(res.msBeforeNext / 1000));
@@ -148,8 +149,9 @@ export function createResetRequestThrottle(limiters: Limiters = memoryLimiters):
 /**
  * Every throttle the services take, counted by `limiters` (this process's memory, or Redis shared
  * by every process): sign-in guesses, password-reset requests, previews and layout checks
- * ({@link PREVIEW_LIMIT}), a site's page fetches ({@link PAGE_FETCHES}), and an account's failed
- * `imageUrl` fetches ({@link FETCH_FAILURES}).
+ * ({@link PREVIEW_LIMIT}), a site's page fetches ({@link PAGE_FETCHES}) and its new cards per
+ * client address ({@link SITE_RENDERS_PER_ADDRESS}), and an account's failed `imageUrl` fetches
+ * ({@link FETCH_FAILURES}).
  */
 export function createServiceThrottles(limiters: Limiters = memoryLimiters) {
   return {
@@ -161,6 +163,14 @@ export function createServiceThrottles(limiters: Limiters = memoryLimiters) {
     ),
     pageThrottle: createThrottle(
       { name: 'site-pages', points: () => PAGE_FETCHES.points, windowSeconds: PAGE_FETCHES.windowSeconds },
+      limiters,
+    ),
+    siteAddressThrottle: createThrottle(
+      {
+        name: 'site-renders-per-address',
+        points: () => SITE_RENDERS_PER_ADDRESS.points,
+        windowSeconds: SITE_RENDERS_PER_ADDRESS.windowSeconds,
+      },
       limiters,
     ),
     fetchThrottle: createThrottle(

@@ -366,6 +366,95 @@ describe('sites', () => {
     expect(site.fetched.length - before).toBe(60);
   });
 
+  /** Pages `/search/<term>/` whose title is their term, as WordPress's search pages are. */
+  function searchPages(from: number, count: number): string[] {
+    return Array.from({ length: count }, (_, i) => {
+      const path = `/search/term-${from + i}/`;
+      site.pages.set(path, {
+        type: 'text/html',
+        body: html(`<title>You searched for term ${from + i}</title>`),
+      });
+      return path;
+    });
+  }
+
+  it("a crawler asking for new pages spends the site's budget of new cards, per hour and per month, not the owner's month (issue 41)", async () => {
+    const { token, presetId, used } = await account();
+    const s = await verifiedSite(token, presetId);
+    const shown = await call(srv.base, 'GET', `/sites/${s.id}`, { token });
+    expect(shown.body.data.budget).toEqual({
+      cardsPerHour: 30,
+      cardsPerMonth: 300,
+      thisHour: 0,
+      thisMonth: 0,
+    });
+
+    // The owner's settings: refused with the field named, then set.
+    const other = await account();
+    for (const [body, field] of [
+      [{ cardsPerHour: 0 }, 'cardsPerHour'],
+      [{ cardsPerMonth: 100_001 }, 'cardsPerMonth'],
+      [{ cardsPerHour: 2.5 }, 'cardsPerHour'],
+      [{}, 'cardsPerHour'],
+      [{ cardsPerHour: 5, origin: 'https://elsewhere.example' }, 'body'],
+    ] as const) {
+      const refused = await call(srv.base, 'PATCH', `/sites/${s.id}`, { token, json: body });
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(refused.body.error.details.field, JSON.stringify(body)).toBe(field);
+    }
+    expect(
+      (await call(srv.base, 'PATCH', `/sites/${s.id}`, { token: other.token, json: { cardsPerHour: 5 } }))
+        .status,
+    ).toBe(404);
+    const set = await call(srv.base, 'PATCH', `/sites/${s.id}`, {
+      token,
+      json: { cardsPerHour: 5, cardsPerMonth: 7 },
+    });
+    expect(set.status).toBe(200);
+    expect(set.body.data.budget).toMatchObject({ cardsPerHour: 5, cardsPerMonth: 7 });
+
+    // Eight new pages in one hour: five cards, then stand-ins (the fallback card), charged nothing.
+    const answers = [];
+    for (const path of searchPages(0, 8)) answers.push(await fetchLink(linkOf(s, path)));
+    expect(answers.map((a) => a.headers.get('titlecard-fallback'))).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+      'budget',
+      'budget',
+      'budget',
+    ]);
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(answers[7]!.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(await used()).toBe(5);
+    // A card already made is served whatever the budget.
+    const again = await fetchLink(linkOf(s, '/search/term-0/'));
+    expect(again.headers.get('titlecard-fallback')).toBeNull();
+    expect(again.headers.get('etag')).toBe(answers[0]!.headers.get('etag'));
+
+    // The next hour: two more, then the month's seven are made.
+    now = new Date(now.getTime() + 3600_000);
+    const later = [];
+    for (const path of searchPages(8, 3)) later.push(await fetchLink(linkOf(s, path)));
+    expect(later.map((a) => a.headers.get('titlecard-fallback'))).toEqual([null, null, 'budget']);
+    expect(await used()).toBe(7);
+    const after = await call(srv.base, 'GET', `/sites/${s.id}`, { token });
+    expect(after.body.data.budget).toMatchObject({ thisHour: 2, thisMonth: 7 });
+  });
+
+  it('one client address causes at most 20 new cards of a site in 10 minutes; past that its new pages get stand-ins (issue 41)', async () => {
+    const { token, presetId, used } = await account();
+    const s = await verifiedSite(token, presetId, { cardsPerHour: 100 });
+    const answers = [];
+    for (const path of searchPages(100, 22)) answers.push(await fetchLink(linkOf(s, path)));
+    const fallbacks = answers.map((a) => a.headers.get('titlecard-fallback'));
+    expect(fallbacks.slice(0, 20)).toEqual(Array(20).fill(null));
+    expect(fallbacks.slice(20)).toEqual(['address', 'address']);
+    expect(await used()).toBe(20);
+  });
+
   it("with the owner's quota used up, a page answers its earlier card, or the fallback card, charges nothing, and keeps a short Cache-Control", async () => {
     const { user, token, presetId, used } = await account('free');
     const s = await verifiedSite(token, presetId);

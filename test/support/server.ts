@@ -336,6 +336,7 @@ export function testServices(
     | 'previewThrottle'
     | 'pageThrottle'
     | 'fetchThrottle'
+    | 'siteAddressThrottle'
     | 'mailer'
     | 'renderer'
     | 'logger'

@@ -1,7 +1,7 @@
 /**
  * The Sites page of the dashboard, in Chromium, against a site served on 127.0.0.1 by the test:
  * add a site, verify it by its meta tag, copy the snippet, see the recent pages and their
- * problems, and the notice while the quota is used up. axe checks both pages.
+ * problems, set the budget of new cards, and the notice while the quota is used up. axe checks both pages.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -71,6 +71,19 @@ describe.skipIf(!hasChromium)('sites in the dashboard, in Chromium', () => {
       await expect(
         page.getByRole('cell', { name: 'Fallback card: the server answered 404', exact: true }).count(),
       ).resolves.toBe(1);
+      await accessible();
+
+      // The budget of new cards: what it spent, a refusal naming the field, then a new budget.
+      await expect(page.getByText('This hour: 1 of 30. This month: 1 of 300.').count()).resolves.toBe(1);
+      await page.getByLabel('New cards per hour').evaluate((el) => el.removeAttribute('min'));
+      await page.getByLabel('New cards per hour').fill('0');
+      await page.getByRole('button', { name: 'Save budget' }).click();
+      await expect(page.getByRole('alert').textContent()).resolves.toContain('cardsPerHour');
+      await page.getByLabel('New cards per hour').fill('12');
+      await page.getByLabel('New cards per month').fill('150');
+      await page.getByRole('button', { name: 'Save budget' }).click();
+      await page.waitForURL('**?done=budget');
+      await expect(page.getByText('This hour: 1 of 12. This month: 1 of 150.').count()).resolves.toBe(1);
       await accessible();
 
       // The quota used up: both pages say what links do meanwhile.

@@ -30,6 +30,9 @@ export const sitesResource: Resource = {
     const body = jsonBody('16kb');
     const { sites } = services;
     collectionRoutes(router, sites, { plural: 'sites', noun: 'Site', auth, body });
+    router.patch('/sites/:id', auth, body, async (req, res) => {
+      ok(res, await sites.setBudget(principalOf(res), req.params.id as string, req.body));
+    });
     router.post('/sites/:id/verify', auth, async (req, res) => {
       ok(res, await sites.verify(principalOf(res), req.params.id as string));
     });
@@ -65,6 +68,18 @@ export const sitesResource: Resource = {
         parameters: [idParameter],
         responses: {
           200: { description: 'The site.', content: json(envelope('Site')) },
+          404: errorResponses[404],
+        },
+      }),
+      patch: secured({
+        operationId: 'setSiteBudget',
+        summary:
+          "Set the site's budget of new cards per hour and per month (either or both); past it a page gets its earlier card or the fallback card, free (docs/sites.md).",
+        parameters: [idParameter],
+        requestBody: { required: true, content: json(ref('SiteBudgetRequest')) },
+        responses: {
+          200: { description: 'The site, with its new budget.', content: json(envelope('Site')) },
+          400: errorResponses[400],
           404: errorResponses[404],
         },
       }),
@@ -113,7 +128,7 @@ export const siteLinksResource: Resource = {
       sendCard(
         req,
         res,
-        await services.sites.fetch(req.path, req.query.url, req.headers['if-none-match']),
+        await services.sites.fetch(req.path, req.query.url, req.headers['if-none-match'], req.ip),
         RENDER_LINK_CACHE_CONTROL,
       );
     });
@@ -151,7 +166,7 @@ export const siteLinksResource: Resource = {
         ],
         responses: {
           200: cardResponse(
-            "The page's card; or a stand-in (Titlecard-Fallback): the fallback card when the page cannot be read, an earlier card or the fallback card while the owner quota is used up.",
+            "The page's card; or a stand-in (Titlecard-Fallback): the fallback card when the page cannot be read; an earlier card or the fallback card while the owner quota is used up, past the site's budget of new cards, or past this address's share of them (docs/sites.md).",
           ),
           304: { description: 'Not modified (If-None-Match matched the ETag).' },
           400: errorResponses[400],

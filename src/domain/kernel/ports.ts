@@ -26,6 +26,7 @@ import type {
   OAuthToken,
   Session,
   Site,
+  SiteBudget,
   SitePage,
   User,
   UserChanges,
@@ -106,6 +107,10 @@ export interface AccountLinkRepository {
   deleteAllForUser(userId: string, purpose?: AccountLinkPurpose): Promise<void>;
 }
 
+/**
+ * Counters per subject and period: an account's generations per month (`userId`, `YYYY-MM`), and a
+ * site's new cards (`site:<id>`, per `YYYY-MM` and per hour `YYYY-MM-DDTHH`; sites/budget.ts).
+ */
 export interface UsageRepository {
   /** Generations charged to `userId` in `month` (`YYYY-MM`, UTC). */
   get(userId: string, month: string): Promise<number>;
@@ -295,6 +300,8 @@ export interface SiteRepository {
   list(userId: string): Promise<Site[]>;
   /** Marks the user's site verified at `at`; false when there is none. */
   setVerified(userId: string, id: string, at: Date): Promise<boolean>;
+  /** Sets the user's site's budget of new cards; false when there is none. */
+  setBudget(userId: string, id: string, budget: SiteBudget): Promise<boolean>;
   /** Deletes the user's site and its pages; false when there was none. */
   delete(userId: string, id: string): Promise<boolean>;
   /** Deletes the user's sites and their pages (account deletion). */

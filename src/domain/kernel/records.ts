@@ -293,11 +293,19 @@ export interface Site {
   keepQuery: boolean;
   /** Whether a page's `og:description` becomes the card's subtitle. */
   description: boolean;
+  /** New cards the site's link may make per clock hour (UTC), and per calendar month (UTC): its budget. */
+  budget: SiteBudget;
   /** `tcv_` + 32 base62: the content of the verification meta tag or file. */
   verificationToken: string;
   /** `null` until verified. */
   verifiedAt: Date | null;
   createdAt: Date;
+}
+
+/** A site's budget of new cards (src/domain/sites, `SITE_BUDGET_DEFAULT`). */
+export interface SiteBudget {
+  cardsPerHour: number;
+  cardsPerMonth: number;
 }
 
 /** What Titlecard last saw of one page of a site: a card, or the problem that gave the fallback card. */

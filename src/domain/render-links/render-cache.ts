@@ -38,8 +38,13 @@ const WAIT_STEP_MS = 100;
  */
 export const STAND_IN_CACHE_CONTROL = 'public, max-age=300';
 
-/** Why a link answered a stand-in instead of its own card (the `Titlecard-Fallback` header). */
-export type StandIn = 'quota' | 'page';
+/**
+ * Why a link answered a stand-in instead of its own card (the `Titlecard-Fallback` header): the
+ * owner's quota is used up, a site's page could not be read, the site's budget of new cards is
+ * spent for the hour or month, or this client address caused its share of a site's new cards
+ * (src/domain/sites/budget.ts).
+ */
+export type StandIn = 'quota' | 'page' | 'budget' | 'address';
 
 /** A link's card, as served. */
 export interface ServedRender {

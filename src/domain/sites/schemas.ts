@@ -2,6 +2,38 @@
 import { z } from 'zod';
 import { isoTimestamp, recordIdSchema } from '../schemas.js';
 import { textSchema } from '../text.js';
+import { SITE_BUDGET_DEFAULT, SITE_BUDGET_MAX } from './budget.js';
+
+/** A site's budget fields (sites/budget.ts), each optional. */
+const budgetFields = {
+  cardsPerHour: z
+    .number()
+    .int()
+    .min(1)
+    .max(SITE_BUDGET_MAX.cardsPerHour)
+    .optional()
+    .describe(
+      `New cards the link may make per clock hour (UTC), 1 to ${SITE_BUDGET_MAX.cardsPerHour}; default ${SITE_BUDGET_DEFAULT.cardsPerHour}. Past it a page gets its earlier card or the fallback card, free.`,
+    ),
+  cardsPerMonth: z
+    .number()
+    .int()
+    .min(1)
+    .max(SITE_BUDGET_MAX.cardsPerMonth)
+    .optional()
+    .describe(
+      `New cards the link may make per calendar month (UTC), 1 to ${SITE_BUDGET_MAX.cardsPerMonth}; default ${SITE_BUDGET_DEFAULT.cardsPerMonth}. The owner quota still applies.`,
+    ),
+};
+
+/** Body of `PATCH /sites/{id}`: the budget's fields, at least one. */
+export const siteBudgetBodySchema = z
+  .object(budgetFields)
+  .strict()
+  .refine((b) => b.cardsPerHour !== undefined || b.cardsPerMonth !== undefined, {
+    message: 'at least one of cardsPerHour and cardsPerMonth',
+    path: ['cardsPerHour'],
+  });
 
 /** Body of `POST /sites` (src/domain/sites/sites.ts). */
 export const siteBodySchema = z
@@ -40,6 +72,7 @@ export const siteBodySchema = z
       .boolean()
       .optional()
       .describe("Whether a page's og:description becomes the subtitle; default false."),
+    ...budgetFields,
   })
   .strict();
 
@@ -51,6 +84,14 @@ export const siteSchema = z.object({
   preset: z.string(),
   keepQuery: z.boolean(),
   description: z.boolean(),
+  budget: z
+    .object({
+      cardsPerHour: z.number().int(),
+      cardsPerMonth: z.number().int(),
+      thisHour: z.number().int().describe('New cards made in this clock hour (UTC).'),
+      thisMonth: z.number().int().describe('New cards made in this calendar month (UTC).'),
+    })
+    .describe('New cards the link may make, and what it made (docs/sites.md).'),
   verified: z.boolean(),
   verifiedAt: isoTimestamp.nullable(),
   createdAt: isoTimestamp,

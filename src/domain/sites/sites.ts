@@ -18,6 +18,10 @@
  *   its design), free, and is recorded as the page's problem for the dashboard.
  * - With the owner's quota used up, a page that needs a new card answers its earlier card, else the
  *   fallback card, free (render-cache.ts's stand-in).
+ * - A new card also spends the site's budget (budget.ts: per hour and per month, the owner's to
+ *   set), and one client address may cause at most {@link SITE_RENDERS_PER_ADDRESS} of a site's new
+ *   cards; past either, the earlier card or the fallback card, free (issue 41: an anonymous
+ *   crawler of new URLs cannot spend the owner's month).
  */
 import type { Logger } from 'pino';
 import type { z } from 'zod';
@@ -36,9 +40,10 @@ import type { Clock, PageFetcher, RecordStore, Throttle } from '../kernel/ports.
 import type { Site, SitePage } from '../kernel/records.js';
 import { parseOrThrow } from '../kernel/validate.js';
 import type { Presets } from '../presets/presets.js';
-import type { RenderCache, ServedRender } from '../render-links/render-cache.js';
+import type { RenderCache, ServedRender, StandIn } from '../render-links/render-cache.js';
 import { isTemplateId } from '../schemas.js';
-import { siteBodySchema, type sitePageSchema, type siteSchema } from './schemas.js';
+import { siteBodySchema, siteBudgetBodySchema, type sitePageSchema, type siteSchema } from './schemas.js';
+import { SITE_BUDGET_DEFAULT, SITE_RENDERS_PER_ADDRESS, type SiteBudgets } from './budget.js';
 import { decodePage, readPage, VERIFICATION_NAME } from './page.js';
 
 /** Sites per account (ours). */
@@ -59,6 +64,11 @@ export interface Sites {
   /** `GET /sites/{id}`. NotFoundError. */
   get(principal: Principal, id: string): Promise<SiteView>;
   /**
+   * `PATCH /sites/{id}`: sets the site's budget of new cards (`cardsPerHour`, `cardsPerMonth`; the
+   * other keeps its value). ValidationError on a field; NotFoundError.
+   */
+  setBudget(principal: Principal, id: string, body: unknown): Promise<SiteView>;
+  /**
    * `POST /sites/{id}/verify`: looks for the token in the home page's meta tag, then in the file.
    * ValidationError on `origin` saying what was found instead; NotFoundError.
    */
@@ -68,11 +78,12 @@ export interface Sites {
   /** `GET /sites/{id}/pages`: the {@link RECENT_PAGES} most recently checked pages, problems included. */
   pages(principal: Principal, id: string): Promise<SitePageView[]>;
   /**
-   * `GET /s/…`: `path` from `/s/`, `url` the page. NotFoundError (no such site, or its preset
-   * deleted), ForbiddenError (not verified yet), ValidationError (no `url`). Anything wrong with the
-   * page itself answers the fallback card.
+   * `GET /s/…`: `path` from `/s/`, `url` the page, `client` the caller's address (for
+   * {@link SITE_RENDERS_PER_ADDRESS}; none: not counted). NotFoundError (no such site, or its
+   * preset deleted), ForbiddenError (not verified yet), ValidationError (no `url`). Anything wrong
+   * with the page itself answers the fallback card.
    */
-  fetch(path: string, url: unknown, ifNoneMatch?: string): Promise<ServedRender>;
+  fetch(path: string, url: unknown, ifNoneMatch?: string, client?: string): Promise<ServedRender>;
   /** Deletes a user's sites (account deletion; their cards go with the render store's). */
   deleteAllOf(userId: string): Promise<void>;
 }
@@ -92,6 +103,10 @@ export interface SitesDeps {
   fetchPage: PageFetcher;
   /** Counts page fetches per site ({@link PAGE_FETCHES}). */
   pageThrottle: Throttle;
+  /** Counts a site's new cards per client address ({@link SITE_RENDERS_PER_ADDRESS}). */
+  addressThrottle: Throttle;
+  /** The sites' budgets of new cards (budget.ts). */
+  budgets: SiteBudgets;
   options: SiteOptions;
 }
 
@@ -108,15 +123,16 @@ const reasonOf = (err: Error) => err.message.replace(/^Could not fetch url: /, '
 class PageProblem extends Error {}
 
 export function createSites(deps: SitesDeps): Sites {
-  const { store, clock, cache, presets, fetchPage, pageThrottle, logger } = deps;
+  const { store, clock, cache, presets, fetchPage, pageThrottle, addressThrottle, budgets, logger } = deps;
 
-  const view = (s: Site): SiteView => ({
+  const view = async (s: Site): Promise<SiteView> => ({
     id: s.id,
     origin: s.origin,
     name: s.name,
     preset: s.presetId,
     keepQuery: s.keepQuery,
     description: s.description,
+    budget: { ...s.budget, ...(await budgets.used(s.id)) },
     verified: s.verifiedAt !== null,
     verifiedAt: s.verifiedAt?.toISOString() ?? null,
     createdAt: s.createdAt.toISOString(),
@@ -174,7 +190,7 @@ export function createSites(deps: SitesDeps): Sites {
     };
   }
 
-  async function fallback(site: Site, userId: string, format: FileFormat, standIn: 'page' | 'quota') {
+  async function fallback(site: Site, userId: string, format: FileFormat, standIn: StandIn) {
     const user = await store.users.findById(userId);
     const preset = await store.presets.find(userId, site.presetId);
     if (!user || !preset) throw new NotFoundError(`The preset of site ${site.id} has been deleted`);
@@ -215,6 +231,10 @@ export function createSites(deps: SitesDeps): Sites {
         presetId: parsed.preset,
         keepQuery: parsed.keepQuery ?? false,
         description: parsed.description ?? false,
+        budget: {
+          cardsPerHour: parsed.cardsPerHour ?? SITE_BUDGET_DEFAULT.cardsPerHour,
+          cardsPerMonth: parsed.cardsPerMonth ?? SITE_BUDGET_DEFAULT.cardsPerMonth,
+        },
         verificationToken: `tcv_${randomBase62(32)}`,
         verifiedAt: null,
         createdAt: clock.now(),
@@ -224,11 +244,23 @@ export function createSites(deps: SitesDeps): Sites {
     },
 
     async list(principal) {
-      return (await store.sites.list(principal.user.id)).map(view);
+      return Promise.all((await store.sites.list(principal.user.id)).map(view));
     },
 
     async get(principal, id) {
       return view(await owned(principal, id));
+    },
+
+    async setBudget(principal, id, body) {
+      const parsed = parseOrThrow(siteBudgetBodySchema, body ?? {});
+      const site = await owned(principal, id);
+      const budget = {
+        cardsPerHour: parsed.cardsPerHour ?? site.budget.cardsPerHour,
+        cardsPerMonth: parsed.cardsPerMonth ?? site.budget.cardsPerMonth,
+      };
+      if (!(await store.sites.setBudget(principal.user.id, id, budget)))
+        throw new NotFoundError(`No site with id ${id} on this account`);
+      return view({ ...site, budget });
     },
 
     async verify(principal, id) {
@@ -298,7 +330,7 @@ export function createSites(deps: SitesDeps): Sites {
       }));
     },
 
-    async fetch(path, rawUrl, ifNoneMatch) {
+    async fetch(path, rawUrl, ifNoneMatch, client) {
       const match = LINK.exec(path);
       const site = match ? await store.sites.find(match[1] as string) : undefined;
       if (!match || !site)
@@ -371,11 +403,34 @@ export function createSites(deps: SitesDeps): Sites {
         await store.sites.savePage(page);
         return cache.notModified(card.hash, format);
       }
+      // A new card spends the site's budget and the client address's share (budget.ts); a card
+      // already made spends neither.
+      let giveBack: (() => Promise<void>) | undefined;
+      if (!(await cache.stored(card.hash))) {
+        const standIn = async (why: StandIn, reason: string) => {
+          logger.info({ siteId: site.id, url, reason }, 'site page needs a new card past a limit');
+          const stand = (await earlier()) ?? (await fallback(site, site.userId, format, why));
+          return { ...stand, standIn: why };
+        };
+        const addressKey = client === undefined ? undefined : `${site.id}:${client}`;
+        if (addressKey !== undefined) {
+          if ((await addressThrottle.blockedFor(addressKey)) > 0)
+            return standIn('address', `this address caused ${SITE_RENDERS_PER_ADDRESS.points} new cards`);
+          await addressThrottle.hit(addressKey);
+        }
+        const spent = await budgets.spend(site.id, site.budget);
+        if (spent === 'hour' || spent === 'month')
+          return standIn('budget', `the site's new cards for this ${spent} are spent`);
+        giveBack = spent;
+      }
       try {
         const served = await cache.serve(user, card, true);
         await store.sites.savePage(page);
         return served;
       } catch (err) {
+        await giveBack?.().catch((e: unknown) =>
+          logger.error({ err: e, siteId: site.id }, 'site budget not given back'),
+        );
         if (err instanceof QuotaExceededError) {
           const stand = (await earlier()) ?? (await fallback(site, site.userId, format, 'quota'));
           return { ...stand, standIn: 'quota' };

@@ -2,11 +2,17 @@
 import type { Collection, Db } from 'mongodb';
 import type { RecordStore } from '../../domain/kernel/ports.js';
 import type { Site, SitePage } from '../../domain/kernel/records.js';
+import { SITE_BUDGET_DEFAULT } from '../../domain/sites/budget.js';
 
-type SiteDoc = Omit<Site, 'id'> & { _id: string };
+type SiteDoc = Omit<Site, 'id' | 'budget'> & { _id: string; budget?: Site['budget'] };
 type SitePageDoc = SitePage & { _id: string };
 
-const toSite = ({ _id, ...rest }: SiteDoc): Site => ({ id: _id, ...rest });
+/** A site stored before budgets existed has the defaults (as SQLite's migration 12 gives). */
+const toSite = ({ _id, budget, ...rest }: SiteDoc): Site => ({
+  id: _id,
+  ...rest,
+  budget: budget ?? { ...SITE_BUDGET_DEFAULT },
+});
 const toPage = ({ _id: _i, ...rest }: SitePageDoc): SitePage => rest;
 /** A page's `_id`: the site id, a space (in no URL), the URL. */
 const pageId = (siteId: string, url: string) => `${siteId} ${url}`;
@@ -32,6 +38,9 @@ export async function mongoSites(db: Db): Promise<RecordStore['sites']> {
     },
     async setVerified(userId, id, at) {
       return (await sites.updateOne({ _id: id, userId }, { $set: { verifiedAt: at } })).matchedCount === 1;
+    },
+    async setBudget(userId, id, budget) {
+      return (await sites.updateOne({ _id: id, userId }, { $set: { budget } })).matchedCount === 1;
     },
     async delete(userId, id) {
       if ((await sites.deleteOne({ _id: id, userId })).deletedCount !== 1) return false;

@@ -282,6 +282,10 @@ export const MIGRATIONS = [
    UPDATE images SET title_key = titlecard_title_key(title);
    DROP INDEX images_by_user_title;
    CREATE INDEX images_by_user_title_key ON images(user_id, title_key, id);`,
+  // 12: a site's budget of new cards per hour and per month (issue 41); existing sites get the
+  // defaults (SITE_BUDGET_DEFAULT in src/domain/sites/sites.ts).
+  `ALTER TABLE sites ADD COLUMN cards_per_hour INTEGER NOT NULL DEFAULT 30;
+   ALTER TABLE sites ADD COLUMN cards_per_month INTEGER NOT NULL DEFAULT 300;`,
 ];
 
 /**

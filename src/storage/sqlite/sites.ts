@@ -11,6 +11,8 @@ interface SiteRow {
   preset_id: string;
   keep_query: number;
   description: number;
+  cards_per_hour: number;
+  cards_per_month: number;
   verification_token: string;
   verified_at: string | null;
   created_at: string;
@@ -34,6 +36,7 @@ const toSite = (r: SiteRow): Site => ({
   presetId: r.preset_id,
   keepQuery: r.keep_query === 1,
   description: r.description === 1,
+  budget: { cardsPerHour: r.cards_per_hour, cardsPerMonth: r.cards_per_month },
   verificationToken: r.verification_token,
   verifiedAt: r.verified_at === null ? null : new Date(r.verified_at),
   createdAt: new Date(r.created_at),
@@ -53,14 +56,17 @@ const toPage = (r: SitePageRow): SitePage => ({
 export function sqliteSites(db: Database.Database): RecordStore['sites'] {
   const q = {
     insert: db.prepare(
-      `INSERT INTO sites (id, user_id, origin, name, preset_id, keep_query, description, verification_token, verified_at, created_at)
-       VALUES (@id, @userId, @origin, @name, @presetId, @keepQuery, @description, @verificationToken, @verifiedAt, @createdAt)`,
+      `INSERT INTO sites (id, user_id, origin, name, preset_id, keep_query, description, cards_per_hour, cards_per_month, verification_token, verified_at, created_at)
+       VALUES (@id, @userId, @origin, @name, @presetId, @keepQuery, @description, @cardsPerHour, @cardsPerMonth, @verificationToken, @verifiedAt, @createdAt)`,
     ),
     find: db.prepare<[string], SiteRow>('SELECT * FROM sites WHERE id = ?'),
     list: db.prepare<[string], SiteRow>(
       'SELECT * FROM sites WHERE user_id = ? ORDER BY created_at DESC, id DESC',
     ),
     verify: db.prepare('UPDATE sites SET verified_at = ? WHERE id = ? AND user_id = ?'),
+    budget: db.prepare(
+      'UPDATE sites SET cards_per_hour = @cardsPerHour, cards_per_month = @cardsPerMonth WHERE id = @id AND user_id = @userId',
+    ),
     delete: db.prepare('DELETE FROM sites WHERE id = ? AND user_id = ?'),
     deletePages: db.prepare('DELETE FROM site_pages WHERE site_id = ?'),
     userSites: db.prepare<[string], { id: string }>('SELECT id FROM sites WHERE user_id = ?'),
@@ -79,9 +85,10 @@ export function sqliteSites(db: Database.Database): RecordStore['sites'] {
     return true;
   });
   return {
-    async create(s) {
+    async create({ budget, ...s }) {
       q.insert.run({
         ...s,
+        ...budget,
         keepQuery: s.keepQuery ? 1 : 0,
         description: s.description ? 1 : 0,
         verifiedAt: s.verifiedAt?.toISOString() ?? null,
@@ -97,6 +104,9 @@ export function sqliteSites(db: Database.Database): RecordStore['sites'] {
     },
     async setVerified(userId, id, at) {
       return q.verify.run(at.toISOString(), id, userId).changes === 1;
+    },
+    async setBudget(userId, id, budget) {
+      return q.budget.run({ ...budget, id, userId }).changes === 1;
     },
     async delete(userId, id) {
       return deleteSite(userId, id);

@@ -3,7 +3,8 @@
  *
  *   /links/sites            add a site, list them; a notice while the quota is used up
  *   /links/sites/:id        how to verify (meta tag or file), Verify, the snippet for every page,
- *                           the recent pages and their problems; delete
+ *                           the budget of new cards (per hour and month) and what it spent, the
+ *                           recent pages and their problems; delete
  */
 import express, { type Response } from 'express';
 import type { Principal } from '../../domain/accounts/accounts.js';
@@ -16,6 +17,7 @@ const NOTICES: Record<string, string> = {
   added: 'The site is added. Verify that the origin is yours to turn its link on.',
   verified: 'The site is verified: its link works for every page of the origin.',
   deleted: 'The site is deleted: its link answers 404 from now on.',
+  budget: 'The budget is saved.',
 };
 
 /**
@@ -106,6 +108,24 @@ export function sitesRoutes(services: Services): express.Router {
       async () => {
         await sites.verify(principal(res), req.params.id);
         res.redirect(303, `/links/sites/${req.params.id}?done=verified`);
+      },
+    );
+  });
+  router.post('/links/sites/:id/budget', async (req, res) => {
+    await orRefusal(
+      res,
+      (error, status) => sitePage(res, req.params.id, { error }, status),
+      async () => {
+        // A number field sends text: a whole number is passed as one, anything else as given (refused).
+        const count = (name: string) => {
+          const text = formText(req.body, name).trim();
+          return /^\d{1,9}$/.test(text) ? Number(text) : text;
+        };
+        await sites.setBudget(principal(res), req.params.id, {
+          cardsPerHour: count('cardsPerHour'),
+          cardsPerMonth: count('cardsPerMonth'),
+        });
+        res.redirect(303, `/links/sites/${req.params.id}?done=budget`);
       },
     );
   });

@@ -147,8 +147,11 @@ from .replace_template_response_200 import ReplaceTemplateResponse200
 from .revoke_signing_key_response_200 import RevokeSigningKeyResponse200
 from .revoke_token_response_200 import RevokeTokenResponse200
 from .send_webhook_test_response_202 import SendWebhookTestResponse202
+from .set_site_budget_response_200 import SetSiteBudgetResponse200
 from .signing_key import SigningKey
 from .site import Site
+from .site_budget import SiteBudget
+from .site_budget_request import SiteBudgetRequest
 from .site_page import SitePage
 from .site_request import SiteRequest
 from .site_verification import SiteVerification
@@ -368,8 +371,11 @@ __all__ = (
     "RevokeSigningKeyResponse200",
     "RevokeTokenResponse200",
     "SendWebhookTestResponse202",
+    "SetSiteBudgetResponse200",
     "SigningKey",
     "Site",
+    "SiteBudget",
+    "SiteBudgetRequest",
     "SitePage",
     "SiteRequest",
     "SiteVerification",

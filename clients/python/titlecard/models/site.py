@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 
 if TYPE_CHECKING:
+    from ..models.site_budget import SiteBudget
     from ..models.site_verification import SiteVerification
 
 
@@ -23,6 +24,7 @@ class Site:
         preset (str):
         keep_query (bool):
         description (bool):
+        budget (SiteBudget): New cards the link may make, and what it made (docs/sites.md).
         verified (bool):
         verified_at (datetime.datetime | None):
         created_at (datetime.datetime): ISO 8601 UTC timestamp
@@ -37,6 +39,7 @@ class Site:
     preset: str
     keep_query: bool
     description: bool
+    budget: SiteBudget
     verified: bool
     verified_at: datetime.datetime | None
     created_at: datetime.datetime
@@ -56,6 +59,8 @@ class Site:
         keep_query = self.keep_query
 
         description = self.description
+
+        budget = self.budget.to_dict()
 
         verified = self.verified
 
@@ -83,6 +88,7 @@ class Site:
                 "preset": preset,
                 "keepQuery": keep_query,
                 "description": description,
+                "budget": budget,
                 "verified": verified,
                 "verifiedAt": verified_at,
                 "createdAt": created_at,
@@ -96,6 +102,7 @@ class Site:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.site_budget import SiteBudget
         from ..models.site_verification import SiteVerification
 
         d = dict(src_dict)
@@ -110,6 +117,8 @@ class Site:
         keep_query = d.pop("keepQuery")
 
         description = d.pop("description")
+
+        budget = SiteBudget.from_dict(d.pop("budget"))
 
         verified = d.pop("verified")
 
@@ -143,6 +152,7 @@ class Site:
             preset=preset,
             keep_query=keep_query,
             description=description,
+            budget=budget,
             verified=verified,
             verified_at=verified_at,
             created_at=created_at,

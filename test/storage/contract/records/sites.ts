@@ -18,6 +18,7 @@ export function sitesContract({ open }: ContractContext): void {
       presetId: newId('pre'),
       keepQuery: false,
       description: true,
+      budget: { cardsPerHour: 30, cardsPerMonth: 300 },
       verificationToken: `tcv_${newId('key').slice(4)}`,
       verifiedAt: null,
       createdAt,
@@ -32,6 +33,11 @@ export function sitesContract({ open }: ContractContext): void {
     expect(await store.sites.setVerified(newId('usr'), first.id, later)).toBe(false);
     expect(await store.sites.setVerified(userId, first.id, later)).toBe(true);
     expect((await store.sites.find(first.id))?.verifiedAt).toEqual(later);
+    const budget = { cardsPerHour: 5, cardsPerMonth: 40 };
+    expect(await store.sites.setBudget(newId('usr'), first.id, budget)).toBe(false);
+    expect(await store.sites.setBudget(userId, first.id, budget)).toBe(true);
+    expect((await store.sites.find(first.id))?.budget).toEqual(budget);
+    expect((await store.sites.find(second.id))?.budget).toEqual({ cardsPerHour: 30, cardsPerMonth: 300 });
 
     const page = (url: string, checkedAt: Date): SitePage => ({
       siteId: first.id,
