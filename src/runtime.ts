@@ -67,6 +67,11 @@ export interface RuntimeOverrides {
   warmUp?: boolean;
   /** Sends the account emails instead of SMTP_URL's server or the log (tests read them). */
   mailer?: Mailer;
+  /**
+   * Fetches OAuth Client ID Metadata Documents instead of oidc-provider's SSRF-safe fetch (tests: a
+   * loopback https server with a test certificate; src/web/oauth.ts). Never set in production.
+   */
+  oauthFetch?: typeof globalThis.fetch;
 }
 
 /** A running Titlecard without any edge: what every edge is built on. */
@@ -84,6 +89,8 @@ export interface Runtime {
   metrics: Metrics;
   /** Where the limits are counted: this process, or Redis (REDIS_URL); the OAuth router's too. */
   limits: SharedLimits;
+  /** See {@link RuntimeOverrides.oauthFetch}; undefined in production. */
+  oauthFetch?: typeof globalThis.fetch;
   /** Closes the stores. */
   close(): Promise<void>;
 }
@@ -148,6 +155,7 @@ export async function createRuntime(
     metrics,
     fetchImage,
     limits,
+    ...(options.oauthFetch ? { oauthFetch: options.oauthFetch } : {}),
     async close() {
       await services.close();
       await itemQueue?.close();

@@ -2,6 +2,7 @@
  * Wires the domain together. Edges (REST, MCP, the CLI) receive {@link Services} and call one use
  * case per action; they never see the record store, the blob store or the renderer.
  */
+import { createHmac } from 'node:crypto';
 import type { Logger } from 'pino';
 import { createAccountLinks, type AccountLinks } from './accounts/email-links.js';
 import { createAccounts, type Accounts } from './accounts/accounts.js';
@@ -98,6 +99,12 @@ export interface Services {
   images: Images;
   /** Dashboard sign-up, sign-in and browser sessions. */
   sessions: Sessions;
+  /**
+   * A secret of the OAuth authorization server for `purpose` (its cookie key, its signing key's
+   * seed; src/web/oauth.ts): 32 bytes derived from SECRETS_KEY (HMAC-SHA-256 of the purpose), so
+   * that every process of a deployment holds the same.
+   */
+  oauthSecret(purpose: string): Buffer;
   /** Email verification and password reset links. */
   links: AccountLinks;
   /** Idempotency-Key for the requests that create or charge. */
@@ -298,6 +305,8 @@ export function createServices(deps: ServiceDeps): Services {
     links,
     idempotency: createIdempotency(store, clock),
     oauth,
+    oauthSecret: (purpose) =>
+      createHmac('sha256', deps.secretsKey).update(`titlecard oauth ${purpose}`).digest(),
     assets,
     presets,
     templates,

@@ -9,7 +9,7 @@
  * their `initialize` handshake) to a Streamable HTTP transport of its own. Both answer in JSON, not
  * in an event stream, and build the same server (server.ts) for the caller.
  *
- * - OAuth 2.1 (src/web/oauth.ts): an access token of a connected app (`tca_…`) is checked by the
+ * - OAuth 2.1 (src/web/oauth.ts): an access token of a connected app (any bearer token but `tc_…`) is checked by the
  *   MCP SDK's bearer middleware, for this resource only (RFC 8707); an API token (`tc_…`) as by
  *   the REST API. A 401 names the Protected Resource Metadata (RFC 9728 section 5.1,
  *   `resource_metadata`), from which a client discovers the authorization server. Without OAuth
@@ -33,7 +33,7 @@ import { requestError } from '../http/errors.js';
 import { JSON_MAX_DEPTH, nestedDeeperThan } from '../http/json-body.js';
 import type { User } from '../domain/kernel/records.js';
 import { UnauthorizedError } from '../domain/kernel/errors.js';
-import { ACCESS_TOKEN_PATTERN } from '../domain/oauth/oauth.js';
+import { TOKEN_PATTERN } from '../domain/kernel/ids.js';
 import type { Runtime } from '../runtime.js';
 import { localBackend } from '../backend/local.js';
 import { buildMcpServer } from './server.js';
@@ -96,7 +96,8 @@ export function createMcpRouter(
 
   const authenticate = async (req: Request, res: Response, next: NextFunction) => {
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
-    if (oauthBearer && bearer && ACCESS_TOKEN_PATTERN.test(bearer)) {
+    // An API token is `tc_…`; any other bearer token is an OAuth access token (opaque, oidc-provider's).
+    if (oauthBearer && bearer && !TOKEN_PATTERN.test(bearer)) {
       await oauthBearer(req, res, () => {
         const principal: Principal = { user: req.auth?.extra?.user as User };
         if (req.auth) req.auth.extra = { ...req.auth.extra, principal };

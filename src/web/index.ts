@@ -7,7 +7,7 @@
  *   /links/presets /links/uploads /links/keys (render links)                       (routes/render-links.ts)
  *   /settings/tokens /settings/apps /settings/account                              (routes/settings.ts)
  *   /static/*  two stylesheets, two small ES modules, sample photos
- *   /authorize (sign-in and consent of OAuth; its protocol endpoints are the MCP SDK's)  (oauth.ts)
+ *   /oauth/interaction (sign-in and consent of OAuth; its protocol is oidc-provider's)  (oauth.ts)
  *
  * Security headers on every page: headers.ts. Sessions and CSRF: session.ts.
  */

@@ -1,47 +1,43 @@
 /**
- * The OAuth 2.1 authorization server of the MCP connector, on the MCP SDK's auth router
- * (`mcpAuthRouter`), which implements the protocol's endpoints; this module gives it a provider
- * backed by the domain (src/domain/oauth/oauth.ts) and the person's part, sign-in and consent:
+ * The OAuth 2.1 authorization server of the MCP connector, on oidc-provider (a maintained,
+ * OpenID-certified library; docs/mcp.md), with its state in the record store (src/domain/oauth/state.ts)
+ * and the person's part, sign-in and consent, in the dashboard:
  *
- *   /.well-known/oauth-protected-resource/mcp   Protected Resource Metadata (RFC 9728)
+ *   /.well-known/oauth-protected-resource/mcp   Protected Resource Metadata (RFC 9728; ours)
  *   /.well-known/oauth-authorization-server     Authorization Server Metadata (RFC 8414)
- *   /register    Dynamic Client Registration (RFC 7591)
- *   /authorize   authorization code + PKCE S256; sends the person to sign in, then shows the consent
- *                page, whose "Allow" and "Deny" post back here
- *   /token       code exchange and refresh token rotation
+ *   /register    Dynamic Client Registration (RFC 7591), for clients of revisions before 2026-07-28
+ *   /authorize   authorization code + PKCE S256 (required of every client)
+ *   /token       code exchange and refresh token rotation (a replayed refresh token ends the grant)
  *   /revoke      token revocation (RFC 7009)
+ *   /oauth/interaction/:uid   sign-in (the dashboard's session) and the consent page
  *
- * The SDK checks the client and that the redirect URI is one it registered (exactly; on a loopback
- * host any port, RFC 8252 section 7.3) before the provider sees a request, on GET and on the
- * consent's POST alike, and limits requests per client address (authorize 100, token and revoke 50
- * per 15 minutes, registration 20 per hour; counted in Redis when REDIS_URL is set, else per
- * process). The consent page cannot be framed
- * (`frame-ancestors 'none'`, `X-Frame-Options: DENY`), its POST must come from this site's Origin
- * (session.ts), and the session cookie is SameSite=Lax.
+ * - A `client_id` that is an https URL is a Client ID Metadata Document
+ *   (draft-ietf-oauth-client-id-metadata-document, as MCP 2026-07-28 expects): the library fetches
+ *   it with its SSRF-safe dispatcher (it refuses private and special-use addresses after DNS,
+ *   answers of more than 5 KiB, and redirects), checks that its `client_id` is its URL and its
+ *   `redirect_uris`, and caches it as its Cache-Control allows (30 s to 1 day). The consent page
+ *   names such a client by its `client_name` and its host, so a look-alike name cannot pass as
+ *   another app.
+ * - Tokens are opaque, for this server's `/mcp` only (RFC 8707): access tokens
+ *   {@link ACCESS_TOKEN_TTL_S}, refresh tokens and grants {@link REFRESH_TOKEN_TTL_S}.
+ * - Registered redirect URIs must be https, http on a loopback host (RFC 8252 section 7.3), or a
+ *   private-use scheme with a period (RFC 8252 section 7.1), without a fragment.
+ * - Requests per client address (ours, as the MCP SDK's router counted them): authorize 100,
+ *   token and revoke 50 per 15 minutes, registration 20 per hour; in Redis with REDIS_URL.
+ * - The consent page cannot be framed (`frame-ancestors 'none'`, `X-Frame-Options: DENY`), its POST
+ *   must come from this site's Origin (session.ts), and the session cookie is SameSite=Lax.
  *
- * OAuth needs an https PUBLIC_URL (or a loopback one, for local use): the SDK refuses another issuer.
+ * OAuth needs an https PUBLIC_URL (or a loopback one, for local use): {@link oauthAvailable}.
  */
-import {
-  AccessDeniedError,
-  CustomOAuthError,
-  InvalidTokenError,
-  OAUTH_ERRORS,
-  OAuthError,
-  ServerError,
-} from '@modelcontextprotocol/sdk/server/auth/errors.js';
-import type {
-  AuthorizationParams,
-  OAuthServerProvider,
-} from '@modelcontextprotocol/sdk/server/auth/provider.js';
-import { mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import { createPrivateKey } from 'node:crypto';
 import type { OAuthTokenVerifier as McpTokenVerifier } from '@modelcontextprotocol/express';
 import { OAuthError as McpOAuthError, OAuthErrorCode } from '@modelcontextprotocol/server';
-import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import cookieParser from 'cookie-parser';
-import express, { type Request, type Response } from 'express';
-import type { Store } from 'express-rate-limit';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { rateLimit } from 'express-rate-limit';
+import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { OAuthRefusal } from '../domain/kernel/errors.js';
-import { OAUTH_SCOPE, type AuthorizationRequest, type ClientRegistration } from '../domain/oauth/oauth.js';
+import { ACCESS_TOKEN_TTL_S, CODE_TTL_S, OAUTH_SCOPE, REFRESH_TOKEN_TTL_S } from '../domain/oauth/oauth.js';
 import type { Services } from '../domain/services.js';
 import { isConfirmed } from '../domain/accounts/confirmation.js';
 import type { Runtime } from '../runtime.js';
@@ -50,42 +46,51 @@ import { securityHeaders } from './headers.js';
 import { page } from './render.js';
 import { checkSameOrigin, cookieSettings, loadSession, signedInOf } from './session.js';
 
-/** The authorization request's parameters, carried from the GET to the consent's POST. */
-const REQUEST_FIELDS = [
-  'response_type',
-  'client_id',
-  'redirect_uri',
-  'code_challenge',
-  'code_challenge_method',
-  'scope',
-  'state',
-  'resource',
-] as const;
+/** Where the person signs in and answers the consent page, per interaction. */
+const INTERACTION_PATH = '/oauth/interaction';
 
-/** Runs a domain call; a refusal becomes the SDK's OAuth error of the same RFC code (answered by the SDK). */
-async function asOAuth<T>(call: () => Promise<T>): Promise<T> {
+/** The provider's own endpoints at the root (RFC 8414 section 3 puts its metadata there). */
+const PROVIDER_PATHS = [
+  '/authorize',
+  '/token',
+  '/register',
+  '/revoke',
+  '/oauth/jwks',
+  '/.well-known/oauth-authorization-server',
+  '/.well-known/openid-configuration',
+];
+
+/** Requests per client address (see the module comment). */
+const LIMITS = {
+  authorize: { windowMs: 15 * 60_000, limit: 100 },
+  token: { windowMs: 15 * 60_000, limit: 50 },
+  revoke: { windowMs: 15 * 60_000, limit: 50 },
+  register: { windowMs: 60 * 60_000, limit: 20 },
+} as const;
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Whether a redirect URI is of a kind we register (see the module comment). */
+export function acceptableRedirectUri(uri: string): boolean {
+  let url: URL;
   try {
-    return await call();
-  } catch (err) {
-    if (err instanceof OAuthRefusal) {
-      const Known = OAUTH_ERRORS[err.oauthCode];
-      throw Known ? new Known(err.message) : new CustomOAuthError(err.oauthCode, err.message);
-    }
-    if (err instanceof OAuthError) throw err;
-    throw new ServerError(err instanceof Error ? err.message : 'Internal Server Error');
+    url = new URL(uri);
+  } catch {
+    return false;
   }
+  if (url.hash || uri.includes('#')) return false;
+  if (url.protocol === 'https:') return true;
+  if (url.protocol === 'http:') return LOOPBACK_HOSTS.has(url.hostname);
+  return /^[a-z][a-z0-9+.-]*\.[a-z0-9+.-]+:$/i.test(url.protocol);
 }
 
-/** The request's authorization parameters (query on GET, form on POST), for hidden fields and `next`. */
-function requestFields(req: Request): [string, string][] {
-  const source = (req.method === 'POST' ? req.body : req.query) as Record<string, unknown>;
-  return REQUEST_FIELDS.flatMap((f) => (typeof source[f] === 'string' ? [[f, source[f]]] : []));
-}
-
-/** Where a form may send the browser: the redirect URI's origin, or its scheme for a private-use one. */
-function redirectSource(redirectUri: string): string {
-  const url = new URL(redirectUri);
-  return url.origin !== 'null' ? url.origin : url.protocol;
+/**
+ * Whether this PUBLIC_URL can be an OAuth issuer: https, or http on a loopback host (RFC 8414
+ * section 2 asks for https; loopback for local use and tests).
+ */
+export function oauthAvailable(publicUrl: string): boolean {
+  const url = new URL(publicUrl);
+  return url.protocol === 'https:' || ['localhost', '127.0.0.1'].includes(url.hostname);
 }
 
 /**
@@ -114,145 +119,318 @@ export function oauthVerifier(services: Services): McpTokenVerifier {
   };
 }
 
-/** The SDK provider on the domain's use cases. */
-function oauthProvider(runtime: Runtime): OAuthServerProvider {
-  const { services } = runtime;
-  const { oauth, quota } = services;
+/** Where a form may send the browser: the redirect URI's origin, or its scheme for a private-use one. */
+function redirectSource(redirectUri: string): string {
+  const url = new URL(redirectUri);
+  return url.origin !== 'null' ? url.origin : url.protocol;
+}
 
-  async function authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: Response) {
-    const req = res.req;
-    const request: AuthorizationRequest = {
-      clientId: client.client_id,
-      redirectUri: params.redirectUri,
-      codeChallenge: params.codeChallenge,
-      scopes: params.scopes ?? [],
-      ...(params.resource ? { resource: params.resource.href } : {}),
-    };
-    // Scope and resource first: a bad one goes back to the client (the SDK redirects with the error).
-    await asOAuth(async () => oauth.checkAuthorization(request));
-    const fields = requestFields(req);
+const escapeHtml = (s: string) =>
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+
+/** PKCS #8 DER of an Ed25519 private key, before its 32-byte seed (RFC 8410 section 7). */
+const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
+
+/** The Ed25519 private JWK of a 32-byte seed. */
+function signingKey(seed: Buffer) {
+  const key = createPrivateKey({
+    key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]),
+    format: 'der',
+    type: 'pkcs8',
+  });
+  return { ...key.export({ format: 'jwk' }), alg: 'EdDSA', use: 'sig', kid: 'titlecard-1' };
+}
+
+/** Options of {@link createOAuthProvider} that tests set. */
+export interface OAuthProviderOptions {
+  /**
+   * Fetches Client ID Metadata Documents instead of the library's SSRF-safe fetch (tests: a
+   * loopback https server with a test certificate). Never set in production.
+   */
+  fetch?: typeof globalThis.fetch;
+}
+
+/** The oidc-provider instance of this runtime (see the module comment). */
+export function createOAuthProvider(runtime: Runtime, options: OAuthProviderOptions = {}): Provider {
+  const { services, publicUrl } = runtime;
+  const resource = services.oauth.resource;
+  const issuer = new URL(publicUrl).href.replace(/\/$/, '');
+  const resourceServer = {
+    scope: OAUTH_SCOPE,
+    audience: resource,
+    accessTokenFormat: 'opaque' as const,
+    accessTokenTTL: ACCESS_TOKEN_TTL_S,
+  };
+  const configuration: Configuration = {
+    adapter: services.oauth.stateOf,
+    // Signed cookies of the library's own session and interactions, from SECRETS_KEY.
+    cookies: { keys: [services.oauthSecret('cookies').toString('base64url')] },
+    // A signing key for what the library signs (nothing Titlecard asks of it: tokens are opaque and
+    // `openid` is not a scope here), derived so every process publishes the same one.
+    jwks: { keys: [signingKey(services.oauthSecret('signing key'))] },
+    findAccount: async (_ctx, id) =>
+      (await services.oauth.accountExists(id))
+        ? { accountId: id, claims: async () => ({ sub: id }) }
+        : undefined,
+    interactions: { url: async (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}` },
+    routes: {
+      authorization: '/authorize',
+      token: '/token',
+      registration: '/register',
+      revocation: '/revoke',
+      jwks: '/oauth/jwks',
+    },
+    responseTypes: ['code'],
+    // Codes and tokens: 256 random bits (43 characters), as API tokens carry 238.
+    formats: { bitsOfOpaqueRandomness: 256 },
+    // The one scope, also as a scope of the library's own (so that a client's registered `scope`
+    // may name it); `openid` is not one: no ID tokens.
+    scopes: [OAUTH_SCOPE],
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      id_token_signed_response_alg: 'EdDSA',
+    },
+    pkce: { required: () => true },
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    expiresWithSession: async () => false,
+    rotateRefreshToken: true,
+    ttl: {
+      AccessToken: ACCESS_TOKEN_TTL_S,
+      AuthorizationCode: CODE_TTL_S,
+      RefreshToken: REFRESH_TOKEN_TTL_S,
+      Grant: REFRESH_TOKEN_TTL_S,
+      Interaction: 3600,
+      Session: 14 * 24 * 3600,
+      IdToken: 3600,
+    },
+    features: {
+      devInteractions: { enabled: false },
+      userinfo: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
+      dPoP: { enabled: false },
+      introspection: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+      registration: { enabled: true },
+      revocation: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: async () => resource,
+        useGrantedResource: async () => true,
+        getResourceServerInfo: async (_ctx, indicator) => {
+          if (indicator.replace(/\/$/, '') !== resource)
+            throw new errors.InvalidTarget(
+              `Tokens of this server are only for ${resource}, not ${indicator}`,
+            );
+          return resourceServer;
+        },
+      },
+      clientIdMetadataDocument: {
+        enabled: true,
+        ack: 'draft-02',
+        allowFetch: async () => true,
+        allowClient: async () => true,
+        cacheDuration: { min: 30, max: 86_400 },
+      },
+    },
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    renderError: async (ctx, out) => {
+      ctx.type = 'html';
+      ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Titlecard: ${escapeHtml(out.error)}</title></head><body><main><h1>This connection could not go on</h1><p>${escapeHtml(out.error_description ?? out.error)}</p><p><a href="/overview">Back to Titlecard</a></p></main></body></html>`;
+    },
+  };
+  const provider = new Provider(issuer, configuration);
+  provider.proxy = Boolean(runtime.config.trustProxy);
+  // The one scope is the resource's: published as such, and asked for when a request names none.
+  provider.use(async (ctx: KoaContextWithOIDC, next) => {
+    if (ctx.path === '/authorize' && ctx.method === 'GET' && !ctx.query.scope)
+      ctx.query = { ...ctx.query, scope: OAUTH_SCOPE };
+    await next();
+    if (ctx.oidc?.route === 'discovery' && ctx.body && typeof ctx.body === 'object')
+      Object.assign(ctx.body as Record<string, unknown>, { scopes_supported: [OAUTH_SCOPE] });
+  });
+  provider.on('server_error', (_ctx, err) => runtime.logger.error({ err }, 'OAuth server error'));
+  return provider;
+}
+
+/** An express-rate-limit limiter of `name`, counted in the runtime's shared store (Redis) when there is one. */
+function limiter(runtime: Runtime, name: keyof typeof LIMITS) {
+  const store = runtime.limits.expressStore(`oauth-${name}`);
+  return rateLimit({
+    ...LIMITS[name],
+    standardHeaders: 'draft-6',
+    legacyHeaders: false,
+    ...(store ? { store } : {}),
+    handler: (_req, res) => {
+      res
+        .status(429)
+        .json({ error: 'too_many_requests', error_description: 'Too many requests: try again later' });
+    },
+  });
+}
+
+/** The authorization server's routes, mounted at the root of the app. */
+export function createOAuthRouter(runtime: Runtime, options: OAuthProviderOptions = {}): express.Router {
+  const { services, publicUrl } = runtime;
+  const provider = createOAuthProvider(runtime, options);
+  const callback = provider.callback();
+  const cookie = cookieSettings(publicUrl);
+  const router = express.Router();
+  const resource = services.oauth.resource;
+
+  // Protected Resource Metadata (RFC 9728) of /mcp, at its path-inserted well-known URL.
+  router.get(
+    ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource'],
+    (_req, res) => {
+      res.json({
+        resource,
+        authorization_servers: [new URL(publicUrl).href.replace(/\/$/, '')],
+        scopes_supported: [OAUTH_SCOPE],
+        bearer_methods_supported: ['header'],
+        resource_name: 'Titlecard',
+      });
+    },
+  );
+
+  // Registration: only redirect URIs of the kinds above (the body is parsed here; the library reads it).
+  router.post(
+    '/register',
+    limiter(runtime, 'register'),
+    express.json({ limit: '16kb' }),
+    (req, res, next) => {
+      const body = (req.body ?? {}) as { redirect_uris?: unknown; application_type?: unknown };
+      const uris = Array.isArray(body.redirect_uris) ? (body.redirect_uris as unknown[]) : [];
+      const bad = uris.filter((u) => typeof u !== 'string' || !acceptableRedirectUri(u));
+      if (bad.length > 0) {
+        res.status(400).json({
+          error: 'invalid_redirect_uri',
+          error_description: `Expected redirect_uris of https, http on localhost, or a private-use scheme, without a fragment; got ${bad.join(', ')}`,
+        });
+        return;
+      }
+      // An app that is sent back only to this machine (a loopback port or its own scheme) is a
+      // native app: the library then lets the loopback port differ (RFC 8252 section 7.3).
+      if (
+        body.application_type === undefined &&
+        uris.length > 0 &&
+        uris.every((u) => !String(u).startsWith('https:'))
+      )
+        body.application_type = 'native';
+      next();
+    },
+  );
+  router.use('/authorize', limiter(runtime, 'authorize'));
+  router.use('/token', limiter(runtime, 'token'));
+  router.use('/revoke', limiter(runtime, 'revoke'));
+  router.use((req: Request, res: Response, next: NextFunction) => {
+    if (PROVIDER_PATHS.some((p) => req.path === p || req.path.startsWith(`${p}/`)))
+      Promise.resolve(callback(req, res)).catch(next);
+    else next();
+  });
+
+  // The person's part: sign-in through the dashboard, then consent.
+  const interaction = express.Router();
+  interaction.use(
+    securityHeaders(runtime),
+    cookieParser(),
+    express.urlencoded({ extended: false, limit: '16kb' }),
+    checkSameOrigin(new URL(publicUrl).origin),
+    loadSession(services.sessions, cookie),
+  );
+  interaction.all('/:uid', async (req, res) => {
+    res.set('Cache-Control', 'no-store');
+    let details;
+    try {
+      details = await provider.interactionDetails(req, res);
+    } catch (err) {
+      if (!(err instanceof errors.SessionNotFound)) throw err;
+      res.status(400);
+      page(
+        res,
+        'error',
+        {
+          title: 'This sign-in has ended',
+          message:
+            'This connection request expired or was already answered: start again from your assistant.',
+        },
+        400,
+      );
+      return;
+    }
+    const { uid, prompt, params } = details;
     const who = signedInOf(res);
     if (!who) {
-      const back = `/authorize?${new URLSearchParams(fields).toString()}`;
-      res.redirect(303, `/sign-in?next=${encodeURIComponent(back)}`);
+      res.redirect(303, `/sign-in?next=${encodeURIComponent(`${INTERACTION_PATH}/${uid}`)}`);
       return;
     }
+    // Signed in to the dashboard: that is the sign-in of this authorization (and a change of
+    // account there is one here too).
+    if (prompt.name === 'login' || details.session?.accountId !== who.user.id) {
+      await provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: who.user.id } },
+        { mergeWithLastSubmission: false },
+      );
+      return;
+    }
+    const clientId = String(params.client_id);
+    const client = await provider.Client.find(clientId);
+    const redirectUri = String(params.redirect_uri);
     const decision = req.method === 'POST' ? formText(req.body, 'decision') : '';
-    // An unconfirmed account connects no assistant (confirmation.ts): the page says why, and offers
-    // only "Deny" and "Send it again".
     const confirmed = isConfirmed(who.user);
-    if (decision === 'allow' && confirmed) {
-      const code = await asOAuth(() => oauth.approve(who.user, request));
-      const target = new URL(params.redirectUri);
-      target.searchParams.set('code', code);
-      if (params.state !== undefined) target.searchParams.set('state', params.state);
-      res.redirect(303, target.href);
+    if (decision === 'deny') {
+      await provider.interactionFinished(
+        req,
+        res,
+        { error: 'access_denied', error_description: 'The person denied access' },
+        { mergeWithLastSubmission: false },
+      );
       return;
     }
-    if (decision === 'deny') throw new AccessDeniedError('The person denied access');
-    if (decision === 'allow') res.status(403);
-    const usage = await quota.usage(who.user);
-    // CSP form-action must allow the redirect that follows "Allow" or "Deny".
-    securityHeaders(runtime, [redirectSource(params.redirectUri)])(req, res, () => {
+    if (decision === 'allow' && confirmed) {
+      const grant = details.grantId
+        ? ((await provider.Grant.find(details.grantId)) ??
+          new provider.Grant({ accountId: who.user.id, clientId }))
+        : new provider.Grant({ accountId: who.user.id, clientId });
+      grant.addOIDCScope(OAUTH_SCOPE);
+      grant.addResourceScope(resource, OAUTH_SCOPE);
+      const grantId = await grant.save();
+      await provider.interactionFinished(
+        req,
+        res,
+        { consent: { grantId } },
+        { mergeWithLastSubmission: true },
+      );
+      return;
+    }
+    const usage = await services.quota.usage(who.user);
+    const status = decision === 'allow' ? 403 : 200;
+    const redirectHost = new URL(redirectUri).host || redirectUri;
+    // A client known by its metadata document: the host that publishes it answers for its name.
+    const publisher = clientId.startsWith('https://') ? new URL(clientId).host : undefined;
+    // CSP form-action must allow the redirects that follow "Allow" or "Deny": the library's resume
+    // URL (this site), then the client's redirect URI.
+    securityHeaders(runtime, [redirectSource(redirectUri)])(req, res, () => {
       page(
         res,
         'consent',
         {
           title: 'Allow access',
-          client: {
-            name: client.client_name ?? 'An application',
-            host: new URL(params.redirectUri).host || params.redirectUri,
-          },
-          fields,
+          client: { name: client?.clientName ?? publisher ?? redirectHost, host: redirectHost, publisher },
+          action: `${INTERACTION_PATH}/${uid}`,
           usage: usage.usage,
           user: who.user,
           confirmed,
         },
-        res.statusCode,
+        status,
       );
     });
-  }
-
-  return {
-    clientsStore: {
-      async getClient(id) {
-        return (await oauth.findClient(id))?.registration as OAuthClientInformationFull | undefined;
-      },
-      async registerClient(client) {
-        return await asOAuth(() => oauth.registerClient(client as ClientRegistration));
-      },
-    },
-    authorize,
-    challengeForAuthorizationCode: (client, code) => asOAuth(() => oauth.challengeOf(client.client_id, code)),
-    exchangeAuthorizationCode: (client, code, _verifier, redirectUri, resource) =>
-      asOAuth(() =>
-        oauth.exchangeCode(client.client_id, code, {
-          ...(redirectUri !== undefined ? { redirectUri } : {}),
-          ...(resource ? { resource: resource.href } : {}),
-        }),
-      ),
-    exchangeRefreshToken: (client, refreshToken, scopes, resource) =>
-      asOAuth(() =>
-        oauth.refresh(client.client_id, refreshToken, {
-          ...(scopes ? { scopes } : {}),
-          ...(resource ? { resource: resource.href } : {}),
-        }),
-      ),
-    verifyAccessToken: async (token) => {
-      try {
-        return await oauthVerifier(services).verifyAccessToken(token);
-      } catch (err) {
-        if (err instanceof McpOAuthError) throw new InvalidTokenError(err.message);
-        throw err;
-      }
-    },
-    revokeToken: (client, request) => asOAuth(() => oauth.revoke(client.client_id, request.token)),
-  };
-}
-
-/**
- * Whether this PUBLIC_URL can be an OAuth issuer: https, or http on a loopback host (the SDK's
- * rule, after RFC 8414 section 2; loopback for local use and tests).
- */
-export function oauthAvailable(publicUrl: string): boolean {
-  const url = new URL(publicUrl);
-  return url.protocol === 'https:' || ['localhost', '127.0.0.1'].includes(url.hostname);
-}
-
-/** The authorization server's routes, mounted at the root of the app. */
-/**
- * The rate-limit option of one of the SDK's OAuth endpoints: its own limits, counted in the
- * runtime's shared store (Redis) when there is one; else the SDK's default, in this process.
- */
-function sharedLimit(runtime: Runtime, name: string): { rateLimit?: { store: Store } } {
-  const store = runtime.limits.expressStore(name);
-  return store ? { rateLimit: { store } } : {};
-}
-
-export function createOAuthRouter(runtime: Runtime): express.Router {
-  const { services, publicUrl } = runtime;
-  const cookie = cookieSettings(publicUrl);
-  const router = express.Router();
-  router.use(
-    '/authorize',
-    securityHeaders(runtime),
-    cookieParser(),
-    checkSameOrigin(new URL(publicUrl).origin),
-    loadSession(services.sessions, cookie),
-  );
-  router.use(
-    mcpAuthRouter({
-      provider: oauthProvider(runtime),
-      issuerUrl: new URL(publicUrl),
-      resourceServerUrl: new URL(services.oauth.resource),
-      scopesSupported: [OAUTH_SCOPE],
-      resourceName: 'Titlecard',
-      // The SDK's limits per client address, counted where the runtime counts its own (REDIS_URL).
-      authorizationOptions: sharedLimit(runtime, 'oauth-authorize'),
-      tokenOptions: sharedLimit(runtime, 'oauth-token'),
-      revocationOptions: sharedLimit(runtime, 'oauth-revoke'),
-      clientRegistrationOptions: sharedLimit(runtime, 'oauth-register'),
-    }),
-  );
+  });
+  router.use(INTERACTION_PATH, interaction);
   return router;
 }

@@ -20,7 +20,8 @@ export async function post(url: string, form: Record<string, string>) {
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(form).toString(),
   });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
 }
 
 /** One JSON-RPC call to /mcp with a bearer token. */
@@ -107,19 +108,54 @@ export function authorization(
   };
 }
 
-/** The person answers the consent page; resolves the redirect back to the client. */
+/**
+ * Follows the authorization server's redirects on this site, as a browser does, from `path`;
+ * resolves the last answer: a page (the consent page) or a redirect off the site (to the client).
+ */
+export async function follow(web: WebClient, path: string, form?: Record<string, string>) {
+  let answer = form ? await web.post(path, form) : await web.get(path);
+  for (let hops = 0; hops < 10; hops++) {
+    if (answer.status < 300 || answer.status >= 400 || !answer.location) return answer;
+    const next = new URL(answer.location, web.url);
+    if (next.origin !== new URL(web.url).origin) return answer;
+    answer = await web.get(`${next.pathname}${next.search}`);
+  }
+  throw new Error(`more than 10 redirects from ${path}`);
+}
+
+/** The consent page of an authorization request (after the sign-in step), and its form's target. */
+export async function consentPage(web: WebClient, a: Authorization) {
+  const consent = await follow(web, `/authorize?${new URLSearchParams(a.query).toString()}`);
+  expect(consent.status, consent.text).toBe(200);
+  const action = /<form method="post" action="(\/oauth\/interaction\/[^"]+)"/.exec(consent.text)?.[1];
+  expect(action).toMatch(/^\/oauth\/interaction\//);
+  return { consent, action: action as string };
+}
+
+/**
+ * The person answers the consent page; resolves the redirect back to the client. A client the
+ * person already allowed (a live grant for the same scope) comes back at once, without a page.
+ */
 export async function decide(web: WebClient, a: Authorization, decision: 'allow' | 'deny'): Promise<URL> {
-  const consent = await web.get(`/authorize?${new URLSearchParams(a.query).toString()}`);
-  expect(consent.status).toBe(200);
-  const answer = await web.post('/authorize', { ...a.query, decision });
+  const first = await follow(web, `/authorize?${new URLSearchParams(a.query).toString()}`);
+  let answer = first;
+  if (first.status === 200) {
+    const action = /<form method="post" action="(\/oauth\/interaction\/[^"]+)"/.exec(first.text)?.[1] ?? '';
+    answer = await follow(web, action, { decision });
+  } else expect(decision, 'no consent page to deny on').toBe('allow');
   expect(answer.status, answer.text).toBeGreaterThanOrEqual(300);
   expect(answer.status).toBeLessThan(400);
   return new URL(answer.location ?? '');
 }
 
-/** Authorization, consent and code exchange: the token endpoint's answer. */
-export async function tokensFor(srv: TestServer, web: WebClient, clientId: string) {
-  const a = authorization(srv, clientId);
+/** Authorization (with `extra` parameters), consent and code exchange: the token endpoint's answer. */
+export async function tokensFor(
+  srv: TestServer,
+  web: WebClient,
+  clientId: string,
+  extra: Record<string, string> = {},
+) {
+  const a = authorization(srv, clientId, extra);
   const back = await decide(web, a, 'allow');
   const res = await post(`${srv.url}/token`, {
     grant_type: 'authorization_code',
@@ -130,5 +166,11 @@ export async function tokensFor(srv: TestServer, web: WebClient, clientId: strin
     resource: `${srv.url}/mcp`,
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { access_token: string; refresh_token: string; expires_in: number; token_type: string };
+  return res.body as {
+    access_token: string;
+    refresh_token: string;
+    expires_in: number;
+    token_type: string;
+    scope: string;
+  };
 }

@@ -67,6 +67,8 @@ export interface TestServerOptions {
   logger?: Logger;
   /** How long the test mailer takes to hand over a message, ms (see {@link memoryMailer}). */
   mailDelayMs?: number;
+  /** Fetches OAuth Client ID Metadata Documents (a loopback https server with a test certificate). */
+  oauthFetch?: typeof globalThis.fetch;
 }
 
 /** `titlecard serve` in this process, on 127.0.0.1 and a free port, through the production start-up. */
@@ -90,6 +92,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     fonts: testFonts(),
     ...(options.clock ? { clock: options.clock } : {}),
     fetcher: options.fetcher ?? {},
+    ...(options.oauthFetch ? { oauthFetch: options.oauthFetch } : {}),
   });
   const { services, publicUrl } = running.runtime;
   // Requests go to the public URL (http://localhost:<port>), so that the URLs of published files are

@@ -16,7 +16,13 @@ export interface PageAnswer {
 
 /** A person in a browser: keeps the session cookie it is given, sends it back, posts forms. */
 export class WebClient {
-  cookie: string | undefined;
+  /** The cookies it was given, by name (the session's, and the OAuth server's own). */
+  readonly jar = new Map<string, string>();
+  /** The dashboard session cookie, `name=value`, if any. */
+  get cookie(): string | undefined {
+    const entry = [...this.jar].find(([name]) => name.endsWith('titlecard_session'));
+    return entry ? `${entry[0]}=${entry[1]}` : undefined;
+  }
   /**
    * Sent as X-Forwarded-For on every request: the client address a trusted proxy would pass on (the
    * server must trust its loopback proxy, TRUST_PROXY=loopback). Default none.
@@ -36,7 +42,7 @@ export class WebClient {
   ): Promise<PageAnswer> {
     const h: Record<string, string> = { ...headers };
     if (this.forwardedFor) h['x-forwarded-for'] = this.forwardedFor;
-    if (this.cookie) h.cookie = this.cookie;
+    if (this.jar.size > 0) h.cookie = [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
     if (method !== 'GET' && this.origin) h.origin = this.origin;
     let body: string | undefined;
     if (form) {
@@ -44,10 +50,12 @@ export class WebClient {
       body = new URLSearchParams(form).toString();
     }
     const res = await fetch(`${this.url}${path}`, { method, headers: h, body, redirect: 'manual' });
-    const set = res.headers.get('set-cookie');
-    if (set) {
-      const [pair] = set.split(';');
-      this.cookie = pair?.endsWith('=') ? undefined : pair;
+    for (const set of res.headers.getSetCookie()) {
+      const [pair = ''] = set.split(';');
+      const at = pair.indexOf('=');
+      const [name, value] = [pair.slice(0, at), pair.slice(at + 1)];
+      if (value === '' || /expires=Thu, 01 Jan 1970/i.test(set)) this.jar.delete(name);
+      else this.jar.set(name, value);
     }
     const location = res.headers.get('location') ?? undefined;
     return { status: res.status, headers: res.headers, text: await res.text(), location };

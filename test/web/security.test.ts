@@ -8,7 +8,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REDACTED_PATHS } from '../../src/logger.js';
-import { authorization, register } from '../support/oauth.js';
+import { authorization, consentPage, register } from '../support/oauth.js';
 import { call, startTestServer, type TestServer } from '../support/server.js';
 import { WebClient } from '../support/web.js';
 
@@ -119,11 +119,10 @@ describe('accounts that hold under attack', () => {
     expect(key.text).toMatch(/Confirm your email first/);
     const clientId = await register(srv);
     const a = authorization(srv, clientId);
-    const consent = await web.get(`/authorize?${new URLSearchParams(a.query).toString()}`);
-    expect(consent.status).toBe(200);
+    const { consent, action } = await consentPage(web, a);
     expect(consent.text).toMatch(/Confirm your email to make API tokens/);
     expect(consent.text).not.toMatch(/value="allow"/);
-    const allowed = await web.post('/authorize', { ...a.query, decision: 'allow' });
+    const allowed = await web.post(action, { decision: 'allow' });
     expect(allowed.status).toBe(403);
     expect(allowed.location).toBeUndefined();
     // "Send it again" sends a fresh link (the sign-up's first is replaced); once used, the account may.

@@ -204,7 +204,7 @@ export function createAccountLinks({
       await store.users.update(user.id, changes);
       await store.sessions.deleteAllForUser(user.id);
       // A new password also ends the access of connected apps (OAuth grants), as a change does.
-      await store.oauth.revokeGrants(user.id, {}, now);
+      await store.oauth.endGrants(user.id);
       const tokens = await store.tokens.listActive(user.id);
       for (const token of tokens) await store.tokens.revoke(user.id, token.id, now);
       return { user: { ...user, ...changes }, revokedTokens: tokens.length };

@@ -20,10 +20,7 @@ import type {
   SigningKey,
   ImagePageQuery,
   ImageRecord,
-  OAuthClient,
-  OAuthCode,
-  OAuthGrant,
-  OAuthToken,
+  OAuthEntry,
   Session,
   Site,
   SiteBudget,
@@ -165,36 +162,33 @@ export interface IdempotencyRepository {
 }
 
 /**
- * OAuth 2.1 records of the MCP connector's authorization server (src/domain/oauth/oauth.ts): registered
- * clients, grants, authorization codes and tokens (codes and tokens by the SHA-256 of their secret).
+ * The state of the MCP connector's authorization server (oidc-provider's models, through its
+ * adapter, src/domain/oauth/state.ts), and what the domain asks of it (src/domain/oauth/oauth.ts):
+ * a person's grants, their last use, and ending them. Entries are keyed by model and the SHA-256 of
+ * their id; an expired entry is never answered.
  */
 export interface OAuthRepository {
-  createClient(client: OAuthClient): Promise<void>;
-  findClient(id: string): Promise<OAuthClient | undefined>;
-  createGrant(grant: OAuthGrant): Promise<void>;
-  findGrant(id: string): Promise<OAuthGrant | undefined>;
-  /** A user's active grants, newest first. */
-  listActiveGrants(userId: string): Promise<OAuthGrant[]>;
-  /** Records a use at `at`; never moves `lastUsedAt` back. */
-  touchGrant(id: string, at: Date): Promise<void>;
+  /** Inserts or replaces the entry `(model, key)`. */
+  upsert(model: string, entry: Omit<OAuthEntry, 'consumedAt' | 'lastUsedAt'>): Promise<void>;
+  /** The live entry `(model, key)`; undefined when there is none or it expired at `now`. */
+  find(model: string, key: string, now: Date): Promise<OAuthEntry | undefined>;
+  /** The live entry of `model` whose `uid` is `uid`. */
+  findByUid(model: string, uid: string, now: Date): Promise<OAuthEntry | undefined>;
+  /** Marks the entry used at `at` (kept until it expires, so that a second use is seen). */
+  consume(model: string, key: string, at: Date): Promise<void>;
+  destroy(model: string, key: string): Promise<void>;
+  /** Deletes every entry of every model that belongs to the grant `grantId`, the Grant included. */
+  revokeByGrantId(grantId: string): Promise<void>;
+  /** The live Grants of `accountId`, newest first. */
+  grantsOf(accountId: string, now: Date): Promise<OAuthEntry[]>;
+  /** Records a use of the Grant `key` at `at`; never moves `lastUsedAt` back. */
+  touchGrant(key: string, at: Date): Promise<void>;
   /**
-   * Revokes the user's active grants: all of them, those of `clientId`, or the one `grantId`.
-   * Returns how many were revoked.
+   * Ends the grants of `accountId` (only those of `clientId` when given) with every code and token
+   * issued under them; without `clientId`, also its sign-in sessions at the authorization server.
+   * Answers how many grants ended.
    */
-  revokeGrants(userId: string, which: { clientId?: string; grantId?: string }, at: Date): Promise<number>;
-  createCode(code: OAuthCode): Promise<void>;
-  findCode(codeHash: string): Promise<OAuthCode | undefined>;
-  /**
-   * Marks the code used at `at` if it was not: true for the one call that did (atomic across
-   * processes: of two concurrent exchanges exactly one gets true), false otherwise.
-   */
-  useCode(codeHash: string, at: Date): Promise<boolean>;
-  createToken(token: OAuthToken): Promise<void>;
-  findToken(tokenHash: string): Promise<OAuthToken | undefined>;
-  /** Sets `endedAt` if it was not set: true for the one call that did (atomic, as {@link useCode}). */
-  endToken(tokenHash: string, at: Date): Promise<boolean>;
-  /** Deletes the user's grants, codes and tokens (account deletion). Clients stay. */
-  deleteAllForUser(userId: string): Promise<void>;
+  endGrants(accountId: string, clientId?: string): Promise<number>;
 }
 
 /** Uploads kept for reuse: background photos, logos and fonts (`POST /assets`, `POST /fonts`). */

@@ -107,75 +107,29 @@ export interface ImagePageQuery {
 }
 
 /**
- * An OAuth client registered by Dynamic Client Registration (RFC 7591): a hosted assistant such as
- * claude.ai or ChatGPT, or a desktop one. Clients belong to no account; grants tie them to one.
+ * One record of the MCP connector's authorization server (oidc-provider, src/web/oauth.ts): an
+ * entry of one of its models (`Client`, `Grant`, `Session`, `Interaction`, `AuthorizationCode`,
+ * `AccessToken`, `RefreshToken`, …) as its adapter stores it (src/domain/oauth/state.ts).
  */
-export interface OAuthClient {
-  /** `client_id`, issued at registration. */
-  id: string;
-  /** `client_name` as the client registered it (shown on the consent page), if any. */
-  name: string | null;
-  /** `redirect_uris`: an authorization request must name one of these (RFC 6749 section 3.1.2). */
-  redirectUris: string[];
-  /**
-   * The whole registration answer (RFC 7591 section 3.2.1) as JSON, as the OAuth library handed it
-   * over: it includes `client_secret` for a confidential client, which the library compares as
-   * stored.
-   */
-  registration: Record<string, unknown>;
-  createdAt: Date;
-}
-
-/**
- * One "Allow" of a person for a client, made when its authorization code is exchanged. Every access
- * and refresh token belongs to a grant; revoking the grant ends them all at once.
- */
-export interface OAuthGrant {
-  id: string;
-  userId: string;
-  clientId: string;
-  /** Granted scopes (RFC 6749 section 3.3). */
-  scopes: string[];
-  /** The resource the tokens are good for (RFC 8707): this server's `/mcp` URL. */
-  resource: string;
-  createdAt: Date;
-  /** Last request authenticated by one of its access tokens, to the minute; `null` before. */
+export interface OAuthEntry {
+  /** Hex SHA-256 of the model's id: a token or code is a bearer secret, so only its hash is kept. */
+  key: string;
+  /** The library's payload, without its id (`jti`): its shape is the library's. */
+  payload: Record<string, unknown>;
+  /** The grant it belongs to (a Grant's own id for a Grant): revoking the grant deletes it. */
+  grantId: string | null;
+  /** A Session's `uid` (how the library finds a session besides its id). */
+  uid: string | null;
+  /** The account it belongs to (a Grant's or Session's `accountId`). */
+  accountId: string | null;
+  /** The client it belongs to (a Grant's `clientId`). */
+  clientId: string | null;
+  /** `null` for entries that do not expire (a registered Client). */
+  expiresAt: Date | null;
+  /** Set once a code or refresh token is used: kept (not deleted) so that a replay is seen. */
+  consumedAt: Date | null;
+  /** A Grant's last use at `/mcp`, to the minute; `null` before. */
   lastUsedAt: Date | null;
-  /** `null` while the grant is active ("Disconnect", a password change, code or refresh token replay). */
-  revokedAt: Date | null;
-}
-
-/** An authorization code (RFC 6749 section 4.1.2), as stored: only the hash of its secret. */
-export interface OAuthCode {
-  /** Hex SHA-256 of the code. */
-  codeHash: string;
-  /** The grant the code becomes when exchanged (the id is chosen at "Allow", so a replay can revoke it). */
-  grantId: string;
-  clientId: string;
-  userId: string;
-  /** PKCE (RFC 7636) `code_challenge`, method S256. */
-  codeChallenge: string;
-  redirectUri: string;
-  resource: string;
-  scopes: string[];
-  createdAt: Date;
-  expiresAt: Date;
-  /** When it was exchanged; `null` before. A code works once (RFC 6749 section 4.1.2). */
-  usedAt: Date | null;
-}
-
-/** An access or refresh token, as stored: only the hash of its secret. */
-export interface OAuthToken {
-  /** Hex SHA-256 of the token. */
-  tokenHash: string;
-  kind: 'access' | 'refresh';
-  grantId: string;
-  clientId: string;
-  userId: string;
-  createdAt: Date;
-  expiresAt: Date;
-  /** When it stopped working before its expiry: revoked (RFC 7009), or a refresh token used once (rotation). */
-  endedAt: Date | null;
 }
 
 /** What an uploaded file is for: a background photo, a logo (alpha kept), or a font. */

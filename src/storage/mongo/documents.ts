@@ -5,10 +5,6 @@ import type {
   ApiToken,
   Asset,
   ImageRecord,
-  OAuthClient,
-  OAuthCode,
-  OAuthGrant,
-  OAuthToken,
   Preset,
   RenderEntry,
   Session,
@@ -63,28 +59,6 @@ export interface UsageSlotDoc {
   key?: string;
 }
 
-export interface OAuthClientDoc extends Omit<OAuthClient, 'id'> {
-  _id: string;
-}
-export interface OAuthGrantDoc extends Omit<OAuthGrant, 'id'> {
-  _id: string;
-}
-export interface OAuthCodeDoc extends Omit<OAuthCode, 'codeHash'> {
-  _id: string;
-}
-export interface OAuthTokenDoc extends Omit<OAuthToken, 'tokenHash'> {
-  _id: string;
-}
-/**
- * The one use of a code or the end of a token: `code:<hash>` or `token:<hash>`. Inserting it is the
- * atomic step (a unique _id), as for the quota's slots; a conditional update is not atomic on FerretDB.
- */
-export interface OAuthUseDoc {
-  _id: string;
-  userId: string;
-  at: Date;
-}
-
 export interface AssetDoc extends Omit<Asset, 'id'> {
   _id: string;
 }
@@ -114,7 +88,6 @@ export const toUser = ({ _id, emailLower: _e, ...rest }: UserDoc): User => ({
 export const toSession = ({ _id, ...rest }: SessionDoc): Session => ({ idHash: _id, ...rest });
 export const toLink = ({ _id, ...rest }: LinkDoc): AccountLink => ({ idHash: _id, ...rest });
 export const toToken = ({ _id, ...rest }: TokenDoc): ApiToken => ({ id: _id, ...rest });
-export const toGrant = ({ _id, ...rest }: OAuthGrantDoc): OAuthGrant => ({ id: _id, ...rest });
 export const toImage = ({ _id, titleKey: _k, titleLower: _t, ...rest }: ImageDoc): ImageRecord => ({
   id: _id,
   ...rest,

@@ -1,119 +1,76 @@
-/** OAuth 2.1 records of the MCP connector: clients, grants, codes and tokens; single use by a unique `_id`. */
+/**
+ * The MCP connector's authorization server state on MongoDB: one collection of entries (see
+ * OAuthRepository), `_id` `<model> <key>`. Answers check the expiry themselves; expired entries are
+ * deleted on one upsert in {@link SWEEP_EVERY} (no TTL index: FerretDB has none).
+ */
 import type { Collection, Db } from 'mongodb';
 import type { RecordStore } from '../../domain/kernel/ports.js';
-import {
-  toGrant,
-  isDuplicateKey,
-  type OAuthClientDoc,
-  type OAuthGrantDoc,
-  type OAuthCodeDoc,
-  type OAuthTokenDoc,
-  type OAuthUseDoc,
-} from './documents.js';
+import type { OAuthEntry } from '../../domain/kernel/records.js';
+
+type OAuthEntryDoc = Omit<OAuthEntry, 'key'> & { _id: string; model: string; key: string };
+
+const idOf = (model: string, key: string) => `${model} ${key}`;
+const toEntry = ({ _id: _i, model: _m, ...rest }: OAuthEntryDoc): OAuthEntry => rest;
+/** Expired entries are deleted on one upsert in this many. */
+const SWEEP_EVERY = 200;
+
+const live = (now: Date) => ({ $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }] });
 
 /** The `oauth` repository of the {@link RecordStore} on MongoDB; creates its indexes first. */
 export async function mongoOauth(db: Db): Promise<RecordStore['oauth']> {
-  const oauthClients: Collection<OAuthClientDoc> = db.collection('oauth_clients');
-  const oauthGrants: Collection<OAuthGrantDoc> = db.collection('oauth_grants');
-  const oauthCodes: Collection<OAuthCodeDoc> = db.collection('oauth_codes');
-  const oauthTokens: Collection<OAuthTokenDoc> = db.collection('oauth_tokens');
-  const oauthUses: Collection<OAuthUseDoc> = db.collection('oauth_uses');
+  const entries: Collection<OAuthEntryDoc> = db.collection('oauth_entries');
   await Promise.all([
-    oauthGrants.createIndex({ userId: 1, createdAt: -1 }, { name: 'oauth_grants_by_user' }),
-    oauthCodes.createIndex({ userId: 1 }, { name: 'oauth_codes_by_user' }),
-    oauthTokens.createIndex({ userId: 1 }, { name: 'oauth_tokens_by_user' }),
-    oauthUses.createIndex({ userId: 1 }, { name: 'oauth_uses_by_user' }),
+    entries.createIndex({ grantId: 1 }, { name: 'oauth_entries_by_grant' }),
+    entries.createIndex({ accountId: 1, model: 1 }, { name: 'oauth_entries_by_account' }),
+    entries.createIndex({ model: 1, uid: 1 }, { name: 'oauth_entries_by_uid' }),
+    entries.createIndex({ expiresAt: 1 }, { name: 'oauth_entries_by_expiry' }),
   ]);
-  /** Claims the one use `_id` (see OAuthUseDoc); false when it was already claimed. */
-  const claimUse = async (_id: string, userId: string, at: Date): Promise<boolean> => {
-    try {
-      await oauthUses.insertOne({ _id, userId, at });
-      return true;
-    } catch (err) {
-      if (isDuplicateKey(err)) return false;
-      throw err;
-    }
-  };
+  let upserts = 0;
   return {
-    async createClient({ id, ...rest }) {
-      await oauthClients.insertOne({ _id: id, ...rest });
+    async upsert(model, e) {
+      const doc: OAuthEntryDoc = { _id: idOf(model, e.key), model, ...e, consumedAt: null, lastUsedAt: null };
+      await entries.replaceOne({ _id: doc._id }, doc, { upsert: true });
+      if (++upserts % SWEEP_EVERY === 0) await entries.deleteMany({ expiresAt: { $lte: new Date() } });
     },
-    async findClient(id) {
-      const doc = await oauthClients.findOne({ _id: id });
-      return doc
-        ? {
-            id: doc._id,
-            name: doc.name,
-            redirectUris: doc.redirectUris,
-            registration: doc.registration,
-            createdAt: doc.createdAt,
-          }
-        : undefined;
+    async find(model, key, now) {
+      const doc = await entries.findOne({ _id: idOf(model, key), ...live(now) });
+      return doc ? toEntry(doc) : undefined;
     },
-    async createGrant({ id, ...rest }) {
-      await oauthGrants.insertOne({ _id: id, ...rest });
+    async findByUid(model, uid, now) {
+      const doc = await entries.findOne({ model, uid, ...live(now) });
+      return doc ? toEntry(doc) : undefined;
     },
-    async findGrant(id) {
-      const doc = await oauthGrants.findOne({ _id: id });
-      return doc ? toGrant(doc) : undefined;
+    async consume(model, key, at) {
+      await entries.updateOne({ _id: idOf(model, key), consumedAt: null }, { $set: { consumedAt: at } });
     },
-    async listActiveGrants(userId) {
-      const docs = await oauthGrants
-        .find({ userId, revokedAt: null })
-        .sort({ createdAt: -1, _id: -1 })
+    async destroy(model, key) {
+      await entries.deleteOne({ _id: idOf(model, key) });
+    },
+    async revokeByGrantId(grantId) {
+      await entries.deleteMany({ grantId });
+    },
+    async grantsOf(accountId, now) {
+      const docs = await entries
+        .find({ model: 'Grant', accountId, ...live(now) })
+        .sort({ 'payload.iat': -1, key: 1 })
         .toArray();
-      return docs.map(toGrant);
+      return docs.map(toEntry);
     },
-    async touchGrant(id, at) {
-      await oauthGrants.updateOne(
-        { _id: id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: at } }] },
+    async touchGrant(key, at) {
+      await entries.updateOne(
+        { _id: idOf('Grant', key), $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: at } }] },
         { $set: { lastUsedAt: at } },
       );
     },
-    async revokeGrants(userId, which, at) {
-      const filter = {
-        userId,
-        revokedAt: null,
-        ...(which.clientId ? { clientId: which.clientId } : {}),
-        ...(which.grantId ? { _id: which.grantId } : {}),
-      };
-      return (await oauthGrants.updateMany(filter, { $set: { revokedAt: at } })).modifiedCount;
-    },
-    async createCode({ codeHash, ...rest }) {
-      await oauthCodes.insertOne({ _id: codeHash, ...rest });
-    },
-    async findCode(codeHash) {
-      const doc = await oauthCodes.findOne({ _id: codeHash });
-      if (!doc) return undefined;
-      const { _id, ...rest } = doc;
-      return { codeHash: _id, ...rest };
-    },
-    async useCode(codeHash, at) {
-      const code = await oauthCodes.findOne({ _id: codeHash }, { projection: { userId: 1 } });
-      if (!code || !(await claimUse(`code:${codeHash}`, code.userId, at))) return false;
-      await oauthCodes.updateOne({ _id: codeHash }, { $set: { usedAt: at } });
-      return true;
-    },
-    async createToken({ tokenHash, ...rest }) {
-      await oauthTokens.insertOne({ _id: tokenHash, ...rest });
-    },
-    async findToken(tokenHash) {
-      const doc = await oauthTokens.findOne({ _id: tokenHash });
-      if (!doc) return undefined;
-      const { _id, ...rest } = doc;
-      return { tokenHash: _id, ...rest };
-    },
-    async endToken(tokenHash, at) {
-      const token = await oauthTokens.findOne({ _id: tokenHash }, { projection: { userId: 1 } });
-      if (!token || !(await claimUse(`token:${tokenHash}`, token.userId, at))) return false;
-      await oauthTokens.updateOne({ _id: tokenHash }, { $set: { endedAt: at } });
-      return true;
-    },
-    async deleteAllForUser(userId) {
-      await oauthTokens.deleteMany({ userId });
-      await oauthCodes.deleteMany({ userId });
-      await oauthGrants.deleteMany({ userId });
-      await oauthUses.deleteMany({ userId });
+    async endGrants(accountId, clientId) {
+      const grants = await entries
+        .find({ model: 'Grant', accountId, ...(clientId !== undefined ? { clientId } : {}) })
+        .project<{ grantId: string | null }>({ grantId: 1 })
+        .toArray();
+      const ids = grants.map((g) => g.grantId).filter((id): id is string => id !== null);
+      if (ids.length > 0) await entries.deleteMany({ grantId: { $in: ids } });
+      if (clientId === undefined) await entries.deleteMany({ model: 'Session', accountId });
+      return ids.length;
     },
   };
 }

@@ -286,6 +286,30 @@ export const MIGRATIONS = [
   // defaults (SITE_BUDGET_DEFAULT in src/domain/sites/sites.ts).
   `ALTER TABLE sites ADD COLUMN cards_per_hour INTEGER NOT NULL DEFAULT 30;
    ALTER TABLE sites ADD COLUMN cards_per_month INTEGER NOT NULL DEFAULT 300;`,
+  // 13: the authorization server moved to oidc-provider (issue 40): its models' entries, keyed by
+  // the SHA-256 of their id. The former clients, grants, codes and tokens are dropped: connected
+  // assistants register and ask for consent once more.
+  `DROP TABLE oauth_tokens;
+   DROP TABLE oauth_codes;
+   DROP TABLE oauth_grants;
+   DROP TABLE oauth_clients;
+   CREATE TABLE oauth_entries (
+     model TEXT NOT NULL,
+     key TEXT NOT NULL,
+     payload TEXT NOT NULL,
+     grant_id TEXT,
+     uid TEXT,
+     account_id TEXT,
+     client_id TEXT,
+     expires_at TEXT,
+     consumed_at TEXT,
+     last_used_at TEXT,
+     PRIMARY KEY (model, key)
+   ) WITHOUT ROWID;
+   CREATE INDEX oauth_entries_by_grant ON oauth_entries(grant_id);
+   CREATE INDEX oauth_entries_by_account ON oauth_entries(account_id, model);
+   CREATE INDEX oauth_entries_by_uid ON oauth_entries(model, uid);
+   CREATE INDEX oauth_entries_by_expiry ON oauth_entries(expires_at);`,
 ];
 
 /**

@@ -1,145 +1,118 @@
-/** OAuth 2.1 records of the MCP connector: clients, grants, codes and tokens. */
+/** The MCP connector's authorization server state on SQLite: one table of entries (see OAuthRepository). */
 import type Database from 'better-sqlite3';
 import type { RecordStore } from '../../domain/kernel/ports.js';
-import {
-  toClient,
-  toGrant,
-  toCode,
-  toOAuthToken,
-  type OAuthClientRow,
-  type OAuthGrantRow,
-  type OAuthCodeRow,
-  type OAuthTokenRow,
-} from './rows.js';
+import type { OAuthEntry } from '../../domain/kernel/records.js';
+
+interface OAuthEntryRow {
+  model: string;
+  key: string;
+  payload: string;
+  grant_id: string | null;
+  uid: string | null;
+  account_id: string | null;
+  client_id: string | null;
+  expires_at: string | null;
+  consumed_at: string | null;
+  last_used_at: string | null;
+}
+
+const date = (v: string | null) => (v === null ? null : new Date(v));
+
+const toEntry = (r: OAuthEntryRow): OAuthEntry => ({
+  key: r.key,
+  payload: JSON.parse(r.payload) as Record<string, unknown>,
+  grantId: r.grant_id,
+  uid: r.uid,
+  accountId: r.account_id,
+  clientId: r.client_id,
+  expiresAt: date(r.expires_at),
+  consumedAt: date(r.consumed_at),
+  lastUsedAt: date(r.last_used_at),
+});
+
+/** Expired entries are deleted on one upsert in this many. */
+const SWEEP_EVERY = 200;
 
 /** The `oauth` repository of the {@link RecordStore} on SQLite. */
 export function sqliteOauth(db: Database.Database): RecordStore['oauth'] {
+  const live = '(expires_at IS NULL OR expires_at > @now)';
   const q = {
-    insertClient: db.prepare(
-      `INSERT INTO oauth_clients (id, name, redirect_uris, registration, created_at)
-       VALUES (@id, @name, @redirectUris, @registration, @createdAt)`,
+    upsert: db.prepare(
+      `INSERT OR REPLACE INTO oauth_entries (model, key, payload, grant_id, uid, account_id, client_id, expires_at, consumed_at, last_used_at)
+       VALUES (@model, @key, @payload, @grantId, @uid, @accountId, @clientId, @expiresAt, NULL, NULL)`,
     ),
-    client: db.prepare<[string], OAuthClientRow>('SELECT * FROM oauth_clients WHERE id = ?'),
-    insertGrant: db.prepare(
-      `INSERT INTO oauth_grants (id, user_id, client_id, scopes, resource, created_at, last_used_at, revoked_at)
-       VALUES (@id, @userId, @clientId, @scopes, @resource, @createdAt, NULL, NULL)`,
+    find: db.prepare<{ model: string; key: string; now: string }, OAuthEntryRow>(
+      `SELECT * FROM oauth_entries WHERE model = @model AND key = @key AND ${live}`,
     ),
-    grant: db.prepare<[string], OAuthGrantRow>('SELECT * FROM oauth_grants WHERE id = ?'),
-    activeGrants: db.prepare<[string], OAuthGrantRow>(
-      'SELECT * FROM oauth_grants WHERE user_id = ? AND revoked_at IS NULL ORDER BY created_at DESC, id DESC',
+    byUid: db.prepare<{ model: string; uid: string; now: string }, OAuthEntryRow>(
+      `SELECT * FROM oauth_entries WHERE model = @model AND uid = @uid AND ${live}`,
     ),
-    touchGrant: db.prepare(
-      'UPDATE oauth_grants SET last_used_at = @at WHERE id = @id AND (last_used_at IS NULL OR last_used_at < @at)',
+    consume: db.prepare(
+      'UPDATE oauth_entries SET consumed_at = @at WHERE model = @model AND key = @key AND consumed_at IS NULL',
     ),
-    revokeGrants: db.prepare(
-      `UPDATE oauth_grants SET revoked_at = @at WHERE user_id = @userId AND revoked_at IS NULL
-       AND (@clientId IS NULL OR client_id = @clientId) AND (@grantId IS NULL OR id = @grantId)`,
+    destroy: db.prepare('DELETE FROM oauth_entries WHERE model = ? AND key = ?'),
+    revoke: db.prepare('DELETE FROM oauth_entries WHERE grant_id = ?'),
+    grants: db.prepare<{ accountId: string; now: string }, OAuthEntryRow>(
+      `SELECT * FROM oauth_entries WHERE model = 'Grant' AND account_id = @accountId AND ${live}
+       ORDER BY json_extract(payload, '$.iat') DESC, key`,
     ),
-    insertCode: db.prepare(
-      `INSERT INTO oauth_codes (code_hash, grant_id, client_id, user_id, code_challenge, redirect_uri,
-         resource, scopes, created_at, expires_at, used_at)
-       VALUES (@codeHash, @grantId, @clientId, @userId, @codeChallenge, @redirectUri, @resource,
-         @scopes, @createdAt, @expiresAt, NULL)`,
+    grantIds: db.prepare<{ accountId: string; clientId: string | null }, { grant_id: string }>(
+      `SELECT grant_id FROM oauth_entries WHERE model = 'Grant' AND account_id = @accountId
+       AND (@clientId IS NULL OR client_id = @clientId)`,
     ),
-    code: db.prepare<[string], OAuthCodeRow>('SELECT * FROM oauth_codes WHERE code_hash = ?'),
-    useCode: db.prepare('UPDATE oauth_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL'),
-    insertOAuthToken: db.prepare(
-      `INSERT INTO oauth_tokens (token_hash, kind, grant_id, client_id, user_id, created_at, expires_at, ended_at)
-       VALUES (@tokenHash, @kind, @grantId, @clientId, @userId, @createdAt, @expiresAt, NULL)`,
+    sessions: db.prepare("DELETE FROM oauth_entries WHERE model = 'Session' AND account_id = ?"),
+    touch: db.prepare(
+      `UPDATE oauth_entries SET last_used_at = @at WHERE model = 'Grant' AND key = @key
+       AND (last_used_at IS NULL OR last_used_at < @at)`,
     ),
-    oauthToken: db.prepare<[string], OAuthTokenRow>('SELECT * FROM oauth_tokens WHERE token_hash = ?'),
-    endToken: db.prepare('UPDATE oauth_tokens SET ended_at = ? WHERE token_hash = ? AND ended_at IS NULL'),
-    deleteOAuth: [
-      db.prepare('DELETE FROM oauth_tokens WHERE user_id = ?'),
-      db.prepare('DELETE FROM oauth_codes WHERE user_id = ?'),
-      db.prepare('DELETE FROM oauth_grants WHERE user_id = ?'),
-    ],
+    sweep: db.prepare('DELETE FROM oauth_entries WHERE expires_at IS NOT NULL AND expires_at <= ?'),
   };
+  let upserts = 0;
+  const endGrants = db.transaction((accountId: string, clientId: string | null) => {
+    const ids = q.grantIds.all({ accountId, clientId }).map((r) => r.grant_id);
+    for (const id of ids) q.revoke.run(id);
+    if (clientId === null) q.sessions.run(accountId);
+    return ids.length;
+  });
   return {
-    async createClient(c) {
-      q.insertClient.run({
-        id: c.id,
-        name: c.name,
-        redirectUris: JSON.stringify(c.redirectUris),
-        registration: JSON.stringify(c.registration),
-        createdAt: c.createdAt.toISOString(),
+    async upsert(model, e) {
+      q.upsert.run({
+        model,
+        key: e.key,
+        payload: JSON.stringify(e.payload),
+        grantId: e.grantId,
+        uid: e.uid,
+        accountId: e.accountId,
+        clientId: e.clientId,
+        expiresAt: e.expiresAt?.toISOString() ?? null,
       });
+      if (++upserts % SWEEP_EVERY === 0) q.sweep.run(new Date().toISOString());
     },
-    async findClient(id) {
-      const r = q.client.get(id);
-      return r && toClient(r);
+    async find(model, key, now) {
+      const r = q.find.get({ model, key, now: now.toISOString() });
+      return r && toEntry(r);
     },
-    async createGrant(g) {
-      q.insertGrant.run({
-        id: g.id,
-        userId: g.userId,
-        clientId: g.clientId,
-        scopes: JSON.stringify(g.scopes),
-        resource: g.resource,
-        createdAt: g.createdAt.toISOString(),
-      });
+    async findByUid(model, uid, now) {
+      const r = q.byUid.get({ model, uid, now: now.toISOString() });
+      return r && toEntry(r);
     },
-    async findGrant(id) {
-      const r = q.grant.get(id);
-      return r && toGrant(r);
+    async consume(model, key, at) {
+      q.consume.run({ model, key, at: at.toISOString() });
     },
-    async listActiveGrants(userId) {
-      return q.activeGrants.all(userId).map(toGrant);
+    async destroy(model, key) {
+      q.destroy.run(model, key);
     },
-    async touchGrant(id, at) {
-      q.touchGrant.run({ id, at: at.toISOString() });
+    async revokeByGrantId(grantId) {
+      q.revoke.run(grantId);
     },
-    async revokeGrants(userId, which, at) {
-      return q.revokeGrants.run({
-        userId,
-        clientId: which.clientId ?? null,
-        grantId: which.grantId ?? null,
-        at: at.toISOString(),
-      }).changes;
+    async grantsOf(accountId, now) {
+      return q.grants.all({ accountId, now: now.toISOString() }).map(toEntry);
     },
-    async createCode(c) {
-      q.insertCode.run({
-        codeHash: c.codeHash,
-        grantId: c.grantId,
-        clientId: c.clientId,
-        userId: c.userId,
-        codeChallenge: c.codeChallenge,
-        redirectUri: c.redirectUri,
-        resource: c.resource,
-        scopes: JSON.stringify(c.scopes),
-        createdAt: c.createdAt.toISOString(),
-        expiresAt: c.expiresAt.toISOString(),
-      });
+    async touchGrant(key, at) {
+      q.touch.run({ key, at: at.toISOString() });
     },
-    async findCode(codeHash) {
-      const r = q.code.get(codeHash);
-      return r && toCode(r);
-    },
-    async useCode(codeHash, at) {
-      return q.useCode.run(at.toISOString(), codeHash).changes === 1;
-    },
-    async createToken(t) {
-      q.insertOAuthToken.run({
-        tokenHash: t.tokenHash,
-        kind: t.kind,
-        grantId: t.grantId,
-        clientId: t.clientId,
-        userId: t.userId,
-        createdAt: t.createdAt.toISOString(),
-        expiresAt: t.expiresAt.toISOString(),
-      });
-    },
-    async findToken(tokenHash) {
-      const r = q.oauthToken.get(tokenHash);
-      return r && toOAuthToken(r);
-    },
-    async endToken(tokenHash, at) {
-      return q.endToken.run(at.toISOString(), tokenHash).changes === 1;
-    },
-    async deleteAllForUser(userId) {
-      db.transaction(() => {
-        for (const statement of q.deleteOAuth) statement.run(userId);
-      })();
+    async endGrants(accountId, clientId) {
+      return endGrants(accountId, clientId ?? null);
     },
   };
 }

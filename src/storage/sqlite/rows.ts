@@ -5,10 +5,6 @@ import type {
   ApiToken,
   Asset,
   ImageRecord,
-  OAuthClient,
-  OAuthCode,
-  OAuthGrant,
-  OAuthToken,
   Preset,
   RenderEntry,
   Session,
@@ -116,46 +112,6 @@ export const toImage = (r: ImageRow): ImageRecord => ({
   createdAt: new Date(r.created_at),
 });
 
-export interface OAuthClientRow {
-  id: string;
-  name: string | null;
-  redirect_uris: string;
-  registration: string;
-  created_at: string;
-}
-export interface OAuthGrantRow {
-  id: string;
-  user_id: string;
-  client_id: string;
-  scopes: string;
-  resource: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
-export interface OAuthCodeRow {
-  code_hash: string;
-  grant_id: string;
-  client_id: string;
-  user_id: string;
-  code_challenge: string;
-  redirect_uri: string;
-  resource: string;
-  scopes: string;
-  created_at: string;
-  expires_at: string;
-  used_at: string | null;
-}
-export interface OAuthTokenRow {
-  token_hash: string;
-  kind: OAuthToken['kind'];
-  grant_id: string;
-  client_id: string;
-  user_id: string;
-  created_at: string;
-  expires_at: string;
-  ended_at: string | null;
-}
 export const dateOrNull = (v: string | null) => (v ? new Date(v) : null);
 export interface AssetRow {
   id: string;
@@ -250,44 +206,4 @@ export const presetColumns = (
   logoAssetId: p.logo?.assetId ?? null,
   fontId: p.fontId,
   updatedAt: p.updatedAt.toISOString(),
-});
-export const toClient = (r: OAuthClientRow): OAuthClient => ({
-  id: r.id,
-  name: r.name,
-  redirectUris: JSON.parse(r.redirect_uris) as string[],
-  registration: JSON.parse(r.registration) as Record<string, unknown>,
-  createdAt: new Date(r.created_at),
-});
-export const toGrant = (r: OAuthGrantRow): OAuthGrant => ({
-  id: r.id,
-  userId: r.user_id,
-  clientId: r.client_id,
-  scopes: JSON.parse(r.scopes) as string[],
-  resource: r.resource,
-  createdAt: new Date(r.created_at),
-  lastUsedAt: dateOrNull(r.last_used_at),
-  revokedAt: dateOrNull(r.revoked_at),
-});
-export const toCode = (r: OAuthCodeRow): OAuthCode => ({
-  codeHash: r.code_hash,
-  grantId: r.grant_id,
-  clientId: r.client_id,
-  userId: r.user_id,
-  codeChallenge: r.code_challenge,
-  redirectUri: r.redirect_uri,
-  resource: r.resource,
-  scopes: JSON.parse(r.scopes) as string[],
-  createdAt: new Date(r.created_at),
-  expiresAt: new Date(r.expires_at),
-  usedAt: dateOrNull(r.used_at),
-});
-export const toOAuthToken = (r: OAuthTokenRow): OAuthToken => ({
-  tokenHash: r.token_hash,
-  kind: r.kind,
-  grantId: r.grant_id,
-  clientId: r.client_id,
-  userId: r.user_id,
-  createdAt: new Date(r.created_at),
-  expiresAt: new Date(r.expires_at),
-  endedAt: dateOrNull(r.ended_at),
 });
