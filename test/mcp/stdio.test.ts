@@ -16,7 +16,7 @@ import type { Services } from '../../src/domain/services.js';
 import { openStorage } from '../../src/storage/index.js';
 import { PHOTOS_DIR, solid } from '../support/images.js';
 import { ROOT, spawnServer, type ServerProcess } from '../support/process.js';
-import { call, testServices } from '../support/server.js';
+import { call, startTestServer, testServices } from '../support/server.js';
 
 /** The command a user configures in Claude Desktop. */
 const MCP_COMMAND = ['npx', 'titlecard', 'mcp'] as const;
@@ -204,11 +204,15 @@ describe('MCP Inspector CLI', () => {
     env: Record<string, string>,
   ): Promise<{ code: number; stdout: string; stderr: string }> {
     const e = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-    const proc = spawn(
-      path.join(ROOT, 'node_modules/.bin/mcp-inspector'),
-      ['--cli', ...e, ...MCP_COMMAND, ...args],
-      { cwd: ROOT },
-    );
+    return inspectorCli([...e, ...MCP_COMMAND, ...args]);
+  }
+
+  /** `mcp-inspector --cli` (v2) with `args`; its catalog in this test's directory, not the home one. */
+  function inspectorCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    const proc = spawn(path.join(ROOT, 'node_modules/.bin/mcp-inspector'), ['--cli', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, MCP_CATALOG_PATH: path.join(dataDir, 'inspector-catalog.json') },
+    });
     let stdout = '';
     let stderr = '';
     proc.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -217,6 +221,27 @@ describe('MCP Inspector CLI', () => {
       proc.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr })),
     );
   }
+
+  it('over Streamable HTTP, with the bearer token in a --header, lists the tools and reads the usage', async () => {
+    const srv = await startTestServer();
+    try {
+      const { token } = await srv.createUser('free');
+      // The URL first: --header takes every value up to the next option.
+      const http = [`${srv.url}/mcp`, '--transport', 'http', '--header', `Authorization: Bearer ${token}`];
+      const list = await inspectorCli([...http, '--method', 'tools/list']);
+      expect(list.code, list.stderr).toBe(0);
+      expect(
+        (JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name).sort(),
+      ).toEqual(TOOL_NAMES);
+      const usage = await inspectorCli([...http, '--method', 'tools/call', '--tool-name', 'get_usage']);
+      expect(usage.code, usage.stderr).toBe(0);
+      expect(
+        (JSON.parse(usage.stdout) as { structuredContent: { tier: string } }).structuredContent.tier,
+      ).toBe('free');
+    } finally {
+      await srv.close();
+    }
+  });
 
   it('lists and calls the tools', async () => {
     const { token } = await services.accounts.createUser({
