@@ -36,6 +36,11 @@ export interface TitlecardBackend {
   listImages(query: { limit: number; offset: number; sort: ImageSort; order: SortOrder }): Promise<ImagePage>;
   usage(): Promise<UsageView>;
   validateToken(): Promise<TokenValidation>;
+  /**
+   * The file of one of the caller's images (the card as made, PNG, JPEG or WebP), for the studio's
+   * large view. NotFoundError (or a remote 404) when there is none.
+   */
+  imageFile(id: string): Promise<Buffer>;
   /** Deletes one of the caller's images; NotFoundError (or a remote 404) when there is none. */
   deleteImage(id: string): Promise<void>;
   /** The fit check of `POST /layout`. */

@@ -38,6 +38,13 @@ export function remoteBackend(apiUrl: string, token: string): TitlecardBackend {
     },
     usage: async () => dataOf(await api.GET('/usage')),
     validateToken: async () => dataOf(await api.GET('/tokens/validate')),
+    async imageFile(id) {
+      const image = dataOf(await api.GET('/images/{id}', { params: { path: { id } } }));
+      // Files are public: no token needed.
+      const res = await fetch(image.url);
+      if (!res.ok) throw new RemoteApiError(res.status, `The file of image ${id} answered ${res.status}`);
+      return Buffer.from(await res.arrayBuffer());
+    },
     async deleteImage(id) {
       const answer = await api.DELETE('/images/{id}', { params: { path: { id } } });
       if (!answer.response.ok)

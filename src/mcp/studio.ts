@@ -9,6 +9,8 @@
  *   preview_card                 the live preview, for the page only (`visibility: ["app"]`): the
  *                                playground's preview (images/previews.ts): 600 px JPEG, nothing
  *                                stored, no quota, 60 a minute per account
+ *   card_image                   the card as made, at its own size, for the page only: the page
+ *                                shows generate_image's small preview at once, then this one
  *
  * The page is self-contained: its script, its style and the ext-apps App class are inline, and it
  * declares a CSP with no network at all (images arrive as base64 in tool results). Hosts without the
@@ -23,6 +25,7 @@ import {
   RESOURCE_MIME_TYPE,
 } from '@modelcontextprotocol/ext-apps/server';
 import type { McpServer } from '@modelcontextprotocol/server';
+import sharp from 'sharp';
 import { z } from 'zod';
 import { PREVIEW_WIDTH } from '../domain/images/previews.js';
 import { backgroundOf, generateInputSchema } from './tools/generate-input.js';
@@ -64,7 +67,7 @@ export function studioHtml(): string {
   return page;
 }
 
-/** Registers the studio's page and its preview tool on `server`. */
+/** Registers the studio's page and its tools (the preview, the card at its size) on `server`. */
 export function registerStudio(server: McpServer, { backend, imageSources, logger }: ToolContext): void {
   registerAppResource(
     server,
@@ -112,6 +115,40 @@ export function registerStudio(server: McpServer, { backend, imageSources, logge
         structuredContent: structured,
         content: [
           { type: 'image', data: jpeg.toString('base64'), mimeType: 'image/jpeg' },
+          { type: 'text', text: JSON.stringify(structured) },
+        ],
+      };
+    }),
+  );
+
+  registerAppTool(
+    server,
+    'card_image',
+    {
+      title: 'The card at its size (studio)',
+      description:
+        "The studio's large view: one of the account's images at its own size, as a JPEG (quality 90). For the studio page, not the model.",
+      inputSchema: { id: z.string().describe('The image id (img_…), as generate_image answered it.') },
+      outputSchema: z.object({
+        id: z.string(),
+        width: z.number().int().describe('Pixels.'),
+        height: z.number().int().describe('Pixels.'),
+        mimeType: z.literal('image/jpeg'),
+      }),
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      _meta: { ui: { resourceUri: STUDIO_URI, visibility: ['app'] } },
+    },
+    safely(logger, async ({ id }: { id: string }) => {
+      // Re-encoded: a PNG card can be a megabyte or two; the page only shows it.
+      const { data, info } = await sharp(await backend.imageFile(id))
+        .flatten({ background: '#ffffff' })
+        .jpeg({ quality: 90, mozjpeg: true })
+        .toBuffer({ resolveWithObject: true });
+      const structured = { id, width: info.width, height: info.height, mimeType: 'image/jpeg' as const };
+      return {
+        structuredContent: structured,
+        content: [
+          { type: 'image', data: data.toString('base64'), mimeType: 'image/jpeg' },
           { type: 'text', text: JSON.stringify(structured) },
         ],
       };

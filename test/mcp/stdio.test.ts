@@ -179,8 +179,13 @@ describe('stdio as a client of a remote Titlecard', () => {
     });
     expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
     expect(r.content.some((c) => c.type === 'image')).toBe(true);
-    const list = (await tool(client, 'list_images')).structuredContent as { images: { title: string }[] };
+    const list = (await tool(client, 'list_images')).structuredContent as {
+      images: { id: string; title: string }[];
+    };
     expect(list.images.map((i) => i.title)).toEqual(['Hosted']);
+    // The studio's large view reads the file through the REST API and the public file URL.
+    const large = await tool(client, 'card_image', { id: list.images[0]?.id });
+    expect(large.structuredContent).toMatchObject({ width: 1200, height: 630, mimeType: 'image/jpeg' });
     const usage = (await tool(client, 'get_usage')).structuredContent as { usage: { generated: number } };
     expect(usage.usage.generated).toBe(1);
     const rest = await call(remote.base, 'GET', '/usage', { token: token.token });

@@ -156,6 +156,7 @@ describe('the studio, an MCP App', () => {
     const generate = tools.find((t) => t.name === 'generate_image');
     expect(generate?._meta?.ui?.resourceUri).toBe(STUDIO_URI);
     expect(tools.find((t) => t.name === 'preview_card')?._meta?.ui?.visibility).toEqual(['app']);
+    expect(tools.find((t) => t.name === 'card_image')?._meta?.ui?.visibility).toEqual(['app']);
     const { resources } = await client.listResources();
     expect(resources.find((r) => r.uri === STUDIO_URI)?.mimeType).toBe(RESOURCE_MIME_TYPE);
     const [content] = (await client.readResource({ uri: STUDIO_URI })).contents as unknown as {
@@ -173,8 +174,13 @@ describe('the studio, an MCP App', () => {
     'shows the card, previews a new title within a second for free, generates it with one unit, tells the model, copies an og:image tag that opens',
     async () => {
       const { page, app } = await openStudio(900);
+      // generate_image's small preview at once, then the card at its own size (card_image).
       const preview = toolResult.content.find((c) => c.type === 'image') as { data: string };
-      expect(await cardSource(app)).toBe(`data:image/jpeg;base64,${preview.data}`);
+      const naturalWidth = () =>
+        app.$eval('#card-image', (img) => (img as unknown as { naturalWidth: number }).naturalWidth);
+      await expect.poll(naturalWidth, { timeout: 5000, interval: 20 }).toBe(1200);
+      expect(await cardSource(app)).not.toBe(`data:image/jpeg;base64,${preview.data}`);
+      expect(calls).toContain('card_image');
       const box = await app.$eval(
         '#card-image',
         (img) => img.getBoundingClientRect().toJSON() as { width: number; height: number },

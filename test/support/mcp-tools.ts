@@ -1,5 +1,6 @@
 /** The tools every Titlecard MCP server lists, sorted by name (both transports, both backends). */
 export const TOOL_NAMES = [
+  'card_image',
   'check_layout',
   'create_render_url',
   'delete_image',

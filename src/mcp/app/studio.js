@@ -61,8 +61,12 @@ function fillForm(args) {
   }
 }
 
+/** Counts what the image showed: a full-size card replaces only the card it was asked for. */
+let shown = 0;
+
 function showImage(block, width, height, alt) {
   if (!block) return;
+  shown++;
   image.src = `data:${block.mimeType};base64,${block.data}`;
   image.width = width;
   image.height = height;
@@ -85,7 +89,25 @@ function showCard(result) {
   copyTagButton.disabled = false;
   const format = record.url.slice(record.url.lastIndexOf('.') + 1).toUpperCase();
   say(`Card ${record.id}: ${record.width}×${record.height}, ${format}.`);
+  void showFullSize(record, `The card: ${title}`);
   return record;
+}
+
+/** Replaces the small preview of `record` by the card at its own size (card_image), unless something newer is shown. */
+async function showFullSize(record, alt) {
+  const asked = shown;
+  try {
+    const result = await app.callServerTool({ name: 'card_image', arguments: { id: record.id } });
+    if (result.isError || asked !== shown) return;
+    showImage(
+      result.content.find((c) => c.type === 'image'),
+      record.width,
+      record.height,
+      alt,
+    );
+  } catch {
+    // The small preview stays: it is the same card.
+  }
 }
 
 function applyContext(context) {
