@@ -236,6 +236,16 @@ describe('OAuth 2.1 for /mcp, over HTTP', () => {
     }
   });
 
+  it('takes a request without redirect_uri from a client that registered one (RFC 6749 section 3.1.2.3)', async () => {
+    const clientId = await register(srv);
+    const { web } = await person(srv);
+    const a = authorization(srv, clientId);
+    delete a.query.redirect_uri;
+    const back = await decide(web, a, 'allow');
+    expect(`${back.origin}${back.pathname}`).toBe(REDIRECT);
+    expect(back.searchParams.get('code')).toBeTruthy();
+  });
+
   it('leaves an unknown scope out of the grant (RFC 6749 section 3.3: the tokens say what they allow); no scope means the one scope', async () => {
     const clientId = await register(srv);
     const { web } = await person(srv);
