@@ -381,7 +381,8 @@ export function createOAuthRouter(runtime: Runtime, options: OAuthProviderOption
     const clientId = String(params.client_id);
     const client = await provider.Client.find(clientId);
     // A client with one registered redirect URI may leave it out of the request (RFC 6749 section 3.1.2.3).
-    const redirectUri = String(params.redirect_uri ?? client?.redirectUris?.[0] ?? '');
+    const asked = params.redirect_uri;
+    const redirectUri = typeof asked === 'string' ? asked : (client?.redirectUris?.[0] ?? '');
     const decision = req.method === 'POST' ? formText(req.body, 'decision') : '';
     const confirmed = isConfirmed(who.user);
     if (decision === 'deny') {
