@@ -263,4 +263,28 @@ describe('pixels', () => {
     expect(blue).toBeGreaterThan(500);
     expect((await sharp(out.image).metadata()).format).toBe('png');
   });
+
+  it('a final ي keeps its two dots in the subtitle too (regular weight): the card differs from one with ى (issue 42)', async () => {
+    // Noto Sans Arabic draws the dots as a mark 0.42 em below the baseline, deeper than the primary
+    // font's descender: the layer's box cut them off the subtitle's last line, so في بي عربي was
+    // drawn as فى بى عربى, another spelling.
+    const renderer = createRenderer(fonts);
+    const card = async (subtitle: string) => {
+      const out = await renderer.render(
+        await solid([30, 40, 60], 'png', 1200, 630),
+        generateOptionsSchema.parse({ title: 'عنوان', subtitle, gradient: false, textShadow: false }),
+      );
+      return decode(out.image);
+    };
+    // Both start with في, so both lines reach as deep and are laid out alike: only the last word's
+    // two dots can differ.
+    const [yeh, alefMaksura] = await Promise.all([card('في كتاب عربي'), card('في كتاب عربى')]);
+    let differing = 0;
+    for (let i = 0; i < yeh.data.length; i += yeh.channels)
+      if (Math.abs((yeh.data[i] as number) - (alefMaksura.data[i] as number)) > 64) differing++;
+    console.info(`arabic: ${differing} pixels differ between في كتاب عربي and في كتاب عربى`);
+    // One pair of dots at the subtitle's size (about 40 px): tens of pixels, and nothing else.
+    expect(differing).toBeGreaterThan(20);
+    expect(differing).toBeLessThan(1000);
+  });
 });

@@ -58,7 +58,7 @@ export interface LaidLine {
   baseline: number;
   width: number;
   size: number;
-  /** Ascender and descender of the primary font at this size, px. */
+  /** The paragraph's ascender and descender at this size, px: the largest of the fonts it is drawn in. */
   ascent: number;
   descent: number;
   glyphs: PlacedGlyph[];
@@ -186,16 +186,12 @@ interface BlockPlan {
   ellipsisAfter: number | undefined;
 }
 
-function primary(p: Paragraph): LoadedFont {
-  return p.chain[0] as LoadedFont;
-}
-
 function blockHeight(
   plan: { paragraph: Paragraph; size: number; lineHeight: number },
   lineCount: number,
 ): number {
-  const f = primary(plan.paragraph);
-  return (lineCount - 1) * plan.lineHeight + ((f.ascender + f.descender) / f.upem) * plan.size;
+  const p = plan.paragraph;
+  return (lineCount - 1) * plan.lineHeight + (p.ascent + p.descent) * plan.size;
 }
 
 function columnHeight(plans: BlockPlan[]): number {
@@ -443,9 +439,8 @@ function physical(align: TextLayer['align'], rtl: boolean): Align {
 
 function placeBlock(plan: BlockPlan, col: Column, top: number): TextBlock {
   const p = plan.paragraph;
-  const f = primary(p);
-  const ascent = (f.ascender / f.upem) * plan.size;
-  const descent = (f.descender / f.upem) * plan.size;
+  const ascent = p.ascent * plan.size;
+  const descent = p.descent * plan.size;
   const maxWidth = col.box.width;
   const lines: LaidLine[] = plan.lines.map(([a, b], i) => {
     const start = (p.segments[a] as Segment).start;
