@@ -70,6 +70,16 @@ const LIMITS = {
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
+/** Whether `id` is an https URL written as the WHATWG URL parser writes it back. */
+function isCanonicalHttpsUrl(id: string): boolean {
+  try {
+    const url = new URL(id);
+    return url.protocol === 'https:' && url.href === id;
+  } catch {
+    return false;
+  }
+}
+
 /** Whether a redirect URI is of a kind we register (see the module comment). */
 export function acceptableRedirectUri(uri: string): boolean {
   let url: URL;
@@ -165,7 +175,17 @@ export function createOAuthProvider(runtime: Runtime, options: OAuthProviderOpti
     accessTokenTTL: ACCESS_TOKEN_TTL_S,
   };
   const configuration: Configuration = {
-    adapter: services.oauth.stateOf,
+    // A second use of a code or refresh token at the same moment is refused: the store says which
+    // use was first (the library's own check reads, then writes).
+    adapter: (model: string) => {
+      const state = services.oauth.stateOf(model);
+      return {
+        ...state,
+        async consume(id: string) {
+          if (!(await state.consume(id))) throw new errors.InvalidGrant('this grant was already used');
+        },
+      };
+    },
     // Signed cookies of the library's own session and interactions, from SECRETS_KEY.
     cookies: { keys: [services.oauthSecret('cookies').toString('base64url')] },
     // A signing key for what the library signs (nothing Titlecard asks of it: tokens are opaque and
@@ -205,7 +225,8 @@ export function createOAuthProvider(runtime: Runtime, options: OAuthProviderOpti
       RefreshToken: REFRESH_TOKEN_TTL_S,
       Grant: REFRESH_TOKEN_TTL_S,
       Interaction: 3600,
-      Session: 14 * 24 * 3600,
+      // The library's sign-in session: used only while it is the dashboard's person (the router).
+      Session: 24 * 3600,
       IdToken: 3600,
     },
     features: {
@@ -232,8 +253,11 @@ export function createOAuthProvider(runtime: Runtime, options: OAuthProviderOpti
       clientIdMetadataDocument: {
         enabled: true,
         ack: 'draft-02',
-        allowFetch: async () => true,
-        allowClient: async () => true,
+        // Only an id in its canonical form (`HTTPS://…` would be another spelling of a URL the
+        // consent page names), and only redirect URIs of the kinds a registration may have.
+        allowFetch: async (_ctx, clientId) => isCanonicalHttpsUrl(clientId),
+        allowClient: async (_ctx, client) =>
+          isCanonicalHttpsUrl(client.clientId) && (client.redirectUris ?? []).every(acceptableRedirectUri),
         cacheDuration: { min: 30, max: 86_400 },
       },
     },
@@ -244,7 +268,9 @@ export function createOAuthProvider(runtime: Runtime, options: OAuthProviderOpti
     },
   };
   const provider = new Provider(issuer, configuration);
-  provider.proxy = Boolean(runtime.config.trustProxy);
+  // The router sets Host and X-Forwarded-Proto from PUBLIC_URL on every request it hands over, so
+  // the metadata's endpoints and the cookies' Secure flag follow PUBLIC_URL, not a request header.
+  provider.proxy = true;
   // The one scope is the resource's: published as such, and asked for when a request names none.
   provider.use(async (ctx: KoaContextWithOIDC, next) => {
     if (ctx.path === '/authorize' && ctx.method === 'GET' && !ctx.query.scope)
@@ -326,10 +352,40 @@ export function createOAuthRouter(runtime: Runtime, options: OAuthProviderOption
   router.use('/authorize', limiter(runtime, 'authorize'));
   router.use('/token', limiter(runtime, 'token'));
   router.use('/revoke', limiter(runtime, 'revoke'));
-  router.use((req: Request, res: Response, next: NextFunction) => {
-    if (PROVIDER_PATHS.some((p) => req.path === p || req.path.startsWith(`${p}/`)))
-      Promise.resolve(callback(req, res)).catch(next);
-    else next();
+  const publicHost = new URL(publicUrl).host;
+  const publicProto = new URL(publicUrl).protocol.replace(':', '');
+  /** Removes the library's session cookies from `req` unless that session is the dashboard's person's. */
+  async function dropForeignSession(req: Request): Promise<void> {
+    const cookies = Object.fromEntries(
+      (req.headers.cookie ?? '').split(';').map((c) => {
+        const at = c.indexOf('=');
+        return [c.slice(0, at).trim(), decodeURIComponent(c.slice(at + 1).trim())];
+      }),
+    );
+    const sessionId = cookies._session;
+    if (!sessionId) return;
+    const [library, dashboard] = await Promise.all([
+      services.oauth.stateOf('Session').find(sessionId),
+      services.sessions.authenticate(cookies[cookie.name]),
+    ]);
+    if (library && dashboard && library.accountId === dashboard.user.id) return;
+    req.headers.cookie = (req.headers.cookie ?? '')
+      .split(';')
+      .filter((c) => !/^\s*_session(\.|=)/.test(c))
+      .join(';');
+  }
+
+  router.use(async (req: Request, res: Response, next: NextFunction) => {
+    if (!PROVIDER_PATHS.some((p) => req.path === p || req.path.startsWith(`${p}/`))) return next();
+    req.headers.host = publicHost;
+    req.headers['x-forwarded-host'] = publicHost;
+    req.headers['x-forwarded-proto'] = publicProto;
+    // An authorization rides on the library's sign-in session only while it is the dashboard's
+    // person: after a sign-out, or another person's sign-in on a shared browser, its session cookie
+    // is dropped, so the person now signed in is asked (and nobody gets the account of whoever
+    // allowed before).
+    if (req.path === '/authorize' || req.path.startsWith('/authorize/')) await dropForeignSession(req);
+    Promise.resolve(callback(req, res)).catch(next);
   });
 
   // The person's part: sign-in through the dashboard, then consent.
@@ -414,7 +470,7 @@ export function createOAuthRouter(runtime: Runtime, options: OAuthProviderOption
     const status = decision === 'allow' ? 403 : 200;
     const redirectHost = new URL(redirectUri).host || redirectUri;
     // A client known by its metadata document: the host that publishes it answers for its name.
-    const publisher = clientId.startsWith('https://') ? new URL(clientId).host : undefined;
+    const publisher = isCanonicalHttpsUrl(clientId) ? new URL(clientId).host : undefined;
     // CSP form-action must allow the redirects that follow "Allow" or "Deny": the library's resume
     // URL (this site), then the client's redirect URI.
     securityHeaders(runtime, [redirectSource(redirectUri)])(req, res, () => {

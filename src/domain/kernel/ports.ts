@@ -174,8 +174,11 @@ export interface OAuthRepository {
   find(model: string, key: string, now: Date): Promise<OAuthEntry | undefined>;
   /** The live entry of `model` whose `uid` is `uid`. */
   findByUid(model: string, uid: string, now: Date): Promise<OAuthEntry | undefined>;
-  /** Marks the entry used at `at` (kept until it expires, so that a second use is seen). */
-  consume(model: string, key: string, at: Date): Promise<void>;
+  /**
+   * Marks the entry used at `at` (kept until it expires, so that a second use is seen): true for
+   * the one call that did (atomic: of two concurrent uses exactly one gets true).
+   */
+  consume(model: string, key: string, at: Date): Promise<boolean>;
   destroy(model: string, key: string): Promise<void>;
   /** Deletes every entry of every model that belongs to the grant `grantId`, the Grant included. */
   revokeByGrantId(grantId: string): Promise<void>;

@@ -115,7 +115,8 @@ export function createOAuth({
       const payload = token?.payload ?? {};
       const accountId = text(payload.accountId);
       const grantId = text(payload.grantId);
-      if (!token || !accountId || !grantId || token.consumedAt)
+      const exp = Number(payload.exp);
+      if (!token || !accountId || !grantId || token.consumedAt || !(exp * 1000 > now.getTime()))
         throw invalid('The access token is invalid, expired or was revoked');
       const audience = text(payload.aud);
       if (!audience || comparable(audience) !== comparable(resource))

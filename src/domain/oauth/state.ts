@@ -24,7 +24,8 @@ export interface OAuthModelState {
   find(id: string): Promise<OAuthPayload | undefined>;
   findByUid(uid: string): Promise<OAuthPayload | undefined>;
   findByUserCode(userCode: string): Promise<OAuthPayload | undefined>;
-  consume(id: string): Promise<void>;
+  /** Marks the entry used; false when it was already (a concurrent second use). */
+  consume(id: string): Promise<boolean>;
   destroy(id: string): Promise<void>;
   revokeByGrantId(grantId: string): Promise<void>;
 }
@@ -62,7 +63,10 @@ export function oauthState(store: OAuthRepository, clock: Clock): (model: string
           uid: text(payload.uid),
           accountId: text(payload.accountId),
           clientId: text(payload.clientId),
-          expiresAt: expiresIn ? new Date(clock.now().getTime() + expiresIn * 1000) : null,
+          expiresAt:
+            expiresIn === undefined || expiresIn === null
+              ? null
+              : new Date(clock.now().getTime() + expiresIn * 1000),
         });
       },
       async find(id) {
@@ -79,7 +83,7 @@ export function oauthState(store: OAuthRepository, clock: Clock): (model: string
         return undefined;
       },
       async consume(id) {
-        await store.consume(model, keyOf(id), clock.now());
+        return store.consume(model, keyOf(id), clock.now());
       },
       async destroy(id) {
         await store.destroy(model, keyOf(id));

@@ -6,6 +6,7 @@
 import type { Collection, Db } from 'mongodb';
 import type { RecordStore } from '../../domain/kernel/ports.js';
 import type { OAuthEntry } from '../../domain/kernel/records.js';
+import { isDuplicateKey } from './documents.js';
 
 type OAuthEntryDoc = Omit<OAuthEntry, 'key'> & { _id: string; model: string; key: string };
 
@@ -41,10 +42,33 @@ export async function mongoOauth(db: Db): Promise<RecordStore['oauth']> {
       return doc ? toEntry(doc) : undefined;
     },
     async consume(model, key, at) {
-      await entries.updateOne({ _id: idOf(model, key), consumedAt: null }, { $set: { consumedAt: at } });
+      // The one use is the insert of a unique _id (a conditional update is not atomic on FerretDB,
+      // documents.ts); it belongs to the entry's grant, so a revocation takes it too.
+      const entry = await entries.findOne({ _id: idOf(model, key) });
+      if (!entry) return false;
+      try {
+        await entries.insertOne({
+          _id: `${idOf(model, key)} consumed`,
+          model: 'Consumption',
+          key,
+          payload: {},
+          grantId: entry.grantId,
+          uid: null,
+          accountId: null,
+          clientId: null,
+          expiresAt: entry.expiresAt,
+          consumedAt: at,
+          lastUsedAt: null,
+        });
+      } catch (err) {
+        if (isDuplicateKey(err)) return false;
+        throw err;
+      }
+      await entries.updateOne({ _id: idOf(model, key) }, { $set: { consumedAt: at } });
+      return true;
     },
     async destroy(model, key) {
-      await entries.deleteOne({ _id: idOf(model, key) });
+      await entries.deleteMany({ _id: { $in: [idOf(model, key), `${idOf(model, key)} consumed`] } });
     },
     async revokeByGrantId(grantId) {
       await entries.deleteMany({ grantId });

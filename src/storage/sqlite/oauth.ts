@@ -97,7 +97,7 @@ export function sqliteOauth(db: Database.Database): RecordStore['oauth'] {
       return r && toEntry(r);
     },
     async consume(model, key, at) {
-      q.consume.run({ model, key, at: at.toISOString() });
+      return q.consume.run({ model, key, at: at.toISOString() }).changes === 1;
     },
     async destroy(model, key) {
       q.destroy.run(model, key);

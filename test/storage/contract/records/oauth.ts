@@ -42,7 +42,14 @@ export function oauthContract({ open }: ContractContext): void {
 
     // Consumed: kept, marked; an upsert replaces the entry.
     await store.oauth.upsert('RefreshToken', entry('r1', { grantId: 'g1', accountId: account }));
-    await store.oauth.consume('RefreshToken', 'r1', at);
+    // One use only, even when two come at once.
+    const uses = await Promise.all([
+      store.oauth.consume('RefreshToken', 'r1', at),
+      store.oauth.consume('RefreshToken', 'r1', at),
+    ]);
+    expect(uses.sort()).toEqual([false, true]);
+    expect(await store.oauth.consume('RefreshToken', 'r1', later)).toBe(false);
+    expect(await store.oauth.consume('RefreshToken', 'unknown', at)).toBe(false);
     expect((await store.oauth.find('RefreshToken', 'r1', at))?.consumedAt).toEqual(at);
     await store.oauth.destroy('RefreshToken', 'r1');
     expect(await store.oauth.find('RefreshToken', 'r1', at)).toBeUndefined();
