@@ -359,7 +359,12 @@ export function createOAuthRouter(runtime: Runtime, options: OAuthProviderOption
     const cookies = Object.fromEntries(
       (req.headers.cookie ?? '').split(';').map((c) => {
         const at = c.indexOf('=');
-        return [c.slice(0, at).trim(), decodeURIComponent(c.slice(at + 1).trim())];
+        const value = c.slice(at + 1).trim();
+        try {
+          return [c.slice(0, at).trim(), decodeURIComponent(value)];
+        } catch {
+          return [c.slice(0, at).trim(), value]; // not percent-encoding: as it is
+        }
       }),
     );
     const sessionId = cookies._session;

@@ -128,8 +128,8 @@ export async function consentPage(web: WebClient, a: Authorization) {
   const consent = await follow(web, `/authorize?${new URLSearchParams(a.query).toString()}`);
   expect(consent.status, consent.text).toBe(200);
   const action = /<form method="post" action="(\/oauth\/interaction\/[^"]+)"/.exec(consent.text)?.[1];
-  expect(action, consent.text.slice(0, 3000)).toMatch(/^\/oauth\/interaction\//);
-  return { consent, action: action as string };
+  if (!action) throw new Error(`No consent form on the page: ${consent.text.slice(0, 500)}`);
+  return { consent, action };
 }
 
 /**

@@ -282,6 +282,18 @@ describe('OAuth 2.1 for /mcp, over HTTP', () => {
     expect((await srv.services.oauth.verify(tokens.body.access_token as string)).user.email).toBe(second);
   });
 
+  it('a stray cookie that is not percent-encoding does not break /authorize (it answered 400)', async () => {
+    const clientId = await register(srv);
+    const res = await fetch(
+      `${srv.url}/authorize?${new URLSearchParams(authorization(srv, clientId).query).toString()}`,
+      {
+        headers: { cookie: '_session=%zz; titlecard_session=%E0%A4%A' },
+        redirect: 'manual',
+      },
+    );
+    expect(res.status).toBe(303);
+  });
+
   it('leaves an unknown scope out of the grant (RFC 6749 section 3.3: the tokens say what they allow); no scope means the one scope', async () => {
     const clientId = await register(srv);
     const { web } = await person(srv);
