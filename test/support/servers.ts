@@ -83,8 +83,19 @@ function buildChanged(): void {
   execFileSync('npm', ['run', '--silent', 'build:changed'], { cwd: ROOT, stdio: 'inherit' });
 }
 
+/**
+ * `npx titlecard` once, before the test files run side by side: npm exec sets up its cache entry for
+ * this checkout (`~/.npm/_npx/<hash>`) on first use, and two first uses at once can leave it without
+ * its package.json (a CI run saw every later `npx titlecard` of the stdio, Inspector and README
+ * tests fail with ENOENT).
+ */
+function warmNpx(): void {
+  execFileSync('npx', ['--yes', 'titlecard', '--version'], { cwd: ROOT, stdio: 'ignore' });
+}
+
 export default async function setup(project: TestProject) {
   buildChanged();
+  warmNpx();
   const procs: ChildProcess[] = [];
   const dirs: string[] = [];
 
