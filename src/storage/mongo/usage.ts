@@ -1,16 +1,26 @@
-/** The monthly quota as numbered slots: a charge is one insert of a free slot's unique `_id` (see index.ts). */
+/**
+ * The monthly quota as numbered slots: a charge is one insert of a free slot's unique `_id` (see
+ * index.ts). A charge made once per key (a batch item's, an image's) is also one insert of the key's
+ * unique `_id` in `usage_keys`, naming its slot: of two charges with one key at the same moment, on
+ * any server (FerretDB's `findOneAndUpdate` is a read then a write), one insert wins and the other
+ * gives its slot back, so a key is charged once (issue 44).
+ */
 import type { Collection, Db } from 'mongodb';
 import { ServiceBusyError } from '../../domain/kernel/errors.js';
 import type { RecordStore } from '../../domain/kernel/ports.js';
-import { isDuplicateKey, CHARGE_ATTEMPTS, type UsageSlotDoc } from './documents.js';
+import { isDuplicateKey, CHARGE_ATTEMPTS, type UsageKeyDoc, type UsageSlotDoc } from './documents.js';
 
 /** The `usage` repository of the {@link RecordStore} on MongoDB; creates its indexes first. */
 export async function mongoUsage(db: Db): Promise<RecordStore['usage']> {
   const slots: Collection<UsageSlotDoc> = db.collection('usage_slots');
+  const keys: Collection<UsageKeyDoc> = db.collection('usage_keys');
   await Promise.all([
     slots.createIndex({ userId: 1, month: 1, slot: 1 }, { name: 'usage_by_user_month' }),
     slots.createIndex({ key: 1 }, { name: 'usage_by_key' }),
+    keys.createIndex({ receipt: 1 }, { name: 'usage_keys_by_receipt' }),
   ]);
+  const slotExists = async (receipt: string) =>
+    (await slots.findOne({ _id: receipt }, { projection: { _id: 1 } })) !== null;
   /** Claims a free slot, with `key` written in the same insert (so a crash leaves both or neither). */
   async function charge(userId: string, month: string, limit: number, key?: string) {
     const claim = async (slot: number) => {
@@ -54,11 +64,41 @@ export async function mongoUsage(db: Db): Promise<RecordStore['usage']> {
     },
     tryCharge: (userId, month, limit) => charge(userId, month, limit),
     async tryChargeOnce(userId, month, limit, key) {
-      const earlier = await slots.findOne({ key, month }, { projection: { _id: 1 } });
-      return earlier ? earlier._id : charge(userId, month, limit, key);
+      for (let attempt = 0; attempt < CHARGE_ATTEMPTS; attempt++) {
+        const held = await keys.findOne({ _id: key });
+        if (held) {
+          if (await slotExists(held.receipt)) return held.receipt;
+          // Its slot was refunded and the key not yet freed (or a crash between the two): free it.
+          await keys.deleteOne({ _id: key, receipt: held.receipt });
+          continue;
+        }
+        // A slot charged with this key before usage_keys existed (or by a charger that died
+        // before claiming the key) is the key's charge.
+        const earlier = await slots.findOne({ key, month }, { projection: { _id: 1 } });
+        const receipt = earlier?._id ?? (await charge(userId, month, limit, key));
+        if (receipt === undefined) return undefined;
+        try {
+          await keys.insertOne({ _id: key, receipt, month });
+          return receipt;
+        } catch (err) {
+          if (!isDuplicateKey(err)) {
+            if (!earlier) await slots.deleteOne({ _id: receipt }).catch(() => undefined);
+            throw err;
+          }
+          // Another charge with this key won: give this slot back unless theirs is this slot (found
+          // as `earlier` by them), then read theirs.
+          const winner = await keys.findOne({ _id: key });
+          if (!earlier && winner?.receipt !== receipt) await slots.deleteOne({ _id: receipt });
+        }
+      }
+      throw new ServiceBusyError(
+        `The quota store is busy (key ${key} not charged after ${CHARGE_ATTEMPTS} attempts): try again in a moment`,
+      );
     },
     async refund(_userId, _month, receipt) {
+      // The slot first: a key naming a slot that is gone is freed by the next charge with it.
       await slots.deleteOne({ _id: receipt });
+      await keys.deleteOne({ receipt });
     },
   };
 }

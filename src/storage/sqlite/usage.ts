@@ -15,23 +15,27 @@ export function sqliteUsage(db: Database.Database): RecordStore['usage'] {
        ON CONFLICT (user_id, month) DO UPDATE SET count = count + 1 WHERE count < @limit`,
     ),
     refund: db.prepare('UPDATE usage SET count = count - 1 WHERE user_id = ? AND month = ? AND count > 0'),
-    keyed: db.prepare<[string, string], { key: string }>(
-      'SELECT key FROM usage_charges WHERE key = ? AND month = ?',
-    ),
+    // A key is charged once whatever the month (a generation charged on the 31st before midnight
+    // and finished after it is not charged again), and refunded in the month it was charged in.
+    keyed: db.prepare<[string], { month: string }>('SELECT month FROM usage_charges WHERE key = ?'),
     insertKey: db.prepare('INSERT INTO usage_charges (key, user_id, month) VALUES (?, ?, ?)'),
     deleteKey: db.prepare('DELETE FROM usage_charges WHERE key = ?'),
   };
   const KEYED = 'key:';
   // The key is written in the charge's transaction: a crash leaves both or neither.
   const chargeOnce = db.transaction((userId: string, month: string, limit: number, key: string) => {
-    if (q.keyed.get(key, month)) return `${KEYED}${key}`;
+    if (q.keyed.get(key)) return `${KEYED}${key}`;
     if (q.charge.run({ userId, month, limit }).changes !== 1) return undefined;
     q.insertKey.run(key, userId, month);
     return `${KEYED}${key}`;
   });
   const refundOnce = db.transaction((userId: string, month: string, receipt: string) => {
-    if (receipt.startsWith(KEYED) && q.deleteKey.run(receipt.slice(KEYED.length)).changes === 0) return;
-    q.refund.run(userId, month);
+    if (!receipt.startsWith(KEYED)) return void q.refund.run(userId, month);
+    const key = receipt.slice(KEYED.length);
+    const charged = q.keyed.get(key);
+    if (!charged) return;
+    q.deleteKey.run(key);
+    q.refund.run(userId, charged.month);
   });
   return {
     async get(userId, month) {

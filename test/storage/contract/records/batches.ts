@@ -138,4 +138,25 @@ export function batchesContract({ open }: ContractContext): void {
     expect(await store.usage.tryChargeOnce(userId, '2026-11', 5, 'bat_a:2')).toBeUndefined();
     await store.close();
   });
+
+  it('charges a key once when many processes charge it at the same moment, and again once after a refund (issue 44)', async () => {
+    const store = await open();
+    const userId = newId('usr');
+    const key = `img:${newId('img')}`;
+    const receipts = await Promise.all(
+      Array.from({ length: 12 }, () => store.usage.tryChargeOnce(userId, '2026-11', 50, key)),
+    );
+    expect(new Set(receipts).size).toBe(1);
+    expect(await store.usage.get(userId, '2026-11')).toBe(1);
+    // A refund and a charge of the same key racing (a worker's record, a serving process giving up):
+    // whatever the order, at most one unit, and a charge after both holds it.
+    await Promise.all([
+      store.usage.refund(userId, '2026-11', receipts[0]!),
+      store.usage.tryChargeOnce(userId, '2026-11', 50, key),
+    ]);
+    expect(await store.usage.get(userId, '2026-11')).toBeLessThanOrEqual(1);
+    await Promise.all(Array.from({ length: 6 }, () => store.usage.tryChargeOnce(userId, '2026-11', 50, key)));
+    expect(await store.usage.get(userId, '2026-11')).toBe(1);
+    await store.close();
+  });
 }
