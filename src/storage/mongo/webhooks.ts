@@ -1,10 +1,24 @@
-/** Webhook endpoints and their deliveries (src/domain/webhooks); a delivery's claim is one findOneAndUpdate. */
+/**
+ * Webhook endpoints and their deliveries (src/domain/webhooks). A delivery's attempt is claimed by
+ * one insert of its unique id (`<delivery>:<due time>`) in `webhook_claims`, then its due time moved
+ * to the lease's end: of processes that read the same due delivery, one insert wins, on any server
+ * (FerretDB's `findOneAndUpdate` is a read then a write, and let two processes send every event;
+ * issue 44).
+ */
 import type { Collection, Db } from 'mongodb';
 import type { RecordStore } from '../../domain/kernel/ports.js';
+import { isDuplicateKey } from './documents.js';
 import type { WebhookDelivery, WebhookEndpoint } from '../../domain/kernel/records.js';
 
 type EndpointDoc = Omit<WebhookEndpoint, 'id'> & { _id: string };
 type DeliveryDoc = Omit<WebhookDelivery, 'id'> & { _id: string };
+/** A claimed attempt: `_id` is `<delivery id>:<its due time, ms>`; kept {@link CLAIMS_KEPT_MS}. */
+type ClaimDoc = { _id: string; at: Date };
+
+/** How long a claim is kept (far longer than a read can lag behind the write that moved its due time), ms. */
+const CLAIMS_KEPT_MS = 3600_000;
+/** A process that lost a claim looks for another due delivery this many times. */
+const CLAIM_ATTEMPTS = 5;
 
 const toEndpoint = ({ _id, ...rest }: EndpointDoc): WebhookEndpoint => ({ id: _id, ...rest });
 const toDelivery = ({ _id, ...rest }: DeliveryDoc): WebhookDelivery => ({ id: _id, ...rest });
@@ -13,7 +27,10 @@ const toDelivery = ({ _id, ...rest }: DeliveryDoc): WebhookDelivery => ({ id: _i
 export async function mongoWebhooks(db: Db): Promise<RecordStore['webhooks']> {
   const endpoints: Collection<EndpointDoc> = db.collection('webhook_endpoints');
   const deliveries: Collection<DeliveryDoc> = db.collection('webhook_deliveries');
+  const claims: Collection<ClaimDoc> = db.collection('webhook_claims');
+  let swept = 0;
   await Promise.all([
+    claims.createIndex({ at: 1 }, { name: 'webhook_claims_by_time' }),
     endpoints.createIndex({ userId: 1, createdAt: -1 }, { name: 'webhook_endpoints_by_user' }),
     deliveries.createIndex({ status: 1, nextAttemptAt: 1 }, { name: 'webhook_deliveries_due' }),
     deliveries.createIndex({ userId: 1, createdAt: -1 }, { name: 'webhook_deliveries_by_user' }),
@@ -34,16 +51,28 @@ export async function mongoWebhooks(db: Db): Promise<RecordStore['webhooks']> {
       if (list.length > 0) await deliveries.insertMany(list.map(({ id, ...rest }) => ({ _id: id, ...rest })));
     },
     async claimDue(at, leaseUntil, busy) {
-      const doc = await deliveries.findOneAndUpdate(
-        {
-          status: 'pending',
-          nextAttemptAt: { $lte: at },
-          ...(busy.length > 0 ? { userId: { $nin: [...busy] } } : {}),
-        },
-        { $set: { nextAttemptAt: leaseUntil } },
-        { sort: { nextAttemptAt: 1, _id: 1 }, returnDocument: 'before' },
-      );
-      return doc ? toDelivery(doc) : undefined;
+      if (at.getTime() - swept > 60_000) {
+        swept = at.getTime();
+        await claims.deleteMany({ at: { $lt: new Date(at.getTime() - CLAIMS_KEPT_MS) } });
+      }
+      const due = {
+        status: 'pending' as const,
+        nextAttemptAt: { $lte: at },
+        ...(busy.length > 0 ? { userId: { $nin: [...busy] } } : {}),
+      };
+      for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
+        const doc = await deliveries.find(due).sort({ nextAttemptAt: 1, _id: 1 }).limit(1).next();
+        if (!doc) return undefined;
+        try {
+          await claims.insertOne({ _id: `${doc._id}:${doc.nextAttemptAt.getTime()}`, at });
+        } catch (err) {
+          if (isDuplicateKey(err)) continue; // another process has it
+          throw err;
+        }
+        await deliveries.updateOne({ _id: doc._id }, { $set: { nextAttemptAt: leaseUntil } });
+        return toDelivery(doc);
+      }
+      return undefined;
     },
     async recordAttempt(id, outcome) {
       await deliveries.updateOne({ _id: id }, { $set: outcome });

@@ -67,4 +67,38 @@ export function webhooksContract({ open }: ContractContext): void {
     await store.webhooks.deleteAllForUser(userId);
     await store.close();
   });
+
+  it('of many processes claiming due deliveries at the same moment, one takes each (issue 44: FerretDB sent every event twice)', async () => {
+    const [a, b] = [await open(), await open()];
+    const userId = newId('usr');
+    const at = new Date('2026-11-21T10:00:00.000Z');
+    const ids = Array.from({ length: 6 }, () => newId('msg'));
+    await a.webhooks.enqueue(
+      ids.map((id, i) => ({
+        id,
+        userId,
+        endpointId: null,
+        batchId: null,
+        url: 'https://hooks.example.com/b',
+        type: 'webhook.test',
+        payload: '{}',
+        status: 'pending' as const,
+        attempts: 0,
+        // Older than any other test's, so these are the ones due first.
+        nextAttemptAt: new Date(Date.UTC(1999, 0, 1, 0, 0, i)),
+        lastStatus: null,
+        lastError: null,
+        createdAt: at,
+        deliveredAt: null,
+      })),
+    );
+    const lease = new Date('2099-01-01T00:00:00.000Z');
+    const claimed = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => (i % 2 ? a : b).webhooks.claimDue(at, lease, [])),
+    );
+    const mine = claimed.map((d) => d?.id).filter((id) => id !== undefined && ids.includes(id));
+    expect(mine.length).toBe(new Set(mine).size);
+    await a.webhooks.deleteAllForUser(userId);
+    await Promise.all([a.close(), b.close()]);
+  });
 }
