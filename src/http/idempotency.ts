@@ -5,7 +5,7 @@
  */
 import type { Request } from 'express';
 import { NotFoundError } from '../domain/kernel/errors.js';
-import type { Idempotency } from '../domain/kernel/idempotency.js';
+import type { Attempt, Idempotency } from '../domain/kernel/idempotency.js';
 import type { StoredResponse } from '../domain/kernel/ports.js';
 
 /** What a route gives {@link idempotently}: how to fingerprint its request, and the work itself. */
@@ -17,8 +17,12 @@ export interface IdempotentRequest {
    * `Idempotency-Key` was sent, before `work`; it may read the whole body.
    */
   fingerprint: () => Promise<string>;
-  /** Does what the request asks and answers what to send (only a 2xx answer is kept for retries). */
-  work: () => Promise<StoredResponse>;
+  /**
+   * Does what the request asks and answers what to send (only a 2xx answer is kept for retries).
+   * `attempt` (with an `Idempotency-Key` only) is the same for a retry that takes over a request
+   * whose process died (the domain's idempotency.ts).
+   */
+  work: (attempt?: Attempt) => Promise<StoredResponse>;
   /** What of the first answer is kept for retries (default all of it); see {@link replay}. */
   keep?: (response: StoredResponse) => StoredResponse;
   /** The answer to a retry, from what was kept (default: what was kept, as it is). */

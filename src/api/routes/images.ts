@@ -3,7 +3,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import express from 'express';
-import { fingerprintOf } from '../../domain/kernel/idempotency.js';
+import { fingerprintOf, type Attempt } from '../../domain/kernel/idempotency.js';
 import type { GenerateRequestReader } from '../../domain/images/images.js';
 import type { StoredResponse } from '../../domain/kernel/ports.js';
 import { MAX_INPUT_PIXELS } from '../../domain/render/decode.js';
@@ -12,7 +12,7 @@ import {
   listImagesQuerySchema,
   type RenderReport,
 } from '../../domain/images/schemas.js';
-import { idPattern } from '../../domain/kernel/ids.js';
+import { derivedId, idPattern } from '../../domain/kernel/ids.js';
 import { LIMITS } from '../../domain/design.js';
 import { principalOf, requireAuth, setRateLimitHeaders } from '../../http/auth.js';
 import {
@@ -98,8 +98,10 @@ export const imagesResource: Resource = {
         options: decodeFields(form.fields),
       });
       /** One generation, as the answer to send (status, body, headers). */
-      const generateNow = async (read: GenerateRequestReader): Promise<StoredResponse> => {
-        const { image, report } = await services.images.generate(principalOf(res), read);
+      const generateNow = async (read: GenerateRequestReader, attempt?: Attempt): Promise<StoredResponse> => {
+        // A retry taking over a request whose process died makes (or finds) the same image.
+        const imageId = attempt && derivedId('img', attempt.id);
+        const { image, report } = await services.images.generate(principalOf(res), read, { imageId });
         return {
           status: 201,
           body: JSON.stringify({ success: true, data: image }),
@@ -119,7 +121,8 @@ export const imagesResource: Resource = {
               form.image ? await readFile(form.image.path) : '',
             );
           },
-          work: () => generateNow(async () => requestOf((upload.form ??= await receiveForm(req)))),
+          work: (attempt) =>
+            generateNow(async () => requestOf((upload.form ??= await receiveForm(req))), attempt),
         });
         setRateLimitHeaders(res, await services.quota.usage(principalOf(res).user));
         sendStored(res, answer);

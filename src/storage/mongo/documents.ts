@@ -39,6 +39,8 @@ export interface IdempotencyDoc {
   fingerprint: string;
   createdAt: Date;
   expiresAt: Date;
+  /** While `response` is null: the holder's lease (absent on a record from before: free). */
+  leaseUntil?: Date;
   response: StoredResponse | null;
 }
 /** One claimed place among a user's `max` active tokens: `${userId}:${slot}`, freed on revocation. */
@@ -48,6 +50,13 @@ export interface TokenSlotDoc {
   slot: number;
   tokenId: string;
 }
+/** A key charged once (usage.ts): its unique `_id` is the key, `receipt` the slot it charged. */
+export interface UsageKeyDoc {
+  _id: string;
+  receipt: string;
+  month: string;
+}
+
 export interface UsageSlotDoc {
   /** `${userId}:${month}:${slot}` */
   _id: string;

@@ -7,14 +7,21 @@ import { isDuplicateKey, type IdempotencyDoc } from './documents.js';
 export async function mongoIdempotency(db: Db): Promise<RecordStore['idempotency']> {
   const idempotency: Collection<IdempotencyDoc> = db.collection('idempotency');
   return {
-    async begin(userId, key, fingerprint, at, expiresAt) {
+    async begin(userId, key, fingerprint, at, expiresAt, leaseUntil) {
       const _id = `${userId}:${key}`;
       // The unique _id makes the claim atomic on any server: one insert wins. An expired record
       // is deleted (only if still expired) and the claim tried once more.
       for (let attempt = 0; attempt < 2; attempt++) {
         try {
-          await idempotency.insertOne({ _id, fingerprint, createdAt: at, expiresAt, response: null });
-          return { state: 'started' } as const;
+          await idempotency.insertOne({
+            _id,
+            fingerprint,
+            createdAt: at,
+            expiresAt,
+            leaseUntil,
+            response: null,
+          });
+          return { state: 'started', startedAt: at } as const;
         } catch (err) {
           if (!isDuplicateKey(err)) throw err;
         }
@@ -25,10 +32,25 @@ export async function mongoIdempotency(db: Db): Promise<RecordStore['idempotency
           continue;
         }
         if (doc.fingerprint !== fingerprint) return { state: 'mismatch' } as const;
-        if (!doc.response) return { state: 'in-flight' } as const;
+        if (!doc.response && doc.leaseUntil && doc.leaseUntil > at) return { state: 'in-flight' } as const;
+        if (!doc.response) {
+          // Its holder died: taken over if the lease is still the one read (two retries at one
+          // moment on FerretDB may both take it: they then make the same image id, once).
+          const { modifiedCount } = await idempotency.updateOne(
+            doc.leaseUntil
+              ? { _id, response: null, leaseUntil: doc.leaseUntil }
+              : { _id, response: null, leaseUntil: { $exists: false } },
+            { $set: { leaseUntil } },
+          );
+          if (modifiedCount === 1) return { state: 'started', startedAt: doc.createdAt } as const;
+          continue;
+        }
         return { state: 'done', response: doc.response } as const;
       }
       return { state: 'in-flight' } as const;
+    },
+    async renew(userId, key, leaseUntil) {
+      await idempotency.updateOne({ _id: `${userId}:${key}`, response: null }, { $set: { leaseUntil } });
     },
     async complete(userId, key, response) {
       await idempotency.updateOne({ _id: `${userId}:${key}` }, { $set: { response } });

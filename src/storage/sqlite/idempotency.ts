@@ -7,17 +7,28 @@ export function sqliteIdempotency(db: Database.Database): RecordStore['idempoten
   const q = {
     idempotencyGet: db.prepare<
       [string, string],
-      { fingerprint: string; expires_at: string; response: string | null }
-    >('SELECT fingerprint, expires_at, response FROM idempotency WHERE user_id = ? AND key = ?'),
+      {
+        fingerprint: string;
+        created_at: string;
+        expires_at: string;
+        lease_until: string | null;
+        response: string | null;
+      }
+    >(
+      'SELECT fingerprint, created_at, expires_at, lease_until, response FROM idempotency WHERE user_id = ? AND key = ?',
+    ),
     idempotencyPut: db.prepare(
-      `INSERT OR REPLACE INTO idempotency (user_id, key, fingerprint, created_at, expires_at, response)
-       VALUES (@userId, @key, @fingerprint, @createdAt, @expiresAt, NULL)`,
+      `INSERT OR REPLACE INTO idempotency (user_id, key, fingerprint, created_at, expires_at, lease_until, response)
+       VALUES (@userId, @key, @fingerprint, @createdAt, @expiresAt, @leaseUntil, NULL)`,
+    ),
+    lease: db.prepare(
+      'UPDATE idempotency SET lease_until = ? WHERE user_id = ? AND key = ? AND response IS NULL',
     ),
     idempotencyComplete: db.prepare('UPDATE idempotency SET response = ? WHERE user_id = ? AND key = ?'),
     idempotencyDelete: db.prepare('DELETE FROM idempotency WHERE user_id = ? AND key = ?'),
   };
   return {
-    async begin(userId, key, fingerprint, at, expiresAt) {
+    async begin(userId, key, fingerprint, at, expiresAt, leaseUntil) {
       // One IMMEDIATE transaction: it holds the write lock from the read to the insert, so two
       // processes cannot both find the key free.
       return db
@@ -30,14 +41,23 @@ export function sqliteIdempotency(db: Database.Database): RecordStore['idempoten
               fingerprint,
               createdAt: at.toISOString(),
               expiresAt: expiresAt.toISOString(),
+              leaseUntil: leaseUntil.toISOString(),
             });
-            return { state: 'started' };
+            return { state: 'started', startedAt: at };
           }
           if (row.fingerprint !== fingerprint) return { state: 'mismatch' };
-          if (row.response === null) return { state: 'in-flight' };
+          if (row.response === null && row.lease_until !== null && row.lease_until > at.toISOString())
+            return { state: 'in-flight' };
+          if (row.response === null) {
+            q.lease.run(leaseUntil.toISOString(), userId, key);
+            return { state: 'started', startedAt: new Date(row.created_at) };
+          }
           return { state: 'done', response: JSON.parse(row.response) as StoredResponse };
         })
         .immediate();
+    },
+    async renew(userId, key, leaseUntil) {
+      q.lease.run(leaseUntil.toISOString(), userId, key);
     },
     async complete(userId, key, response) {
       q.idempotencyComplete.run(JSON.stringify(response), userId, key);

@@ -310,6 +310,10 @@ export const MIGRATIONS = [
    CREATE INDEX oauth_entries_by_account ON oauth_entries(account_id, model);
    CREATE INDEX oauth_entries_by_uid ON oauth_entries(model, uid);
    CREATE INDEX oauth_entries_by_expiry ON oauth_entries(expires_at);`,
+  // 14: an Idempotency-Key's lease (issue 44): a request under way holds its key only while it
+  // renews the lease, so a key whose process died can be retried within seconds. NULL: no lease
+  // (a row from before), free to take over.
+  `ALTER TABLE idempotency ADD COLUMN lease_until TEXT;`,
 ];
 
 /**
