@@ -219,6 +219,12 @@ export const CONFIG_TABLE = {
     description:
       'With `QUEUE=redis`, `true`: `POST /generate` hands its render to the workers (the upload travels through the blob store).',
   },
+  GENERATE_WAIT_SECONDS: {
+    schema: z.coerce.number().int().min(1).max(3600).default(120),
+    default: '`120`',
+    description:
+      'With `GENERATE_ON_WORKERS=true`: seconds `POST /generate` waits for a worker to take its render; then the job is withdrawn and the answer is 503 `BUSY` (nothing made, nothing charged). A render a worker has taken is awaited 60 s longer.',
+  },
   WORKER_CONCURRENCY: {
     schema: z.coerce.number().int().min(1).max(256).optional(),
     default: '`RENDER_CONCURRENCY`',
@@ -359,6 +365,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     queue: c.QUEUE,
     queueLockSeconds: c.QUEUE_LOCK_SECONDS,
     generateOnWorkers: c.GENERATE_ON_WORKERS === 'true',
+    generateWaitSeconds: c.GENERATE_WAIT_SECONDS,
     workerConcurrency: c.WORKER_CONCURRENCY,
     signUp: c.SIGNUP,
     smtpUrl: c.SMTP_URL,

@@ -9,13 +9,23 @@
  * finishes them, charged once (the keyed charge and the derived image id). A fault that is not the
  * item's (the store down) fails the job, which BullMQ retries 5 times with exponential backoff.
  *
+ * A job that runs out of retries (the store away longer than its backoff) leaves its item claimed:
+ * workers look now and then for items whose claim went stale and queue them again
+ * ({@link ItemQueue.add} with `again`), so every item ends `done` or `failed` (issue 44).
+ *
  * With GENERATE_ON_WORKERS, `/generate` hands its render over too: the serving process charges and
  * reads the request, puts the upload in the blob store, and waits for a worker's answer (a job per
- * request, id the image id, so a retried job finds the record its first try wrote).
+ * request, id the image id, so a retried job finds the record its first try wrote). It answers as
+ * soon as the record exists (a completion event lost with a Redis restart does not matter), queues
+ * the job again when Redis lost it, and past {@link GENERATION_TIMEOUT_MS} withdraws a job no worker
+ * took before answering 503: an error only when no image will be made.
+ *
+ * Serving processes' calls to Redis fail at once while it is away (`enableOfflineQueue: false`,
+ * BullMQ's advice for producers), answered 503 `UNAVAILABLE`, instead of hanging until it is back.
  */
 import type { Logger } from 'pino';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import { ServiceBusyError } from './domain/kernel/errors.js';
+import { ServiceBusyError, ServiceUnavailableError } from './domain/kernel/errors.js';
 import type {
   GenerationQueue,
   ItemQueue,
@@ -26,8 +36,14 @@ import type {
 /** The queues' names in Redis: batch items, and generations handed over (GENERATE_ON_WORKERS). */
 export const ITEM_QUEUE = 'titlecard-batch-items';
 export const GENERATION_QUEUE = 'titlecard-generations';
-/** How long `/generate` waits for a worker to finish its render, ms (then 503). */
-const GENERATION_TIMEOUT_MS = 120_000;
+/** How long `/generate` waits for a worker to take its render by default, ms (GENERATE_WAIT_SECONDS; then the job is withdrawn: 503). */
+export const GENERATION_TIMEOUT_MS = 120_000;
+/** How much longer it waits for a render a worker has taken, ms (a render takes well under a second). */
+const GENERATION_ACTIVE_GRACE_MS = 60_000;
+/** How often the waiting serving process looks for the record and the job's state, ms. */
+const GENERATION_POLL_MS = 1000;
+/** The `Retry-After` of a generation no worker took: workers may all be down, seconds. */
+const NO_WORKER_RETRY_SECONDS = 30;
 
 interface ItemJob {
   batchId: string;
@@ -40,11 +56,26 @@ export interface OpenItemQueue extends ItemQueue {
   close(): Promise<void>;
 }
 
-/** Opens the ioredis connection BullMQ needs (blocking commands retry for ever while Redis is away). */
-async function connectionOf(redisUrl: string) {
+/**
+ * Opens an ioredis connection: a worker's retries its commands for ever while Redis is away (BullMQ
+ * needs that for its blocking commands); a producer's (`failFast`) fails them at once, once ready.
+ */
+async function connectionOf(redisUrl: string, { failFast = false } = {}) {
   const { Redis } = await import('ioredis');
-  return new Redis(redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
+  const connection = new Redis(redisUrl, {
+    maxRetriesPerRequest: failFast ? 1 : null,
+    enableOfflineQueue: !failFast,
+    lazyConnect: failFast,
+  });
+  if (failFast) await connection.connect();
+  return connection;
 }
+
+/** True for an error that says Redis cannot be reached (the producer's fail-fast errors). */
+const isRedisAway = (err: unknown) =>
+  /enableOfflineQueue|Connection is closed|ECONNREFUSED|MaxRetriesPerRequest|Reached the max retries/i.test(
+    `${(err as Error)?.name ?? ''} ${(err as Error)?.message ?? ''}`,
+  );
 
 /**
  * The producer side, for serving processes; with `registry`, the queue's depth by state as the
@@ -53,10 +84,13 @@ async function connectionOf(redisUrl: string) {
 export async function openItemQueue(
   redisUrl: string,
   registry?: Registry,
-  { generations = false }: { generations?: boolean } = {},
+  {
+    generations = false,
+    generationWaitMs = GENERATION_TIMEOUT_MS,
+  }: { generations?: boolean; generationWaitMs?: number } = {},
 ): Promise<OpenItemQueue> {
-  const { Queue, QueueEvents } = await import('bullmq');
-  const connection = await connectionOf(redisUrl);
+  const { Queue, QueueEvents, Job } = await import('bullmq');
+  const connection = await connectionOf(redisUrl, { failFast: true });
   const queue = new Queue<ItemJob>(ITEM_QUEUE, {
     connection,
     defaultJobOptions: {
@@ -77,8 +111,9 @@ export async function openItemQueue(
         for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
       },
     });
-  // QueueEvents blocks on its own connection, which BullMQ does not close (it was given it).
-  const eventsConnection = generations ? connection.duplicate() : undefined;
+  // QueueEvents blocks on its own connection (retrying while Redis is away), which BullMQ does not
+  // close (it was given it).
+  const eventsConnection = generations ? await connectionOf(redisUrl) : undefined;
   // Generations: one job per request (id: its image id), awaited through the queue's events.
   const generationQueue = generations
     ? new Queue<QueuedGeneration>(GENERATION_QUEUE, { connection })
@@ -87,37 +122,110 @@ export async function openItemQueue(
     ? new QueueEvents(GENERATION_QUEUE, { connection: eventsConnection })
     : undefined;
   if (events) await events.waitUntilReady();
+  /** Redis's fail-fast errors as the 503 they mean; anything else as it is. */
+  const unreachable = (err: unknown) =>
+    isRedisAway(err)
+      ? new ServiceUnavailableError('The queue (Redis) does not answer: try again in a moment')
+      : err;
+
+  async function runGeneration(
+    q: NonNullable<typeof generationQueue>,
+    ev: NonNullable<typeof events>,
+    job: QueuedGeneration,
+    written: () => Promise<boolean>,
+  ): Promise<QueuedGenerationResult> {
+    const add = () =>
+      q.add('generate', job, {
+        jobId: job.imageId,
+        attempts: 3,
+        backoff: { type: 'exponential', delay: 1000 },
+        removeOnComplete: { age: 600 },
+        removeOnFail: { age: 3600 },
+      });
+    let added = await add().catch((err: unknown) => {
+      throw unreachable(err);
+    });
+    const started = Date.now();
+    for (;;) {
+      try {
+        return (await added.waitUntilFinished(ev, GENERATION_POLL_MS)) as QueuedGenerationResult;
+      } catch (err) {
+        // A job that failed for good (its 3 tries): the worker's stores were away.
+        if (!/timed out/i.test((err as Error).message) && !isRedisAway(err))
+          throw new ServiceUnavailableError(
+            `The worker could not finish this image (${(err as Error).message}): try again in a moment`,
+          );
+      }
+      if (await written()) return { ok: true, report: null };
+      const waited = Date.now() - started;
+      let state: string;
+      try {
+        state = await q.getJobState(job.imageId);
+        // Lost with a Redis restart (no persistence): queued again, under the same id.
+        if (state === 'unknown') added = await add();
+      } catch (err) {
+        if (!isRedisAway(err)) throw err;
+        if (waited < generationWaitMs) continue;
+        throw new ServiceUnavailableError(
+          `The queue (Redis) did not answer for ${generationWaitMs / 1000} s: try again later`,
+          NO_WORKER_RETRY_SECONDS,
+        );
+      }
+      if (waited < generationWaitMs) continue;
+      if (state !== 'active' && state !== 'completed' && state !== 'failed') {
+        // No worker took it: withdrawn (a worker taking it at this moment makes remove throw).
+        const removed = await Job.fromId(q, job.imageId)
+          .then((j) => j?.remove())
+          .then(
+            () => true,
+            () => false,
+          );
+        if (removed && !(await written()))
+          throw new ServiceBusyError(
+            `No worker took this image within ${generationWaitMs / 1000} s (are any running?): nothing was made or charged; try again later`,
+            NO_WORKER_RETRY_SECONDS,
+          );
+      }
+      if (waited > generationWaitMs + GENERATION_ACTIVE_GRACE_MS)
+        throw new ServiceBusyError(
+          `A worker took this image but has not finished it in ${(generationWaitMs + GENERATION_ACTIVE_GRACE_MS) / 1000} s: try again later`,
+          NO_WORKER_RETRY_SECONDS,
+        );
+    }
+  }
+
   return {
     generations:
       generationQueue && events
-        ? {
-            async run(job) {
-              const added = await generationQueue.add('generate', job, {
-                jobId: job.imageId,
-                attempts: 3,
-                backoff: { type: 'exponential', delay: 1000 },
-                removeOnComplete: { age: 600 },
-                removeOnFail: { age: 3600 },
-              });
-              try {
-                return (await added.waitUntilFinished(
-                  events,
-                  GENERATION_TIMEOUT_MS,
-                )) as QueuedGenerationResult;
-              } catch (err) {
-                if (/timed out/i.test((err as Error).message))
-                  throw new ServiceBusyError(
-                    `No worker finished this image within ${GENERATION_TIMEOUT_MS / 1000} s: try again later`,
-                  );
-                throw err;
-              }
-            },
-          }
+        ? { run: (job, written) => runGeneration(generationQueue, events, job, written) }
         : undefined,
-    async add(items) {
-      await queue.addBulk(
-        items.map((item) => ({ name: 'item', data: item, opts: { jobId: `${item.batchId}-${item.index}` } })),
-      );
+    async add(items, { again = false } = {}) {
+      try {
+        if (again) {
+          // A job that ran out of retries keeps its id (and blocks a new one): retried instead.
+          for (const item of items) {
+            const existing = await queue.getJob(`${item.batchId}-${item.index}`);
+            if (existing && (await existing.isFailed())) await existing.retry();
+            else if (existing && (await existing.isCompleted())) {
+              await existing.remove();
+              await queue.add('item', item, { jobId: `${item.batchId}-${item.index}` });
+            } else if (!existing) await queue.add('item', item, { jobId: `${item.batchId}-${item.index}` });
+          }
+          return;
+        }
+        await queue.addBulk(
+          items.map((item) => ({
+            name: 'item',
+            data: item,
+            opts: { jobId: `${item.batchId}-${item.index}` },
+          })),
+        );
+      } catch (err) {
+        throw unreachable(err);
+      }
+    },
+    async ping() {
+      await connection.ping();
     },
     async close() {
       await Promise.all([queue.close(), generationQueue?.close(), events?.close()]);

@@ -121,7 +121,10 @@ export async function createRuntime(
       : createLogMailer(logger));
   const itemQueue =
     config.queue === 'redis' && config.redisUrl
-      ? await openItemQueue(config.redisUrl, metrics.registry, { generations: config.generateOnWorkers })
+      ? await openItemQueue(config.redisUrl, metrics.registry, {
+          generations: config.generateOnWorkers,
+          generationWaitMs: config.generateWaitSeconds * 1000,
+        })
       : undefined;
   const fetcherOptions = options.fetcher ?? { allowAddresses: config.fetchAllowAddresses };
   const fetchImage = createImageFetcher(fetcherOptions);

@@ -11,8 +11,21 @@ import { ConfigError, type Config } from './config.js';
 import { startItemWorker } from './queue.js';
 import { createRuntime } from './runtime.js';
 
-/** How old a still-queued item must be before a worker enqueues it again, ms (and how often it looks). */
+/** How old a still-queued item must be before a worker enqueues it again, ms (and how often it looks, at most). */
 export const REQUEUE_AFTER_MS = 60_000;
+
+/**
+ * How often a worker looks for items to queue again, and how stale a running item's claim must be
+ * before it is (its job may have run out of retries: issue 44), from the lock's duration: every
+ * 2 locks (4 s to 60 s), after 4 locks (at least 8 s). With the default 30 s lock: every 60 s,
+ * after 120 s. A job still waiting or running is never queued twice (src/queue.ts).
+ */
+export function requeueTimes(lockSeconds: number): { everyMs: number; stalledAfterMs: number } {
+  return {
+    everyMs: Math.min(REQUEUE_AFTER_MS, Math.max(4000, lockSeconds * 2000)),
+    stalledAfterMs: Math.max(8000, lockSeconds * 4000),
+  };
+}
 
 export interface RunningWorker {
   /** e.g. http://127.0.0.1:41234: its /healthz and /metrics. */
@@ -35,16 +48,19 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     registry: runtime.metrics.registry,
     logger,
   });
-  // Items a batch stored while Redis was away never became jobs: look for them now and then.
+  // Items a batch stored while Redis was away never became jobs, and items whose job ran out of
+  // retries stay claimed: look for them now and then.
+  const { everyMs, stalledAfterMs } = requeueTimes(config.queueLockSeconds);
   const requeue = async () => {
-    const n = await runtime.services.requeueWaiting(new Date(Date.now() - REQUEUE_AFTER_MS));
-    if (n > 0) logger.warn({ items: n }, 'batch items without a job were queued again');
+    const now = Date.now();
+    const n = await runtime.services.requeueWaiting(new Date(now - everyMs), new Date(now - stalledAfterMs));
+    if (n > 0) logger.warn({ items: n }, 'batch items without a live job were queued again');
   };
   const requeueTimer = setInterval(() => {
     requeue().catch((err: unknown) => logger.error({ err }, 'requeueing waiting items failed'));
-  }, REQUEUE_AFTER_MS);
+  }, everyMs);
   requeueTimer.unref();
-  await requeue();
+  await requeue().catch((err: unknown) => logger.error({ err }, 'requeueing waiting items failed'));
   const server: Server = createServer((req, res) => {
     if (req.url === '/healthz') {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');

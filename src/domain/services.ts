@@ -18,7 +18,7 @@ import { createSites, type Sites } from './sites/sites.js';
 import { createBatches, type Batches } from './batches/batches.js';
 import { createBatchRunner, createItemProcessor } from './batches/runner.js';
 import { createWebhooks, type Webhooks } from './webhooks/webhooks.js';
-import { ValidationError } from './kernel/errors.js';
+import { outageOf, ValidationError } from './kernel/errors.js';
 import type { Batch } from './kernel/records.js';
 import { createSecretBox } from './kernel/secrets.js';
 import { createOAuth, type OAuth } from './oauth/oauth.js';
@@ -137,39 +137,52 @@ export interface Services {
   processQueuedItem(batchId: string, index: number): Promise<boolean>;
   /**
    * With `QUEUE=redis`: enqueues again the items still queued in batches made before `before`
-   * (a batch made while Redis was away); the queue adds none twice. Answers how many it handed over.
+   * (a batch made while Redis was away; the queue adds none twice), and the running items whose
+   * claim is older than `stalledBefore` (default {@link STALLED_AFTER_MS} ago: their job may have
+   * run out of retries while a store was away; queued anew unless it still waits or runs).
+   * Answers how many it handed over.
    */
-  requeueWaiting(before: Date): Promise<number>;
+  requeueWaiting(before: Date, stalledBefore?: Date): Promise<number>;
   /** A worker's side of a generation handed over (`GENERATE_ON_WORKERS`, images.ts `renderQueued`). */
   processQueuedGeneration(job: QueuedGeneration): Promise<QueuedGenerationResult>;
   /**
-   * Readiness (`GET /readyz`): whether the record store and the blob store answer, each within 2 s.
-   * Never throws; a store that fails says why.
+   * Readiness (`GET /readyz`): whether the record store, the blob store and the queue (QUEUE=redis)
+   * answer. Each check is `ok`, `slow: …` (no answer in 2 s: still ready, as every replica shares
+   * the stores) or the error it answered with (not ready). Never throws.
    */
-  ready(): Promise<{ ready: boolean; checks: { records: string; files: string } }>;
+  ready(): Promise<{ ready: boolean; checks: { records: string; files: string; queue?: string } }>;
   /** Closes the stores. In-flight calls should have finished. */
   close(): Promise<void>;
 }
 
-/** A store answers within this, or readiness says it does not (ms). */
+/**
+ * A store that has not answered within this is reported `slow`, not failed (ms): the stores are
+ * shared by every replica, so their slowness taking readiness away would take every replica out of
+ * the load balancer at once (issue 44). A store that answers with an error fails readiness.
+ */
 const READY_TIMEOUT_MS = 2000;
+/** A readiness check's answer that still counts as ready. */
+const SLOW = `slow: no answer in ${READY_TIMEOUT_MS} ms`;
 
 async function probe(check: () => Promise<unknown>): Promise<string> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([
-      check(),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer in ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS);
+    const answered = await Promise.race([
+      check().then(() => true),
+      new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), READY_TIMEOUT_MS);
       }),
     ]);
-    return 'ok';
+    return answered ? 'ok' : SLOW;
   } catch (err) {
     return (err as Error).message;
   } finally {
     clearTimeout(timer);
   }
 }
+
+/** How long a running item's claim may go unrenewed before a worker queues it again (QUEUE=redis), ms. */
+export const STALLED_AFTER_MS = 120_000;
 
 export function createServices(deps: ServiceDeps): Services {
   const clock = deps.clock ?? systemClock;
@@ -248,8 +261,13 @@ export function createServices(deps: ServiceDeps): Services {
     presets,
     templates,
     enqueue: async (items) => {
-      if (deps.itemQueue) await deps.itemQueue.add(items);
-      else runner.wake();
+      if (!deps.itemQueue) return runner.wake();
+      // The batch is stored with its items queued: with Redis away, a worker queues them within
+      // a minute (requeueWaiting), so the batch is answered as made.
+      await deps.itemQueue.add(items).catch((err: unknown) => {
+        if (!outageOf(err)) throw err;
+        deps.logger.warn({ err }, 'batch items not queued (Redis away): the workers will queue them');
+      });
     },
     completed: (batch) => batchCompleted(batch),
     webhookSecret: (id) => webhooks.batchSecret(id),
@@ -321,22 +339,30 @@ export function createServices(deps: ServiceDeps): Services {
       },
     },
     processQueuedGeneration: (job) => images.renderQueued(job),
-    async requeueWaiting(before) {
+    async requeueWaiting(before, stalledBefore = new Date(clock.now().getTime() - STALLED_AFTER_MS)) {
       if (!deps.itemQueue) return 0;
       const items = await store.batches.queuedBefore(before, 1000);
       if (items.length > 0) await deps.itemQueue.add(items);
-      return items.length;
+      const stalled = await store.batches.stalledBefore(stalledBefore, 1000);
+      if (stalled.length > 0) await deps.itemQueue.add(stalled, { again: true });
+      return items.length + stalled.length;
     },
     async processQueuedItem(batchId, index) {
       const item = await store.batches.claimItem(batchId, index, clock.now());
       return item ? processItem(item) : true;
     },
     async ready() {
-      const [records, files] = await Promise.all([
+      const queue = deps.itemQueue;
+      const [records, files, queued] = await Promise.all([
         probe(() => store.users.findById('usr_readiness_probe')),
         probe(() => deps.blobs.get('0000000000000000000000.png')),
+        queue ? probe(() => queue.ping()) : undefined,
       ]);
-      return { ready: records === 'ok' && files === 'ok', checks: { records, files } };
+      const fine = (check: string | undefined) => check === undefined || check === 'ok' || check === SLOW;
+      return {
+        ready: fine(records) && fine(files) && fine(queued),
+        checks: { records, files, ...(queued === undefined ? {} : { queue: queued }) },
+      };
     },
     async close() {
       await Promise.all([runner.stop(), webhooks.stop()]);

@@ -4,8 +4,10 @@
  */
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import {
+  outageOf,
   QuotaExceededError,
   ServiceBusyError,
+  ServiceUnavailableError,
   TitlecardError,
   TooManyAttemptsError,
   UnauthorizedError,
@@ -36,10 +38,18 @@ const plain =
 function retryAfterOf(err: TitlecardError): number {
   return err instanceof QuotaExceededError ||
     err instanceof TooManyAttemptsError ||
-    err instanceof ServiceBusyError
+    err instanceof ServiceBusyError ||
+    err instanceof ServiceUnavailableError
     ? err.retryAfterSeconds
     : 1;
 }
+
+/** 503 with `Retry-After`: busy (BUSY) or a store or the queue away (UNAVAILABLE). */
+const unavailable = (err: TitlecardError): HttpErrorAnswer => ({
+  status: 503,
+  headers: { 'Retry-After': String(retryAfterOf(err)) },
+  body: endpointError(err.code, err.message),
+});
 
 /** The 429 shape of docs/api.md#errors, for the quota and for throttles alike, with `Retry-After`. */
 const rateLimited = (err: TitlecardError): HttpErrorAnswer => {
@@ -78,11 +88,8 @@ export const HTTP_ERRORS: { readonly [C in ErrorCode]: (err: TitlecardError) => 
   CONFLICT: plain(409),
   IDEMPOTENCY_IN_FLIGHT: plain(409),
   IDEMPOTENCY_MISMATCH: plain(422),
-  BUSY: (err) => ({
-    status: 503,
-    headers: { 'Retry-After': String(retryAfterOf(err)) },
-    body: endpointError(err.code, err.message),
-  }),
+  BUSY: unavailable,
+  UNAVAILABLE: unavailable,
   INVALID_LINK: plain(400),
   OAUTH_REFUSED: plain(400),
 };
@@ -147,7 +154,9 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
     next(err);
     return;
   }
-  const mapped = httpErrorOf(requestError(err) ?? err);
+  const outage = outageOf(err);
+  if (outage) req.log.warn({ err }, 'a store or the queue is away: 503');
+  const mapped = httpErrorOf(requestError(err) ?? outage ?? err);
   if (err instanceof QuotaExceededError)
     (req.app.locals as { metrics?: Metrics }).metrics?.quotaRefusals.inc();
   drainAfterResponse(req, res);

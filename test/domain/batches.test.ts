@@ -1,7 +1,8 @@
 /**
- * Batches with a queue (QUEUE=redis) whose Redis is away when a batch is made: the request fails,
- * the batch stays stored with its items queued, and a worker's requeue hands them over once the
- * queue is back. And how many batches an account keeps (issue 41, item 7).
+ * Batches with a queue (QUEUE=redis) whose Redis is away when a batch is made: the batch is stored
+ * and answered with its items queued, and a worker's requeue hands them over once the queue is
+ * back; items whose job ran out of retries are queued again (issue 44). And how many batches an
+ * account keeps (issue 41, item 7).
  */
 import { describe, expect, it } from 'vitest';
 import { BATCHES_KEPT, BATCHES_UNFINISHED } from '../../src/domain/batches/batches.js';
@@ -15,17 +16,19 @@ import { fakeClock } from '../support/domain.js';
 
 describe('batches on a queue that was away', () => {
   it('requeueWaiting hands over the items a failed enqueue left, once they are older than the cutoff', async () => {
-    const added: { batchId: string; index: number }[] = [];
+    const added: { batchId: string; index: number; again?: boolean }[] = [];
     let away = true;
     const itemQueue: ItemQueue = {
-      async add(items) {
+      async add(items, { again } = {}) {
         if (away) throw new Error('Connection is closed.');
-        added.push(...items);
+        added.push(...items.map((i) => (again ? { ...i, again } : i)));
       },
+      async ping() {},
     };
     const clock = fakeClock('2026-11-25T10:00:00.000Z');
     const blobs = createMemoryBlobStore();
-    const s = testServices({ store: openSqliteStore(':memory:'), blobs, clock, itemQueue });
+    const store = openSqliteStore(':memory:');
+    const s = testServices({ store, blobs, clock, itemQueue });
     const { token } = await s.accounts.createUser({ email: 'q@example.com', displayName: 'Q', tier: 'pro' });
     const principal = await s.accounts.authenticate(`Bearer ${token.token}`);
     const asset = await s.assets.uploadImage(
@@ -35,15 +38,26 @@ describe('batches on a queue that was away', () => {
       'a.jpg',
     );
     const items = [0, 1, 2].map((i) => ({ asset: asset.id, title: `Waiting ${i}` }));
-    await expect(s.batches.create(principal, { items })).rejects.toThrow('Connection is closed.');
+    const made = await s.batches.create(principal, { items });
+    expect(made).toMatchObject({ status: 'queued', total: 3 });
     const [batch] = await s.batches.list(principal);
-    expect(batch).toMatchObject({ status: 'queued', total: 3 });
+    expect(batch).toMatchObject({ id: made.id, status: 'queued', total: 3 });
 
     away = false;
     // Too young: a batch made this instant may still be on its way to the queue.
     expect(await s.requeueWaiting(new Date('2026-11-25T10:00:00.000Z'))).toBe(0);
     expect(await s.requeueWaiting(new Date('2026-11-25T10:01:00.000Z'))).toBe(3);
     expect(added).toEqual([0, 1, 2].map((index) => ({ batchId: batch!.id, index })));
+
+    // A worker claimed item 1, and its job ran out of retries while a store was away: its claim
+    // goes stale, and two minutes on it is queued again (the failed job retried).
+    added.length = 0;
+    await store.batches.claimItem(batch!.id, 1, clock.now());
+    clock.set('2026-11-25T10:01:59.000Z');
+    expect(await s.requeueWaiting(new Date('2026-11-25T09:00:00.000Z'))).toBe(0);
+    clock.set('2026-11-25T10:02:01.000Z');
+    expect(await s.requeueWaiting(new Date('2026-11-25T09:00:00.000Z'))).toBe(1);
+    expect(added).toEqual([{ batchId: batch!.id, index: 1, again: true }]);
     await s.close();
   });
 });
@@ -56,7 +70,7 @@ describe('how many batches an account keeps', () => {
       store: openSqliteStore(':memory:'),
       blobs: createMemoryBlobStore(),
       clock,
-      itemQueue: { add: async () => undefined },
+      itemQueue: { add: async () => undefined, ping: async () => undefined },
     });
     const { token } = await s.accounts.createUser({ email: 'k@example.com', displayName: 'K', tier: 'pro' });
     const principal = await s.accounts.authenticate(`Bearer ${token.token}`);

@@ -10,7 +10,9 @@ import { generateOptionsSchema } from '../../src/domain/images/schemas.js';
 import { createMemoryBlobStore } from '../support/memory-blobs.js';
 import { domainServices, fakeClock } from '../support/domain.js';
 import { solid } from '../support/images.js';
-import { testFonts } from '../support/server.js';
+import { testFonts, testServices } from '../support/server.js';
+import { derivedId } from '../../src/domain/kernel/ids.js';
+import { openSqliteStore } from '../../src/storage/sqlite/index.js';
 
 describe('nothing lost, nothing charged wrongly', () => {
   it('when writing the file fails, no record is left and the quota is refunded', async () => {
@@ -41,6 +43,53 @@ describe('nothing lost, nothing charged wrongly', () => {
     const left: string[] = [];
     for await (const { key } of blobs.list()) left.push(key);
     expect(left).toEqual([]);
+  });
+
+  it('a generation that resumes after another process finished its job answers that image and leaves it charged (issue 44, item 4)', async () => {
+    const clock = fakeClock('2026-05-05T00:00:00Z');
+    const store = openSqliteStore(':memory:');
+    // The first record insert waits (a worker frozen after its render) until the other has finished.
+    let release: () => void = () => undefined;
+    const frozen = new Promise<void>((resolve) => (release = resolve));
+    let inserts = 0;
+    const images = store.images;
+    const s = testServices({
+      store: {
+        ...store,
+        images: {
+          ...images,
+          insert: async (record) => {
+            if (++inserts === 1) await frozen;
+            return images.insert(record);
+          },
+        },
+      },
+      blobs: createMemoryBlobStore(),
+      clock,
+    });
+    const { user, token } = await s.accounts.createUser({
+      email: 'twice@example.com',
+      displayName: 'T',
+      tier: 'pro',
+    });
+    const asset = await s.assets.uploadImage(
+      await s.accounts.authenticate(`Bearer ${token.token}`),
+      await solid([9, 9, 9], 'jpeg', 300, 200),
+      {},
+      'a.jpg',
+    );
+    const item = {
+      imageId: derivedId('img', 'bat_x:0'),
+      chargeKey: 'bat_x:0',
+      source: { batchId: 'bat_x', index: 0 },
+    };
+    const first = s.images.generateItem(user, { asset: asset.id, title: 'Taken over' }, item);
+    while (inserts === 0) await new Promise((r) => setTimeout(r, 5));
+    const second = await s.images.generateItem(user, { asset: asset.id, title: 'Taken over' }, item);
+    release();
+    expect((await first).id).toBe(second.id);
+    expect((await s.quota.usage(user)).usage.generated).toBe(1);
+    await s.close();
   });
 
   it('an invalid option is refused before rendering, and its reserved unit is refunded', async () => {

@@ -1,11 +1,25 @@
 /**
- * Generating images, in the order of images.ts's header: charge (quota.withCharge: refunded when
- * anything after it fails) → admission (or a worker, GENERATE_ON_WORKERS: handoff.ts) → read the
- * request → validate → render → write the files → write the record last. Files already written are
- * deleted when a later step fails.
+ * Generating images, in the order of images.ts's header: charge → admission (or a worker,
+ * GENERATE_ON_WORKERS: handoff.ts) → read the request → validate → render → write the files → write
+ * the record last. Files already written are deleted when a later step fails.
+ *
+ * A charge and its image are one fact, whichever process fails when (issue 44). Every charge is
+ * keyed ({@link chargeKeyOf}: the image id; a batch item's own key), so any process may charge or
+ * refund the same unit, once; and two rules close the races between processes that share a job (a
+ * worker resuming after another took its job over, a serving process giving up while a worker
+ * renders):
+ *
+ * - whoever writes a record makes sure its key is charged just after (a no-op when it is);
+ * - whoever refunds looks for the record just after, and charges the key again when it is there;
+ *   a failure that finds the record written by another process answers that record.
+ *
+ * So the last step on a key after a record exists is always a charge, and an image is never left
+ * uncharged; a charge with no record is refunded by whoever failed.
  */
 import type { Principal } from '../accounts/accounts.js';
-import type { Quota } from '../accounts/quota.js';
+import type { Logger } from 'pino';
+import type { Charge, Quota } from '../accounts/quota.js';
+import { QuotaExceededError } from '../kernel/errors.js';
 import { newBlobStem, newId } from '../kernel/ids.js';
 import type { BlobStore, Clock, GenerationQueue, RecordStore } from '../kernel/ports.js';
 import type { ImageRecord } from '../kernel/records.js';
@@ -23,15 +37,21 @@ import type {
 } from './images.js';
 import type { RequestResolver } from './request.js';
 
+/** The key an image's charge is made under (quota.chargeOnce): `img:<image id>`. */
+export const chargeKeyOf = (imageId: string): string => `img:${imageId}`;
+
 /**
- * One generation after its charge: read → validate → render → files → record, under `id`. Throws
- * the domain's errors (a bad option or image: ValidationError); leaves no file when it fails.
+ * One charged generation: read → validate → render → files → record, under `id`, its unit charged
+ * once under `chargeKey` (default {@link chargeKeyOf}`(id)`). When a record with `id` exists (a
+ * retry; another process's take-over) it answers that record (`report` null) without rendering.
+ * Throws the domain's errors (QuotaExceededError; a bad option or image: ValidationError); leaves no
+ * file and no charge when it fails.
  */
 export type GenerateOne = (
   principal: Principal,
   read: GenerateRequestReader,
   id: string,
-  source?: ImageSource,
+  options?: { source?: ImageSource; chargeKey?: string },
 ) => Promise<Generated>;
 
 export function createGeneration({
@@ -45,6 +65,7 @@ export function createGeneration({
   viewOf,
   onCreated,
   generationQueue,
+  logger,
 }: {
   store: RecordStore;
   blobs: BlobStore;
@@ -56,9 +77,26 @@ export function createGeneration({
   viewOf: (record: ImageRecord) => ImageView;
   onCreated: ImagesDeps['onCreated'];
   generationQueue: GenerationQueue | undefined;
+  logger?: Logger;
 }): Pick<Images, 'generate' | 'generateItem' | 'renderQueued'> {
-  const generateOne: GenerateOne = async (principal, read, id, source) => {
+  /** The answer for a record already written (a retry, a take-over): its view and thumbnail. */
+  async function existing(userId: string, id: string): Promise<Generated | undefined> {
+    const record = await store.images.findById(userId, id);
+    const thumbnail = record && (await blobs.get(record.thumbnailKey));
+    if (!record || !thumbnail) return undefined;
+    return { image: viewOf(record), thumbnail, report: null as unknown as Generated['report'] };
+  }
+
+  /** Render → files → record under `id` (no charge); deletes its files when it fails. */
+  async function renderAndRecord(
+    principal: Principal,
+    read: GenerateRequestReader,
+    id: string,
+    chargeKey: string,
+    source: ImageSource | undefined,
+  ): Promise<Generated> {
     let keys: { imageKey: string; thumbnailKey: string } | undefined;
+    let recorded: ImageRecord | undefined;
     try {
       const { image, imageField, options } = await read();
       const prepared = await resolver.prepare(principal.user.id, image, options, imageField);
@@ -81,6 +119,10 @@ export function createGeneration({
         blobs.put(record.thumbnailKey, rendered.thumbnail, rendered.contentType),
       ]);
       await store.images.insert(record);
+      recorded = record;
+      // The first rule: a process that refunded this key meanwhile (it gave up on the job) has
+      // freed the unit; the record takes it again. None left: the image is not kept.
+      await quota.chargeOnce(principal.user, chargeKey);
       await onCreated?.(record.userId, viewOf(record), source);
       return {
         image: viewOf(record),
@@ -88,32 +130,77 @@ export function createGeneration({
         report: rendered.report,
       };
     } catch (err) {
+      if (recorded && err instanceof QuotaExceededError)
+        await store.images.delete(recorded.userId, recorded.id).catch(() => undefined);
+      else if (recorded) throw err; // the record stands (an event not sent is retried by its sender)
       if (keys) await Promise.allSettled([blobs.delete(keys.imageKey), blobs.delete(keys.thumbnailKey)]);
       throw err;
     }
+  }
+
+  const generateOne: GenerateOne = async (
+    principal,
+    read,
+    id,
+    { source, chargeKey = chargeKeyOf(id) } = {},
+  ) => {
+    const userId = principal.user.id;
+    const found = await existing(userId, id);
+    if (found) return found;
+    const charge = await quota.chargeOnce(principal.user, chargeKey);
+    try {
+      return await renderAndRecord(principal, read, id, chargeKey, source);
+    } catch (err) {
+      return afterFailure(principal, id, chargeKey, charge, err);
+    }
   };
 
-  const handoff = createHandoff({ store, blobs, generateOne, viewOf });
+  /**
+   * The second rule: refund `charge`, then look for the record; when there is one (another process
+   * wrote it: a take-over), charge its key again and answer it. Otherwise rethrows `err`.
+   */
+  async function afterFailure(
+    principal: Principal,
+    id: string,
+    chargeKey: string,
+    charge: Charge,
+    err: unknown,
+  ): Promise<Generated> {
+    await quota
+      .refund(charge)
+      .catch((e: unknown) => logger?.error({ err: e, charge }, 'quota refund failed'));
+    if (!(await store.images.findById(principal.user.id, id))) throw err;
+    await quota.chargeOnce(principal.user, chargeKey);
+    const answer = await existing(principal.user.id, id);
+    if (!answer) throw err;
+    return answer;
+  }
+
+  const handoff = createHandoff({ store, blobs, quota, generateOne, existing, afterFailure, chargeKeyOf });
 
   return {
     // The quota before the capacity: a caller with no quota left gets the contract's 429 however
-    // busy the process is; a unit charged and then refused for capacity is refunded (withCharge).
-    generate: (principal, read) =>
-      quota.withCharge(principal.user, () =>
-        // Rendered on a worker: its capacity is the workers', so no admission here.
-        generationQueue
-          ? handoff.generateOnWorker(principal, read, generationQueue)
-          : admission.admitted(principal.user.id, () => generateOne(principal, read, newId('img'))),
-      ),
+    // busy the process is; a unit charged and then refused for capacity is refunded.
+    async generate(principal, read, { imageId = newId('img') } = {}) {
+      // Rendered on a worker: its capacity is the workers', so no admission here.
+      if (generationQueue) return handoff.generateOnWorker(principal, read, generationQueue, imageId);
+      const found = await existing(principal.user.id, imageId);
+      if (found) return found;
+      const key = chargeKeyOf(imageId);
+      const charge = await quota.chargeOnce(principal.user, key);
+      try {
+        return await admission.admitted(principal.user.id, () => generateOne(principal, read, imageId));
+      } catch (err) {
+        // generateOne refunded what it charged; a refusal for capacity is refunded here.
+        return afterFailure(principal, imageId, key, charge, err);
+      }
+    },
 
     async generateItem(user, options, { imageId, chargeKey, source }) {
-      const existing = await store.images.findById(user.id, imageId);
-      if (existing) return viewOf(existing);
-      const generated = await quota.withCharge(
-        user,
-        () => generateOne({ user }, async () => ({ options }), imageId, source),
-        { key: chargeKey },
-      );
+      const generated = await generateOne({ user }, async () => ({ options }), imageId, {
+        source,
+        chargeKey,
+      });
       return generated.image;
     },
 

@@ -1,13 +1,20 @@
 /**
  * Generations handed to workers (`GENERATE_ON_WORKERS`, src/queue.ts): the serving process's side
- * ({@link Handoff.generateOnWorker}: charge already made, the request read, the upload put in the
- * blob store, the worker awaited) and the worker's ({@link Handoff.renderQueued}: the render, the
- * files and the record, under the image id the serving process chose, so a retried job finds it).
+ * ({@link Handoff.generateOnWorker}: the charge, the request read, the upload put in the blob store,
+ * the worker awaited) and the worker's ({@link Handoff.renderQueued}: the render, the files and the
+ * record, under the image id the serving process chose, so a retried job finds it).
+ *
+ * Both sides charge the same key (generation.ts {@link chargeKeyOf}), so the unit is one. The
+ * serving process answers 201 once the record exists, whether or not the queue's completion event
+ * arrived; it answers an error only when no worker will make the image (the job withdrawn from the
+ * queue, or failed), or when it cannot tell (the queue unreachable past the wait): then it refunds,
+ * and a worker that writes the record later charges it again (generation.ts's first rule).
  */
 import { readFile } from 'node:fs/promises';
 import type { Principal } from '../accounts/accounts.js';
+import type { Charge, Quota } from '../accounts/quota.js';
 import { errorOf, NotFoundError, TitlecardError, ValidationError } from '../kernel/errors.js';
-import { ID_BODY, newBlobStem, newId } from '../kernel/ids.js';
+import { ID_BODY, newBlobStem } from '../kernel/ids.js';
 import type {
   BlobStore,
   GenerationQueue,
@@ -15,23 +22,24 @@ import type {
   QueuedGenerationResult,
   RecordStore,
 } from '../kernel/ports.js';
-import type { ImageRecord } from '../kernel/records.js';
 import type { RenderReport } from './schemas.js';
 import type { GenerateOne } from './generation.js';
-import type { Generated, GenerateRequestReader, ImageView } from './images.js';
+import type { Generated, GenerateRequestReader } from './images.js';
 
 /** An upload on its way to a worker: deleted once rendered, else by the orphan sweep (images.ts). */
 export const HANDOFF_KEY_PATTERN = new RegExp(`^${ID_BODY}_upload\\.bin$`);
 
 export interface Handoff {
   /**
-   * Renders a generation on a worker (its charge is the caller's, quota.withCharge); deletes the
-   * upload when it fails.
+   * Charges `imageId`'s key and renders the generation on a worker; deletes the upload when it
+   * fails. Throws as images.ts `generate`, and ServiceBusyError or ServiceUnavailableError from the
+   * queue (src/queue.ts), refunded.
    */
   generateOnWorker(
     principal: Principal,
     read: GenerateRequestReader,
     queue: GenerationQueue,
+    imageId: string,
   ): Promise<Generated>;
   /** The worker's side: the domain error it throws comes back as a result. */
   renderQueued(job: QueuedGeneration): Promise<QueuedGenerationResult>;
@@ -40,17 +48,42 @@ export interface Handoff {
 export interface HandoffDeps {
   store: RecordStore;
   blobs: BlobStore;
-  /** generation.ts's generation after the charge (read → validate → render → files → record). */
+  quota: Quota;
+  /** generation.ts's charged generation (read → validate → render → files → record). */
   generateOne: GenerateOne;
-  viewOf: (record: ImageRecord) => ImageView;
+  /** The answer for a record already written; undefined when there is none. */
+  existing: (userId: string, id: string) => Promise<Generated | undefined>;
+  /** generation.ts's second rule: refund, then answer a record another process wrote, or rethrow. */
+  afterFailure: (
+    principal: Principal,
+    id: string,
+    chargeKey: string,
+    charge: Charge,
+    err: unknown,
+  ) => Promise<Generated>;
+  chargeKeyOf: (imageId: string) => string;
 }
 
-export function createHandoff({ store, blobs, generateOne, viewOf }: HandoffDeps): Handoff {
+export function createHandoff({
+  store,
+  blobs,
+  quota,
+  generateOne,
+  existing,
+  afterFailure,
+  chargeKeyOf,
+}: HandoffDeps): Handoff {
   async function generateOnWorker(
     principal: Principal,
     read: GenerateRequestReader,
     queue: GenerationQueue,
+    imageId: string,
   ): Promise<Generated> {
+    const userId = principal.user.id;
+    const found = await existing(userId, imageId);
+    if (found) return found;
+    const key = chargeKeyOf(imageId);
+    const charge = await quota.chargeOnce(principal.user, key);
     let uploadKey: string | null = null;
     try {
       const { image, imageField, options } = await read();
@@ -59,36 +92,37 @@ export function createHandoff({ store, blobs, generateOne, viewOf }: HandoffDeps
         const bytes = Buffer.isBuffer(image) ? image : await readFile(image.path);
         await blobs.put(uploadKey, bytes, 'application/octet-stream');
       }
-      const imageId = newId('img');
-      const result = await queue.run({
-        userId: principal.user.id,
-        options: (options ?? {}) as Record<string, unknown>,
-        uploadKey,
-        imageField: imageField ?? 'image',
-        imageId,
-      });
+      const result = await queue.run(
+        {
+          userId,
+          options: (options ?? {}) as Record<string, unknown>,
+          uploadKey,
+          imageField: imageField ?? 'image',
+          imageId,
+        },
+        // The record is the answer, even when the queue lost the worker's completion event.
+        async () => (await store.images.findById(userId, imageId)) !== undefined,
+      );
       if (!result.ok) throw errorOf(result.error);
-      const record = await store.images.findById(principal.user.id, imageId);
-      const thumbnail = record && (await blobs.get(record.thumbnailKey));
-      if (!record || !thumbnail) throw new Error(`the worker's image ${imageId} has no record or thumbnail`);
-      return { image: viewOf(record), thumbnail, report: result.report as RenderReport };
+      const made = await existing(userId, imageId);
+      if (!made) throw new Error(`the worker's image ${imageId} has no record or thumbnail`);
+      return { ...made, report: (result.report ?? made.report) as RenderReport };
     } catch (err) {
       if (uploadKey) await blobs.delete(uploadKey).catch(() => undefined);
-      throw err;
+      return afterFailure(principal, imageId, key, charge, err);
     }
   }
 
   async function renderQueued(job: QueuedGeneration): Promise<QueuedGenerationResult> {
-    const existing = await store.images.findById(job.userId, job.imageId);
-    if (existing) return { ok: true, report: null };
+    if (await store.images.findById(job.userId, job.imageId)) return { ok: true, report: null };
     const user = await store.users.findById(job.userId);
     try {
       if (!user) throw new NotFoundError('The account of this generation no longer exists');
       const upload = job.uploadKey ? await blobs.get(job.uploadKey) : undefined;
       if (job.uploadKey && !upload) throw new Error(`the upload ${job.uploadKey} is missing`);
+      // The serving process's key: charged already unless it gave up meanwhile; refunded on failure.
       const generated = await generateOne(
         { user },
-        // The serving process charged, and refunds if this fails.
         async () => ({ image: upload?.body, imageField: job.imageField, options: job.options }),
         job.imageId,
       );

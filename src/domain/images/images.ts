@@ -15,6 +15,7 @@
  *   (`titlecard sweep`) removes those. A crash after the reservation costs the caller that unit for
  *   the month (the store cannot tell a crashed generation from one in flight).
  */
+import type { Logger } from 'pino';
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import type { Principal } from '../accounts/accounts.js';
@@ -90,7 +91,17 @@ export interface Images {
    * render too long; nothing charged), ValidationError (bad option or image, field named),
    * FileTooLargeError (image over 10 MB); a fault leaves no record, no file and no charge.
    */
-  generate(principal: Principal, read: GenerateRequestReader): Promise<Generated>;
+  generate(
+    principal: Principal,
+    read: GenerateRequestReader,
+    options?: {
+      /**
+       * The image's id (default a new one): an Idempotency-Key's retry gives its first request's
+       * (http/idempotency.ts), and answers the image when that request made it.
+       */
+      imageId?: string;
+    },
+  ): Promise<Generated>;
   /**
    * A batch item's generation (src/domain/batches): `options` as `/generate` takes them without
    * the upload, the image recorded under `imageId` (derived from the item, so a retry finds it),
@@ -185,6 +196,8 @@ export interface ImagesDeps {
   renderer: Renderer;
   quota: Quota;
   clock: Clock;
+  /** Where a refund that failed is logged (generation.ts). */
+  logger?: Logger;
   /** Base of file URLs when the blob store has no public URL of its own, e.g. `https://cards.example.com`. */
   publicUrl: string;
   /** Counts previews per account ({@link PREVIEW_LIMIT}). */
@@ -245,6 +258,7 @@ export function createImages({
   maxWaitMs = DEFAULT_MAX_WAIT_MS,
   onCreated,
   generationQueue,
+  logger,
 }: ImagesDeps): Images {
   const resolver = createRequestResolver({ assets, presets, templates, fetchImage, fetchThrottle });
   const admission = createAdmission({ renderer, maxInFlight, maxWaitMs });
@@ -261,6 +275,7 @@ export function createImages({
       viewOf,
       onCreated,
       generationQueue,
+      logger,
     }),
     ...createPreviews({ renderer, templates, previewThrottle, admission, resolver }),
     ...createImageRecords({ store, blobs, clock, urlOf }),

@@ -21,6 +21,7 @@ export const ERROR_CODES = [
   'FORBIDDEN',
   'INVALID_LINK',
   'BUSY',
+  'UNAVAILABLE',
   'IDEMPOTENCY_MISMATCH',
   'IDEMPOTENCY_IN_FLIGHT',
   'OAUTH_REFUSED',
@@ -194,6 +195,74 @@ export class ServiceBusyError extends TitlecardError {
   ) {
     super('BUSY', message);
   }
+}
+
+/**
+ * A store or the queue this request needs does not answer (ours, issue 44: a MongoDB, S3 or Redis
+ * outage): 503 with `Retry-After` (default 5 s), nothing charged or half-written; a retry after it
+ * may succeed. Made from the store's own error by {@link outageOf}.
+ */
+export class ServiceUnavailableError extends TitlecardError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds = 5,
+  ) {
+    super('UNAVAILABLE', message);
+  }
+}
+
+/** Names of the MongoDB driver's errors that mean the server cannot be reached or answered too late. */
+const MONGO_OUTAGES = new Set([
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoServerSelectionError',
+  'MongoNotConnectedError',
+  'MongoTopologyClosedError',
+  'MongoPoolClearedError',
+]);
+/** Socket errors (Node's `code`) that mean a server is away, not that the request was wrong. */
+const SOCKET_OUTAGES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+
+/**
+ * The {@link ServiceUnavailableError} for a store's or the queue's outage, naming which; undefined
+ * for any other error (the error itself when it is one). Recognizes the MongoDB driver's network errors, the AWS SDK's errors with no
+ * answer or a 5xx / SlowDown answer, ioredis's "not connected" errors, and socket errors (their
+ * `cause` chains included).
+ */
+export function outageOf(err: unknown): ServiceUnavailableError | undefined {
+  if (err instanceof ServiceUnavailableError) return err;
+  for (
+    let e = err as Record<string, unknown> | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as never, depth++
+  ) {
+    const name = typeof e.name === 'string' ? e.name : '';
+    const message = typeof e.message === 'string' ? e.message : '';
+    const status = (e.$metadata as { httpStatusCode?: number } | undefined)?.httpStatusCode;
+    if (MONGO_OUTAGES.has(name))
+      return new ServiceUnavailableError('The record store does not answer: try again in a moment');
+    if (
+      e.$metadata &&
+      (status === undefined || status >= 500 || name === 'SlowDown' || name === 'TimeoutError')
+    )
+      return new ServiceUnavailableError('The file store does not answer: try again in a moment');
+    if (
+      name === 'MaxRetriesPerRequestError' ||
+      /enableOfflineQueue|Connection is closed|Redis is (not )?connect/i.test(message)
+    )
+      return new ServiceUnavailableError('The queue does not answer: try again in a moment');
+    if (typeof e.code === 'string' && SOCKET_OUTAGES.has(e.code))
+      return new ServiceUnavailableError('A store does not answer: try again in a moment');
+  }
+  return undefined;
 }
 
 /**

@@ -137,15 +137,18 @@ export interface StoredResponse {
 
 /** What {@link IdempotencyRepository.begin} found. */
 export type IdempotencyStart =
-  | { state: 'started' }
+  /** Free, or taken over from a holder whose lease ran out: `startedAt` is the first request's. */
+  | { state: 'started'; startedAt: Date }
   | { state: 'in-flight' }
   | { state: 'mismatch' }
   | { state: 'done'; response: StoredResponse };
 
 export interface IdempotencyRepository {
   /**
-   * Claims `key` for `userId` atomically (across processes): `started` when it was free or its
-   * record expired at `at` (the caller then runs the request and calls complete or abandon);
+   * Claims `key` for `userId` atomically (across processes): `started` when it was free, its
+   * record expired at `at`, or its request is under way with a lease that ran out before `at` (its
+   * holder died; taken over with the first `startedAt`). The caller then runs the request, renews
+   * the lease until `leaseUntil` while it does, and calls complete or abandon;
    * otherwise what is there: `mismatch` for another fingerprint, `in-flight`, or the stored answer.
    */
   begin(
@@ -154,7 +157,10 @@ export interface IdempotencyRepository {
     fingerprint: string,
     at: Date,
     expiresAt: Date,
+    leaseUntil: Date,
   ): Promise<IdempotencyStart>;
+  /** Extends the lease of a key still under way (its holder lives). */
+  renew(userId: string, key: string, leaseUntil: Date): Promise<void>;
   /** Stores the answer of a started key. */
   complete(userId: string, key: string, response: StoredResponse): Promise<void>;
   /** Frees a started key (the request failed in a way a retry may fix). */
@@ -338,6 +344,11 @@ export interface BatchRepository {
    * may have missed (QUEUE=redis, Redis away when the batch was made).
    */
   queuedBefore(before: Date, limit: number): Promise<{ batchId: string; index: number }[]>;
+  /**
+   * Up to `limit` running items whose claim is older than `claimedBefore`: their job may have run
+   * out of retries (QUEUE=redis, a store away longer than the backoff), so they are queued again.
+   */
+  stalledBefore(claimedBefore: Date, limit: number): Promise<{ batchId: string; index: number }[]>;
   /** Renews the claims of these running items at `at` (a runner's heartbeat). */
   renew(items: { batchId: string; index: number }[], at: Date): Promise<void>;
   /** Records how a running item ended. */
@@ -471,8 +482,15 @@ export type WebhookPoster = (url: string, body: string, headers: Record<string, 
  * `QUEUE=redis`), consumed by `titlecard worker` processes.
  */
 export interface ItemQueue {
-  /** Enqueues items; an item already enqueued is not added twice (its job id is `batchId:index`). */
-  add(items: { batchId: string; index: number }[]): Promise<void>;
+  /**
+   * Enqueues items; an item already enqueued is not added twice (its job id is `batchId-index`).
+   * With `again` (items whose claim went stale, src/worker.ts): a job that failed for good or
+   * finished is queued anew; a waiting or running one is left alone. ServiceUnavailableError while
+   * the queue cannot be reached.
+   */
+  add(items: { batchId: string; index: number }[], options?: { again?: boolean }): Promise<void>;
+  /** Answers when the queue answers; throws otherwise (`GET /readyz`). */
+  ping(): Promise<void>;
 }
 
 /** A generation handed to a worker (`GENERATE_ON_WORKERS`): what it renders, and where its record goes. */
@@ -494,11 +512,13 @@ export type QueuedGenerationResult =
   | { ok: false; error: { code: string; message: string; field: string | null; constraint: string | null } };
 
 /**
- * Runs a generation's render on a worker (BullMQ, src/queue.ts) and waits for it. Rejects with
- * ServiceBusyError when no worker finished it in time.
+ * Runs a generation's render on a worker (BullMQ, src/queue.ts) and waits for it: its result, or
+ * `{ ok: true, report: null }` as soon as `written()` (the record exists) says it was made. Rejects
+ * with ServiceBusyError when no worker took it in time (the job withdrawn: none will make it), and
+ * ServiceUnavailableError when the queue cannot be reached or the job failed for good.
  */
 export interface GenerationQueue {
-  run(job: QueuedGeneration): Promise<QueuedGenerationResult>;
+  run(job: QueuedGeneration, written: () => Promise<boolean>): Promise<QueuedGenerationResult>;
 }
 
 /** The time source, injectable so tests can cross a month boundary. */

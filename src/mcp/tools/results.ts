@@ -5,7 +5,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
-import { TitlecardError, ValidationError } from '../../domain/kernel/errors.js';
+import { outageOf, TitlecardError, ValidationError } from '../../domain/kernel/errors.js';
 import { RemoteApiError } from '../../backend/port.js';
 
 /** `structuredContent` and the same JSON as a text block (for clients without structured output), then `extra`. */
@@ -22,7 +22,12 @@ export function structuredResult(
 /** An error as an `isError` result (MCP tools specification, "Error Handling"). */
 export function errorResult(err: unknown, logger: Logger): CallToolResult {
   let text: string;
-  if (err instanceof ValidationError) text = `Invalid ${err.field} (${err.constraint}): ${err.message}`;
+  const outage = outageOf(err);
+  if (outage) {
+    logger.warn({ err }, 'MCP tool: a store or the queue is away');
+    text = `${outage.message} (after about ${outage.retryAfterSeconds} s).`;
+  } else if (err instanceof ValidationError)
+    text = `Invalid ${err.field} (${err.constraint}): ${err.message}`;
   else if (err instanceof TitlecardError || err instanceof RemoteApiError) text = err.message;
   else {
     const id = crypto.randomUUID();

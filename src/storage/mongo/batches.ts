@@ -83,6 +83,17 @@ export async function mongoBatches(db: Db): Promise<RecordStore['batches']> {
         .toArray();
       return docs.map((d) => ({ batchId: d.batchId, index: d.index }));
     },
+    async stalledBefore(claimedBefore, limit) {
+      const docs = await items
+        .find(
+          { status: 'running', claimedAt: { $lt: claimedBefore } },
+          { projection: { batchId: 1, index: 1 } },
+        )
+        .sort({ claimedAt: 1 })
+        .limit(limit)
+        .toArray();
+      return docs.map((d) => ({ batchId: d.batchId, index: d.index }));
+    },
     async renew(list, at) {
       if (list.length === 0) return;
       await items.updateMany(

@@ -84,6 +84,10 @@ export function sqliteBatches(db: Database.Database): RecordStore['batches'] {
       `SELECT i.batch_id, i.idx FROM batch_items i JOIN batches b ON b.id = i.batch_id
        WHERE i.status = 'queued' AND b.created_at < ? ORDER BY b.created_at, i.batch_id, i.idx LIMIT ?`,
     ),
+    stalledBefore: db.prepare<[string, number], { batch_id: string; idx: number }>(
+      `SELECT batch_id, idx FROM batch_items WHERE status = 'running' AND claimed_at < ?
+       ORDER BY claimed_at LIMIT ?`,
+    ),
     renew: db.prepare(
       "UPDATE batch_items SET claimed_at = ? WHERE batch_id = ? AND idx = ? AND status = 'running'",
     ),
@@ -157,6 +161,11 @@ export function sqliteBatches(db: Database.Database): RecordStore['batches'] {
     async queuedBefore(before, limit) {
       return q.queuedBefore
         .all(before.toISOString(), limit)
+        .map((r) => ({ batchId: r.batch_id, index: r.idx }));
+    },
+    async stalledBefore(claimedBefore, limit) {
+      return q.stalledBefore
+        .all(claimedBefore.toISOString(), limit)
         .map((r) => ({ batchId: r.batch_id, index: r.idx }));
     },
     async renew(items, at) {
