@@ -94,6 +94,12 @@ export const errorResponses = {
     description: 'Internal server error, with a request id in the message.',
     content: json(ref('EndpointErrorBody')),
   },
+  503: {
+    description:
+      '(Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After.',
+    headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.' } },
+    content: json(ref('EndpointErrorBody')),
+  },
 };
 
 /** 403 `FORBIDDEN`: the account's email is not confirmed (src/domain/accounts/confirmation.ts). */
@@ -149,10 +155,18 @@ export const secretShownOnceResponses = (a: string, listed: string, gone: string
   };
 };
 
-/** An operation that needs the bearer token (docs/api.md#authentication): adds the 401 and 500 responses. */
+/**
+ * An operation that needs the bearer token (docs/api.md#authentication): adds the 401, 500 and 503
+ * responses (an operation's own 503 stays).
+ */
 export const secured = (op: Json) => ({
   ...op,
-  responses: { ...(op.responses as Json), 401: errorResponses[401], 500: errorResponses[500] },
+  responses: {
+    503: errorResponses[503],
+    ...(op.responses as Json),
+    401: errorResponses[401],
+    500: errorResponses[500],
+  },
 });
 
 /** Which methods each path of `paths` allows (`Allow`, RFC 9110 section 10.2.1), by a request path. */

@@ -1679,7 +1679,7 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
-      /** @description Busy: the expected wait for a render in this process is past RENDER_MAX_WAIT (30 s by default), or RENDER_QUEUE generations already wait. Nothing was charged; try again after Retry-After, the expected wait. */
+      /** @description BUSY: the expected wait for a render in this process is past RENDER_MAX_WAIT (30 s by default), or RENDER_QUEUE generations already wait, or (GENERATE_ON_WORKERS) no worker took the render within GENERATE_WAIT_SECONDS. UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was made or charged; try again after Retry-After. */
       503: {
         headers: {
           /** @description Seconds to wait. */
@@ -1751,6 +1751,17 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
     };
   };
   getImage: {
@@ -1805,6 +1816,17 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
     };
   };
   deleteImage: {
@@ -1853,6 +1875,17 @@ export interface operations {
       /** @description Internal server error, with a request id in the message. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2020,6 +2053,17 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
     };
   };
   getUsage: {
@@ -2057,6 +2101,17 @@ export interface operations {
       /** @description Internal server error, with a request id in the message. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2102,6 +2157,17 @@ export interface operations {
       /** @description Internal server error, with a request id in the message. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2216,6 +2282,17 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
     };
   };
   validateToken: {
@@ -2253,6 +2330,17 @@ export interface operations {
       /** @description Internal server error, with a request id in the message. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2313,6 +2401,17 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
     };
   };
   listAssets: {
@@ -2352,6 +2451,17 @@ export interface operations {
       /** @description Internal server error, with a request id in the message. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2443,6 +2553,17 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
     };
   };
   deleteAsset: {
@@ -2506,6 +2627,17 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
     };
   };
   listFonts: {
@@ -2545,6 +2677,17 @@ export interface operations {
       /** @description Internal server error, with a request id in the message. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2630,6 +2773,17 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
     };
   };
   deleteFont: {
@@ -2693,6 +2847,17 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
     };
   };
   listPresets: {
@@ -2732,6 +2897,17 @@ export interface operations {
       /** @description Internal server error, with a request id in the message. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2794,6 +2970,17 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
     };
   };
   getPreset: {
@@ -2842,6 +3029,17 @@ export interface operations {
       /** @description Internal server error, with a request id in the message. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2915,6 +3113,17 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
     };
   };
   deletePreset: {
@@ -2969,6 +3178,17 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
     };
   };
   listSigningKeys: {
@@ -3008,6 +3228,17 @@ export interface operations {
       /** @description Internal server error, with a request id in the message. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3079,6 +3310,17 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
     };
   };
   revokeSigningKey: {
@@ -3127,6 +3369,17 @@ export interface operations {
       /** @description Internal server error, with a request id in the message. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3189,6 +3442,17 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
     };
   };
   listTemplates: {
@@ -3228,6 +3492,17 @@ export interface operations {
       /** @description Internal server error, with a request id in the message. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3299,6 +3574,17 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
     };
   };
   getTemplate: {
@@ -3348,6 +3634,17 @@ export interface operations {
       /** @description Internal server error, with a request id in the message. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3431,6 +3728,17 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
     };
   };
   deleteTemplate: {
@@ -3504,6 +3812,17 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
     };
   };
   listSites: {
@@ -3543,6 +3862,17 @@ export interface operations {
       /** @description Internal server error, with a request id in the message. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3614,6 +3944,17 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
     };
   };
   getSite: {
@@ -3668,6 +4009,17 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
     };
   };
   deleteSite: {
@@ -3716,6 +4068,17 @@ export interface operations {
       /** @description Internal server error, with a request id in the message. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3789,6 +4152,17 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
     };
   };
   verifySite: {
@@ -3852,6 +4226,17 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
     };
   };
   listSitePages: {
@@ -3908,6 +4293,17 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
     };
   };
   listBatches: {
@@ -3947,6 +4343,17 @@ export interface operations {
       /** @description Internal server error, with a request id in the message. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4042,6 +4449,17 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
     };
   };
   getBatch: {
@@ -4090,6 +4508,17 @@ export interface operations {
       /** @description Internal server error, with a request id in the message. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4150,6 +4579,17 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
     };
   };
   getBatchArchive: {
@@ -4200,6 +4640,17 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
     };
   };
   listWebhooks: {
@@ -4239,6 +4690,17 @@ export interface operations {
       /** @description Internal server error, with a request id in the message. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4353,6 +4815,17 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
     };
   };
   listWebhookDeliveries: {
@@ -4395,6 +4868,17 @@ export interface operations {
       /** @description Internal server error, with a request id in the message. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4449,6 +4933,17 @@ export interface operations {
       /** @description Internal server error, with a request id in the message. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4514,6 +5009,17 @@ export interface operations {
       /** @description Internal server error, with a request id in the message. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {

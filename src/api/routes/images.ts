@@ -181,7 +181,7 @@ export const imagesResource: Resource = {
             413: { description: 'Image larger than 10 MB.', content: json(ref('FileTooLargeBody')) },
             503: {
               description:
-                'Busy: the expected wait for a render in this process is past RENDER_MAX_WAIT (30 s by default), or RENDER_QUEUE generations already wait. Nothing was charged; try again after Retry-After, the expected wait.',
+                'BUSY: the expected wait for a render in this process is past RENDER_MAX_WAIT (30 s by default), or RENDER_QUEUE generations already wait, or (GENERATE_ON_WORKERS) no worker took the render within GENERATE_WAIT_SECONDS. UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was made or charged; try again after Retry-After.',
               headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.' } },
               content: json(ref('EndpointErrorBody')),
             },
