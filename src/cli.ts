@@ -105,6 +105,9 @@ function closeOnStopSignals(
   });
 }
 
+/** How far back `titlecard sweep` looks for charges of images never made: 30 days. */
+const CHARGES_LOOKED_AT_DAYS = 30;
+
 function buildProgram(): Command {
   const program = new Command('titlecard')
     .description('Titled images for link previews, over REST and MCP.')
@@ -334,19 +337,24 @@ function buildProgram(): Command {
 
   program
     .command('sweep')
-    .description('Delete image files no record points to (left by a crash between a file and its record).')
+    .description(
+      'Delete image files no record points to (left by a crash between a file and its record), and refund the charges of images never made (left by a crash between a charge and its record; serving processes also do this hourly).',
+    )
     .option('--grace-minutes <minutes>', 'spare files younger than this (generations in flight)', minutes, 60)
     .option('--dry-run', 'list what would be deleted, delete nothing')
     .option('--json', 'print one JSON object: {deleted, dryRun}')
     .action((o: { graceMinutes: number; dryRun?: boolean; json?: boolean }) =>
       withServices(async ({ images }) => {
         const dryRun = o.dryRun ?? false;
-        const deleted = await images.sweepOrphans({
-          olderThan: new Date(Date.now() - o.graceMinutes * 60_000),
-          dryRun,
-        });
-        if (o.json) out(JSON.stringify({ deleted, dryRun }));
-        else out(`${dryRun ? 'Would delete' : 'Deleted'} ${deleted.length} file(s) no record points to.`);
+        const olderThan = new Date(Date.now() - o.graceMinutes * 60_000);
+        const deleted = await images.sweepOrphans({ olderThan, dryRun });
+        const since = new Date(olderThan.getTime() - CHARGES_LOOKED_AT_DAYS * 24 * 3600_000);
+        const refunded = await images.sweepCharges({ since, olderThan, dryRun });
+        if (o.json) out(JSON.stringify({ deleted, refunded, dryRun }));
+        else
+          out(
+            `${dryRun ? 'Would delete' : 'Deleted'} ${deleted.length} file(s) no record points to; ${dryRun ? 'would refund' : 'refunded'} ${refunded.length} charge(s) of images never made.`,
+          );
       }),
     );
   return program;

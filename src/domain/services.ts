@@ -126,8 +126,9 @@ export interface Services {
   /** Webhook endpoints, their signed deliveries and retries (`/webhooks`). */
   webhooks: Webhooks;
   /**
-   * The background work of a serving process: the batch runner. `start` is the server's to call
-   * (a CLI command runs none); `close` stops it.
+   * The background work of a serving process: the batch runner, webhook deliveries and the hourly
+   * charge sweep (images.ts `sweepCharges`). `start` is the server's to call (a CLI command runs
+   * none); `close` stops it.
    */
   background: { start(): void };
   /**
@@ -180,6 +181,14 @@ async function probe(check: () => Promise<unknown>): Promise<string> {
     clearTimeout(timer);
   }
 }
+
+/**
+ * How often a serving process refunds the image charges whose image was never made (its process
+ * died between the two), and how old such a charge must be, ms: an hour, far past any generation's
+ * wait (GENERATE_WAIT_SECONDS + 60 s at most). It looks at a day of charges each time.
+ */
+const CHARGE_SWEEP_EVERY_MS = 3600_000;
+const CHARGE_SWEEP_WINDOW_MS = 24 * 3600_000;
 
 /** How long a running item's claim may go unrenewed before a worker queues it again (QUEUE=redis), ms. */
 export const STALLED_AFTER_MS = 120_000;
@@ -315,6 +324,7 @@ export function createServices(deps: ServiceDeps): Services {
       await assets.deleteAllOf(id);
     },
   });
+  let chargeSweep: NodeJS.Timeout | undefined;
   return {
     accounts,
     quota,
@@ -336,6 +346,19 @@ export function createServices(deps: ServiceDeps): Services {
       start() {
         if (!deps.itemQueue) runner.start();
         webhooks.start();
+        chargeSweep ??= setInterval(() => {
+          const now = clock.now().getTime();
+          images
+            .sweepCharges({
+              since: new Date(now - CHARGE_SWEEP_WINDOW_MS - CHARGE_SWEEP_EVERY_MS),
+              olderThan: new Date(now - CHARGE_SWEEP_EVERY_MS),
+            })
+            .then(
+              (keys) => keys.length > 0 && deps.logger.warn({ keys }, 'charges without their image refunded'),
+              (err: unknown) => deps.logger.error({ err }, 'the charge sweep failed'),
+            );
+        }, CHARGE_SWEEP_EVERY_MS);
+        chargeSweep.unref();
       },
     },
     processQueuedGeneration: (job) => images.renderQueued(job),
@@ -365,6 +388,7 @@ export function createServices(deps: ServiceDeps): Services {
       };
     },
     async close() {
+      clearInterval(chargeSweep);
       await Promise.all([runner.stop(), webhooks.stop()]);
       await Promise.all([deps.store.close(), deps.blobs.close()]);
     },

@@ -92,6 +92,35 @@ describe('nothing lost, nothing charged wrongly', () => {
     await s.close();
   });
 
+  it('the charge sweep refunds an image charge whose process died before the record, and no other (issue 44)', async () => {
+    const { s, store } = domainServices(fakeClock('2026-05-05T00:00:00Z'));
+    const { user, token } = await s.accounts.createUser({
+      email: 'sweep@example.com',
+      displayName: 'S',
+      tier: 'pro',
+    });
+    const principal = await s.accounts.authenticate(`Bearer ${token.token}`);
+    const made = await s.images.generate(principal, async () => ({
+      image: await solid([1, 2, 3], 'jpeg', 300, 200),
+      options: { title: 'Made' },
+    }));
+    // A generation whose process died after its charge: the key charged, no record.
+    await s.quota.chargeOnce(user, 'img:img_diedbeforeitsrecord0');
+    expect((await s.quota.usage(user)).usage.generated).toBe(2);
+    const window = { since: new Date(Date.now() - 3600_000), olderThan: new Date(Date.now() + 1000) };
+    expect(await s.images.sweepCharges({ ...window, dryRun: true })).toEqual([
+      'img:img_diedbeforeitsrecord0',
+    ]);
+    expect((await s.quota.usage(user)).usage.generated).toBe(2);
+    expect(await s.images.sweepCharges(window)).toEqual(['img:img_diedbeforeitsrecord0']);
+    expect((await s.quota.usage(user)).usage.generated).toBe(1);
+    expect(await s.images.sweepCharges(window)).toEqual([]);
+    expect(await store.images.findById(user.id, made.image.id)).toBeDefined();
+    // Too young for the window: left alone.
+    await s.quota.chargeOnce(user, 'img:img_stillunderway0000000');
+    expect(await s.images.sweepCharges({ ...window, olderThan: new Date(Date.now() - 60_000) })).toEqual([]);
+  });
+
   it('an invalid option is refused before rendering, and its reserved unit is refunded', async () => {
     const { s, renders } = domainServices(fakeClock('2026-05-05T00:00:00Z'));
     const { user, token } = await s.accounts.createUser({

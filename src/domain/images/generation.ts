@@ -37,6 +37,9 @@ import type {
 } from './images.js';
 import type { RequestResolver } from './request.js';
 
+/** Charges the charge sweep looks at in one run (the oldest of its window first). */
+export const CHARGE_SWEEP_BATCH = 5000;
+
 /** The key an image's charge is made under (quota.chargeOnce): `img:<image id>`. */
 export const chargeKeyOf = (imageId: string): string => `img:${imageId}`;
 
@@ -78,7 +81,7 @@ export function createGeneration({
   onCreated: ImagesDeps['onCreated'];
   generationQueue: GenerationQueue | undefined;
   logger?: Logger;
-}): Pick<Images, 'generate' | 'generateItem' | 'renderQueued'> {
+}): Pick<Images, 'generate' | 'generateItem' | 'renderQueued' | 'sweepCharges'> {
   /** The answer for a record already written (a retry, a take-over): its view and thumbnail. */
   async function existing(userId: string, id: string): Promise<Generated | undefined> {
     const record = await store.images.findById(userId, id);
@@ -205,5 +208,22 @@ export function createGeneration({
     },
 
     renderQueued: (job) => handoff.renderQueued(job),
+
+    async sweepCharges({ since, olderThan, dryRun = false }) {
+      const refunded: string[] = [];
+      for (const charge of await store.usage.keyedBetween('img:', since, olderThan, CHARGE_SWEEP_BATCH)) {
+        const id = charge.key.slice('img:'.length);
+        if (await store.images.findById(charge.userId, id)) continue;
+        refunded.push(charge.key);
+        if (dryRun) continue;
+        await store.usage.refund(charge.userId, charge.month, charge.receipt);
+        // The second rule: a record written meanwhile takes its unit again.
+        if (!(await store.images.findById(charge.userId, id))) continue;
+        refunded.pop();
+        const user = await store.users.findById(charge.userId);
+        if (user) await quota.chargeOnce(user, charge.key);
+      }
+      return refunded;
+    },
   };
 }

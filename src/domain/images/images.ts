@@ -12,8 +12,8 @@
  *   image is a 400 here) → write the files → write the record last. Any failure after the reservation refunds it,
  *   and files already written are deleted. A crash between the files and the record leaves only
  *   files no record points to, never a record without its files; {@link Images.sweepOrphans}
- *   (`titlecard sweep`) removes those. A crash after the reservation costs the caller that unit for
- *   the month (the store cannot tell a crashed generation from one in flight).
+ *   (`titlecard sweep`) removes those. A crash after the reservation leaves a charge without its
+ *   image, which {@link Images.sweepCharges} refunds after an hour (generation.ts).
  */
 import type { Logger } from 'pino';
 import type { Readable } from 'node:stream';
@@ -173,6 +173,14 @@ export interface Images {
    * deleted, or that would be with `dryRun`.
    */
   sweepOrphans(options: { olderThan: Date; dryRun?: boolean }): Promise<string[]>;
+  /**
+   * The charge sweep (issue 44): refunds the image charges made between `since` and `olderThan`
+   * whose image does not exist (their process died between the charge and the record: a crash, a
+   * kill, a deploy). A record written meanwhile takes its unit again (generation.ts's rules), so a
+   * generation still under way loses nothing. Returns the keys refunded (`img:<id>`), or that would
+   * be with `dryRun`. Looks at generation.ts's CHARGE_SWEEP_BATCH charges at most.
+   */
+  sweepCharges(options: { since: Date; olderThan: Date; dryRun?: boolean }): Promise<string[]>;
   /**
    * Resolves a generation's request for the renderer: the preset's options under the request's own,
    * validated; the background from exactly one of `image`, `asset` or `imageUrl`, else the preset's;

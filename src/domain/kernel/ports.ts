@@ -123,6 +123,17 @@ export interface UsageRepository {
    * stored with the charge in one atomic step.
    */
   tryChargeOnce(userId: string, month: string, limit: number, key: string): Promise<string | undefined>;
+  /**
+   * Up to `limit` charges made once per a key that starts with `prefix`, charged at `from` or later
+   * and before `to` (the charge sweep: an image's charge whose image was never made, its process
+   * having died), oldest first.
+   */
+  keyedBetween(
+    prefix: string,
+    from: Date,
+    to: Date,
+    limit: number,
+  ): Promise<{ userId: string; month: string; key: string; receipt: string }[]>;
   /** Gives back the generation charged with `receipt` in `month` (never below zero; a second refund is a no-op where the store can tell). */
   refund(userId: string, month: string, receipt: string): Promise<void>;
 }

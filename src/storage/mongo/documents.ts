@@ -54,7 +54,9 @@ export interface TokenSlotDoc {
 export interface UsageKeyDoc {
   _id: string;
   receipt: string;
+  userId: string;
   month: string;
+  chargedAt: Date;
 }
 
 export interface UsageSlotDoc {

@@ -18,6 +18,7 @@ export async function mongoUsage(db: Db): Promise<RecordStore['usage']> {
     slots.createIndex({ userId: 1, month: 1, slot: 1 }, { name: 'usage_by_user_month' }),
     slots.createIndex({ key: 1 }, { name: 'usage_by_key' }),
     keys.createIndex({ receipt: 1 }, { name: 'usage_keys_by_receipt' }),
+    keys.createIndex({ chargedAt: 1 }, { name: 'usage_keys_by_time' }),
   ]);
   const slotExists = async (receipt: string) =>
     (await slots.findOne({ _id: receipt }, { projection: { _id: 1 } })) !== null;
@@ -78,7 +79,7 @@ export async function mongoUsage(db: Db): Promise<RecordStore['usage']> {
         const receipt = earlier?._id ?? (await charge(userId, month, limit, key));
         if (receipt === undefined) return undefined;
         try {
-          await keys.insertOne({ _id: key, receipt, month });
+          await keys.insertOne({ _id: key, receipt, userId, month, chargedAt: new Date() });
           return receipt;
         } catch (err) {
           if (!isDuplicateKey(err)) {
@@ -94,6 +95,14 @@ export async function mongoUsage(db: Db): Promise<RecordStore['usage']> {
       throw new ServiceBusyError(
         `The quota store is busy (key ${key} not charged after ${CHARGE_ATTEMPTS} attempts): try again in a moment`,
       );
+    },
+    async keyedBetween(prefix, from, to, limit) {
+      const docs = await keys
+        .find({ chargedAt: { $gte: from, $lt: to }, _id: { $gte: prefix, $lt: `${prefix}\uffff` } })
+        .sort({ chargedAt: 1 })
+        .limit(limit)
+        .toArray();
+      return docs.map((d) => ({ userId: d.userId, month: d.month, key: d._id, receipt: d.receipt }));
     },
     async refund(_userId, _month, receipt) {
       // The slot first: a key naming a slot that is gone is freed by the next charge with it.

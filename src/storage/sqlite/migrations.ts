@@ -314,6 +314,10 @@ export const MIGRATIONS = [
   // renews the lease, so a key whose process died can be retried within seconds. NULL: no lease
   // (a row from before), free to take over.
   `ALTER TABLE idempotency ADD COLUMN lease_until TEXT;`,
+  // 15: when a keyed charge was made (issue 44), so that the charge sweep can refund an image's
+  // charge whose image was never made. NULL: charged before this column (batch items only).
+  `ALTER TABLE usage_charges ADD COLUMN charged_at TEXT;
+   CREATE INDEX usage_charges_by_time ON usage_charges(charged_at);`,
 ];
 
 /**

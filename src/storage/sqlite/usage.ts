@@ -18,7 +18,15 @@ export function sqliteUsage(db: Database.Database): RecordStore['usage'] {
     // A key is charged once whatever the month (a generation charged on the 31st before midnight
     // and finished after it is not charged again), and refunded in the month it was charged in.
     keyed: db.prepare<[string], { month: string }>('SELECT month FROM usage_charges WHERE key = ?'),
-    insertKey: db.prepare('INSERT INTO usage_charges (key, user_id, month) VALUES (?, ?, ?)'),
+    insertKey: db.prepare('INSERT INTO usage_charges (key, user_id, month, charged_at) VALUES (?, ?, ?, ?)'),
+    // A prefix as a key range: `key >= prefix AND key < prefix + U+FFFF`.
+    keyedBetween: db.prepare<
+      [string, string, string, string, number],
+      { key: string; user_id: string; month: string }
+    >(
+      `SELECT key, user_id, month FROM usage_charges
+       WHERE charged_at >= ? AND charged_at < ? AND key >= ? AND key < ? ORDER BY charged_at LIMIT ?`,
+    ),
     deleteKey: db.prepare('DELETE FROM usage_charges WHERE key = ?'),
   };
   const KEYED = 'key:';
@@ -26,7 +34,7 @@ export function sqliteUsage(db: Database.Database): RecordStore['usage'] {
   const chargeOnce = db.transaction((userId: string, month: string, limit: number, key: string) => {
     if (q.keyed.get(key)) return `${KEYED}${key}`;
     if (q.charge.run({ userId, month, limit }).changes !== 1) return undefined;
-    q.insertKey.run(key, userId, month);
+    q.insertKey.run(key, userId, month, new Date().toISOString());
     return `${KEYED}${key}`;
   });
   const refundOnce = db.transaction((userId: string, month: string, receipt: string) => {
@@ -47,6 +55,11 @@ export function sqliteUsage(db: Database.Database): RecordStore['usage'] {
     },
     async tryChargeOnce(userId, month, limit, key) {
       return chargeOnce.immediate(userId, month, limit, key);
+    },
+    async keyedBetween(prefix, from, to, limit) {
+      return q.keyedBetween
+        .all(from.toISOString(), to.toISOString(), prefix, `${prefix}\uffff`, limit)
+        .map((r) => ({ userId: r.user_id, month: r.month, key: r.key, receipt: `${KEYED}${r.key}` }));
     },
     async refund(userId, month, receipt) {
       // A keyed receipt refunds once (its key row goes with the unit); any other refunds one unit.

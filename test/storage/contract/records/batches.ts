@@ -157,6 +157,27 @@ export function batchesContract({ open }: ContractContext): void {
     expect(await store.usage.get(userId, '2026-11')).toBeLessThanOrEqual(1);
     await Promise.all(Array.from({ length: 6 }, () => store.usage.tryChargeOnce(userId, '2026-11', 50, key)));
     expect(await store.usage.get(userId, '2026-11')).toBe(1);
+    // The charge sweep finds it by its prefix and time, and only within the window.
+    const now = Date.now();
+    const found = await store.usage.keyedBetween(
+      'img:',
+      new Date(now - 60_000),
+      new Date(now + 60_000),
+      10_000,
+    );
+    expect(found.filter((c) => c.key === key)).toEqual([
+      { userId, month: '2026-11', key, receipt: expect.any(String) as string },
+    ]);
+    expect(
+      (await store.usage.keyedBetween('img:', new Date(now + 60_000), new Date(now + 120_000), 10)).filter(
+        (c) => c.key === key,
+      ),
+    ).toEqual([]);
+    expect(
+      (await store.usage.keyedBetween('bat_', new Date(now - 60_000), new Date(now + 60_000), 10_000)).filter(
+        (c) => c.key === key,
+      ),
+    ).toEqual([]);
     await store.close();
   });
 }
