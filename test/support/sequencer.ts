@@ -11,7 +11,7 @@ const HEAVY = [
   /mcp\/stdio/,
   /http\/hardening/,
   /system\/(faults|signals|cli|batch-restart)/,
-  /storage\/(scale-out|queue)/,
+  /storage\/(faults|scale-out|queue)/,
 ];
 
 export default class HeavyFirst extends BaseSequencer {
