@@ -46,6 +46,54 @@ describe('POST /layout, the free fit check', () => {
     }
   });
 
+  it('hyphenates a word wider than its line at the points of its language, with a visible hyphen; CJK keeps its rules (issue 42)', async () => {
+    const cases = [
+      ['Donaudampfschiffahrtsgesellschaft', 'de'],
+      ['Incomprehensibilities everywhere', 'en-us'],
+      ['Антидискриминационный', 'ru'],
+    ] as const;
+    for (const [title, language] of cases) {
+      const res = await call(srv.base, 'POST', '/layout', { token, json: { title, fontSize: 120 } });
+      expect(res.status).toBe(200);
+      const report = layoutReportSchema.parse(res.body.data);
+      expect(report.truncated, title).toBe(false);
+      const lines = report.lines.title;
+      const broken = lines.slice(0, -1).filter((l) => l.endsWith('-'));
+      expect(broken.length, title).toBeGreaterThan(0);
+      // Without the hyphens the lines are the title again, and every break is a point the
+      // language's own TeX patterns allow (the hyphen package as the oracle).
+      const { hyphenateSync } = (await import(`hyphen/${language}`)) as {
+        hyphenateSync: (w: string, o: { hyphenChar: string }) => string;
+      };
+      let rebuilt = '';
+      for (const line of lines) {
+        const word = (rebuilt + line).split(/\s+/).at(-1) ?? '';
+        if (line.endsWith('-') && line !== lines.at(-1)) {
+          const wordSoFar = word.slice(0, -1);
+          const full = title.split(/\s+/).find((w) => w.startsWith(wordSoFar)) ?? '';
+          const marked = hyphenateSync(full, { hyphenChar: '|' });
+          expect(marked.replace(/\|/g, '').length, title).toBe(full.length);
+          expect(
+            marked.split('|').some((_, i, parts) => parts.slice(0, i + 1).join('') === wordSoFar),
+            `${title}: ${wordSoFar}`,
+          ).toBe(true);
+          rebuilt += line.slice(0, -1);
+        } else rebuilt += line + ' ';
+      }
+      expect(rebuilt.replace(/\s+/g, ' ').trim()).toBe(title);
+      // /generate draws the same lines.
+      const made = await generate(srv.base, token, { title, fontSize: '120' }, { data: background });
+      expect(reportOf(made.headers).lines.title).toEqual(lines);
+    }
+    const japanese = await call(srv.base, 'POST', '/layout', {
+      token,
+      json: { title: '新しいリリースのお知らせと今後の予定について', fontSize: 120 },
+    });
+    expect((layoutReportSchema.parse(japanese.body.data).lines.title.join('') as string).includes('-')).toBe(
+      false,
+    );
+  });
+
   it('the fit report matches the pixels drawn, in every script: the ink spans as many lines as it says, at its size', async () => {
     // Black text on white, no gradient or shadow: ink is the text. A title of n lines at size S has
     // its baselines TITLE_LINE_HEIGHT × S apart, so its ink spans (n − 1) × 1.15 S plus one line's

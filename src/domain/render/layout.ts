@@ -27,6 +27,7 @@ import { gradientOfLayer, type GradientGeometry } from './gradient.js';
 import {
   balanced,
   paragraph,
+  HYPHEN,
   splitOverwide,
   widestSegment,
   type Paragraph,
@@ -444,8 +445,9 @@ function placeBlock(plan: BlockPlan, col: Column, top: number): TextBlock {
   const maxWidth = col.box.width;
   const lines: LaidLine[] = plan.lines.map(([a, b], i) => {
     const start = (p.segments[a] as Segment).start;
-    const end = (p.segments[b - 1] as Segment).end;
-    let text = p.text.slice(start, end).trimEnd();
+    const last = p.segments[b - 1] as Segment;
+    // A line that ends inside a hyphenated word shows the hyphen (line-breaking.ts).
+    let text = p.text.slice(start, last.end).trimEnd() + (last.hyphen !== undefined ? HYPHEN : '');
     let shaped: ShapedText = shapeLine(text, p.chain, p.rtl);
     if (plan.ellipsisAfter === i) {
       // Remove whole graphemes from the end until the text and the ellipsis fit.

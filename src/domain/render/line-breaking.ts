@@ -3,12 +3,15 @@
  * Unicode UAX #14 (the `linebreak` package) with the rules a typesetter of each script applies to
  * headlines: Korean at spaces only (CSS `word-break: keep-all`); Japanese and Chinese between BudouX
  * phrases; Thai, Lao, Khmer and Myanmar at dictionary word boundaries (`Intl.Segmenter`). Lines are
- * balanced (the narrowest width that keeps the line count), and a word is split between graphemes
- * only when it alone is wider than the box, never before a closing mark or small kana.
+ * balanced (the narrowest width that keeps the line count). A word wider than the box alone is
+ * hyphenated where the patterns of its language allow (hyphenation.ts: Latin, Cyrillic and Greek
+ * words, with a visible hyphen at the break), and split between graphemes only where that is not
+ * enough, never before a closing mark or small kana.
  */
 import { loadDefaultJapaneseParser, loadDefaultSimplifiedChineseParser } from 'budoux';
 import LineBreaker from 'linebreak';
 import type { LoadedFont } from './fonts.js';
+import { hyphenationPoints, patternsFor } from './hyphenation.js';
 import { isRtlParagraph, shape } from './shaping.js';
 
 /** A piece of text between two break opportunities, measured in em. */
@@ -21,6 +24,11 @@ export interface Segment {
   trailing: number;
   /** A line must end after this segment (line feed). */
   required: boolean;
+  /**
+   * Set on a piece of a hyphenated word (all but its last): the width of the hyphen drawn when a
+   * line ends after it, em.
+   */
+  hyphen?: number;
 }
 
 export interface Paragraph {
@@ -193,6 +201,9 @@ function piecesOf(text: string, segmenter: Intl.Segmenter): { segment: string; i
 export function splitOverwide(p: Paragraph, maxWidth: number): Paragraph {
   if (!p.segments.some((s) => s.width > maxWidth)) return p;
   const segments: Segment[] = [];
+  let patterns: string | undefined;
+  let hyphenWidth: number | undefined;
+  const hyphen = () => (hyphenWidth ??= measure(HYPHEN, p.chain).width);
   for (const s of p.segments) {
     if (s.width <= maxWidth) {
       segments.push(s);
@@ -200,12 +211,20 @@ export function splitOverwide(p: Paragraph, maxWidth: number): Paragraph {
     }
     const text = p.text.slice(s.start, s.end);
     const byWord = wordSegmenterFor(text);
-    const pieces = (byWord ? piecesOf(text, byWord) : [{ segment: text, index: 0 }]).flatMap((w) =>
-      byWord && measure(w.segment, p.chain).width <= maxWidth
+    const words = byWord
+      ? piecesOf(text, byWord).map((w) => ({ ...w, hyphen: false }))
+      : hyphenated(text, (patterns ??= patternsFor(p.text) ?? ''));
+    const pieces = words.flatMap((w) =>
+      measure(w.segment, p.chain).width + (w.hyphen ? hyphen() : 0) <= maxWidth
         ? [w]
-        : piecesOf(w.segment, graphemes).map((g) => ({ segment: g.segment, index: w.index + g.index })),
+        : piecesOf(w.segment, graphemes).map((g, i, all) => ({
+            segment: g.segment,
+            index: w.index + g.index,
+            // The last grapheme of a hyphenated piece still ends at its hyphenation point.
+            hyphen: w.hyphen && i === all.length - 1,
+          })),
     );
-    pieces.forEach(({ segment, index }, i) => {
+    pieces.forEach(({ segment, index, hyphen: hyphenates }, i) => {
       const start = s.start + index;
       const last = i === pieces.length - 1;
       segments.push({
@@ -213,10 +232,29 @@ export function splitOverwide(p: Paragraph, maxWidth: number): Paragraph {
         end: start + segment.length,
         ...measure(segment, p.chain),
         required: last && s.required,
+        ...(hyphenates ? { hyphen: hyphen() } : {}),
       });
     });
   }
   return { ...p, segments };
+}
+
+/** The hyphen drawn at a hyphenation break (U+002D: every bundled font has it). */
+export const HYPHEN = '-';
+
+/**
+ * `text` (a segment: a word and its trailing space) cut at its hyphenation points, each piece but
+ * the last marked `hyphen`; one piece when it has none (or `patterns` is empty).
+ */
+function hyphenated(text: string, patterns: string): { segment: string; index: number; hyphen: boolean }[] {
+  const word = text.trimEnd();
+  const points = patterns ? hyphenationPoints(word, patterns) : [];
+  const bounds = [0, ...points, text.length];
+  return bounds.slice(0, -1).map((from, i) => ({
+    segment: text.slice(from, bounds[i + 1]),
+    index: from,
+    hyphen: i < bounds.length - 2,
+  }));
 }
 
 /** Greedy line filling at `maxWidth` em: returns [first, end) segment ranges. */
@@ -245,7 +283,8 @@ function greedyFill(segments: Segment[], maxWidth: number, lines?: [number, numb
   };
   for (let i = 0; i < segments.length; i++) {
     const s = segments[i] as Segment;
-    if (i > first && used + s.width > maxWidth + 1e-9) close(i);
+    // A hyphenated piece needs room for its hyphen, in case the line ends after it.
+    if (i > first && used + s.width + (s.hyphen ?? 0) > maxWidth + 1e-9) close(i);
     used += s.width + s.trailing;
     if (s.required) close(i + 1);
   }
@@ -261,7 +300,7 @@ export function widestSegment(p: Paragraph): number {
 export function balanced(segments: Segment[], maxWidth: number): [number, number][] {
   const lines = greedy(segments, maxWidth);
   if (lines.length < 2) return lines;
-  let lo = segments.reduce((m, s) => Math.max(m, s.width), 0);
+  let lo = segments.reduce((m, s) => Math.max(m, s.width + (s.hyphen ?? 0)), 0);
   let hi = maxWidth;
   for (let i = 0; i < 24 && hi - lo > 1e-4; i++) {
     const mid = (lo + hi) / 2;
