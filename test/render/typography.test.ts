@@ -89,9 +89,7 @@ describe('POST /layout, the free fit check', () => {
       token,
       json: { title: '新しいリリースのお知らせと今後の予定について', fontSize: 120 },
     });
-    expect((layoutReportSchema.parse(japanese.body.data).lines.title.join('') as string).includes('-')).toBe(
-      false,
-    );
+    expect(layoutReportSchema.parse(japanese.body.data).lines.title.join('').includes('-')).toBe(false);
   });
 
   it('the fit report matches the pixels drawn, in every script: the ink spans as many lines as it says, at its size', async () => {
