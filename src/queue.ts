@@ -66,6 +66,8 @@ async function connectionOf(redisUrl: string, { failFast = false } = {}) {
     maxRetriesPerRequest: failFast ? 1 : null,
     enableOfflineQueue: !failFast,
     lazyConnect: failFast,
+    // A Redis that holds a connection and answers nothing (frozen, a black hole) fails too.
+    ...(failFast ? { commandTimeout: 5000 } : {}),
   });
   if (failFast) await connection.connect();
   return connection;
@@ -73,7 +75,7 @@ async function connectionOf(redisUrl: string, { failFast = false } = {}) {
 
 /** True for an error that says Redis cannot be reached (the producer's fail-fast errors). */
 const isRedisAway = (err: unknown) =>
-  /enableOfflineQueue|Connection is closed|ECONNREFUSED|MaxRetriesPerRequest|Reached the max retries/i.test(
+  /enableOfflineQueue|Connection is closed|ECONNREFUSED|MaxRetriesPerRequest|Reached the max retries|Command timed out/i.test(
     `${(err as Error)?.name ?? ''} ${(err as Error)?.message ?? ''}`,
   );
 
@@ -107,7 +109,8 @@ export async function openItemQueue(
       labelNames: ['state'],
       registers: [registry],
       async collect() {
-        const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+        // Redis away: the gauge keeps its last values rather than failing the whole scrape.
+        const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed').catch(() => ({}));
         for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
       },
     });
@@ -128,88 +131,123 @@ export async function openItemQueue(
       ? new ServiceUnavailableError('The queue (Redis) does not answer: try again in a moment')
       : err;
 
+  /**
+   * Waiters for a generation's end, by job id, woken by the queue's `completed` and `failed`
+   * events. Not BullMQ's `waitUntilFinished`: its check of the job runs in a promise nothing
+   * awaits, so a Redis outage during a wait was an unhandled rejection that ended the process.
+   */
+  const waiters = new Map<string, (end: { result: QueuedGenerationResult } | { failed: string }) => void>();
+  events?.on('completed', ({ jobId, returnvalue }) =>
+    waiters.get(jobId)?.({ result: returnvalue as unknown as QueuedGenerationResult }),
+  );
+  events?.on('failed', ({ jobId, failedReason }) => waiters.get(jobId)?.({ failed: failedReason }));
+  events?.on('error', () => undefined); // reconnects by itself; the polling below covers the gap
+
   async function runGeneration(
     q: NonNullable<typeof generationQueue>,
-    ev: NonNullable<typeof events>,
     job: QueuedGeneration,
     written: () => Promise<boolean>,
   ): Promise<QueuedGenerationResult> {
-    const add = () =>
-      q.add('generate', job, {
-        jobId: job.imageId,
+    const id = job.imageId;
+    const add = async () => {
+      // A job of this id that failed for good (a take-over of a request whose first try failed)
+      // would block the new one for its hour in the failed set.
+      const existing = await Job.fromId(q, id);
+      if (existing && (await existing.isFailed())) await existing.remove();
+      await q.add('generate', job, {
+        jobId: id,
         attempts: 3,
         backoff: { type: 'exponential', delay: 1000 },
         removeOnComplete: { age: 600 },
         removeOnFail: { age: 3600 },
       });
-    let added = await add().catch((err: unknown) => {
-      throw unreachable(err);
+    };
+    let end: { result: QueuedGenerationResult } | { failed: string } | undefined;
+    let wake: () => void = () => undefined;
+    waiters.set(id, (e) => {
+      end = e;
+      wake();
     });
-    const started = Date.now();
-    for (;;) {
-      try {
-        return (await added.waitUntilFinished(ev, GENERATION_POLL_MS)) as QueuedGenerationResult;
-      } catch (err) {
-        // A job that failed for good (its 3 tries): the worker's stores were away.
-        if (!/timed out/i.test((err as Error).message) && !isRedisAway(err))
+    try {
+      await add().catch((err: unknown) => {
+        throw unreachable(err);
+      });
+      const started = Date.now();
+      for (;;) {
+        if (!end)
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+            setTimeout(resolve, GENERATION_POLL_MS).unref();
+          });
+        if (end && 'result' in end) return end.result;
+        if (await written()) return { ok: true, report: null };
+        const waited = Date.now() - started;
+        let state: string;
+        try {
+          state = await q.getJobState(id);
+          if (state === 'completed') {
+            const done = await Job.fromId(q, id);
+            if (done) return done.returnvalue as QueuedGenerationResult;
+          }
+          // Lost with a Redis restart (no persistence): queued again, under the same id.
+          if (state === 'unknown') await add();
+        } catch (err) {
+          if (!isRedisAway(err)) throw err;
+          if (waited < generationWaitMs) continue;
           throw new ServiceUnavailableError(
-            `The worker could not finish this image (${(err as Error).message}): try again in a moment`,
+            `The queue (Redis) did not answer for ${generationWaitMs / 1000} s: try again later`,
+            NO_WORKER_RETRY_SECONDS,
           );
-      }
-      if (await written()) return { ok: true, report: null };
-      const waited = Date.now() - started;
-      let state: string;
-      try {
-        state = await q.getJobState(job.imageId);
-        // Lost with a Redis restart (no persistence): queued again, under the same id.
-        if (state === 'unknown') added = await add();
-      } catch (err) {
-        if (!isRedisAway(err)) throw err;
+        }
+        // A job that failed for good (its 3 tries): the worker's stores were away.
+        if (state === 'failed' || (end && 'failed' in end))
+          throw new ServiceUnavailableError(
+            `The worker could not finish this image${end && 'failed' in end ? ` (${end.failed})` : ''}: try again in a moment`,
+          );
         if (waited < generationWaitMs) continue;
-        throw new ServiceUnavailableError(
-          `The queue (Redis) did not answer for ${generationWaitMs / 1000} s: try again later`,
-          NO_WORKER_RETRY_SECONDS,
-        );
-      }
-      if (waited < generationWaitMs) continue;
-      if (state !== 'active' && state !== 'completed' && state !== 'failed') {
-        // No worker took it: withdrawn (a worker taking it at this moment makes remove throw).
-        const removed = await Job.fromId(q, job.imageId)
-          .then((j) => j?.remove())
-          .then(
-            () => true,
-            () => false,
-          );
-        if (removed && !(await written()))
+        if (state !== 'active' && state !== 'completed') {
+          // No worker took it: withdrawn (a worker taking it at this moment makes remove throw).
+          const removed = await Job.fromId(q, id)
+            .then((j) => j?.remove())
+            .then(
+              () => true,
+              () => false,
+            );
+          if (removed && !(await written()))
+            throw new ServiceBusyError(
+              `No worker took this image within ${generationWaitMs / 1000} s (are any running?): nothing was made or charged; try again later`,
+              NO_WORKER_RETRY_SECONDS,
+            );
+        }
+        if (waited > generationWaitMs + GENERATION_ACTIVE_GRACE_MS)
           throw new ServiceBusyError(
-            `No worker took this image within ${generationWaitMs / 1000} s (are any running?): nothing was made or charged; try again later`,
+            `A worker took this image but has not finished it in ${(generationWaitMs + GENERATION_ACTIVE_GRACE_MS) / 1000} s: try again later`,
             NO_WORKER_RETRY_SECONDS,
           );
       }
-      if (waited > generationWaitMs + GENERATION_ACTIVE_GRACE_MS)
-        throw new ServiceBusyError(
-          `A worker took this image but has not finished it in ${(generationWaitMs + GENERATION_ACTIVE_GRACE_MS) / 1000} s: try again later`,
-          NO_WORKER_RETRY_SECONDS,
-        );
+    } finally {
+      waiters.delete(id);
     }
   }
 
   return {
     generations:
       generationQueue && events
-        ? { run: (job, written) => runGeneration(generationQueue, events, job, written) }
+        ? { run: (job, written) => runGeneration(generationQueue, job, written) }
         : undefined,
     async add(items, { again = false } = {}) {
       try {
         if (again) {
           // A job that ran out of retries keeps its id (and blocks a new one): retried instead.
           for (const item of items) {
-            const existing = await queue.getJob(`${item.batchId}-${item.index}`);
-            if (existing && (await existing.isFailed())) await existing.retry();
-            else if (existing && (await existing.isCompleted())) {
-              await existing.remove();
-              await queue.add('item', item, { jobId: `${item.batchId}-${item.index}` });
-            } else if (!existing) await queue.add('item', item, { jobId: `${item.batchId}-${item.index}` });
+            const jobId = `${item.batchId}-${item.index}`;
+            const existing = await queue.getJob(jobId);
+            // Removed and added anew rather than retried: a retried job keeps its spent attempts.
+            // Another worker doing the same at this moment makes remove throw: then it has it.
+            if (existing && ((await existing.isFailed()) || (await existing.isCompleted())))
+              await existing.remove().catch(() => undefined);
+            else if (existing) continue;
+            await queue.add('item', item, { jobId });
           }
           return;
         }
