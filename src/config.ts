@@ -220,7 +220,9 @@ export const CONFIG_TABLE = {
       'With `QUEUE=redis`, `true`: `POST /generate` hands its render to the workers (the upload travels through the blob store).',
   },
   GENERATE_WAIT_SECONDS: {
-    schema: z.coerce.number().int().min(1).max(3600).default(120),
+    // At most 10 minutes: well inside the hour after which the charge sweep refunds a charge
+    // whose image was never made (src/domain/services.ts).
+    schema: z.coerce.number().int().min(1).max(600).default(120),
     default: '`120`',
     description:
       'With `GENERATE_ON_WORKERS=true`: seconds `POST /generate` waits for a worker to take its render; then the job is withdrawn and the answer is 503 `BUSY` (nothing made, nothing charged). A render a worker has taken is awaited 60 s longer.',

@@ -116,6 +116,10 @@ describe('nothing lost, nothing charged wrongly', () => {
     expect((await s.quota.usage(user)).usage.generated).toBe(1);
     expect(await s.images.sweepCharges(window)).toEqual([]);
     expect(await store.images.findById(user.id, made.image.id)).toBeDefined();
+    // An image its user deleted keeps its unit (docs/api.md): its charge was settled when made.
+    await s.images.delete(principal, made.image.id);
+    expect(await s.images.sweepCharges(window)).toEqual([]);
+    expect((await s.quota.usage(user)).usage.generated).toBe(1);
     // Too young for the window: left alone.
     await s.quota.chargeOnce(user, 'img:img_stillunderway0000000');
     expect(await s.images.sweepCharges({ ...window, olderThan: new Date(Date.now() - 60_000) })).toEqual([]);

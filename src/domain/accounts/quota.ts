@@ -22,6 +22,8 @@ export interface Charge {
   month: string;
   /** The store's receipt, to refund exactly this unit. */
   receipt: string;
+  /** The key it was charged under ({@link Quota.chargeOnce}), if any. */
+  key?: string;
 }
 
 /** The quota use cases. */
@@ -29,10 +31,16 @@ export interface Quota {
   /** Reserves one generation atomically; throws QuotaExceededError when the tier's units are used up. */
   charge(user: User): Promise<Charge>;
   /**
-   * As {@link charge}, once per `key` this month: a second call with the same key answers the
-   * first charge (a batch item retried after a crash is charged once). QuotaExceededError.
+   * As {@link charge}, once per `key`: a second call with the same key answers the first charge (a
+   * batch item retried after a crash is charged once). QuotaExceededError.
    */
   chargeOnce(user: User, key: string): Promise<Charge>;
+  /**
+   * A generation under `key` was recorded: its unit is held (charged again if a process that gave
+   * up on it refunded it meanwhile, past the tier's limit if need be: the unit was held when the
+   * generation began) and marked made good, so that the charge sweep leaves it alone.
+   */
+  settle(user: User, key: string): Promise<void>;
   /** Gives a reserved unit back (its generation failed). Refunding twice is a no-op where the store can tell. */
   refund(charge: Charge): Promise<void>;
   /**
@@ -53,19 +61,23 @@ export function createQuota(store: RecordStore, clock: Clock, logger?: Logger): 
     new QuotaExceededError(TIER_QUOTAS[user.tier], user.tier, nextMonthStart(now), secondsUntilReset(now));
 
   /** One unit of this month, once per `key` when given; QuotaExceededError when none is left. */
-  async function chargeThisMonth(user: User, key?: string): Promise<Charge> {
+  async function chargeThisMonth(
+    user: User,
+    key?: string,
+    limit: number = TIER_QUOTAS[user.tier],
+  ): Promise<Charge> {
     const now = clock.now();
     const month = monthOf(now);
-    const limit = TIER_QUOTAS[user.tier];
     const receipt =
       key === undefined
         ? await store.usage.tryCharge(user.id, month, limit)
         : await store.usage.tryChargeOnce(user.id, month, limit, key);
     if (receipt === undefined) throw exceeded(user, now);
-    return { userId: user.id, month, receipt };
+    return { userId: user.id, month, receipt, ...(key === undefined ? {} : { key }) };
   }
 
-  const refund = (charge: Charge) => store.usage.refund(charge.userId, charge.month, charge.receipt);
+  const refund = (charge: Charge) =>
+    store.usage.refund(charge.userId, charge.month, charge.receipt, charge.key);
 
   async function counts(user: User) {
     const now = clock.now();
@@ -79,6 +91,11 @@ export function createQuota(store: RecordStore, clock: Clock, logger?: Logger): 
     charge: (user) => chargeThisMonth(user),
 
     chargeOnce: (user, key) => chargeThisMonth(user, key),
+
+    async settle(user, key) {
+      await chargeThisMonth(user, key, Number.MAX_SAFE_INTEGER);
+      await store.usage.settle(key);
+    },
 
     refund,
 

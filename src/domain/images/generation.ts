@@ -9,17 +9,18 @@
  * worker resuming after another took its job over, a serving process giving up while a worker
  * renders):
  *
- * - whoever writes a record makes sure its key is charged just after (a no-op when it is);
- * - whoever refunds looks for the record just after, and charges the key again when it is there;
- *   a failure that finds the record written by another process answers that record.
+ * - whoever writes a record settles its key just after: charged (again, past the limit if need be,
+ *   when a process that gave up refunded it meanwhile) and marked made good;
+ * - whoever fails looks for the record first and settles it when it is there (another process took
+ *   the job over); else refunds, then looks again, and settles and answers a record that appeared.
  *
- * So the last step on a key after a record exists is always a charge, and an image is never left
- * uncharged; a charge with no record is refunded by whoever failed.
+ * So the last step on a key after a record exists is always a settle, and an image is never left
+ * uncharged; a charge with no record is refunded by whoever failed, or, when that process died, by
+ * the hourly charge sweep (unsettled charges only, so an image deleted later keeps its unit).
  */
 import type { Principal } from '../accounts/accounts.js';
 import type { Logger } from 'pino';
 import type { Charge, Quota } from '../accounts/quota.js';
-import { QuotaExceededError } from '../kernel/errors.js';
 import { newBlobStem, newId } from '../kernel/ids.js';
 import type { BlobStore, Clock, GenerationQueue, RecordStore } from '../kernel/ports.js';
 import type { ImageRecord } from '../kernel/records.js';
@@ -124,8 +125,8 @@ export function createGeneration({
       await store.images.insert(record);
       recorded = record;
       // The first rule: a process that refunded this key meanwhile (it gave up on the job) has
-      // freed the unit; the record takes it again. None left: the image is not kept.
-      await quota.chargeOnce(principal.user, chargeKey);
+      // freed the unit; the record takes it again, and the charge is marked made good.
+      await quota.settle(principal.user, chargeKey);
       await onCreated?.(record.userId, viewOf(record), source);
       return {
         image: viewOf(record),
@@ -133,10 +134,9 @@ export function createGeneration({
         report: rendered.report,
       };
     } catch (err) {
-      if (recorded && err instanceof QuotaExceededError)
-        await store.images.delete(recorded.userId, recorded.id).catch(() => undefined);
-      else if (recorded) throw err; // the record stands (an event not sent is retried by its sender)
-      if (keys) await Promise.allSettled([blobs.delete(keys.imageKey), blobs.delete(keys.thumbnailKey)]);
+      // A record written stands with its files (afterFailure answers it).
+      if (keys && !recorded)
+        await Promise.allSettled([blobs.delete(keys.imageKey), blobs.delete(keys.thumbnailKey)]);
       throw err;
     }
   }
@@ -159,8 +159,10 @@ export function createGeneration({
   };
 
   /**
-   * The second rule: refund `charge`, then look for the record; when there is one (another process
-   * wrote it: a take-over), charge its key again and answer it. Otherwise rethrows `err`.
+   * After a failure: when the record exists (written by another process that took the job over, or
+   * by this one before a later step failed), its charge is settled and it is the answer. Otherwise
+   * the second rule: refund `charge`, then look for the record again, and settle and answer it when
+   * it appeared meanwhile. Otherwise rethrows `err`.
    */
   async function afterFailure(
     principal: Principal,
@@ -169,12 +171,15 @@ export function createGeneration({
     charge: Charge,
     err: unknown,
   ): Promise<Generated> {
-    await quota
-      .refund(charge)
-      .catch((e: unknown) => logger?.error({ err: e, charge }, 'quota refund failed'));
-    if (!(await store.images.findById(principal.user.id, id))) throw err;
-    await quota.chargeOnce(principal.user, chargeKey);
-    const answer = await existing(principal.user.id, id);
+    const userId = principal.user.id;
+    if (!(await store.images.findById(userId, id))) {
+      await quota
+        .refund(charge)
+        .catch((e: unknown) => logger?.error({ err: e, charge }, 'quota refund failed'));
+      if (!(await store.images.findById(userId, id))) throw err;
+    }
+    await quota.settle(principal.user, chargeKey);
+    const answer = await existing(userId, id);
     if (!answer) throw err;
     return answer;
   }
@@ -191,10 +196,15 @@ export function createGeneration({
       if (found) return found;
       const key = chargeKeyOf(imageId);
       const charge = await quota.chargeOnce(principal.user, key);
+      let admitted = false;
       try {
-        return await admission.admitted(principal.user.id, () => generateOne(principal, read, imageId));
+        return await admission.admitted(principal.user.id, () => {
+          admitted = true;
+          return generateOne(principal, read, imageId);
+        });
       } catch (err) {
-        // generateOne refunded what it charged; a refusal for capacity is refunded here.
+        // generateOne settled its own failure; a refusal for capacity is refunded here.
+        if (admitted) throw err;
         return afterFailure(principal, imageId, key, charge, err);
       }
     },
@@ -216,12 +226,12 @@ export function createGeneration({
         if (await store.images.findById(charge.userId, id)) continue;
         refunded.push(charge.key);
         if (dryRun) continue;
-        await store.usage.refund(charge.userId, charge.month, charge.receipt);
+        await store.usage.refund(charge.userId, charge.month, charge.receipt, charge.key);
         // The second rule: a record written meanwhile takes its unit again.
         if (!(await store.images.findById(charge.userId, id))) continue;
         refunded.pop();
         const user = await store.users.findById(charge.userId);
-        if (user) await quota.chargeOnce(user, charge.key);
+        if (user) await quota.settle(user, charge.key);
       }
       return refunded;
     },

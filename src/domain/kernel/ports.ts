@@ -125,8 +125,8 @@ export interface UsageRepository {
   tryChargeOnce(userId: string, month: string, limit: number, key: string): Promise<string | undefined>;
   /**
    * Up to `limit` charges made once per a key that starts with `prefix`, charged at `from` or later
-   * and before `to` (the charge sweep: an image's charge whose image was never made, its process
-   * having died), oldest first.
+   * and before `to` and not settled (the charge sweep: an image's charge whose image was never
+   * made, its process having died), oldest first.
    */
   keyedBetween(
     prefix: string,
@@ -134,8 +134,18 @@ export interface UsageRepository {
     to: Date,
     limit: number,
   ): Promise<{ userId: string; month: string; key: string; receipt: string }[]>;
-  /** Gives back the generation charged with `receipt` in `month` (never below zero; a second refund is a no-op where the store can tell). */
-  refund(userId: string, month: string, receipt: string): Promise<void>;
+  /**
+   * Gives back the generation charged with `receipt` in `month` (never below zero; a second refund
+   * is a no-op where the store can tell). With `key` (a charge made once per key), only while
+   * `receipt` is still that key's: a receipt whose unit was refunded and charged again for another
+   * generation is not refunded twice.
+   */
+  refund(userId: string, month: string, receipt: string, key?: string): Promise<void>;
+  /**
+   * Marks the charge of `key` as made good (its image was recorded): the charge sweep
+   * ({@link keyedBetween}) no longer lists it, so an image deleted later is not refunded.
+   */
+  settle(key: string): Promise<void>;
 }
 
 /** A response kept for an Idempotency-Key: what to answer a retry with. */
@@ -174,7 +184,12 @@ export interface IdempotencyRepository {
   renew(userId: string, key: string, leaseUntil: Date): Promise<void>;
   /** Stores the answer of a started key. */
   complete(userId: string, key: string, response: StoredResponse): Promise<void>;
-  /** Frees a started key (the request failed in a way a retry may fix). */
+  /**
+   * Frees a started key (the request failed in a way a retry may fix): its lease ends now. A retry
+   * of the same request takes it over with the first start (the same image id: a generation that
+   * failed here but was made by a worker after all is answered, not made twice); another request
+   * with the key starts anew.
+   */
   abandon(userId: string, key: string): Promise<void>;
 }
 

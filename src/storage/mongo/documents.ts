@@ -56,7 +56,8 @@ export interface UsageKeyDoc {
   receipt: string;
   userId: string;
   month: string;
-  chargedAt: Date;
+  /** When it was charged; removed once its image is recorded (usage.ts `settle`). */
+  chargedAt?: Date;
 }
 
 export interface UsageSlotDoc {

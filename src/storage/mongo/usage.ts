@@ -20,8 +20,9 @@ export async function mongoUsage(db: Db): Promise<RecordStore['usage']> {
     keys.createIndex({ receipt: 1 }, { name: 'usage_keys_by_receipt' }),
     keys.createIndex({ chargedAt: 1 }, { name: 'usage_keys_by_time' }),
   ]);
-  const slotExists = async (receipt: string) =>
-    (await slots.findOne({ _id: receipt }, { projection: { _id: 1 } })) !== null;
+  /** Whether `receipt`'s slot is still `key`'s (slot ids are reused after a refund). */
+  const slotExists = async (receipt: string, key: string) =>
+    (await slots.findOne({ _id: receipt, key }, { projection: { _id: 1 } })) !== null;
   /** Claims a free slot, with `key` written in the same insert (so a crash leaves both or neither). */
   async function charge(userId: string, month: string, limit: number, key?: string) {
     const claim = async (slot: number) => {
@@ -68,7 +69,7 @@ export async function mongoUsage(db: Db): Promise<RecordStore['usage']> {
       for (let attempt = 0; attempt < CHARGE_ATTEMPTS; attempt++) {
         const held = await keys.findOne({ _id: key });
         if (held) {
-          if (await slotExists(held.receipt)) return held.receipt;
+          if (await slotExists(held.receipt, key)) return held.receipt;
           // Its slot was refunded and the key not yet freed (or a crash between the two): free it.
           await keys.deleteOne({ _id: key, receipt: held.receipt });
           continue;
@@ -104,10 +105,15 @@ export async function mongoUsage(db: Db): Promise<RecordStore['usage']> {
         .toArray();
       return docs.map((d) => ({ userId: d.userId, month: d.month, key: d._id, receipt: d.receipt }));
     },
-    async refund(_userId, _month, receipt) {
-      // The slot first: a key naming a slot that is gone is freed by the next charge with it.
-      await slots.deleteOne({ _id: receipt });
-      await keys.deleteOne({ receipt });
+    async refund(_userId, _month, receipt, key) {
+      // The slot first: a key naming a slot that is gone is freed by the next charge with it. With
+      // a key, only the slot that is still that key's (slot ids are reused after a refund).
+      await slots.deleteOne(key === undefined ? { _id: receipt } : { _id: receipt, key });
+      await keys.deleteOne(key === undefined ? { receipt } : { _id: key, receipt });
+    },
+    async settle(key) {
+      // No chargedAt: out of the sweep's time range.
+      await keys.updateOne({ _id: key }, { $unset: { chargedAt: '' } });
     },
   };
 }

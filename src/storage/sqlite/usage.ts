@@ -28,6 +28,7 @@ export function sqliteUsage(db: Database.Database): RecordStore['usage'] {
        WHERE charged_at >= ? AND charged_at < ? AND key >= ? AND key < ? ORDER BY charged_at LIMIT ?`,
     ),
     deleteKey: db.prepare('DELETE FROM usage_charges WHERE key = ?'),
+    settle: db.prepare('UPDATE usage_charges SET charged_at = NULL WHERE key = ?'),
   };
   const KEYED = 'key:';
   // The key is written in the charge's transaction: a crash leaves both or neither.
@@ -55,6 +56,10 @@ export function sqliteUsage(db: Database.Database): RecordStore['usage'] {
     },
     async tryChargeOnce(userId, month, limit, key) {
       return chargeOnce.immediate(userId, month, limit, key);
+    },
+    async settle(key) {
+      // NULL: out of the sweep's time range.
+      q.settle.run(key);
     },
     async keyedBetween(prefix, from, to, limit) {
       return q.keyedBetween
