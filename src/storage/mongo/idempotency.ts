@@ -31,20 +31,24 @@ export async function mongoIdempotency(db: Db): Promise<RecordStore['idempotency
           await idempotency.deleteOne({ _id, expiresAt: { $lte: at } });
           continue;
         }
-        if (doc.fingerprint !== fingerprint) return { state: 'mismatch' } as const;
-        if (!doc.response && doc.leaseUntil && doc.leaseUntil > at) return { state: 'in-flight' } as const;
-        if (!doc.response) {
-          // Its holder died: taken over if the lease is still the one read (two retries at one
-          // moment on FerretDB may both take it: they then make the same image id, once).
+        const free = !doc.response && (!doc.leaseUntil || doc.leaseUntil <= at);
+        if (!free && doc.fingerprint !== fingerprint) return { state: 'mismatch' } as const;
+        if (!doc.response && !free) return { state: 'in-flight' } as const;
+        if (free) {
+          // Its holder failed or died: taken over if the lease is still the one read (two retries
+          // at one moment on FerretDB may both take it: they then make the same image id, once);
+          // the same request keeps its first start, another starts anew.
+          const same = doc.fingerprint === fingerprint;
           const { modifiedCount } = await idempotency.updateOne(
             doc.leaseUntil
               ? { _id, response: null, leaseUntil: doc.leaseUntil }
               : { _id, response: null, leaseUntil: { $exists: false } },
-            { $set: { leaseUntil } },
+            { $set: same ? { leaseUntil } : { leaseUntil, fingerprint, createdAt: at, expiresAt } },
           );
-          if (modifiedCount === 1) return { state: 'started', startedAt: doc.createdAt } as const;
+          if (modifiedCount === 1) return { state: 'started', startedAt: same ? doc.createdAt : at } as const;
           continue;
         }
+        if (!doc.response) continue;
         return { state: 'done', response: doc.response } as const;
       }
       return { state: 'in-flight' } as const;
@@ -56,7 +60,11 @@ export async function mongoIdempotency(db: Db): Promise<RecordStore['idempotency
       await idempotency.updateOne({ _id: `${userId}:${key}` }, { $set: { response } });
     },
     async abandon(userId, key) {
-      await idempotency.deleteOne({ _id: `${userId}:${key}` });
+      // The lease ends now; the record stays, so that a retry takes it over with its first start.
+      await idempotency.updateOne(
+        { _id: `${userId}:${key}`, response: null },
+        { $set: { leaseUntil: new Date(0) } },
+      );
     },
   };
 }

@@ -25,7 +25,6 @@ export function sqliteIdempotency(db: Database.Database): RecordStore['idempoten
       'UPDATE idempotency SET lease_until = ? WHERE user_id = ? AND key = ? AND response IS NULL',
     ),
     idempotencyComplete: db.prepare('UPDATE idempotency SET response = ? WHERE user_id = ? AND key = ?'),
-    idempotencyDelete: db.prepare('DELETE FROM idempotency WHERE user_id = ? AND key = ?'),
   };
   return {
     async begin(userId, key, fingerprint, at, expiresAt, leaseUntil) {
@@ -34,7 +33,10 @@ export function sqliteIdempotency(db: Database.Database): RecordStore['idempoten
       return db
         .transaction((): IdempotencyStart => {
           const row = q.idempotencyGet.get(userId, key);
-          if (!row || row.expires_at <= at.toISOString()) {
+          const free =
+            row?.response === null && (row.lease_until === null || row.lease_until <= at.toISOString());
+          // Free for another request: none, expired, or a failed or dead one with other fields.
+          if (!row || row.expires_at <= at.toISOString() || (free && row.fingerprint !== fingerprint)) {
             q.idempotencyPut.run({
               userId,
               key,
@@ -46,12 +48,12 @@ export function sqliteIdempotency(db: Database.Database): RecordStore['idempoten
             return { state: 'started', startedAt: at };
           }
           if (row.fingerprint !== fingerprint) return { state: 'mismatch' };
-          if (row.response === null && row.lease_until !== null && row.lease_until > at.toISOString())
-            return { state: 'in-flight' };
-          if (row.response === null) {
+          if (free) {
+            // Taken over: the same request, whose holder failed or died, under its first start.
             q.lease.run(leaseUntil.toISOString(), userId, key);
             return { state: 'started', startedAt: new Date(row.created_at) };
           }
+          if (row.response === null) return { state: 'in-flight' };
           return { state: 'done', response: JSON.parse(row.response) as StoredResponse };
         })
         .immediate();
@@ -63,7 +65,8 @@ export function sqliteIdempotency(db: Database.Database): RecordStore['idempoten
       q.idempotencyComplete.run(JSON.stringify(response), userId, key);
     },
     async abandon(userId, key) {
-      q.idempotencyDelete.run(userId, key);
+      // The lease ends now; the row stays, so that a retry takes it over with its first start.
+      q.lease.run(new Date(0).toISOString(), userId, key);
     },
   };
 }

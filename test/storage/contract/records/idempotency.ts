@@ -63,7 +63,22 @@ export function idempotencyContract({ open }: ContractContext): void {
     expect(await store.idempotency.begin(userId, 'k', 'fp', t(30), expires, t(45))).toEqual({
       state: 'in-flight',
     });
-    expect(await store.idempotency.begin(userId, 'k', 'other', t(50), expires, t(65))).toEqual({
+    expect(await store.idempotency.begin(userId, 'k', 'other', t(40), expires, t(55))).toEqual({
+      state: 'mismatch',
+    });
+    // Failed (abandoned): the same request takes it over with its first start, at once.
+    await store.idempotency.abandon(userId, 'k');
+    expect(await store.idempotency.begin(userId, 'k', 'fp', t(42), expires, t(57))).toEqual({
+      state: 'started',
+      startedAt: t(0),
+    });
+    // Failed again, then another request with the key: it starts anew.
+    await store.idempotency.abandon(userId, 'k');
+    expect(await store.idempotency.begin(userId, 'k', 'other', t(44), expires, t(59))).toEqual({
+      state: 'started',
+      startedAt: t(44),
+    });
+    expect(await store.idempotency.begin(userId, 'k', 'fp', t(45), expires, t(60))).toEqual({
       state: 'mismatch',
     });
     await store.close();
