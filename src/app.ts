@@ -89,8 +89,9 @@ export function createHttpApp(runtime: Runtime, isStopping: () => boolean = () =
       res.status(503).json({ status: 'stopping' });
       return;
     }
-    const { ready, checks } = await runtime.services.ready();
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable', checks });
+    const { ready, degraded, checks } = await runtime.services.ready();
+    const status = !ready ? 'unavailable' : degraded ? 'degraded' : 'ok';
+    res.status(ready ? 200 : 503).json({ status, checks });
   });
   // OAuth for MCP clients (src/web/oauth.ts): its endpoints sit at the root, as RFC 8414 expects.
   const oauth = oauthAvailable(runtime.publicUrl);

@@ -1679,7 +1679,7 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
-      /** @description BUSY: the expected wait for a render in this process is past RENDER_MAX_WAIT (30 s by default), or RENDER_QUEUE generations already wait, or (GENERATE_ON_WORKERS) no worker took the render within GENERATE_WAIT_SECONDS. UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was made or charged; try again after Retry-After. */
+      /** @description BUSY: the expected wait for a render in this process is past RENDER_MAX_WAIT (30 s by default), or RENDER_QUEUE generations already wait, or (GENERATE_ON_WORKERS) no worker took the render within GENERATE_WAIT_SECONDS. UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged; try again after Retry-After (with the same Idempotency-Key, a retry answers an image a worker made after all). */
       503: {
         headers: {
           /** @description Seconds to wait. */

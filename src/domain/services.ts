@@ -148,10 +148,17 @@ export interface Services {
   processQueuedGeneration(job: QueuedGeneration): Promise<QueuedGenerationResult>;
   /**
    * Readiness (`GET /readyz`): whether the record store, the blob store and the queue (QUEUE=redis)
-   * answer. Each check is `ok`, `slow: …` (no answer in 2 s: still ready, as every replica shares
-   * the stores) or the error it answered with (not ready). Never throws.
+   * answer. Each check is `ok`, `slow: …` (no answer in 2 s) or the error it answered with. Not
+   * ready only when the record store answers with an error: nothing can be served without it. The
+   * files and the queue are shared by every replica, so their outage (and any slowness) leaves
+   * each replica serving what it can, `degraded`, rather than taking them all out at once.
+   * Never throws.
    */
-  ready(): Promise<{ ready: boolean; checks: { records: string; files: string; queue?: string } }>;
+  ready(): Promise<{
+    ready: boolean;
+    degraded: boolean;
+    checks: { records: string; files: string; queue?: string };
+  }>;
   /** Closes the stores. In-flight calls should have finished. */
   close(): Promise<void>;
 }
@@ -159,7 +166,7 @@ export interface Services {
 /**
  * A store that has not answered within this is reported `slow`, not failed (ms): the stores are
  * shared by every replica, so their slowness taking readiness away would take every replica out of
- * the load balancer at once (issue 44). A store that answers with an error fails readiness.
+ * the load balancer at once (issue 44).
  */
 const READY_TIMEOUT_MS = 2000;
 /** A readiness check's answer that still counts as ready. */
@@ -381,9 +388,9 @@ export function createServices(deps: ServiceDeps): Services {
         probe(() => deps.blobs.get('0000000000000000000000.png')),
         queue ? probe(() => queue.ping()) : undefined,
       ]);
-      const fine = (check: string | undefined) => check === undefined || check === 'ok' || check === SLOW;
       return {
-        ready: fine(records) && fine(files) && fine(queued),
+        ready: records === 'ok' || records === SLOW,
+        degraded: [records, files, queued].some((c) => c !== undefined && c !== 'ok'),
         checks: { records, files, ...(queued === undefined ? {} : { queue: queued }) },
       };
     },

@@ -124,7 +124,9 @@ export const imagesResource: Resource = {
           work: (attempt) =>
             generateNow(async () => requestOf((upload.form ??= await receiveForm(req))), attempt),
         });
-        setRateLimitHeaders(res, await services.quota.usage(principalOf(res).user));
+        // The image is made: a store blip reading the usage costs the headers, not the answer.
+        const usage = await services.quota.usage(principalOf(res).user).catch(() => undefined);
+        if (usage) setRateLimitHeaders(res, usage);
         sendStored(res, answer);
       } finally {
         await upload.form?.cleanup();
@@ -181,7 +183,7 @@ export const imagesResource: Resource = {
             413: { description: 'Image larger than 10 MB.', content: json(ref('FileTooLargeBody')) },
             503: {
               description:
-                'BUSY: the expected wait for a render in this process is past RENDER_MAX_WAIT (30 s by default), or RENDER_QUEUE generations already wait, or (GENERATE_ON_WORKERS) no worker took the render within GENERATE_WAIT_SECONDS. UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was made or charged; try again after Retry-After.',
+                'BUSY: the expected wait for a render in this process is past RENDER_MAX_WAIT (30 s by default), or RENDER_QUEUE generations already wait, or (GENERATE_ON_WORKERS) no worker took the render within GENERATE_WAIT_SECONDS. UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged; try again after Retry-After (with the same Idempotency-Key, a retry answers an image a worker made after all).',
               headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.' } },
               content: json(ref('EndpointErrorBody')),
             },

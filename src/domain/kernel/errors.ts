@@ -256,7 +256,7 @@ export function outageOf(err: unknown): ServiceUnavailableError | undefined {
       return new ServiceUnavailableError('The file store does not answer: try again in a moment');
     if (
       name === 'MaxRetriesPerRequestError' ||
-      /enableOfflineQueue|Connection is closed|Redis is (not )?connect/i.test(message)
+      /enableOfflineQueue|Connection is closed|Command timed out|Redis is (not )?connect/i.test(message)
     )
       return new ServiceUnavailableError('The queue does not answer: try again in a moment');
     if (typeof e.code === 'string' && SOCKET_OUTAGES.has(e.code))

@@ -19,6 +19,11 @@ type ClaimDoc = { _id: string; at: Date };
 const CLAIMS_KEPT_MS = 3600_000;
 /** A process that lost a claim looks for another due delivery this many times. */
 const CLAIM_ATTEMPTS = 5;
+/**
+ * A claim this old whose delivery is still due at the same time was made by a process that died
+ * before moving the due time (or whose write failed): it is taken over, ms.
+ */
+const CLAIM_ABANDONED_MS = 60_000;
 
 const toEndpoint = ({ _id, ...rest }: EndpointDoc): WebhookEndpoint => ({ id: _id, ...rest });
 const toDelivery = ({ _id, ...rest }: DeliveryDoc): WebhookDelivery => ({ id: _id, ...rest });
@@ -55,19 +60,31 @@ export async function mongoWebhooks(db: Db): Promise<RecordStore['webhooks']> {
         swept = at.getTime();
         await claims.deleteMany({ at: { $lt: new Date(at.getTime() - CLAIMS_KEPT_MS) } });
       }
-      const due = {
-        status: 'pending' as const,
-        nextAttemptAt: { $lte: at },
-        ...(busy.length > 0 ? { userId: { $nin: [...busy] } } : {}),
-      };
+      const lost: string[] = [];
       for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
-        const doc = await deliveries.find(due).sort({ nextAttemptAt: 1, _id: 1 }).limit(1).next();
+        const doc = await deliveries
+          .find({
+            status: 'pending',
+            nextAttemptAt: { $lte: at },
+            ...(busy.length > 0 ? { userId: { $nin: [...busy] } } : {}),
+            ...(lost.length > 0 ? { _id: { $nin: lost } } : {}),
+          })
+          .sort({ nextAttemptAt: 1, _id: 1 })
+          .limit(1)
+          .next();
         if (!doc) return undefined;
+        const claimId = `${doc._id}:${doc.nextAttemptAt.getTime()}`;
         try {
-          await claims.insertOne({ _id: `${doc._id}:${doc.nextAttemptAt.getTime()}`, at });
+          await claims.insertOne({ _id: claimId, at });
         } catch (err) {
-          if (isDuplicateKey(err)) continue; // another process has it
-          throw err;
+          if (!isDuplicateKey(err)) throw err;
+          // Another process has it, or had it and died before moving its due time.
+          const stale = await claims.deleteOne({
+            _id: claimId,
+            at: { $lt: new Date(at.getTime() - CLAIM_ABANDONED_MS) },
+          });
+          if (stale.deletedCount === 0) lost.push(doc._id);
+          continue;
         }
         await deliveries.updateOne({ _id: doc._id }, { $set: { nextAttemptAt: leaseUntil } });
         return toDelivery(doc);
