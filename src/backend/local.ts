@@ -12,7 +12,13 @@ export function localBackend(services: Services, principal: () => Promise<Princi
         imageField: bytes.field,
         options,
       }));
-      return { image: generated.image, thumbnail: generated.thumbnail.body };
+      // A retry answered from its record has no report: nothing to warn of then.
+      const report = generated.report as typeof generated.report | null;
+      return {
+        image: generated.image,
+        thumbnail: generated.thumbnail.body,
+        warnings: report?.warnings ?? [],
+      };
     },
     async preview(bytes, options) {
       const preview = await services.images.preview(await principal(), async () => ({

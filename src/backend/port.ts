@@ -23,7 +23,12 @@ export interface TitlecardBackend {
   generate(
     bytes: { field: string; read: (() => Promise<Buffer>) | undefined },
     options: GenerateRequest,
-  ): Promise<{ image: ImageView; thumbnail: Buffer | undefined }>;
+  ): Promise<{
+    image: ImageView;
+    thumbnail: Buffer | undefined;
+    /** The render report's warnings (a soft, enlarged background), in words to show a person. */
+    warnings: string[];
+  }>;
   /**
    * A preview of the generation `generate` would make (the dashboard playground's): a JPEG 600 px
    * wide, stored nowhere, charged nothing, 60 a minute per account (TooManyAttemptsError past it).

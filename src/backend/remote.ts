@@ -17,15 +17,19 @@ export function remoteBackend(apiUrl: string, token: string): TitlecardBackend {
   const api = createTitlecardClient({ baseUrl: apiUrl, token });
   return {
     async generate(bytes, options) {
-      const image = dataOf(
-        await api.POST('/generate', {
-          body: { ...options, ...(bytes.read ? { image: new Blob([await bytes.read()]) } : {}) } as never,
-          bodySerializer: multipartBody,
-        }),
-      );
+      const answer = await api.POST('/generate', {
+        body: { ...options, ...(bytes.read ? { image: new Blob([await bytes.read()]) } : {}) } as never,
+        bodySerializer: multipartBody,
+      });
+      const image = dataOf(answer);
+      const warning = answer.response.headers.get('titlecard-warning');
       // The thumbnail is a public file: no token needed.
       const res = await fetch(image.thumbnailUrl);
-      return { image, thumbnail: res.ok ? Buffer.from(await res.arrayBuffer()) : undefined };
+      return {
+        image,
+        thumbnail: res.ok ? Buffer.from(await res.arrayBuffer()) : undefined,
+        warnings: warning ? [warning] : [],
+      };
     },
     async preview() {
       throw new RemoteApiError(

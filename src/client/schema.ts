@@ -1362,6 +1362,8 @@ export interface components {
           message: string;
           field: string | null;
         } | null;
+        /** @description (Ours.) A done item's render warnings, in words to show a person: a background enlarged more than 1.5 times to cover the card (it looks soft). Empty when none. */
+        warnings: string[];
       }[];
     };
     BatchRequest: {
@@ -1601,6 +1603,8 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          /** @description (Ours.) Present when the card is worse than it could be, in words to show a person: the background was enlarged more than 1.5 times to cover the card (it looks soft). The render report has the same text in `warnings`. */
+          'Titlecard-Warning'?: string;
           /** @description The render report as JSON (ASCII, non-ASCII characters escaped as \uXXXX): a RenderReport. Kept out of the body so that the API's record stays exactly as it is. */
           'Titlecard-Render-Report'?: string;
           [name: string]: unknown;

@@ -87,7 +87,7 @@ describe('nothing lost, nothing charged wrongly', () => {
     while (inserts === 0) await new Promise((r) => setTimeout(r, 5));
     const second = await s.images.generateItem(user, { asset: asset.id, title: 'Taken over' }, item);
     release();
-    expect((await first).id).toBe(second.id);
+    expect((await first).image.id).toBe(second.image.id);
     expect((await s.quota.usage(user)).usage.generated).toBe(1);
     await s.close();
   });

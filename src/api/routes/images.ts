@@ -36,6 +36,8 @@ import { ok, sendStored } from '../../http/respond.js';
 
 /** The header of `POST /generate` that carries the render report (see `renderReportSchema`). */
 export const RENDER_REPORT_HEADER = 'Titlecard-Render-Report';
+/** The render report's warnings, in words (ours; docs/api.md): a soft, enlarged background. */
+export const WARNING_HEADER = 'Titlecard-Warning';
 
 /** JSON for a header value: ASCII only (RFC 9110 field values), other characters as \uXXXX escapes. */
 function headerJson(report: RenderReport): string {
@@ -105,7 +107,13 @@ export const imagesResource: Resource = {
         return {
           status: 201,
           body: JSON.stringify({ success: true, data: image }),
-          headers: { [RENDER_REPORT_HEADER]: headerJson(report) },
+          headers: {
+            [RENDER_REPORT_HEADER]: headerJson(report),
+            // A retry answered from the record has no report (null): nothing to warn of then.
+            ...((report as typeof report | null)?.warnings.length
+              ? { [WARNING_HEADER]: report.warnings.join(' ') }
+              : {}),
+          },
         };
       };
       try {
@@ -171,6 +179,11 @@ export const imagesResource: Resource = {
             201: {
               description: 'Created.',
               headers: {
+                [WARNING_HEADER]: {
+                  description:
+                    '(Ours.) Present when the card is worse than it could be, in words to show a person: the background was enlarged more than 1.5 times to cover the card (it looks soft). The render report has the same text in `warnings`.',
+                  schema: { type: 'string' },
+                },
                 [RENDER_REPORT_HEADER]: {
                   description:
                     "The render report as JSON (ASCII, non-ASCII characters escaped as \\uXXXX): a RenderReport. Kept out of the body so that the API's record stays exactly as it is.",

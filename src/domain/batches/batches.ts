@@ -275,6 +275,7 @@ export function createBatches(deps: BatchesDeps): Batches {
                   }
                 : null,
               error: item.error,
+              warnings: item.warnings ?? [],
             };
           }),
         ),

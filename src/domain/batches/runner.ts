@@ -69,12 +69,16 @@ export function createItemProcessor(deps: ItemProcessorDeps): ItemProcessor {
     try {
       const user = await store.users.findById(item.userId);
       if (!user) throw new ValidationError('batch', 'format', 'The account of this batch no longer exists');
-      const image = await images.generateItem(user, item.options, {
+      const { image, warnings } = await images.generateItem(user, item.options, {
         imageId: derivedId('img', key),
         chargeKey: key,
         source: { batchId: item.batchId, index: item.index },
       });
-      await store.batches.finishItem(item.batchId, item.index, { status: 'done', imageId: image.id });
+      await store.batches.finishItem(item.batchId, item.index, {
+        status: 'done',
+        imageId: image.id,
+        warnings,
+      });
     } catch (err) {
       if (!(err instanceof TitlecardError)) {
         logger.error(

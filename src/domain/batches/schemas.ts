@@ -58,6 +58,11 @@ export const batchItemSchema = z.object({
     })
     .nullable(),
   error: z.object({ code: z.string(), message: z.string(), field: z.string().nullable() }).nullable(),
+  warnings: z
+    .array(z.string())
+    .describe(
+      "(Ours.) A done item's render warnings, in words to show a person: a background enlarged more than 1.5 times to cover the card (it looks soft). Empty when none.",
+    ),
 });
 
 export const batchDetailSchema = batchSchema.extend({ items: z.array(batchItemSchema) });

@@ -214,7 +214,8 @@ export function createGeneration({
         source,
         chargeKey,
       });
-      return generated.image;
+      const report = generated.report as Generated['report'] | null; // null: answered from its record
+      return { image: generated.image, warnings: report?.warnings ?? [] };
     },
 
     renderQueued: (job) => handoff.renderQueued(job),

@@ -105,15 +105,15 @@ export interface Images {
   /**
    * A batch item's generation (src/domain/batches): `options` as `/generate` takes them without
    * the upload, the image recorded under `imageId` (derived from the item, so a retry finds it),
-   * the unit charged once per `chargeKey`. Answers the record's view; when a record with that id
-   * exists already (a retry after a crash), answers it without charging or rendering. Throws as
-   * {@link generate}; a failure refunds the unit.
+   * the unit charged once per `chargeKey`. Answers the record's view and the render report's
+   * warnings; when a record with that id exists already (a retry after a crash), answers it without
+   * charging or rendering (no warnings then). Throws as {@link generate}; a failure refunds the unit.
    */
   generateItem(
     user: Principal['user'],
     options: Record<string, unknown>,
     ids: { imageId: string; chargeKey: string; source: ImageSource },
-  ): Promise<ImageView>;
+  ): Promise<{ image: ImageView; warnings: string[] }>;
   /**
    * A worker's side of a generation handed over (`GENERATE_ON_WORKERS`): renders it, writes its
    * files and its record under `job.imageId`, deletes the upload; the domain error it throws comes

@@ -292,6 +292,16 @@ export const renderReportSchema = layoutReportSchema.extend({
     .describe(
       'The WCAG 2 contrast ratio reached behind the text (10th percentile of its pixels, lowest block).',
     ),
+  backgroundScale: z
+    .number()
+    .describe(
+      'How much the background photo was enlarged to cover the card (ours): 1 = its own size, 1.9 = each photo pixel spread over 1.9 × 1.9 card pixels; below 1, shrunk.',
+    ),
+  warnings: z
+    .array(z.string())
+    .describe(
+      'What makes the card worse than it could be, in words to show a person (ours): a background enlarged more than 1.5× to cover the card (it looks soft). Empty when nothing does. The same text is in the Titlecard-Warning header.',
+    ),
 });
 
 export type RenderReport = z.infer<typeof renderReportSchema>;

@@ -382,7 +382,8 @@ export interface BatchRepository {
     batchId: string,
     index: number,
     result:
-      { status: 'done'; imageId: string } | { status: 'failed'; error: NonNullable<BatchItem['error']> },
+      | { status: 'done'; imageId: string; warnings?: string[] }
+      | { status: 'failed'; error: NonNullable<BatchItem['error']> },
   ): Promise<void>;
   /** Cancels the user's batch: its queued items become cancelled; answers how many. */
   cancel(userId: string, id: string, at: Date): Promise<number>;

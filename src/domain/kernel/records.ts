@@ -305,6 +305,8 @@ export interface BatchItem {
   imageId: string | null;
   /** Why it failed: the code and message `/generate` would answer, and the field. */
   error: { code: string; message: string; field: string | null } | null;
+  /** Done, but worse than it could be (the render report's `warnings`); absent when none. */
+  warnings?: string[];
   /** When a runner claimed it (`running`): a claim not renewed for a while is taken over. */
   claimedAt: Date | null;
 }

@@ -202,12 +202,51 @@ export async function startDecodeCover(
   width: number,
   height: number,
   focus: Focus = 'center',
-): Promise<{ decoded: Promise<DecodedCanvas> }> {
+): Promise<{ decoded: Promise<DecodedCanvas>; source: CoverSource }> {
   // The file is read once (at most 10 MB): the format sniffing, the end check and the decoder all
   // use these bytes.
   const bytes = Buffer.isBuffer(input) ? input : await readFile(input.path);
   const { format, meta } = await checkImage(bytes);
-  return { decoded: decodeChecked(bytes, format, meta, width, height, focus) };
+  // EXIF orientations 5 to 8 turn the photo a quarter: its upright width is the stored height.
+  const quarter = (meta.orientation ?? 1) >= 5;
+  const upright = quarter
+    ? { width: meta.height ?? 0, height: meta.width ?? 0 }
+    : { width: meta.width ?? 0, height: meta.height ?? 0 };
+  return {
+    decoded: decodeChecked(bytes, format, meta, width, height, focus),
+    source: { ...upright, scale: coverScale(upright.width, upright.height, width, height) },
+  };
+}
+
+/** The photo a cover crop starts from: its upright size, px, and how much the crop enlarges it. */
+export interface CoverSource {
+  width: number;
+  height: number;
+  /** {@link coverScale}: above 1 the photo is enlarged (2 = each photo pixel covers 2 × 2). */
+  scale: number;
+}
+
+/**
+ * The factor a cover crop scales a `sourceWidth × sourceHeight` photo by to fill `width × height`
+ * (the larger of the two ratios: the crop covers both sides), rounded to 2 decimals; 0 for an
+ * empty photo.
+ */
+export function coverScale(sourceWidth: number, sourceHeight: number, width: number, height: number): number {
+  if (sourceWidth <= 0 || sourceHeight <= 0) return 0;
+  return Math.round(Math.max(width / sourceWidth, height / sourceHeight) * 100) / 100;
+}
+
+/**
+ * Above this enlargement a card is visibly soft, and the answer says so (issue 42, item 5): at 1.5×
+ * a photo pixel spreads over 2.25 card pixels, past what resampling hides at a feed's size. Ours.
+ */
+export const UPSCALE_NOTICE = 1.5;
+
+/** The notice for a photo enlarged past {@link UPSCALE_NOTICE}; undefined below it. */
+export function upscaleNotice(source: CoverSource, width: number, height: number): string | undefined {
+  if (source.scale <= UPSCALE_NOTICE) return undefined;
+  // ASCII only: it travels in a header too (Titlecard-Warning).
+  return `The background (${source.width}x${source.height} px) was enlarged ${source.scale} times to cover the ${width}x${height} card, so it looks soft: a photo of at least ${width}x${height} px makes a sharp card.`;
 }
 
 /**

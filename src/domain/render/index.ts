@@ -32,7 +32,7 @@ import {
   timed,
   type Timed,
 } from './compose.js';
-import { startDecodeCover, type ImageInput } from './decode.js';
+import { type CoverSource, startDecodeCover, type ImageInput, upscaleNotice } from './decode.js';
 import { encodeCard, THUMBNAIL_WIDTH } from './encode.js';
 import type { FontLibrary, LoadedFont } from './fonts.js';
 import type { InkMeasurement } from './ink.js';
@@ -292,7 +292,7 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
     // first, their rejection must not count as unhandled).
     const fontsReady = prepareFonts(options, document);
     fontsReady.catch(() => undefined);
-    const { decoding } = await startPhoto(input, width, height, options, timings.start);
+    const { decoding, source } = await startPhoto(input, width, height, options, timings.start);
     const pictures = startPictures(input, options, document, width, height);
     await fontsReady;
     const text = await layOutText(options, document, decoding, timings);
@@ -322,7 +322,7 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
       contentType: FILE_TYPES[options.fileFormat].contentType,
       layout: text.layout,
       tones: painted.tones,
-      report: withContrast(text.report, painted.contrast),
+      report: withContrast(text.report, painted.contrast, source, { width, height }),
       timings: timings.all(),
       span: { start: timings.start, end: performance.now() },
       ...(painted.ink ? { ink: painted.ink } : {}),
@@ -340,11 +340,11 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
     height: number,
     options: RenderOptions,
     start: number,
-  ): Promise<{ decoding: Promise<Timed<Canvas>> }> {
+  ): Promise<{ decoding: Promise<Timed<Canvas>>; source: CoverSource }> {
     const decodeStart = await startDecodeCover(input, width, height, options.focus);
     const decoding = timed(decodeStart.decoded, start);
     decoding.catch(() => undefined);
-    return { decoding };
+    return { decoding, source: decodeStart.source };
   }
 
   /**
@@ -491,12 +491,20 @@ async function encodeOutputs(canvas: Canvas, format: FileFormat, width: number, 
  * Stage 5: the layout's report with the contrast the paint reached: the lowest of the text layers',
  * and each layer's in a template's per-layer report.
  */
-function withContrast(report: LayoutReport, contrast: { layer: number; contrast: number }[]): RenderReport {
+function withContrast(
+  report: LayoutReport,
+  contrast: { layer: number; contrast: number }[],
+  source: CoverSource,
+  card: { width: number; height: number },
+): RenderReport {
   const lowest = contrast.length ? Math.min(...contrast.map((c) => c.contrast)) : 0;
   const byLayer = new Map(contrast.map((c) => [c.layer, c.contrast]));
+  const notice = upscaleNotice(source, card.width, card.height);
   return {
     ...report,
     contrast: lowest,
+    backgroundScale: source.scale,
+    warnings: notice ? [notice] : [],
     ...(report.layers
       ? { layers: report.layers.map((l) => ({ ...l, contrast: byLayer.get(l.layer) ?? null })) }
       : {}),

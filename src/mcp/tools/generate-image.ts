@@ -56,7 +56,7 @@ export function registerGenerateImage(
     },
     safely(logger, async (args: Record<string, unknown>) => {
       const { bytes, options } = backgroundOf(args, imageSources);
-      const { image, thumbnail } = await backend.generate(bytes, options);
+      const { image, thumbnail, warnings } = await backend.generate(bytes, options);
 
       // The image is made and charged: a failed preview must not turn that into an error (a retry
       // would be charged again), so the preview is best-effort.
@@ -76,6 +76,8 @@ export function registerGenerateImage(
           type: 'text',
           text: `The image is saved on this computer at ${local}. Its URL ${image.url} is served only while \`titlecard serve\` runs with the same DATA_DIR.`,
         });
+      // Made, but worse than it could be (a soft, enlarged background): said, for the person.
+      for (const warning of warnings) content.push({ type: 'text', text: `Note: ${warning}` });
       // The format may come from a preset: the file's extension says which.
       content.push({
         type: 'resource_link',

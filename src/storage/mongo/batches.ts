@@ -109,6 +109,7 @@ export async function mongoBatches(db: Db): Promise<RecordStore['batches']> {
             status: result.status,
             imageId: result.status === 'done' ? result.imageId : null,
             error: result.status === 'failed' ? result.error : null,
+            ...(result.status === 'done' && result.warnings?.length ? { warnings: result.warnings } : {}),
           },
         },
       );

@@ -22,6 +22,7 @@ interface ItemRow {
   image_id: string | null;
   error: string | null;
   claimed_at: string | null;
+  warnings: string | null;
 }
 
 const date = (v: string | null) => (v === null ? null : new Date(v));
@@ -45,6 +46,7 @@ const toItem = (r: ItemRow): BatchItem => ({
   imageId: r.image_id,
   error: r.error === null ? null : (JSON.parse(r.error) as BatchItem['error']),
   claimedAt: date(r.claimed_at),
+  ...(r.warnings === null ? {} : { warnings: JSON.parse(r.warnings) as string[] }),
 });
 
 /** The `batches` repository of the {@link RecordStore} on SQLite. */
@@ -92,7 +94,7 @@ export function sqliteBatches(db: Database.Database): RecordStore['batches'] {
       "UPDATE batch_items SET claimed_at = ? WHERE batch_id = ? AND idx = ? AND status = 'running'",
     ),
     finish: db.prepare(
-      "UPDATE batch_items SET status = @status, image_id = @imageId, error = @error WHERE batch_id = @batchId AND idx = @index AND status = 'running'",
+      "UPDATE batch_items SET status = @status, image_id = @imageId, error = @error, warnings = @warnings WHERE batch_id = @batchId AND idx = @index AND status = 'running'",
     ),
     cancelItems: db.prepare(
       "UPDATE batch_items SET status = 'cancelled' WHERE batch_id = ? AND user_id = ? AND status = 'queued'",
@@ -180,6 +182,8 @@ export function sqliteBatches(db: Database.Database): RecordStore['batches'] {
         status: result.status,
         imageId: result.status === 'done' ? result.imageId : null,
         error: result.status === 'failed' ? JSON.stringify(result.error) : null,
+        warnings:
+          result.status === 'done' && result.warnings?.length ? JSON.stringify(result.warnings) : null,
       });
     },
     async cancel(userId, id, at) {

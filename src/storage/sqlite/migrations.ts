@@ -318,6 +318,8 @@ export const MIGRATIONS = [
   // charge whose image was never made. NULL: charged before this column (batch items only).
   `ALTER TABLE usage_charges ADD COLUMN charged_at TEXT;
    CREATE INDEX usage_charges_by_time ON usage_charges(charged_at);`,
+  // 16: a done batch item's warnings (issue 42: a background enlarged past 1.5 times), JSON.
+  `ALTER TABLE batch_items ADD COLUMN warnings TEXT;`,
 ];
 
 /**

@@ -181,11 +181,12 @@ export function dashboardRoutes(services: Services, publicUrl: string): express.
         async (error, status) =>
           page(res, 'playground', { ...(await playgroundData(res, fields())), error }, status),
         async () => {
-          const { image } = await images.generate(principal(res), playgroundReader(req, upload));
+          const { image, report } = await images.generate(principal(res), playgroundReader(req, upload));
           page(res, 'playground', {
             ...(await playgroundData(res, fields())),
             result: {
               ...image,
+              warnings: report.warnings,
               meta: `<meta property="og:image" content="${image.url}">\n<meta property="og:image:width" content="${image.width}">\n<meta property="og:image:height" content="${image.height}">`,
               curl: curlFor(publicUrl, fields()),
             },

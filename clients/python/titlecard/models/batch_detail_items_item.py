@@ -27,12 +27,15 @@ class BatchDetailItemsItem:
         status (BatchDetailItemsItemStatus):
         image (BatchDetailItemsItemImageType0 | None):
         error (BatchDetailItemsItemErrorType0 | None):
+        warnings (list[str]): (Ours.) A done item's render warnings, in words to show a person: a background enlarged
+            more than 1.5 times to cover the card (it looks soft). Empty when none.
     """
 
     index: int
     status: BatchDetailItemsItemStatus
     image: BatchDetailItemsItemImageType0 | None
     error: BatchDetailItemsItemErrorType0 | None
+    warnings: list[str]
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.batch_detail_items_item_error_type_0 import (
@@ -58,6 +61,8 @@ class BatchDetailItemsItem:
         else:
             error = self.error
 
+        warnings = self.warnings
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -66,6 +71,7 @@ class BatchDetailItemsItem:
                 "status": status,
                 "image": image,
                 "error": error,
+                "warnings": warnings,
             }
         )
 
@@ -115,11 +121,14 @@ class BatchDetailItemsItem:
 
         error = _parse_error(d.pop("error"))
 
+        warnings = cast(list[str], d.pop("warnings"))
+
         batch_detail_items_item = cls(
             index=index,
             status=status,
             image=image,
             error=error,
+            warnings=warnings,
         )
 
         return batch_detail_items_item
