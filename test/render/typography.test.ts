@@ -86,6 +86,12 @@ describe('POST /layout, the free fit check', () => {
       const made = await generate(srv.base, token, { title, fontSize: '120' }, { data: background });
       expect(reportOf(made.headers).lines.title).toEqual(lines);
     }
+    // Punctuation around the word (quotes, a comma) does not keep it from its hyphens.
+    const quoted = await call(srv.base, 'POST', '/layout', {
+      token,
+      json: { title: '„Donaudampfschiffahrtsgesellschaft“,', fontSize: 120 },
+    });
+    expect(layoutReportSchema.parse(quoted.body.data).lines.title[0]).toMatch(/^„Donau\S*-$/);
     const japanese = await call(srv.base, 'POST', '/layout', {
       token,
       json: { title: '新しいリリースのお知らせと今後の予定について', fontSize: 120 },

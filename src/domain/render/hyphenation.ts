@@ -32,6 +32,7 @@ const PATTERNS: Readonly<Record<string, string>> = {
   hrv: 'hr',
   bos: 'sh-latn',
   srp: 'sh-latn',
+  ell: 'el-monoton',
   tur: 'tr',
   ind: 'id',
   rus: 'ru',
@@ -55,7 +56,7 @@ const loaded = new Map<string, HyphenationFunctionSync>();
 function hyphenatorFor(module: string): HyphenationFunctionSync {
   let fn = loaded.get(module);
   if (!fn) {
-    // The pattern modules are CommonJS, loaded on first use (each is tens of kilobytes).
+    // The pattern modules are CommonJS, loaded on first use (up to about a megabyte: Hungarian).
     fn = (require(`hyphen/${module}`) as { hyphenateSync: HyphenationFunctionSync }).hyphenateSync;
     loaded.set(module, fn);
   }
@@ -69,7 +70,10 @@ function hyphenatorFor(module: string): HyphenationFunctionSync {
 export function patternsFor(paragraph: string): string | undefined {
   const script = BY_SCRIPT.find(([re]) => re.test(paragraph));
   if (!script) return undefined;
-  return PATTERNS[franc(paragraph, { minLength: 3 })] ?? script[1];
+  const language = franc(paragraph, { minLength: 3 });
+  // Serbian and Bosnian are written in both alphabets: Cyrillic text takes the Cyrillic patterns.
+  if ((language === 'srp' || language === 'bos') && /\p{Script=Cyrillic}/u.test(paragraph)) return 'sh-cyrl';
+  return PATTERNS[language] ?? script[1];
 }
 
 /**
@@ -78,13 +82,15 @@ export function patternsFor(paragraph: string): string | undefined {
  * letters (the package's minimum). A hard hyphen's own break is the line breaker's, not one of these.
  */
 export function hyphenationPoints(word: string, module: string): number[] {
-  if (!HYPHENATABLE.test(word)) return [];
-  const marked = hyphenatorFor(module)(word, { hyphenChar: '\u00ad' });
+  // Punctuation around the word (quotes, a comma, «»): the letters between are hyphenated.
+  const [, before = '', core = ''] = /^([^\p{L}\p{M}]*)(.*?)[^\p{L}\p{M}]*$/su.exec(word) ?? [];
+  if (!core || !HYPHENATABLE.test(core)) return [];
+  const marked = hyphenatorFor(module)(core, { hyphenChar: '\u00ad' });
   const points: number[] = [];
   let offset = 0;
   for (const ch of marked) {
     if (ch === '\u00ad') points.push(offset);
     else offset += ch.length;
   }
-  return points.filter((p) => p > 0 && p < word.length);
+  return points.filter((p) => p > 0 && p < core.length).map((p) => p + before.length);
 }

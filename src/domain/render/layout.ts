@@ -450,7 +450,9 @@ function placeBlock(plan: BlockPlan, col: Column, top: number): TextBlock {
     let text = p.text.slice(start, last.end).trimEnd() + (last.hyphen !== undefined ? HYPHEN : '');
     let shaped: ShapedText = shapeLine(text, p.chain, p.rtl);
     if (plan.ellipsisAfter === i) {
-      // Remove whole graphemes from the end until the text and the ellipsis fit.
+      // Remove whole graphemes from the end until the text and the ellipsis fit (a hyphen first:
+      // the ellipsis ends the word instead).
+      if (last.hyphen !== undefined) text = text.slice(0, -HYPHEN.length);
       const parts = [...graphemes.segment(text)].map((s) => s.segment);
       for (;;) {
         text = parts.join('').trimEnd() + ELLIPSIS;
