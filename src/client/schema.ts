@@ -1362,7 +1362,10 @@ export interface components {
           message: string;
           field: string | null;
         } | null;
-        /** @description (Ours.) A done item's render warnings, in words to show a person: a background enlarged more than 1.5 times to cover the card (it looks soft). Empty when none. */
+        /**
+         * @description (Ours.) A done item's render warnings, in words to show a person: a background enlarged more than 1.5 times to cover the card (it looks soft). Empty when none.
+         * @default []
+         */
         warnings: string[];
       }[];
     };

@@ -110,7 +110,7 @@ export const imagesResource: Resource = {
           headers: {
             [RENDER_REPORT_HEADER]: headerJson(report),
             // A retry answered from the record has no report (null): nothing to warn of then.
-            ...((report as typeof report | null)?.warnings.length
+            ...((report as Partial<typeof report> | null)?.warnings?.length
               ? { [WARNING_HEADER]: report.warnings.join(' ') }
               : {}),
           },

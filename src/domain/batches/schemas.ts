@@ -60,6 +60,7 @@ export const batchItemSchema = z.object({
   error: z.object({ code: z.string(), message: z.string(), field: z.string().nullable() }).nullable(),
   warnings: z
     .array(z.string())
+    .default([])
     .describe(
       "(Ours.) A done item's render warnings, in words to show a person: a background enlarged more than 1.5 times to cover the card (it looks soft). Empty when none.",
     ),

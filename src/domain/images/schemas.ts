@@ -295,7 +295,7 @@ export const renderReportSchema = layoutReportSchema.extend({
   backgroundScale: z
     .number()
     .describe(
-      'How much the background photo was enlarged to cover the card (ours): 1 = its own size, 1.9 = each photo pixel spread over 1.9 × 1.9 card pixels; below 1, shrunk.',
+      'How much the background photo was enlarged to cover the whole card (ours): 1 = its own size, 1.9 = each photo pixel spread over 1.9 × 1.9 card pixels; below 1, shrunk. A template that boxes the photo draws it at another scale, and gets no warning from this.',
     ),
   warnings: z
     .array(z.string())

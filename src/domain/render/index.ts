@@ -322,7 +322,14 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
       contentType: FILE_TYPES[options.fileFormat].contentType,
       layout: text.layout,
       tones: painted.tones,
-      report: withContrast(text.report, painted.contrast, source, { width, height }),
+      // A background that is not the whole card (a template's boxed photo) is not judged by it.
+      report: withContrast(
+        text.report,
+        painted.contrast,
+        source,
+        { width, height },
+        coversCanvas(text.document),
+      ),
       timings: timings.all(),
       span: { start: timings.start, end: performance.now() },
       ...(painted.ink ? { ink: painted.ink } : {}),
@@ -496,10 +503,11 @@ function withContrast(
   contrast: { layer: number; contrast: number }[],
   source: CoverSource,
   card: { width: number; height: number },
+  coversCard: boolean,
 ): RenderReport {
   const lowest = contrast.length ? Math.min(...contrast.map((c) => c.contrast)) : 0;
   const byLayer = new Map(contrast.map((c) => [c.layer, c.contrast]));
-  const notice = upscaleNotice(source, card.width, card.height);
+  const notice = coversCard ? upscaleNotice(source, card.width, card.height) : undefined;
   return {
     ...report,
     contrast: lowest,

@@ -186,7 +186,8 @@ export function dashboardRoutes(services: Services, publicUrl: string): express.
             ...(await playgroundData(res, fields())),
             result: {
               ...image,
-              warnings: report.warnings,
+              // Answered from the record (a worker's, a retry's): no report, nothing to warn of.
+              warnings: (report as typeof report | null)?.warnings ?? [],
               meta: `<meta property="og:image" content="${image.url}">\n<meta property="og:image:width" content="${image.width}">\n<meta property="og:image:height" content="${image.height}">`,
               curl: curlFor(publicUrl, fields()),
             },
