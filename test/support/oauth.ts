@@ -123,13 +123,37 @@ export async function follow(web: WebClient, path: string, form?: Record<string,
   throw new Error(`more than 10 redirects from ${path}`);
 }
 
+/** The target of the consent form on `html`; undefined when the page has none. */
+const consentAction = (html: string) =>
+  /<form method="post" action="(\/oauth\/interaction\/[^"]+)"/.exec(html)?.[1];
+
 /** The consent page of an authorization request (after the sign-in step), and its form's target. */
 export async function consentPage(web: WebClient, a: Authorization) {
   const consent = await follow(web, `/authorize?${new URLSearchParams(a.query).toString()}`);
   expect(consent.status, consent.text).toBe(200);
-  const action = /<form method="post" action="(\/oauth\/interaction\/[^"]+)"/.exec(consent.text)?.[1];
+  const action = consentAction(consent.text);
   if (!action) throw new Error(`No consent form on the page: ${consent.text.slice(0, 500)}`);
   return { consent, action };
+}
+
+/**
+ * The person allows on the consent form at `action`, and the client exchanges the code it got
+ * (PKCE `verifier`, its `redirectUri`): the token endpoint's answer, unchecked.
+ */
+export async function allowAndExchange(
+  srv: TestServer,
+  web: WebClient,
+  action: string,
+  client: { clientId: string; verifier: string; redirectUri: string },
+) {
+  const back = await follow(web, action, { decision: 'allow' });
+  return post(`${srv.url}/token`, {
+    grant_type: 'authorization_code',
+    client_id: client.clientId,
+    code: new URL(back.location ?? '').searchParams.get('code') ?? '',
+    code_verifier: client.verifier,
+    redirect_uri: client.redirectUri,
+  });
 }
 
 /**
@@ -140,8 +164,7 @@ export async function decide(web: WebClient, a: Authorization, decision: 'allow'
   const first = await follow(web, `/authorize?${new URLSearchParams(a.query).toString()}`);
   let answer = first;
   if (first.status === 200) {
-    const action = /<form method="post" action="(\/oauth\/interaction\/[^"]+)"/.exec(first.text)?.[1] ?? '';
-    answer = await follow(web, action, { decision });
+    answer = await follow(web, consentAction(first.text) ?? '', { decision });
   } else expect(decision, 'no consent page to deny on').toBe('allow');
   expect(answer.status, answer.text).toBeGreaterThanOrEqual(300);
   expect(answer.status).toBeLessThan(400);

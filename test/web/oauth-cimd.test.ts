@@ -11,13 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/process.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import {
+  allowAndExchange,
   authorization,
   consentPage,
   decide,
-  follow,
   mcpCall,
   person,
-  post,
   REDIRECT,
 } from '../support/oauth.js';
 import { fetchTrustingTestCertificate, testCertificate } from '../support/tls.js';
@@ -70,14 +69,10 @@ describe('a hosted assistant known by its Client ID Metadata Document (MCP 2026-
     expect(consent.text).toContain(
       `This app is published by <strong>localhost:${new URL(base).port}</strong>`,
     );
-    const back = await follow(web, action, { decision: 'allow' });
-    const code = new URL(back.location ?? '').searchParams.get('code') ?? '';
-    const tokens = await post(`${srv.url}/token`, {
-      grant_type: 'authorization_code',
-      client_id: clientId,
-      code,
-      code_verifier: a.verifier,
-      redirect_uri: REDIRECT,
+    const tokens = await allowAndExchange(srv, web, action, {
+      clientId,
+      verifier: a.verifier,
+      redirectUri: REDIRECT,
     });
     expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
     const generated = await mcpCall(srv, tokens.body.access_token as string, 'tools/call', {

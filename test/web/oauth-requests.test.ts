@@ -7,13 +7,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.js';
 import {
+  allowAndExchange,
   authorization,
   consentPage,
   decide,
   follow,
   PASSWORD,
   person,
-  post,
   REDIRECT,
   register,
 } from '../support/oauth.js';
@@ -75,14 +75,10 @@ describe('OAuth 2.1 authorization requests at their edges', () => {
     const { consent, action } = await consentPage(web, again);
     expect(consent.text).toContain(second);
     expect(consent.text).not.toContain(first);
-    const back = await follow(web, action, { decision: 'allow' });
-    const code = new URL(back.location ?? '').searchParams.get('code') ?? '';
-    const tokens = await post(`${srv.url}/token`, {
-      grant_type: 'authorization_code',
-      client_id: clientId,
-      code,
-      code_verifier: again.verifier,
-      redirect_uri: 'https://assistant.example/callback',
+    const tokens = await allowAndExchange(srv, web, action, {
+      clientId,
+      verifier: again.verifier,
+      redirectUri: 'https://assistant.example/callback',
     });
     expect(tokens.status).toBe(200);
     expect((await srv.services.oauth.verify(tokens.body.access_token as string)).user.email).toBe(second);
