@@ -62,6 +62,31 @@ describe.skipIf(!ready)(
       (await call(api[1]!.base, 'GET', '/usage', { token })).body.data.usage.generated as number;
     const images = async () =>
       (await call(api[1]!.base, 'GET', '/images?limit=1', { token })).body.data.pagination.total as number;
+    /** `POST /generate` of the same upload and title with `Idempotency-Key: key`, to `base`. */
+    const sendWithKey = (base: string, key: string) => {
+      const form = new FormData();
+      form.append('image', new Blob([upload]), 'photo.jpg');
+      form.append('title', 'Retried after a crash');
+      return fetch(`${base}/generate`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'idempotency-key': key },
+        body: form,
+      });
+    };
+    /** Makes a batch of `items` on one API process; resolves its id once the other sees 2 done. */
+    const batchUnderWay = async (items: { asset: string; title: string }[]) => {
+      const made = await call(api[0]!.base, 'POST', '/batches', { token, json: { items } });
+      expect(made.status).toBe(202);
+      const id = made.body.data.id as string;
+      batchIds.push(id);
+      const deadline = Date.now() + 60_000;
+      while (Date.now() < deadline) {
+        if (((await call(api[1]!.base, 'GET', `/batches/${id}`, { token })).body.data.done as number) >= 2)
+          break;
+        await sleep(20);
+      }
+      return id;
+    };
     const listen = async (server: Server) => {
       await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
       return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -256,16 +281,7 @@ describe.skipIf(!ready)(
 
     it('S3 killed for longer than the jobs retry, mid-batch: every item still ends done, and the batch says completed', async () => {
       const items = Array.from({ length: 16 }, (_, i) => ({ asset, title: `Through an S3 outage ${i}` }));
-      const made = await call(api[0]!.base, 'POST', '/batches', { token, json: { items } });
-      expect(made.status).toBe(202);
-      const id = made.body.data.id as string;
-      batchIds.push(id);
-      const deadline = Date.now() + 60_000;
-      while (Date.now() < deadline) {
-        if (((await call(api[1]!.base, 'GET', `/batches/${id}`, { token })).body.data.done as number) >= 2)
-          break;
-        await sleep(20);
-      }
+      const id = await batchUnderWay(items);
       await s3.kill();
       await sleep(40_000); // BullMQ's 5 tries end after about 30 s: the jobs fail for good
       await s3.restart();
@@ -276,16 +292,7 @@ describe.skipIf(!ready)(
     it('an API process killed while it waits on a worker: the retry with its Idempotency-Key gets the image within the lease', async () => {
       const key = randomUUID();
       idempotencyKeys.push(key);
-      const send = (base: string) => {
-        const form = new FormData();
-        form.append('image', new Blob([upload]), 'photo.jpg');
-        form.append('title', 'Retried after a crash');
-        return fetch(`${base}/generate`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${token}`, 'idempotency-key': key },
-          body: form,
-        });
-      };
+      const send = (base: string) => sendWithKey(base, key);
       const imagesBefore = await images();
       for (const w of workers) w.proc.kill('SIGSTOP');
       void send(api[0]!.base).catch(() => undefined);
@@ -311,15 +318,7 @@ describe.skipIf(!ready)(
 
     it('a worker frozen past its lock mid-batch, its items taken over: on resuming it undoes nothing', async () => {
       const items = Array.from({ length: 16 }, (_, i) => ({ asset, title: `Taken over ${i}` }));
-      const made = await call(api[0]!.base, 'POST', '/batches', { token, json: { items } });
-      const id = made.body.data.id as string;
-      batchIds.push(id);
-      const deadline = Date.now() + 60_000;
-      while (Date.now() < deadline) {
-        if (((await call(api[1]!.base, 'GET', `/batches/${id}`, { token })).body.data.done as number) >= 2)
-          break;
-        await sleep(20);
-      }
+      const id = await batchUnderWay(items);
       workers[0]!.proc.kill('SIGSTOP');
       await sleep(6000);
       workers[0]!.proc.kill('SIGCONT');
@@ -355,17 +354,7 @@ describe.skipIf(!ready)(
         expect(batch.status).toBe('completed');
         expect(batch.items.filter((i: { status: string }) => i.status !== 'done')).toEqual([]);
       }
-      for (const key of idempotencyKeys) {
-        const form = new FormData();
-        form.append('image', new Blob([upload]), 'photo.jpg');
-        form.append('title', 'Retried after a crash');
-        const res = await fetch(`${api[0]!.base}/generate`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${token}`, 'idempotency-key': key },
-          body: form,
-        });
-        expect(res.status).toBe(201);
-      }
+      for (const key of idempotencyKeys) expect((await sendWithKey(api[0]!.base, key)).status).toBe(201);
       const listed = (await call(api[1]!.base, 'GET', '/images?limit=100', { token })).body.data.images as {
         id: string;
       }[];
