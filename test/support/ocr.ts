@@ -3,8 +3,7 @@
  * (`tesseract-ocr-ara`, `-jpn`, … installed by .ci/run). Used to check from the pixels that every
  * script is drawn as typed, not only that the layout picked the right glyph ids.
  */
-import { execFile } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
