@@ -9,7 +9,9 @@
  *
  * Sizing: a layer with `fontSize {min, max}` gets the largest whole size in that range at which its
  * text fits its box in at most `maxLines` lines with no word split, and its `below` paragraph fits
- * too (`scale` of that size, at least `minSize`); layers of one `group` share one size. Lines break
+ * too (`scale` of that size, at least `minSize`); layers of one `group` share one size. When that
+ * size is under {@link LEGIBLE_TITLE_FRACTION} of the canvas height, `maxLines` gives way to the
+ * largest size at which the text fits the box in any number of lines. Lines break
  * as line-breaking.ts says. Text that still does not fit is cut with an ellipsis: nothing is ever
  * drawn outside the box. A size the request fixes (`fontSize`, docs/api.md#generate-options) applies to the layers that
  * set `{{title}}`, and then only the box cuts.
@@ -30,11 +32,20 @@ import {
   HYPHEN,
   splitOverwide,
   widestSegment,
+  widestWord,
   type Paragraph,
   type Segment,
 } from './line-breaking.js';
 import { shapeLine, type ShapedText } from './shaping.js';
 import { boxOf, type Frame, lineBox, type Rect, safeZoneOf, sizeOf, unionOf } from './geometry.js';
+
+/**
+ * The size, as a fraction of the canvas height, above which a layer's `maxLines` holds (7%: 44 px on
+ * an `og` card, 76 px square). A title that `maxLines` would shrink below it takes more lines instead,
+ * up to what its box holds. Issue 42's legibility target: a 60-character title at no less than 7% of
+ * the card's height, a 200-character one at no less than 4%, where the box can hold them.
+ */
+export const LEGIBLE_TITLE_FRACTION = 0.07;
 
 export type Align = 'left' | 'center' | 'right';
 
@@ -292,7 +303,11 @@ export function layoutDocument(fonts: FontLibrary, req: DocumentLayoutRequest): 
   const sizeIn = (col: Column, s: number) =>
     col.scale === 1 ? s : Math.max(col.minSize, Math.round(s * col.scale));
 
-  const planColumn = (col: Column, s: number, strict: boolean): BlockPlan[] | undefined => {
+  /**
+   * A column's paragraphs at group size `s`. `strict`: undefined unless every word fits the width,
+   * the lines fit the box's height and, with `lineLimit`, each paragraph its `maxLines`.
+   */
+  const planColumn = (col: Column, s: number, strict: boolean, lineLimit = true): BlockPlan[] | undefined => {
     const plans: BlockPlan[] = [];
     const columnSize = sizeIn(col, s);
     for (const spec of col.blocks) {
@@ -300,10 +315,10 @@ export function layoutDocument(fonts: FontLibrary, req: DocumentLayoutRequest): 
         spec.scale === 1 ? columnSize : Math.max(spec.minSize, Math.round(columnSize * spec.scale));
       const maxEm = col.box.width / size;
       let p = spec.paragraph;
-      if (strict && widestSegment(p) > maxEm) return undefined;
+      if (strict && (lineLimit ? widestSegment(p) : widestWord(p)) > maxEm) return undefined;
       p = splitOverwide(p, maxEm);
       const lines = balanced(p.segments, maxEm);
-      if (strict && lines.length > spec.maxLines) return undefined;
+      if (strict && lineLimit && lines.length > spec.maxLines) return undefined;
       plans.push({
         role: spec.role,
         paragraph: p,
@@ -325,15 +340,25 @@ export function layoutDocument(fonts: FontLibrary, req: DocumentLayoutRequest): 
     const members = columns.filter((c) => c.group === group);
     const range = (members[0] as Column).size;
     let chosen: number | undefined;
-    if (typeof range === 'object')
-      for (let s = range.max; s >= range.min; s--) {
-        const attempt = members.map((c) => planColumn(c, s, true));
+    /** The largest size in `[low, range.max]` at which every member fits, or undefined. */
+    const largest = (r: { min: number; max: number }, low: number, lineLimit: boolean) => {
+      for (let s = r.max; s >= low; s--) {
+        const attempt = members.map((c) => planColumn(c, s, true, lineLimit));
         if (attempt.every((a) => a !== undefined)) {
           members.forEach((c, k) => plans.set(c, attempt[k] as BlockPlan[]));
-          chosen = s;
-          break;
+          return s;
         }
       }
+      return undefined;
+    };
+    if (typeof range === 'object') {
+      chosen = largest(range, range.min, true);
+      // maxLines is a default, not a reason to shrink a long title below legibility: under the
+      // floor, the text takes as many lines as the box holds at the largest size that fits it.
+      const floor = Math.ceil(LEGIBLE_TITLE_FRACTION * height);
+      if (chosen === undefined || chosen < floor)
+        chosen = largest(range, (chosen ?? range.min - 1) + 1, false) ?? chosen;
+    }
     if (chosen === undefined) {
       // A fixed size, or nothing fits even at the smallest: keep the size, cut what overflows.
       chosen = typeof range === 'object' ? range.min : range;

@@ -296,6 +296,29 @@ export function widestSegment(p: Paragraph): number {
   return p.segments.reduce((m, s) => Math.max(m, s.width), 0);
 }
 
+const widestWords = new WeakMap<Paragraph, number>();
+
+/**
+ * The widest piece that automatic sizing keeps whole, em: a word, or, in Japanese, Chinese and
+ * Korean, a word inside a phrase ({@link splitOverwide} splits a phrase at its words before it
+ * splits a word). A size at which this fits splits no word. Measured once per paragraph.
+ */
+export function widestWord(p: Paragraph): number {
+  let widest = widestWords.get(p);
+  if (widest !== undefined) return widest;
+  widest = 0;
+  for (const s of p.segments) {
+    const text = p.text.slice(s.start, s.end);
+    const byWord = wordSegmenterFor(text);
+    widest = Math.max(
+      widest,
+      byWord ? Math.max(...piecesOf(text, byWord).map((w) => measure(w.segment, p.chain).width)) : s.width,
+    );
+  }
+  widestWords.set(p, widest);
+  return widest;
+}
+
 /** The narrowest width (em) that keeps the same number of lines: balanced lines, no lone last word. */
 export function balanced(segments: Segment[], maxWidth: number): [number, number][] {
   const lines = greedy(segments, maxWidth);

@@ -12,7 +12,8 @@
  *   position {x, y}: centred text, 60% of the safe width, centred on the point inside the safe zone.
  * Sizes: the title 24 to 120 px (docs/api.md#limits), the subtitle 45% of it and at least 18 px. Most
  * lines, by the column's width (narrow columns hold fewer words a line): 4 title / 3 subtitle lines
- * in wide boxes, 6 / 4 in half-width columns, 10 / 8 in split's narrow ones.
+ * in wide boxes, 6 / 4 in half-width columns, 10 / 8 in split's narrow ones; a default, which gives
+ * way when it would set the title under 7% of the card's height (layout.ts, LEGIBLE_TITLE_FRACTION).
  */
 import { LIMITS, TEMPLATES, type Template } from '../design.js';
 import type { GenerateOptions } from '../images/schemas.js';
