@@ -1606,7 +1606,7 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
-          /** @description (Ours.) Present when the card is worse than it could be, in words to show a person: the background was enlarged more than 1.5 times to cover the card (it looks soft). The render report has the same text in `warnings`. */
+          /** @description (Ours.) Present when the card is worse than it could be, in words to show a person: the background was enlarged more than 1.5 times to cover the card (it looks soft), or the text stayed under a 4.5:1 contrast ratio. The render report has the same text in `warnings`. */
           'Titlecard-Warning'?: string;
           /** @description The render report as JSON (ASCII, non-ASCII characters escaped as \uXXXX): a RenderReport. Kept out of the body so that the API's record stays exactly as it is. */
           'Titlecard-Render-Report'?: string;

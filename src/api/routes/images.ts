@@ -181,7 +181,7 @@ export const imagesResource: Resource = {
               headers: {
                 [WARNING_HEADER]: {
                   description:
-                    '(Ours.) Present when the card is worse than it could be, in words to show a person: the background was enlarged more than 1.5 times to cover the card (it looks soft). The render report has the same text in `warnings`.',
+                    '(Ours.) Present when the card is worse than it could be, in words to show a person: the background was enlarged more than 1.5 times to cover the card (it looks soft), or the text stayed under a 4.5:1 contrast ratio. The render report has the same text in `warnings`.',
                   schema: { type: 'string' },
                 },
                 [RENDER_REPORT_HEADER]: {

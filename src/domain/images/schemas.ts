@@ -300,7 +300,7 @@ export const renderReportSchema = layoutReportSchema.extend({
   warnings: z
     .array(z.string())
     .describe(
-      'What makes the card worse than it could be, in words to show a person (ours): a background enlarged more than 1.5× to cover the card (it looks soft). Empty when nothing does. The same text is in the Titlecard-Warning header.',
+      'What makes the card worse than it could be, in words to show a person (ours): a background enlarged more than 1.5× to cover the card (it looks soft), text under the 4.5:1 contrast ratio of WCAG AA (a custom colour no gradient up to 0.9 made legible, or no gradient). Empty when nothing does. The same text is in the Titlecard-Warning header.',
     ),
 });
 

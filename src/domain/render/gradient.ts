@@ -19,10 +19,28 @@ export type GradientGeometry =
   | { kind: 'radial'; cx: number; cy: number; rx: number; ry: number };
 
 /**
+ * How far a linear band fades out beyond the text, as fractions of the canvas dimension it runs
+ * along (issue 42, item 2: the scrim keeps the photo). It fades over at most `max` (30% of the
+ * height, 20% of the width) and ends by `boundary` (the middle of the card; for `to-center`, halfway
+ * from the text to the middle), so that the half of the card away from the text keeps its photo;
+ * but over at least `min` (10%, 120 px of an `og` card's width) and `minPx` (128 px: sixteen 8 px
+ * bands), so that the fade stays gradual where the text reaches the middle or beyond. With
+ * smoothstep's steepest slope, 1.5 times the mean, a scrim that changes the photo by 85 levels at
+ * the text's end then changes by at most 8 between adjacent 8 px bands (issue 42's bound for no
+ * visible edge; coral text at the strongest scrim changes flat grey by 78).
+ */
+export const BAND_FADE = {
+  max: { height: 0.3, width: 0.2 },
+  min: 0.1,
+  minPx: 128,
+  boundary: 0.5,
+} as const;
+
+/**
  * The geometry of a gradient layer going `direction`, reaching past the text `blocks` painted above
- * it (`boxes`: those text layers' boxes, for a side with no text): a linear band from the edge to
- * 30% of the height (20% of the width) beyond the text, 85% strong where the text ends; to-center,
- * one band from each side, reaching the text on its half; radial, a glow behind the text.
+ * it (`boxes`: those text layers' boxes, for a side with no text): a linear band from the edge,
+ * 85% strong where the text ends, fading out beyond it as {@link BAND_FADE} says; to-center, one
+ * band from each side, reaching the text on its half; radial, a glow behind the text.
  */
 export function gradientFor(
   direction: GradientDirection,
@@ -39,30 +57,40 @@ export function gradientFor(
     return { left: r.x, right: r.x + r.width, top: r.y, bottom: r.y + r.height };
   };
   const all = extent(lines, boxes);
-  const fromTop = (textEnd: number) => {
-    const to = Math.min(height, textEnd + 0.3 * height);
+  /**
+   * The fade beyond text that ends `depth` px from the band's edge, px: up to `boundary` (a fraction
+   * of `size` from that edge), within {@link BAND_FADE}'s bounds.
+   */
+  const fade = (depth: number, size: number, max: number, boundary: number) =>
+    Math.max(BAND_FADE.min * size, BAND_FADE.minPx, Math.min(max * size, boundary * size - depth));
+  const fromTop = (textEnd: number, boundary: number = BAND_FADE.boundary) => {
+    const to = Math.min(height, textEnd + fade(textEnd, height, BAND_FADE.max.height, boundary));
     return { from: [0, 0] as [number, number], to: [0, to] as [number, number], textAt: textEnd / to };
   };
-  const fromBottom = (textStart: number) => {
-    const to = Math.max(0, textStart - 0.3 * height);
+  const fromBottom = (textStart: number, boundary: number = BAND_FADE.boundary) => {
+    const depth = height - textStart;
+    const to = Math.max(0, textStart - fade(depth, height, BAND_FADE.max.height, boundary));
     return {
       from: [0, height] as [number, number],
       to: [0, to] as [number, number],
-      textAt: (height - textStart) / (height - to),
+      textAt: depth / (height - to),
     };
   };
-  const fromLeft = (textEnd: number) => {
-    const to = Math.min(width, textEnd + 0.2 * width);
+  const fromLeft = (textEnd: number, boundary: number = BAND_FADE.boundary) => {
+    const to = Math.min(width, textEnd + fade(textEnd, width, BAND_FADE.max.width, boundary));
     return { from: [0, 0] as [number, number], to: [to, 0] as [number, number], textAt: textEnd / to };
   };
-  const fromRight = (textStart: number) => {
-    const to = Math.max(0, textStart - 0.2 * width);
+  const fromRight = (textStart: number, boundary: number = BAND_FADE.boundary) => {
+    const depth = width - textStart;
+    const to = Math.max(0, textStart - fade(depth, width, BAND_FADE.max.width, boundary));
     return {
       from: [width, 0] as [number, number],
       to: [to, 0] as [number, number],
-      textAt: (width - textStart) / (width - to),
+      textAt: depth / (width - to),
     };
   };
+  /** Halfway from text `depth` px deep to the middle, as a fraction of `size` from the edge. */
+  const halfwayToMiddle = (depth: number, size: number) => (depth / size + 0.5) / 2;
   switch (direction) {
     case 'to-top':
       return { kind: 'linear', bands: [fromBottom(all.top)] };
@@ -85,7 +113,13 @@ export function gradientFor(
         onRight.flatMap((b) => b.lines),
         boxes.filter((b) => !leftHalf(b.x, b.x + b.width)),
       );
-      return { kind: 'linear', bands: [fromLeft(left.right), fromRight(right.left)] };
+      return {
+        kind: 'linear',
+        bands: [
+          fromLeft(left.right, halfwayToMiddle(left.right, width)),
+          fromRight(right.left, halfwayToMiddle(width - right.left, width)),
+        ],
+      };
     }
     case 'radial': {
       // An elliptical glow whose 75% contour circumscribes the text (√2 × half-sides).

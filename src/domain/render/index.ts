@@ -43,7 +43,7 @@ import { rasteriseText, type TextMasks } from './overlay.js';
 import { imagePixels, type LayerPixels, pixelRect } from './paint.js';
 import { reportLayers, reportLayout } from './report.js';
 import { chooseTemplate } from './template-choice.js';
-import type { ToneChoice } from './tones.js';
+import { contrastNotice, type ToneChoice } from './tones.js';
 
 export { BLEND_BAND_ROWS, READING_MARGIN_PX } from './compose.js';
 
@@ -329,6 +329,7 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
         source,
         { width, height },
         coversCanvas(text.document),
+        options,
       ),
       timings: timings.all(),
       span: { start: timings.start, end: performance.now() },
@@ -496,7 +497,8 @@ async function encodeOutputs(canvas: Canvas, format: FileFormat, width: number, 
 
 /**
  * Stage 5: the layout's report with the contrast the paint reached: the lowest of the text layers',
- * and each layer's in a template's per-layer report.
+ * and each layer's in a template's per-layer report; and its warnings: a background enlarged to
+ * cover the card, text under 4.5:1.
  */
 function withContrast(
   report: LayoutReport,
@@ -504,15 +506,19 @@ function withContrast(
   source: CoverSource,
   card: { width: number; height: number },
   coversCard: boolean,
+  options: RenderOptions,
 ): RenderReport {
   const lowest = contrast.length ? Math.min(...contrast.map((c) => c.contrast)) : 0;
   const byLayer = new Map(contrast.map((c) => [c.layer, c.contrast]));
-  const notice = coversCard ? upscaleNotice(source, card.width, card.height) : undefined;
+  const warnings = [
+    coversCard ? upscaleNotice(source, card.width, card.height) : undefined,
+    contrast.length ? contrastNotice(lowest, options) : undefined,
+  ].filter((w): w is string => w !== undefined);
   return {
     ...report,
     contrast: lowest,
     backgroundScale: source.scale,
-    warnings: notice ? [notice] : [],
+    warnings,
     ...(report.layers
       ? { layers: report.layers.map((l) => ({ ...l, contrast: byLayer.get(l.layer) ?? null })) }
       : {}),

@@ -12,8 +12,8 @@
  *   subtitle measured from the outside, test/render/photos-matrix-*.test.ts).
  * - The gradient's colour is a deep (or, behind dark text, pale) shade of the dominant hue under the
  *   text, not flat black. Its strength starts at {@link GRADIENT_MIN_STRENGTH} and rises in steps of
- *   0.05 until the text reaches {@link TARGET_CONTRAST} (4.5:1 plus a 5% margin) or the gradient is
- *   opaque.
+ *   0.05 until the text reaches {@link TARGET_CONTRAST} (4.5:1 plus a 5% margin) or
+ *   {@link GRADIENT_MAX_STRENGTH}.
  * - `colorMode` auto picks whichever of white and black needs the weaker gradient (white on a tie);
  *   with `gradient` off, the one with the higher contrast.
  */
@@ -32,6 +32,13 @@ export const WCAG_AA_CONTRAST = 4.5;
 export const TARGET_CONTRAST = WCAG_AA_CONTRAST * 1.05;
 /** The gradient is always at least this strong when on: a visible, designed overlay. */
 export const GRADIENT_MIN_STRENGTH = 0.35;
+/**
+ * And at most this strong, so that the photo always shows through its text side (issue 42: a
+ * custom colour that no gradient could make legible blackened the card). White or black text
+ * reaches 4.5:1 long before it over any photo (the deep shade at 0.9 over pure white is 13:1);
+ * a custom colour that does not is named in the render report's `warnings`.
+ */
+export const GRADIENT_MAX_STRENGTH = 0.9;
 const CONTRAST_PERCENTILE = 0.1;
 
 /**
@@ -63,12 +70,18 @@ export function parseHex(hex: string): Rgb {
   return [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16)) as Rgb;
 }
 
-/** The gradient's opacity ramp: 1 at the edge, `mid` where the text ends (`textAt`), 0 at the end. */
+/**
+ * The gradient's opacity ramp: 1 at the edge, `mid` where the text ends (`textAt`), 0 at the end.
+ * Beyond the text it fades with smoothstep (3u² − 2u³), whose slope is 0 at both ends: a linear
+ * fade's corner where it meets the clear photo is seen as an edge (a Mach band), one in the sky of
+ * the `left` template at `portrait` in issue 42.
+ */
 function ramp(t: number, textAt: number, mid: number): number {
   if (t <= 0) return 1;
   if (t >= 1) return 0;
   if (t <= textAt) return 1 - (1 - mid) * (t / textAt);
-  return mid * (1 - (t - textAt) / (1 - textAt));
+  const u = (t - textAt) / (1 - textAt);
+  return mid * (1 - u * u * (3 - 2 * u));
 }
 
 /** Opacity (0..1 before strength) of the gradient at a canvas point, exactly as the overlay draws it. */
@@ -315,11 +328,12 @@ export function chooseTones(
     if (!options.gradient) {
       choice = { text, shadow, gradient: undefined, contrast: contrastQuantile(s, text, gradientColour, 0) };
     } else {
-      // The weakest strength, on a 0.05 grid from the minimum to 1, that reaches the target. Contrast
+      // The weakest strength, on a 0.05 grid from the minimum to the maximum, that reaches the target. Contrast
       // rises with strength (the gradient's shade contrasts with the text more than any photo pixel
       // it covers can), so a binary search over the grid finds it in at most four steps.
-      const grid = Array.from({ length: Math.round((1 - GRADIENT_MIN_STRENGTH) / 0.05) + 1 }, (_, i) =>
-        Math.min(1, GRADIENT_MIN_STRENGTH + i * 0.05),
+      const grid = Array.from(
+        { length: Math.round((GRADIENT_MAX_STRENGTH - GRADIENT_MIN_STRENGTH) / 0.05) + 1 },
+        (_, i) => Math.min(GRADIENT_MAX_STRENGTH, GRADIENT_MIN_STRENGTH + i * 0.05),
       );
       // Each grid point measured at most once (the search's last probe is usually its answer).
       const measured = new Map<number, number>();
@@ -362,4 +376,24 @@ function better(a: ToneChoice, b: ToneChoice): boolean {
   if (aOk && a.gradient && b.gradient && a.gradient.strength !== b.gradient.strength)
     return a.gradient.strength < b.gradient.strength;
   return a.contrast > b.contrast + 1e-9;
+}
+
+/**
+ * What to tell a person when the text ended under WCAG AA's 4.5:1 (1.4.3) against the photo behind
+ * it, with what would help; undefined when it did not. A custom colour of middling lightness can
+ * stay under it even at {@link GRADIENT_MAX_STRENGTH}, as can any colour without a gradient. ASCII
+ * only: it travels in the `Titlecard-Warning` header too.
+ *
+ * @param contrast the lowest 10th-percentile contrast ratio of the text layers, 1..21
+ */
+export function contrastNotice(
+  contrast: number,
+  options: { colorMode: string; colorHex?: string | undefined; gradient: boolean },
+): string | undefined {
+  if (contrast >= WCAG_AA_CONTRAST) return undefined;
+  const reached = `reaches ${contrast.toFixed(1)}:1 against the photo behind it, under the 4.5:1 that WCAG asks of text`;
+  if (options.colorMode === 'custom')
+    return `The text colour ${options.colorHex ?? ''} ${reached}: a lighter or darker colorHex, or colorMode auto, makes it readable.`;
+  if (!options.gradient) return `The text ${reached}: gradient true makes it readable.`;
+  return `The text ${reached}.`;
 }
