@@ -2,6 +2,7 @@
  * A photo too small for the card is named, not refused (issue 42, item 5): past 1.5 times the
  * enlargement, the render report's `warnings`, the `Titlecard-Warning` header, the MCP tool's
  * answer, the dashboard's result and a batch item say the card looks soft; at its own size, nothing.
+ * Text under a 4.5:1 contrast ratio is named the same way (item 2).
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,6 +44,23 @@ describe('a background enlarged past 1.5 times', () => {
     const fine = renderReportSchema.parse(JSON.parse(sharpCard.headers.get('titlecard-render-report') ?? ''));
     expect(fine.backgroundScale).toBe(0.75);
     expect(fine.warnings).toEqual([]);
+  });
+
+  it('text under 4.5:1 is named the same way: a custom colour no gradient makes legible', async () => {
+    // Mid grey on a mid-grey photo: 1.0:1 without a gradient, under 4.5:1 with the strongest one.
+    const res = await generate(
+      srv.base,
+      token,
+      { title: 'Grey on grey', colorMode: 'custom', colorHex: '#808080' },
+      { data: large },
+    );
+    expect(res.status).toBe(201);
+    expect(res.headers.get('titlecard-warning')).toMatch(
+      /^The text colour #808080 reaches \d\.\d:1 against the photo behind it, under the 4\.5:1 that WCAG asks of text/,
+    );
+    const report = renderReportSchema.parse(JSON.parse(res.headers.get('titlecard-render-report') ?? ''));
+    expect(report.contrast).toBeLessThan(4.5);
+    expect(report.warnings).toEqual([res.headers.get('titlecard-warning')]);
   });
 
   it('a batch item carries the warning with its image', async () => {
