@@ -3,6 +3,7 @@
  * folder `TITLECARD_PHOTOS` names, such as the full-size originals: test/support/photos.ts).
  *
  *   npm run bench [-- --runs 5]   each render stage per photo and format (medians after a warm-up),
+ *                                 the subject detector per photo (subjects.ts),
  *                                 the event-loop delay while rendering, two renders at a time.
  *   npm run bench -- --compare    the same job through the floor, Titlecard, satori + resvg and
  *                                 takumi, interleaved (compare.ts); then one server through a
@@ -37,6 +38,7 @@ import { compare, rgbaPngOf, webpOf } from './compare.js';
 import { encoderTable } from './encoders.js';
 import { listingFigures } from './listing.js';
 import { batchFigures } from './batches.js';
+import { subjectFigures } from './subjects.js';
 import { templateFigures } from './templates.js';
 import { partFigures } from './parts.js';
 import { FORMATS, SUBTITLE, TITLE, type Format } from './engines.js';
@@ -104,6 +106,9 @@ if (values.encoders) {
   await warmUp(renderer);
   const delay = await eventLoopDelay(() => renderAll(renderer, 1));
   print(`${RUNS} interleaved rounds per photo and format after a warm-up round; medians.`);
+  // Titlecard's renders below look at each photo's subjects once (focus auto: the first round);
+  // what a photo not seen before costs is measured here.
+  await subjectFigures(photos, RUNS, print);
   await compare(fonts, photos, RUNS, formats, print);
   print(`\nEvent-loop delay while rendering every photo × format one at a time: ${delayLine(delay)}.`);
   await serverFigures();
@@ -200,6 +205,7 @@ async function stages() {
   print(
     `Layout of a 200-character title, template left, auto size (median of 20): ${layoutTimes.join('; ')}.\n`,
   );
+  await subjectFigures(photos, RUNS, print);
 
   const stageNames: (keyof RenderTimings)[] = [
     'decode',

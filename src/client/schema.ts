@@ -827,9 +827,9 @@ export interface components {
       fields?: {
         [key: string]: string;
       };
-      /** @description What the cover crop keeps in frame: center (default), attention (the most salient region, libvips attention strategy), or {x, y}, fractions of the photo kept as near the centre as the crop allows. */
+      /** @description What the cover crop keeps in frame: auto (default: the centre, moved the least that keeps the faces, people, cats and dogs found in the photo whole), center, attention (the most salient region, libvips attention strategy), or {x, y}, fractions of the photo kept as near the centre as the crop allows. */
       focus?:
-        | ('center' | 'attention')
+        | ('auto' | 'center' | 'attention')
         | {
             /** @description Horizontal point to keep in frame, 0 (left) to 1 (right) of the photo. */
             x: number;
@@ -1526,11 +1526,11 @@ export interface operations {
             [key: string]: string;
           };
           /**
-           * @description What the cover crop keeps in frame: center (default), attention (the most salient region, libvips attention strategy), or {x, y}, fractions of the photo kept as near the centre as the crop allows.
-           * @default center
+           * @description What the cover crop keeps in frame: auto (default: the centre, moved the least that keeps the faces, people, cats and dogs found in the photo whole), center, attention (the most salient region, libvips attention strategy), or {x, y}, fractions of the photo kept as near the centre as the crop allows.
+           * @default auto
            */
           focus?:
-            | ('center' | 'attention')
+            | ('auto' | 'center' | 'attention')
             | {
                 /** @description Horizontal point to keep in frame, 0 (left) to 1 (right) of the photo. */
                 x: number;
@@ -1931,11 +1931,11 @@ export interface operations {
             [key: string]: string;
           };
           /**
-           * @description What the cover crop keeps in frame: center (default), attention (the most salient region, libvips attention strategy), or {x, y}, fractions of the photo kept as near the centre as the crop allows.
-           * @default center
+           * @description What the cover crop keeps in frame: auto (default: the centre, moved the least that keeps the faces, people, cats and dogs found in the photo whole), center, attention (the most salient region, libvips attention strategy), or {x, y}, fractions of the photo kept as near the centre as the crop allows.
+           * @default auto
            */
           focus?:
-            | ('center' | 'attention')
+            | ('auto' | 'center' | 'attention')
             | {
                 /** @description Horizontal point to keep in frame, 0 (left) to 1 (right) of the photo. */
                 x: number;

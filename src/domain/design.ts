@@ -19,7 +19,7 @@ export const TEMPLATES = ['bottom-left', 'left', 'right', 'split'] as const;
 export type Template = (typeof TEMPLATES)[number];
 
 /** Named cover-crop focus points (docs/api.md#generate-options, see `focus`). */
-export const FOCUS_NAMES = ['center', 'attention'] as const;
+export const FOCUS_NAMES = ['auto', 'center', 'attention'] as const;
 
 /** Named text positions, used only when no `template` is given (docs/api.md#generate-options). */
 export const POSITION_NAMES = ['top', 'center', 'bottom'] as const;

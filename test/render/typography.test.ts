@@ -39,8 +39,14 @@ describe('POST /layout, the free fit check', () => {
         { data: background },
       );
       expect(made.status, script).toBe(201);
-      // The render report adds what only the photo tells: the contrast and the background's scale.
-      const { contrast, backgroundScale: _scale, warnings: _warnings, ...drawn } = reportOf(made.headers);
+      // The render report adds what only the photo tells: the contrast, the background's scale, subjects.
+      const {
+        contrast,
+        backgroundScale: _scale,
+        warnings: _warnings,
+        subjects: _subjects,
+        ...drawn
+      } = reportOf(made.headers);
       expect(drawn, script).toEqual(layout);
       expect(contrast).toBeGreaterThanOrEqual(4.5);
       expect(layout.lines.title.join('').replace(/\s+/g, ''), script).toBe(title.replace(/\s+/g, ''));

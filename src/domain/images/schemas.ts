@@ -106,9 +106,9 @@ export const generateShape = {
         })
         .strict(),
     ])
-    .default('center')
+    .default('auto')
     .describe(
-      'What the cover crop keeps in frame: center (default), attention (the most salient region, libvips attention strategy), or {x, y}, fractions of the photo kept as near the centre as the crop allows.',
+      'What the cover crop keeps in frame: auto (default: the centre, moved the least that keeps the faces, people, cats and dogs found in the photo whole), center, attention (the most salient region, libvips attention strategy), or {x, y}, fractions of the photo kept as near the centre as the crop allows.',
     ),
   colorMode: z
     .enum(COLOR_MODES)
@@ -296,6 +296,20 @@ export const renderReportSchema = layoutReportSchema.extend({
     .number()
     .describe(
       'How much the background photo was enlarged to cover the whole card (ours): 1 = its own size, 1.9 = each photo pixel spread over 1.9 × 1.9 card pixels; below 1, shrunk. A template that boxes the photo draws it at another scale, and gets no warning from this.',
+    ),
+  subjects: z
+    .array(
+      z.object({
+        kind: z.enum(['face', 'person', 'cat', 'dog']),
+        score: z.number().describe("The detector's confidence, 0 to 1."),
+        box: z
+          .object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() })
+          .describe('Where it is on the card, px (the part the crop kept).'),
+      }),
+    )
+    .nullable()
+    .describe(
+      'Faces, people, cats and dogs found in the photo (ours): the default cover crop (focus auto) keeps them whole where it can, and template auto keeps the text off them. null when they were not looked for: focus center, attention or {x, y} without template auto, a photo the crop does not cut, a flat one, or a detector busy with other photos.',
     ),
   warnings: z
     .array(z.string())

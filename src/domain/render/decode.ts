@@ -9,7 +9,9 @@ import { readFile } from 'node:fs/promises';
 import { Semaphore } from 'async-mutex';
 import sharp, { type Metadata } from 'sharp';
 import { ValidationError } from '../kernel/errors.js';
+import { focusCrop } from './geometry.js';
 import { trimFreeMemory } from './malloc-trim.js';
+import { detectSubjects, type PlacedSubject, subjectFocus, subjectsOnCard } from './subjects.js';
 
 export type ImageInput = Buffer | { path: string };
 
@@ -94,34 +96,11 @@ export interface DecodedCanvas {
   channels: 3 | 4;
 }
 
-/** What the cover crop keeps in frame (`focus` of generateOptionsSchema). */
-export type Focus = 'center' | 'attention' | { x: number; y: number };
-
 /**
- * The resize-and-extract steps of a cover crop that keeps the point (`x`, `y`) (fractions of the
- * upright photo `w × h`) as near the centre of a `width × height` canvas as the photo allows.
+ * What the cover crop keeps in frame (`focus` of generateOptionsSchema): `auto` the subjects found
+ * (subjects.ts), else the centre.
  */
-export function focusCrop(
-  w: number,
-  h: number,
-  width: number,
-  height: number,
-  focus: { x: number; y: number },
-) {
-  const scale = Math.max(width / w, height / h);
-  const rw = Math.max(width, Math.round(w * scale));
-  const rh = Math.max(height, Math.round(h * scale));
-  const clamp = (v: number, max: number) => Math.min(Math.max(0, Math.round(v)), max);
-  return {
-    resize: { width: rw, height: rh },
-    extract: {
-      left: clamp(focus.x * rw - width / 2, rw - width),
-      top: clamp(focus.y * rh - height / 2, rh - height),
-      width,
-      height,
-    },
-  };
-}
+export type Focus = 'auto' | 'center' | 'attention' | { x: number; y: number };
 
 /**
  * The checks of an uploaded image (docs/api.md#generate-options), on its bytes: a JPEG, PNG or WebP by its
@@ -184,7 +163,7 @@ export async function decodeCover(
   input: ImageInput,
   width: number,
   height: number,
-  focus: Focus = 'center',
+  focus: Exclude<Focus, 'auto'> = 'center',
 ): Promise<DecodedCanvas> {
   return (await startDecodeCover(input, width, height, focus)).decoded;
 }
@@ -202,7 +181,16 @@ export async function startDecodeCover(
   width: number,
   height: number,
   focus: Focus = 'center',
-): Promise<{ decoded: Promise<DecodedCanvas>; source: CoverSource }> {
+  options: { subjects?: boolean } = {},
+): Promise<{
+  decoded: Promise<DecodedCanvas>;
+  source: CoverSource;
+  /**
+   * With `focus` `auto` or `options.subjects`: the subjects on the card (subjects.ts); undefined
+   * when not looked for, or when the detector was busy or failed (the crop is then centred).
+   */
+  subjects: Promise<PlacedSubject[] | undefined>;
+}> {
   // The file is read once (at most 10 MB): the format sniffing, the end check and the decoder all
   // use these bytes.
   const bytes = Buffer.isBuffer(input) ? input : await readFile(input.path);
@@ -212,9 +200,35 @@ export async function startDecodeCover(
   const upright = quarter
     ? { width: meta.height ?? 0, height: meta.width ?? 0 }
     : { width: meta.width ?? 0, height: meta.height ?? 0 };
+  const source = { ...upright, scale: coverScale(upright.width, upright.height, width, height) };
+  // focus auto needs the subjects only when the crop cuts something off (1% or more of a side).
+  const cuts = Math.abs(upright.width / upright.height - width / height) > 0.01 * (width / height);
+  if (!options.subjects && (focus !== 'auto' || !cuts))
+    return {
+      decoded: decodeChecked(bytes, format, meta, width, height, focus === 'auto' ? 'center' : focus),
+      source,
+      subjects: Promise.resolve(undefined),
+    };
+  // The detector looks first (the crop depends on it); a detector that fails leaves the crop centred.
+  const found = detectSubjects(bytes).catch(() => undefined);
+  const point = found.then((s) =>
+    focus === 'auto'
+      ? subjectFocus(s ?? [], upright.width, upright.height, width, height)
+      : typeof focus === 'object'
+        ? focus
+        : { x: 0.5, y: 0.5 },
+  );
   return {
-    decoded: decodeChecked(bytes, format, meta, width, height, focus),
-    source: { ...upright, scale: coverScale(upright.width, upright.height, width, height) },
+    decoded: point.then((p) =>
+      decodeChecked(bytes, format, meta, width, height, focus === 'auto' ? p : focus),
+    ),
+    source,
+    // An `attention` crop's window is libvips' to choose: its subjects are not placed.
+    subjects: Promise.all([found, point]).then(([s, p]) =>
+      s && focus !== 'attention'
+        ? subjectsOnCard(s, upright.width, upright.height, width, height, p)
+        : undefined,
+    ),
   };
 }
 
@@ -297,7 +311,7 @@ async function decodeChecked(
   meta: Metadata,
   width: number,
   height: number,
-  focus: Focus,
+  focus: Exclude<Focus, 'auto'>,
 ): Promise<DecodedCanvas> {
   const w = meta.width ?? 0;
   const h = meta.height ?? 0;

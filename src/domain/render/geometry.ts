@@ -76,3 +76,29 @@ export function boxOf(
   }
   return { x: x0, y: y0, width: Math.max(0, x1 - x0), height: Math.max(0, y1 - y0) };
 }
+
+/**
+ * The resize-and-extract steps of a cover crop that keeps the point (`x`, `y`) (fractions of the
+ * upright photo `w × h`) as near the centre of a `width × height` canvas as the photo allows.
+ */
+export function focusCrop(
+  w: number,
+  h: number,
+  width: number,
+  height: number,
+  focus: { x: number; y: number },
+) {
+  const scale = Math.max(width / w, height / h);
+  const rw = Math.max(width, Math.round(w * scale));
+  const rh = Math.max(height, Math.round(h * scale));
+  const clamp = (v: number, max: number) => Math.min(Math.max(0, Math.round(v)), max);
+  return {
+    resize: { width: rw, height: rh },
+    extract: {
+      left: clamp(focus.x * rw - width / 2, rw - width),
+      top: clamp(focus.y * rh - height / 2, rh - height),
+      width,
+      height,
+    },
+  };
+}

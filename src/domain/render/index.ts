@@ -42,6 +42,7 @@ import { logoPlacement, type LogoOverlay } from './logo.js';
 import { rasteriseText, type TextMasks } from './overlay.js';
 import { imagePixels, type LayerPixels, pixelRect } from './paint.js';
 import { reportLayers, reportLayout } from './report.js';
+import type { PlacedSubject } from './subjects.js';
 import { chooseTemplate } from './template-choice.js';
 import { contrastNotice, type ToneChoice } from './tones.js';
 
@@ -292,10 +293,10 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
     // first, their rejection must not count as unhandled).
     const fontsReady = prepareFonts(options, document);
     fontsReady.catch(() => undefined);
-    const { decoding, source } = await startPhoto(input, width, height, options, timings.start);
+    const { decoding, source, subjects } = await startPhoto(input, width, height, options, timings.start);
     const pictures = startPictures(input, options, document, width, height);
     await fontsReady;
-    const text = await layOutText(options, document, decoding, timings);
+    const text = await layOutText(options, document, decoding, subjects, timings);
     const canvas: Canvas = coversCanvas(text.document)
       ? text.decoded
       : solidCanvas(text.document, width, height);
@@ -330,6 +331,7 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
         { width, height },
         coversCanvas(text.document),
         options,
+        text.subjects,
       ),
       timings: timings.all(),
       span: { start: timings.start, end: performance.now() },
@@ -348,11 +350,18 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
     height: number,
     options: RenderOptions,
     start: number,
-  ): Promise<{ decoding: Promise<Timed<Canvas>>; source: CoverSource }> {
-    const decodeStart = await startDecodeCover(input, width, height, options.focus);
+  ): Promise<{
+    decoding: Promise<Timed<Canvas>>;
+    source: CoverSource;
+    subjects: Promise<PlacedSubject[] | undefined>;
+  }> {
+    // The subjects are looked for where the request needs them: focus auto (decode.ts), template auto.
+    const decodeStart = await startDecodeCover(input, width, height, options.focus, {
+      subjects: options.template === 'auto',
+    });
     const decoding = timed(decodeStart.decoded, start);
     decoding.catch(() => undefined);
-    return { decoding, source: decodeStart.source };
+    return { decoding, source: decodeStart.source, subjects: decodeStart.subjects };
   }
 
   /**
@@ -409,6 +418,7 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
     options: RenderOptions,
     given: TemplateDocument,
     decoding: Promise<Timed<Canvas>>,
+    subjectsFound: Promise<PlacedSubject[] | undefined>,
     timings: StageTimer,
   ) {
     let document = given;
@@ -441,9 +451,14 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
       layoutMs = performance.now() - started;
     }
     const decoded = await decoding;
+    const subjects = await subjectsFound;
     const afterDecode = performance.now();
     if (!layout) {
-      const chosen = chooseTemplate(decoded.value, (c) => layOut(options, BUILT_IN_TEMPLATES[c]));
+      const chosen = chooseTemplate(
+        decoded.value,
+        (c) => layOut(options, BUILT_IN_TEMPLATES[c]),
+        subjects ?? [],
+      );
       template = chosen.template;
       document = BUILT_IN_TEMPLATES[chosen.template];
       layout = chosen.layout;
@@ -458,6 +473,7 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
       report,
       masks: masks as NonNullable<typeof masks>,
       decoded: decoded.value,
+      subjects,
     };
   }
 }
@@ -507,6 +523,7 @@ function withContrast(
   card: { width: number; height: number },
   coversCard: boolean,
   options: RenderOptions,
+  subjects: PlacedSubject[] | undefined,
 ): RenderReport {
   const lowest = contrast.length ? Math.min(...contrast.map((c) => c.contrast)) : 0;
   const byLayer = new Map(contrast.map((c) => [c.layer, c.contrast]));
@@ -519,6 +536,8 @@ function withContrast(
     contrast: lowest,
     backgroundScale: source.scale,
     warnings,
+    // Subjects on the card's photo; null when they were not looked for (or the detector was busy).
+    subjects: subjects && coversCard ? subjects : null,
     ...(report.layers
       ? { layers: report.layers.map((l) => ({ ...l, contrast: byLayer.get(l.layer) ?? null })) }
       : {}),

@@ -4,30 +4,51 @@
  */
 import type { Template } from '../design.js';
 import type { TextLayout } from './layout.js';
-import { lineBox } from './geometry.js';
+import { lineBox, type Rect } from './geometry.js';
 import { meanOver, saliencyMap } from './saliency.js';
 
 /** The templates `auto` chooses from: those with one text box (split keeps two apart). */
 export const AUTO_CANDIDATES = ['bottom-left', 'left', 'right'] as const;
 
+/** Pixels of the rectangles `rects` that lie over any of `boxes` (overlaps between boxes counted once each). */
+function coveredArea(rects: Rect[], boxes: Rect[]): number {
+  let area = 0;
+  for (const r of rects)
+    for (const b of boxes) {
+      const w = Math.min(r.x + r.width, b.x + b.width) - Math.max(r.x, b.x);
+      const h = Math.min(r.y + r.height, b.y + b.height) - Math.max(r.y, b.y);
+      if (w > 0 && h > 0) area += w * h;
+    }
+  return area;
+}
+
 /**
  * `template=auto`: lays the text out in each of {@link AUTO_CANDIDATES} and keeps the one whose lines
- * cover the calmest, least salient part of the cropped photo (lowest mean of the saliency map over
- * the line boxes, saliency.ts). Ties keep the earlier candidate, bottom-left first.
+ * cover no subject (faces, people, cats, dogs found on the card, subjects.ts) and the calmest,
+ * least salient part of the cropped photo (lowest mean of the saliency map over the line boxes,
+ * saliency.ts). When every candidate covers a subject, the one that covers the least of them.
+ * Ties keep the earlier candidate, bottom-left first.
  */
 export function chooseTemplate(
   canvas: { pixels: Buffer; width: number; height: number; channels: number },
   layOut: (template: Template) => TextLayout,
+  subjects: { box: Rect }[] = [],
 ): { template: Template; layout: TextLayout; scores: Record<string, number> } {
   const map = saliencyMap(canvas.pixels, canvas.width, canvas.height, canvas.channels);
+  const boxes = subjects.map((s) => s.box);
   const scores: Record<string, number> = {};
-  let best: { template: Template; layout: TextLayout; score: number } | undefined;
+  let best: { template: Template; layout: TextLayout; covered: number; score: number } | undefined;
   for (const template of AUTO_CANDIDATES) {
     const layout = layOut(template);
     const rects = layout.blocks.flatMap((b) => b.lines.map(lineBox));
     const score = meanOver(map, rects);
+    const covered = coveredArea(rects, boxes);
     scores[template] = score;
-    if (!best || score < best.score - 1e-9) best = { template, layout, score };
+    const better =
+      !best ||
+      covered < best.covered - 1e-9 ||
+      (Math.abs(covered - best.covered) <= 1e-9 && score < best.score - 1e-9);
+    if (better) best = { template, layout, covered, score };
   }
   const chosen = best as { template: Template; layout: TextLayout };
   return { template: chosen.template, layout: chosen.layout, scores };

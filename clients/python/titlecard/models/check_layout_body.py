@@ -42,9 +42,10 @@ class CheckLayoutBody:
         fields (CheckLayoutBodyFields | Unset): With a template id: the values of the template's variables, a JSON
             object. Text variables take text; image variables an asset id (ast_…) or an http or https URL. title and
             subtitle are the request's own.
-        focus (CheckLayoutBodyFocusType0 | CheckLayoutBodyFocusType1 | Unset): What the cover crop keeps in frame:
-            center (default), attention (the most salient region, libvips attention strategy), or {x, y}, fractions of the
-            photo kept as near the centre as the crop allows. Default: CheckLayoutBodyFocusType0.CENTER.
+        focus (CheckLayoutBodyFocusType0 | CheckLayoutBodyFocusType1 | Unset): What the cover crop keeps in frame: auto
+            (default: the centre, moved the least that keeps the faces, people, cats and dogs found in the photo whole),
+            center, attention (the most salient region, libvips attention strategy), or {x, y}, fractions of the photo kept
+            as near the centre as the crop allows. Default: CheckLayoutBodyFocusType0.AUTO.
         color_mode (CheckLayoutBodyColorMode | Unset): Text colour: auto picks white or black by WCAG contrast. Default:
             CheckLayoutBodyColorMode.AUTO.
         color_hex (str | Unset): Text colour as #RGB or #RRGGBB; required when colorMode is custom, ignored otherwise.
@@ -68,7 +69,7 @@ class CheckLayoutBody:
     template: CheckLayoutBodyTemplateName | str | Unset = UNSET
     fields: CheckLayoutBodyFields | Unset = UNSET
     focus: CheckLayoutBodyFocusType0 | CheckLayoutBodyFocusType1 | Unset = (
-        CheckLayoutBodyFocusType0.CENTER
+        CheckLayoutBodyFocusType0.AUTO
     )
     color_mode: CheckLayoutBodyColorMode | Unset = CheckLayoutBodyColorMode.AUTO
     color_hex: str | Unset = UNSET

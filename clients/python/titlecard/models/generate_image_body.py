@@ -55,8 +55,9 @@ class GenerateImageBody:
             object. Text variables take text; image variables an asset id (ast_…) or an http or https URL. title and
             subtitle are the request's own.
         focus (GenerateImageBodyFocusType0 | GenerateImageBodyFocusType1 | Unset): What the cover crop keeps in frame:
-            center (default), attention (the most salient region, libvips attention strategy), or {x, y}, fractions of the
-            photo kept as near the centre as the crop allows. Default: GenerateImageBodyFocusType0.CENTER.
+            auto (default: the centre, moved the least that keeps the faces, people, cats and dogs found in the photo
+            whole), center, attention (the most salient region, libvips attention strategy), or {x, y}, fractions of the
+            photo kept as near the centre as the crop allows. Default: GenerateImageBodyFocusType0.AUTO.
         color_mode (GenerateImageBodyColorMode | Unset): Text colour: auto picks white or black by WCAG contrast.
             Default: GenerateImageBodyColorMode.AUTO.
         color_hex (str | Unset): Text colour as #RGB or #RRGGBB; required when colorMode is custom, ignored otherwise.
@@ -84,7 +85,7 @@ class GenerateImageBody:
     template: GenerateImageBodyTemplateName | str | Unset = UNSET
     fields: GenerateImageBodyFields | Unset = UNSET
     focus: GenerateImageBodyFocusType0 | GenerateImageBodyFocusType1 | Unset = (
-        GenerateImageBodyFocusType0.CENTER
+        GenerateImageBodyFocusType0.AUTO
     )
     color_mode: GenerateImageBodyColorMode | Unset = GenerateImageBodyColorMode.AUTO
     color_hex: str | Unset = UNSET

@@ -41,9 +41,10 @@ class PresetRequest:
         fields (PresetRequestFields | Unset): With a template id: the values of the template's variables, a JSON object.
             Text variables take text; image variables an asset id (ast_…) or an http or https URL. title and subtitle are
             the request's own.
-        focus (PresetRequestFocusType0 | PresetRequestFocusType1 | Unset): What the cover crop keeps in frame: center
-            (default), attention (the most salient region, libvips attention strategy), or {x, y}, fractions of the photo
-            kept as near the centre as the crop allows.
+        focus (PresetRequestFocusType0 | PresetRequestFocusType1 | Unset): What the cover crop keeps in frame: auto
+            (default: the centre, moved the least that keeps the faces, people, cats and dogs found in the photo whole),
+            center, attention (the most salient region, libvips attention strategy), or {x, y}, fractions of the photo kept
+            as near the centre as the crop allows.
         color_mode (PresetRequestColorMode | Unset): Text colour: auto picks white or black by WCAG contrast.
         color_hex (str | Unset): Text colour as #RGB or #RRGGBB; required when colorMode is custom, ignored otherwise.
         gradient (bool | Unset): Gradient overlay behind the text, coloured from the photo.
