@@ -1,7 +1,9 @@
 /**
  * `template=auto` on the photographs of test/fixtures/photos (or TITLECARD_PHOTOS): for each, the saliency score
- * (src/domain/render/saliency.ts; lower is calmer) of the text boxes of bottom-left, left and right,
- * the template auto chose, and a contact sheet of the choices (docs/template-auto.jpg), og cards.
+ * (src/domain/render/saliency.ts; lower is calmer) of the text boxes of bottom-left, left and right
+ * on the centred crop, the template the map alone chooses, the one a card with `template=auto`
+ * took (its crop and choice knowing the subjects found), and a contact sheet of those cards
+ * (docs/template-auto.jpg), og cards.
  *
  * Usage: npx tsx scripts/template-auto.ts
  */
@@ -27,8 +29,8 @@ const subtitle = 'Engineering · 7 min read';
 
 const composites: OverlayOptions[] = [];
 const rows: string[] = [
-  '| photo | bottom-left | left | right | chosen | chosen ÷ default |',
-  '| --- | --- | --- | --- | --- | --- |',
+  '| photo | bottom-left | left | right | chosen | chosen ÷ default | with the subjects |',
+  '| --- | --- | --- | --- | --- | --- | --- |',
 ];
 let calmer = 0;
 for (const [i, file] of PHOTO_FILES.entries()) {
@@ -41,12 +43,14 @@ for (const [i, file] of PHOTO_FILES.entries()) {
   const s = (t: string) => (scores[t] ?? 0).toFixed(1);
   const ratio = (scores[template] ?? 0) / (scores['bottom-left'] ?? 1);
   if (template !== 'bottom-left') calmer++;
-  rows.push(
-    `| ${file} | ${s('bottom-left')} | ${s('left')} | ${s('right')} | ${template} | ${ratio.toFixed(2)} |`,
-  );
+  // The card itself: the subject-aware crop (focus auto) and choice.
   const out = await renderer.render(
     input,
     generateOptionsSchema.parse({ title, subtitle, template: 'auto', font: 'inter', fileFormat: 'jpeg' }),
+  );
+  const found = (out.report.subjects ?? []).map((f) => f.kind).join(', ');
+  rows.push(
+    `| ${file} | ${s('bottom-left')} | ${s('left')} | ${s('right')} | ${template} | ${ratio.toFixed(2)} | ${out.report.template}${found ? ` (${found})` : ''} |`,
   );
   const tile = await sharp(out.image).resize(TILE).toBuffer();
   composites.push({
