@@ -26,7 +26,7 @@ export interface TitlecardBackend {
   ): Promise<{
     image: ImageView;
     thumbnail: Buffer | undefined;
-    /** The render report's warnings (a soft, enlarged background), in words to show a person. */
+    /** The render report's warnings (a soft, enlarged background; text under 4.5:1), in words to show a person. */
     warnings: string[];
   }>;
   /**

@@ -22,13 +22,16 @@ export function remoteBackend(apiUrl: string, token: string): TitlecardBackend {
         bodySerializer: multipartBody,
       });
       const image = dataOf(answer);
+      // The render report's warnings, each whole (the Titlecard-Warning header joins them with spaces).
+      const reportHeader = answer.response.headers.get('titlecard-render-report');
+      const report = reportHeader ? (JSON.parse(reportHeader) as { warnings?: string[] }) : undefined;
       const warning = answer.response.headers.get('titlecard-warning');
       // The thumbnail is a public file: no token needed.
       const res = await fetch(image.thumbnailUrl);
       return {
         image,
         thumbnail: res.ok ? Buffer.from(await res.arrayBuffer()) : undefined,
-        warnings: warning ? [warning] : [],
+        warnings: report?.warnings ?? (warning ? [warning] : []),
       };
     },
     async preview() {

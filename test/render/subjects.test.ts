@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest';
 import type { Aspect } from '../../src/domain/design.js';
 import { generateOptionsSchema } from '../../src/domain/images/schemas.js';
 import { createRenderer } from '../../src/domain/render/index.js';
-import { detectSubjects, type Subject } from '../../src/domain/render/subjects.js';
+import { findSubjects } from '../../src/domain/render/decode.js';
+import { subjectFocus, type Subject } from '../../src/domain/render/subjects.js';
 import { decode, photo, PHOTO_FILES } from '../support/images.js';
 import { testFonts } from '../support/server.js';
 
@@ -120,7 +121,7 @@ async function inkOver(
 describe('subjects: faces, people, cats and dogs', () => {
   it('finds each labelled subject (IoU ≥ 0.5 with the hand-drawn box), and none in the photos without', async () => {
     for (const l of LABELS) {
-      const found = (await detectSubjects(l.bytes())) ?? [];
+      const found = (await findSubjects(l.bytes())) ?? [];
       const [w, h] = l.size;
       for (const want of l.subjects) {
         const hit = found.some(
@@ -140,7 +141,7 @@ describe('subjects: faces, people, cats and dogs', () => {
     }
     // A bird, dandelions, foliage, a forest path, a render, a leaf: no face, person, cat or dog.
     for (const file of PHOTO_FILES.filter((f) => !f.startsWith('friends')))
-      expect(await detectSubjects(photo(file)), file).toEqual([]);
+      expect(await findSubjects(photo(file)), file).toEqual([]);
   });
 
   it('the default cover crop keeps a face whole where the centred crop cuts it, and the report names it', async () => {
@@ -159,6 +160,27 @@ describe('subjects: faces, people, cats and dogs', () => {
     expect(auto.report.subjects).toContainEqual(expect.objectContaining({ kind: 'face' }));
     // focus center looks for nothing, and says so.
     expect(centred.report.subjects).toBeNull();
+  });
+
+  it('the crop window moves the least that keeps a face whole, with its hair where that fits, without where not', () => {
+    const face = (y0: number, h: number): Subject => ({
+      kind: 'face',
+      score: 0.9,
+      box: { x: 0.4, y: y0, width: 0.2, height: h },
+    });
+    // A 800 × 1200 headshot on an og card keeps 35% of its height (1200 × 1800 scaled, 630 kept).
+    const window = (f: { y: number }) => [f.y - 0.175, f.y + 0.175];
+    expect(subjectFocus([], 800, 1200, 1200, 630)).toEqual({ x: 0.5, y: 0.5 });
+    // The face and 40% of its height above (0.25 to 0.5) fit: the window holds both.
+    const [top, bottom] = window(subjectFocus([face(0.3, 0.2)], 800, 1200, 1200, 630));
+    expect(top).toBeLessThanOrEqual(0.22 + 1e-9);
+    expect(bottom).toBeGreaterThanOrEqual(0.5 - 1e-9);
+    // A face 0.3 high: with its hair (0.42) it does not fit, the face alone (0.3 to 0.6) does.
+    const [top2, bottom2] = window(subjectFocus([face(0.3, 0.3)], 800, 1200, 1200, 630));
+    expect(top2).toBeLessThanOrEqual(0.3 + 1e-9);
+    expect(bottom2).toBeGreaterThanOrEqual(0.6 - 1e-9);
+    // Already inside the centred window: it does not move.
+    expect(subjectFocus([face(0.45, 0.1)], 800, 1200, 1200, 630).y).toBeCloseTo(0.5);
   });
 
   it('template=auto keeps the text off the subjects whenever one of its templates can', async () => {

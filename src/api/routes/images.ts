@@ -36,7 +36,7 @@ import { ok, sendStored } from '../../http/respond.js';
 
 /** The header of `POST /generate` that carries the render report (see `renderReportSchema`). */
 export const RENDER_REPORT_HEADER = 'Titlecard-Render-Report';
-/** The render report's warnings, in words (ours; docs/api.md): a soft, enlarged background. */
+/** The render report's warnings, in words (ours; docs/api.md): a soft, enlarged background, text under 4.5:1. */
 export const WARNING_HEADER = 'Titlecard-Warning';
 
 /** JSON for a header value: ASCII only (RFC 9110 field values), other characters as \uXXXX escapes. */

@@ -309,7 +309,7 @@ export const renderReportSchema = layoutReportSchema.extend({
     )
     .nullable()
     .describe(
-      'Faces, people, cats and dogs found in the photo (ours): the default cover crop (focus auto) keeps them whole where it can, and template auto keeps the text off them. null when they were not looked for: focus center, attention or {x, y} without template auto, a photo the crop does not cut, a flat one, or a detector busy with other photos.',
+      'Faces, people, cats and dogs found in the photo (ours): the default cover crop (focus auto) keeps them whole where it can, and template auto keeps the text off them. Empty when looked for and none found (a flat photo is not looked at: empty too). null when not looked for: focus center, attention or {x, y} without template auto, attention with it, focus auto on a photo the crop does not cut; or when the detector was busy with 16 other photos, failed, or took over 15 s.',
     ),
   warnings: z
     .array(z.string())

@@ -11,7 +11,15 @@ import sharp, { type Metadata } from 'sharp';
 import { ValidationError } from '../kernel/errors.js';
 import { focusCrop } from './geometry.js';
 import { trimFreeMemory } from './malloc-trim.js';
-import { detectSubjects, type PlacedSubject, subjectFocus, subjectsOnCard } from './subjects.js';
+import {
+  DETECTION_SIZE,
+  detectSubjects,
+  type PlacedSubject,
+  type SmallCopy,
+  type Subject,
+  subjectFocus,
+  subjectsOnCard,
+} from './subjects.js';
 
 export type ImageInput = Buffer | { path: string };
 
@@ -201,35 +209,62 @@ export async function startDecodeCover(
     ? { width: meta.height ?? 0, height: meta.width ?? 0 }
     : { width: meta.width ?? 0, height: meta.height ?? 0 };
   const source = { ...upright, scale: coverScale(upright.width, upright.height, width, height) };
-  // focus auto needs the subjects only when the crop cuts something off (1% or more of a side).
+  // focus auto needs the subjects only when the crop cuts something off (1% or more of a side);
+  // template auto (`options.subjects`) always, but not with an `attention` crop, whose window is
+  // libvips' to choose and so cannot place them.
   const cuts = Math.abs(upright.width / upright.height - width / height) > 0.01 * (width / height);
-  if (!options.subjects && (focus !== 'auto' || !cuts))
+  const wanted = focus === 'auto' ? cuts || options.subjects : options.subjects && focus !== 'attention';
+  if (!wanted)
     return {
       decoded: decodeChecked(bytes, format, meta, width, height, focus === 'auto' ? 'center' : focus),
       source,
       subjects: Promise.resolve(undefined),
     };
-  // The detector looks first (the crop depends on it); a detector that fails leaves the crop centred.
-  const found = detectSubjects(bytes).catch(() => undefined);
-  const point = found.then((s) =>
+  // A detector that is busy or fails leaves the crop centred (or as asked).
+  const found = detectSubjects(bytes, () => smallCopy(bytes, format, meta)).catch(() => undefined);
+  // Only focus auto's crop waits for the subjects; the others start decoding now.
+  const point =
     focus === 'auto'
-      ? subjectFocus(s ?? [], upright.width, upright.height, width, height)
-      : typeof focus === 'object'
-        ? focus
-        : { x: 0.5, y: 0.5 },
-  );
+      ? found.then((s) => subjectFocus(s ?? [], upright.width, upright.height, width, height))
+      : Promise.resolve(typeof focus === 'object' ? focus : { x: 0.5, y: 0.5 });
   return {
-    decoded: point.then((p) =>
-      decodeChecked(bytes, format, meta, width, height, focus === 'auto' ? p : focus),
-    ),
+    decoded:
+      focus === 'auto'
+        ? point.then((p) => decodeChecked(bytes, format, meta, width, height, p))
+        : decodeChecked(bytes, format, meta, width, height, focus),
     source,
-    // An `attention` crop's window is libvips' to choose: its subjects are not placed.
     subjects: Promise.all([found, point]).then(([s, p]) =>
-      s && focus !== 'attention'
-        ? subjectsOnCard(s, upright.width, upright.height, width, height, p)
-        : undefined,
+      s ? subjectsOnCard(s, upright.width, upright.height, width, height, p) : undefined,
     ),
   };
+}
+
+/**
+ * The copy of the upright photo the subject detector looks at ({@link DETECTION_SIZE} px on its
+ * long side, sRGB), decoded within the decode budget, as the card's own decode is.
+ */
+function smallCopy(bytes: Buffer, format: SniffedFormat, meta: Metadata): Promise<SmallCopy> {
+  const mib = Math.ceil(Math.min(DECODE_MEMORY_BUDGET, decodeMemory(format, meta)) / MIB);
+  return decodeBudget.runExclusive(
+    () =>
+      sharp(bytes, { failOn: 'warning', limitInputPixels: MAX_INPUT_PIXELS })
+        .rotate()
+        .resize(DETECTION_SIZE, DETECTION_SIZE, { fit: 'inside' })
+        .removeAlpha()
+        .toColourspace('srgb')
+        .raw()
+        .toBuffer({ resolveWithObject: true }),
+    Math.max(1, mib),
+  );
+}
+
+/**
+ * The faces, people, cats and dogs in an image (subjects.ts), as `focus` `auto` finds them; undefined
+ * when the detector is busy or failed. Throws {@link ValidationError} as {@link checkImage} does.
+ */
+export async function findSubjects(bytes: Buffer): Promise<Subject[] | undefined> {
+  const { format, meta } = await checkImage(bytes);
+  return detectSubjects(bytes, () => smallCopy(bytes, format, meta));
 }
 
 /** The photo a cover crop starts from: its upright size, px, and how much the crop enlarges it. */

@@ -147,6 +147,8 @@ interface Column {
   size: { min: number; max: number } | number;
   /** A size fixed by the request: `maxLines` no longer limits, only the box cuts. */
   fixedByRequest: boolean;
+  /** It sets `{{title}}`: its group's `maxLines` gives way below {@link LEGIBLE_TITLE_FRACTION}. */
+  setsTitle: boolean;
   /** Its size as a fraction of its group's, and the floor (a grouped layer's `scale`, `minSize`). */
   scale: number;
   minSize: number;
@@ -286,6 +288,7 @@ function columnsOf(fonts: FontLibrary, req: DocumentLayoutRequest): Column[] {
       group,
       size: sized.size,
       fixedByRequest: sized.fixedByRequest,
+      setsTitle: title,
       scale: grouped ? layer.scale : 1,
       minSize: layer.minSize ?? 0,
       anchor: layer.anchor && { x: layer.anchor.x * width, y: layer.anchor.y * height },
@@ -355,8 +358,9 @@ export function layoutDocument(fonts: FontLibrary, req: DocumentLayoutRequest): 
       chosen = largest(range, range.min, true);
       // maxLines is a default, not a reason to shrink a long title below legibility: under the
       // floor, the text takes as many lines as the box holds at the largest size that fits it.
+      // Only for the title's group: a kicker of at most one line at 12 to 24 px stays so.
       const floor = Math.ceil(LEGIBLE_TITLE_FRACTION * height);
-      if (chosen === undefined || chosen < floor)
+      if (members.some((c) => c.setsTitle) && (chosen === undefined || chosen < floor))
         chosen = largest(range, (chosen ?? range.min - 1) + 1, false) ?? chosen;
     }
     if (chosen === undefined) {

@@ -205,10 +205,17 @@ const ready = (async () => {
   };
 })();
 
+// A model that cannot load is answered per message (below), not left an unhandled rejection.
+ready.catch(() => undefined);
+
 async function run(model: CompiledModel, name: string, input: Float32Array, shape: number[]) {
   const tensor = new Tensor(input, shape);
-  const out = await model.run({ [name]: tensor });
-  tensor.delete();
+  let out: Record<string, Tensor>;
+  try {
+    out = await model.run({ [name]: tensor });
+  } finally {
+    tensor.delete();
+  }
   const arrays: Record<string, Float32Array> = {};
   for (const [key, t] of Object.entries(out)) {
     arrays[key] = t.toTypedArray() as Float32Array;

@@ -27,41 +27,131 @@ export interface Subject {
 export const DETECTION_SIZE = 320;
 /** Photos whose subjects are remembered. */
 const CACHE_SIZE = 256;
-/** Detections waiting for the worker past which a new one is not asked for (the photo is then cropped as `center`). */
-const MAX_WAITING = 16;
+/**
+ * Photos being looked at past which a new one is not (it is cropped as `center`, its `subjects`
+ * null): at about 0.1 s each on one worker thread, the last waits under two seconds.
+ */
+const MAX_IN_FLIGHT = 16;
+/**
+ * A detection that takes longer is given up (the photo is cropped without it), ms: the first one
+ * of a worker includes loading it (about a second, three on a loaded machine).
+ */
+const DETECTION_TIMEOUT_MS = 15_000;
+/** After the worker fails (cannot start, a model cannot load, it dies), no new one for this long, ms. */
+const RETRY_AFTER_MS = 60_000;
+/**
+ * A worker with nothing to do for this long ends, ms: it holds about 180 MiB (LiteRT's WebAssembly
+ * heap, the two models, a V8 isolate: `npm run bench -- --http`, the idle server), which an idle
+ * server gives back. The next photo then waits about a second for a new one to load.
+ */
+const IDLE_MS = 5 * 60_000;
 
-const cache = new Map<string, Subject[]>();
-let worker: Worker | undefined;
+/** Subjects by a SHA-1 of the photo's bytes, least recently used first; a detection under way is its promise. */
+const cache = new Map<string, Promise<Subject[] | undefined>>();
+let inFlight = 0;
 let nextId = 0;
-const waiting = new Map<number, { resolve: (s: Subject[]) => void; reject: (e: Error) => void }>();
+interface Detector {
+  worker: Worker;
+  waiting: Map<number, { resolve: (s: Subject[] | undefined) => void; timer: NodeJS.Timeout }>;
+  /** Ends it after {@link IDLE_MS} without work. */
+  idle?: NodeJS.Timeout | undefined;
+  /** Ended for idleness, not failed. */
+  retired?: boolean;
+}
+let current: Detector | undefined;
+let failedAt = -Infinity;
+let detectorError: string | undefined;
 
-/** The worker, started on first use; it does not keep the process alive. */
-function detector(): Worker {
-  if (worker) return worker;
+/** Why the detector last failed (its worker could not start, a model could not load, it died); undefined when it has not. */
+export function lastDetectorError(): string | undefined {
+  return detectorError;
+}
+
+/** The worker, started on first use; undefined for a while after it failed. */
+function detector(): Detector | undefined {
+  if (current) return current;
+  if (Date.now() - failedAt < RETRY_AFTER_MS) return undefined;
   // Under the tests and `tsx` this module is TypeScript: Node runs the worker's .ts with its type
   // stripping (the worker imports nothing of the project's).
   const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
-  const w = new Worker(new URL(`./subjects-worker.${ext}`, import.meta.url));
-  w.on('message', (msg: { id: number; subjects?: Subject[]; error?: string }) => {
-    const pending = waiting.get(msg.id);
-    waiting.delete(msg.id);
-    if (waiting.size === 0) w.unref();
+  const d: Detector = {
+    worker: new Worker(new URL(`./subjects-worker.${ext}`, import.meta.url)),
+    waiting: new Map(),
+  };
+  const settle = (id: number, subjects: Subject[] | undefined) => {
+    const pending = d.waiting.get(id);
     if (!pending) return;
-    if (msg.error !== undefined) pending.reject(new Error(`subject detection: ${msg.error}`));
-    else pending.resolve(msg.subjects ?? []);
+    clearTimeout(pending.timer);
+    d.waiting.delete(id);
+    if (d.waiting.size === 0) rest(d);
+    pending.resolve(subjects);
+  };
+  d.worker.on('message', (msg: { id: number; subjects?: Subject[]; error?: string }) => {
+    if (msg.error !== undefined) detectorError = msg.error;
+    settle(msg.id, msg.error === undefined ? (msg.subjects ?? []) : undefined);
   });
   const fail = (err: Error) => {
-    worker = undefined;
-    for (const p of waiting.values()) p.reject(err);
-    waiting.clear();
+    if (current === d) current = undefined;
+    clearTimeout(d.idle);
+    if (!d.retired) {
+      detectorError = err.message;
+      failedAt = Date.now();
+    }
+    for (const id of [...d.waiting.keys()]) settle(id, undefined);
+    d.worker.terminate().catch(() => undefined);
   };
-  w.on('error', fail);
-  w.on('exit', (code) => fail(new Error(`subject detection: its worker exited (${code})`)));
-  // The worker keeps the process alive only while it has work (after the listeners: adding a
-  // 'message' listener refs its port again).
-  w.unref();
-  worker = w;
-  return w;
+  d.worker.on('error', fail);
+  d.worker.on('exit', (code) => fail(new Error(`its worker exited (${code})`)));
+  rest(d);
+  current = d;
+  return d;
+}
+
+/**
+ * A worker with no work: it no longer keeps the process alive (called after the listeners: adding a
+ * 'message' listener refs its port again), and ends after {@link IDLE_MS}.
+ */
+function rest(d: Detector): void {
+  d.worker.unref();
+  clearTimeout(d.idle);
+  d.idle = setTimeout(() => {
+    if (d.waiting.size > 0) return;
+    d.retired = true;
+    if (current === d) current = undefined;
+    d.worker.terminate().catch(() => undefined);
+  }, IDLE_MS);
+  d.idle.unref();
+}
+
+/**
+ * Asks the worker, `message` (its id set here), and waits for its subjects: undefined when it
+ * fails, has failed lately, or takes longer than {@link DETECTION_TIMEOUT_MS}.
+ */
+function ask(message: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<Subject[] | undefined> {
+  const d = detector();
+  if (!d) return Promise.resolve(undefined);
+  const id = nextId++;
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      d.waiting.delete(id);
+      if (d.waiting.size === 0) rest(d);
+      resolve(undefined);
+    }, DETECTION_TIMEOUT_MS);
+    timer.unref();
+    d.waiting.set(id, { resolve, timer });
+    clearTimeout(d.idle);
+    d.worker.ref();
+    d.worker.postMessage({ ...message, id }, transfer);
+  });
+}
+
+/**
+ * Starts the detector's worker and loads its models (about a second), so that the first photo
+ * that needs them does not wait for that (`npm run bench` calls it before measuring). Resolves
+ * false when they cannot load ({@link lastDetectorError} says why).
+ */
+export async function warmUpDetector(): Promise<boolean> {
+  return (await ask({})) !== undefined;
 }
 
 /** Whether the RGB `pixels` are all but one colour: the standard deviation of their luma under 2 levels. */
@@ -81,26 +171,6 @@ function flat(pixels: Buffer): boolean {
   return squares / n - mean * mean < 4;
 }
 
-/** Asks the worker, `message` (its id set here), and waits for its subjects. */
-function ask(message: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<Subject[]> {
-  const w = detector();
-  const id = nextId++;
-  return new Promise<Subject[]>((resolve, reject) => {
-    waiting.set(id, { resolve, reject });
-    w.ref();
-    w.postMessage({ ...message, id }, transfer);
-  });
-}
-
-/**
- * Starts the detector's worker and loads its models (about a second), so that the first photo
- * that needs them does not wait for that; `titlecard serve` calls it at start-up (warm-up.ts).
- * Rejects when they cannot load.
- */
-export async function warmUpDetector(): Promise<void> {
-  await ask({});
-}
-
 /** `pixels` (8-bit RGB) as the models' float input: each value mapped to -1..1. */
 function toInput(pixels: Buffer): Float32Array<ArrayBuffer> {
   const out = new Float32Array(new ArrayBuffer(pixels.length * 4)) as Float32Array<ArrayBuffer>;
@@ -108,27 +178,48 @@ function toInput(pixels: Buffer): Float32Array<ArrayBuffer> {
   return out;
 }
 
+/** A copy of the upright photo whose long side is {@link DETECTION_SIZE}, 8-bit sRGB (decode.ts makes it, within its memory budget). */
+export interface SmallCopy {
+  data: Buffer;
+  info: { width: number; height: number };
+}
+
 /**
- * The faces, people, cats and dogs in `bytes` (a JPEG, PNG or WebP that passed decode.ts's checks),
- * best first; undefined when the detector is busy with {@link MAX_WAITING} others (the caller
- * crops without them). Rejects when the detector fails (its worker cannot start or a model
- * cannot load).
+ * The faces, people, cats and dogs in the photo `bytes`, best first, looked at in `small()` (its
+ * small copy, made only when the photo has not been seen). Undefined when the detector is busy
+ * with {@link MAX_IN_FLIGHT} others, or failed (the caller crops without them). Never rejects but
+ * for `small()`'s own errors.
  */
-export async function detectSubjects(bytes: Buffer): Promise<Subject[] | undefined> {
+export function detectSubjects(
+  bytes: Buffer,
+  small: () => Promise<SmallCopy>,
+): Promise<Subject[] | undefined> {
   const key = createHash('sha1').update(bytes).digest('hex');
   const known = cache.get(key);
-  if (known) return known;
-  const { data, info } = await sharp(bytes, { failOn: 'warning' })
-    .rotate()
-    .resize(DETECTION_SIZE, DETECTION_SIZE, { fit: 'inside' })
-    .removeAlpha()
-    .toColourspace('srgb')
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  if (known) {
+    // Least recently used goes first.
+    cache.delete(key);
+    cache.set(key, known);
+    return known;
+  }
+  if (inFlight >= MAX_IN_FLIGHT) return Promise.resolve(undefined);
+  inFlight++;
+  const found = lookAt(small).finally(() => inFlight--);
+  cache.set(key, found);
+  // Only answers are kept: a busy or failed detector may answer the next time.
+  found.then(
+    (subjects) => subjects === undefined && cache.get(key) === found && cache.delete(key),
+    () => cache.get(key) === found && cache.delete(key),
+  );
+  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  return found;
+}
+
+async function lookAt(small: () => Promise<SmallCopy>): Promise<Subject[] | undefined> {
+  const { data, info } = await small();
   // A flat photo (a solid colour, a plain gradient) has no subject: its luma varies by less than
   // 2 levels (standard deviation). Most tests' backgrounds are such, and so are some cards' photos.
   if (flat(data)) return [];
-  if (waiting.size >= MAX_WAITING) return undefined;
   const raw = { raw: { width: info.width, height: info.height, channels: 3 as const } };
   // The SSD takes the photo stretched to 300 × 300; BlazeFace takes it scaled to fit 128 × 128,
   // padded on the right and bottom (the shape MediaPipe gives it).
@@ -144,10 +235,7 @@ export async function detectSubjects(bytes: Buffer): Promise<Subject[] | undefin
       .toBuffer(),
   ]);
   const inputs = { ssd: toInput(ssd), face: toInput(face), faceScale: { x: fw / 128, y: fh / 128 } };
-  const subjects = await ask(inputs, [inputs.ssd.buffer, inputs.face.buffer]);
-  cache.set(key, subjects);
-  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-  return subjects;
+  return ask(inputs, [inputs.ssd.buffer, inputs.face.buffer]);
 }
 
 /**
@@ -167,9 +255,9 @@ function headroom(s: Subject): Subject['box'] {
 /**
  * The focus point (fractions of the photo, as `focus {x, y}` takes) of a cover crop of a
  * `photoWidth × photoHeight` photo to `width × height` that keeps the subjects whole (with
- * {@link headroom}) when the crop can: the crop window moves as little as it must from the centre to hold all of them; when
- * they do not fit together, the faces and animals; then the faces; then the best subject alone.
- * The centre when there are none.
+ * {@link headroom}, else without) when the crop can: the crop window moves as little as it must
+ * from the centre to hold all of them; when they do not fit together, the faces and animals; then
+ * the faces; then the best subject alone. The centre when there are none.
  */
 export function subjectFocus(
   subjects: Subject[],
@@ -190,15 +278,12 @@ export function subjectFocus(
     subjects.filter((s) => s.kind === 'face'),
     subjects.slice(0, 1),
   ].filter((t) => t.length > 0);
-  const union = (t: Subject[]) => {
-    const boxes = t.map(headroom);
-    return {
-      x0: Math.min(...boxes.map((b) => b.x)),
-      x1: Math.max(...boxes.map((b) => b.x + b.width)),
-      y0: Math.min(...boxes.map((b) => b.y)),
-      y1: Math.max(...boxes.map((b) => b.y + b.height)),
-    };
-  };
+  const union = (boxes: Subject['box'][]) => ({
+    x0: Math.min(...boxes.map((b) => b.x)),
+    x1: Math.max(...boxes.map((b) => b.x + b.width)),
+    y0: Math.min(...boxes.map((b) => b.y)),
+    y1: Math.max(...boxes.map((b) => b.y + b.height)),
+  });
   /** The window's start on one axis: centred, moved the least that holds [lo, hi] when it fits. */
   const place = (lo: number, hi: number, size: number) => {
     const centred = (1 - size) / 2;
@@ -207,9 +292,10 @@ export function subjectFocus(
   };
   const fits = (u: ReturnType<typeof union>) =>
     u.x1 - u.x0 <= share.x + 1e-9 && u.y1 - u.y0 <= share.y + 1e-9;
-  const chosen = tiers.find((t) => fits(union(t))) ?? tiers.at(-1);
-  if (!chosen) return { x: 0.5, y: 0.5 };
-  const u = union(chosen);
+  // Each tier with its headroom, then without (a face that fits but whose hair does not is kept).
+  const candidates = tiers.flatMap((t) => [union(t.map(headroom)), union(t.map((s) => s.box))]);
+  const u = candidates.find(fits) ?? candidates.at(-1);
+  if (!u) return { x: 0.5, y: 0.5 };
   return { x: place(u.x0, u.x1, share.x) + share.x / 2, y: place(u.y0, u.y1, share.y) + share.y / 2 };
 }
 

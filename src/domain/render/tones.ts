@@ -391,7 +391,8 @@ export function contrastNotice(
   options: { colorMode: string; colorHex?: string | undefined; gradient: boolean },
 ): string | undefined {
   if (contrast >= WCAG_AA_CONTRAST) return undefined;
-  const reached = `reaches ${contrast.toFixed(1)}:1 against the photo behind it, under the 4.5:1 that WCAG asks of text`;
+  // Rounded down: 4.46 is "4.4", never "4.5:1, under the 4.5:1".
+  const reached = `reaches ${(Math.floor(contrast * 10) / 10).toFixed(1)}:1 against the photo behind it, under the 4.5:1 that WCAG asks of text`;
   if (options.colorMode === 'custom')
     return `The text colour ${options.colorHex ?? ''} ${reached}: a lighter or darker colorHex, or colorMode auto, makes it readable.`;
   if (!options.gradient) return `The text ${reached}: gradient true makes it readable.`;

@@ -1,7 +1,6 @@
 /** Throw-away renders before the server listens, so that no request meets a cold render path. */
 import sharp from 'sharp';
 import type { Renderer, RenderOptions } from './index.js';
-import { warmUpDetector } from './subjects.js';
 
 /**
  * The warm-up card's options: the defaults of docs/api.md#generate-options as `generateOptionsSchema` fills them in
@@ -25,16 +24,13 @@ export const WARM_UP_OPTIONS: RenderOptions = {
  * Renders `renders` cards ({@link WARM_UP_OPTIONS}) on a plain synthetic background and throws them
  * away, so that the JavaScript of the render path is compiled before the first request: a process's
  * first renders ran their pixel loops unoptimised and held the event loop for up to 70 ms each
- * (`npm run bench`). `titlecard serve` calls it at start-up (about 0.3 s; the subject detector's
- * models load beside it, about a second).
+ * (`npm run bench`). `titlecard serve` calls it at start-up (about 0.3 s). The subject detector is
+ * not started here: it starts with the first photo that needs it (about a second) and ends when
+ * idle (subjects.ts), so that an idle server does not hold its memory.
  */
 export async function warmUp(renderer: Renderer, renders = 4): Promise<void> {
-  // The subject detector's models load meanwhile, on its own thread (about a second); a detector
-  // that cannot load leaves the cards without subjects (their report says null), not the server down.
-  const detector = warmUpDetector().catch(() => undefined);
   const photo = await sharp({ create: { width: 1200, height: 630, channels: 3, background: '#4a6b8a' } })
     .jpeg()
     .toBuffer();
   for (let i = 0; i < renders; i++) await renderer.render(photo, WARM_UP_OPTIONS);
-  await detector;
 }
