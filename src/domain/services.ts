@@ -39,6 +39,7 @@ import {
 } from './kernel/ports.js';
 import { createQuota, type Quota } from './accounts/quota.js';
 import type { Renderer } from './render/index.js';
+import { lastDetectorError } from './render/subjects.js';
 import { createSessions, type Sessions, type SignUpMode } from './accounts/sessions.js';
 
 export interface ServiceDeps {
@@ -151,13 +152,14 @@ export interface Services {
    * answer. Each check is `ok`, `slow: …` (no answer in 2 s) or the error it answered with. Not
    * ready only when the record store answers with an error: nothing can be served without it. The
    * files and the queue are shared by every replica, so their outage (and any slowness) leaves
-   * each replica serving what it can, `degraded`, rather than taking them all out at once.
+   * each replica serving what it can, `degraded`, rather than taking them all out at once. A
+   * subject detector that failed (render/subjects.ts) is named in `subjects`, also `degraded`.
    * Never throws.
    */
   ready(): Promise<{
     ready: boolean;
     degraded: boolean;
-    checks: { records: string; files: string; queue?: string };
+    checks: { records: string; files: string; queue?: string; subjects?: string };
   }>;
   /** Closes the stores. In-flight calls should have finished. */
   close(): Promise<void>;
@@ -388,10 +390,18 @@ export function createServices(deps: ServiceDeps): Services {
         probe(() => deps.blobs.get('0000000000000000000000.png')),
         queue ? probe(() => queue.ping()) : undefined,
       ]);
+      // The subject detector is this process's own: a failed one leaves cards centred, not refused.
+      const subjects = lastDetectorError();
       return {
         ready: records === 'ok' || records === SLOW,
-        degraded: [records, files, queued].some((c) => c !== undefined && c !== 'ok'),
-        checks: { records, files, ...(queued === undefined ? {} : { queue: queued }) },
+        degraded:
+          [records, files, queued].some((c) => c !== undefined && c !== 'ok') || subjects !== undefined,
+        checks: {
+          records,
+          files,
+          ...(queued === undefined ? {} : { queue: queued }),
+          ...(subjects === undefined ? {} : { subjects: `failed: ${subjects}` }),
+        },
       };
     },
     async close() {

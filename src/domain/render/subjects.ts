@@ -62,7 +62,10 @@ let current: Detector | undefined;
 let failedAt = -Infinity;
 let detectorError: string | undefined;
 
-/** Why the detector last failed (its worker could not start, a model could not load, it died); undefined when it has not. */
+/**
+ * Why the detector failed (its worker could not start, a model could not load, it died), until it
+ * next answers; undefined when it works or has not been started. `GET /readyz` reports it.
+ */
 export function lastDetectorError(): string | undefined {
   return detectorError;
 }
@@ -87,7 +90,8 @@ function detector(): Detector | undefined {
     pending.resolve(subjects);
   };
   d.worker.on('message', (msg: { id: number; subjects?: Subject[]; error?: string }) => {
-    if (msg.error !== undefined) detectorError = msg.error;
+    // The last answer says whether it works: a worker that loads after one that failed clears it.
+    detectorError = msg.error;
     settle(msg.id, msg.error === undefined ? (msg.subjects ?? []) : undefined);
   });
   const fail = (err: Error) => {
