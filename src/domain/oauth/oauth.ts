@@ -115,8 +115,11 @@ export function createOAuth({
       const payload = token?.payload ?? {};
       const accountId = text(payload.accountId);
       const grantId = text(payload.grantId);
-      const exp = Number(payload.exp);
-      if (!token || !accountId || !grantId || token.consumedAt || !(exp * 1000 > now.getTime()))
+      // Its expiry as stored, by this service's clock (state.ts: now + expiresIn); the payload's
+      // `exp` is oidc-provider's, by the system clock, and only a fallback. Under the tests' clock
+      // the two differ: a token refreshed after the clock moved an hour ahead read as expired.
+      const expires = token?.expiresAt?.getTime() ?? Number(payload.exp) * 1000;
+      if (!token || !accountId || !grantId || token.consumedAt || !(expires > now.getTime()))
         throw invalid('The access token is invalid, expired or was revoked');
       const audience = text(payload.aud);
       if (!audience || comparable(audience) !== comparable(resource))
