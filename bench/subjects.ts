@@ -2,12 +2,12 @@
  * The subject detector's cost (src/domain/render/subjects.ts), for photos it has not seen: the
  * 320 px copy and both models (BlazeFace and the SSD, on the detector's worker thread), per photo.
  * Wall time, and CPU time of the whole process (every thread: libvips's, the worker's), medians.
- * Each run gives the detector's cache (by the bytes' hash) a key it has not seen, with the photo's
- * own small copy (made as decode.ts makes it).
+ * Each run gives the detector's cache (by the bytes' hash) a key it has not seen; the photo and
+ * its small copy are the service's own (decode.ts `findSubjects`).
  */
 import { performance } from 'node:perf_hooks';
-import sharp from 'sharp';
-import { DETECTION_SIZE, detectSubjects, warmUpDetector } from '../src/domain/render/subjects.js';
+import { findSubjects } from '../src/domain/render/decode.js';
+import { warmUpDetector } from '../src/domain/render/subjects.js';
 import { median } from './stats.js';
 
 export async function subjectFigures(
@@ -29,15 +29,7 @@ export async function subjectFigures(
       const unseen = Buffer.concat([bytes, Buffer.from(`#${seq++}`)]);
       const c0 = process.cpuUsage();
       const t0 = performance.now();
-      const found = await detectSubjects(unseen, () =>
-        sharp(bytes)
-          .rotate()
-          .resize(DETECTION_SIZE, DETECTION_SIZE, { fit: 'inside' })
-          .removeAlpha()
-          .toColourspace('srgb')
-          .raw()
-          .toBuffer({ resolveWithObject: true }),
-      );
+      const found = await findSubjects(bytes, unseen);
       const c = process.cpuUsage(c0);
       if (i === 0) continue; // its first look at this photo's size warms the worker's buffers
       walls.push(performance.now() - t0);

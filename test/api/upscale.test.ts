@@ -116,12 +116,8 @@ describe('a background enlarged past 1.5 times', () => {
     const form = new FormData();
     form.set('title', 'From the playground');
     form.set('image', new Blob([small], { type: 'image/jpeg' }), 'photo.jpg');
-    const res = await fetch(`${srv.url}/playground/generate`, {
-      method: 'POST',
-      headers: { cookie: web.cookie ?? '', origin: new URL(srv.url).origin },
-      body: form,
-    });
-    const html = await res.text();
+    const res = await web.request('POST', '/playground/generate', form);
+    const html = res.text;
     expect(res.status, html.slice(0, 300)).toBe(200);
     expect(html).toContain('Your image is ready');
     expect(html).toMatch(/<p class="warning">The background \(640x360 px\) was enlarged 1\.88 times/);

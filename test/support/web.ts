@@ -37,15 +37,17 @@ export class WebClient {
   async request(
     method: string,
     path: string,
-    form?: Record<string, string>,
+    /** A form's fields (sent urlencoded), or a FormData (sent multipart, as a page with a file input does). */
+    form?: Record<string, string> | FormData,
     headers: Record<string, string> = {},
   ): Promise<PageAnswer> {
     const h: Record<string, string> = { ...headers };
     if (this.forwardedFor) h['x-forwarded-for'] = this.forwardedFor;
     if (this.jar.size > 0) h.cookie = [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
     if (method !== 'GET' && this.origin) h.origin = this.origin;
-    let body: string | undefined;
-    if (form) {
+    let body: string | FormData | undefined;
+    if (form instanceof FormData) body = form;
+    else if (form) {
       h['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(form).toString();
     }

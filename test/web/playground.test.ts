@@ -19,17 +19,13 @@ async function preview(web: WebClient, image: Buffer) {
   const form = new FormData();
   form.set('title', 'Busy evening');
   form.set('image', new Blob([image], { type: 'image/jpeg' }), 'photo.jpg');
-  const res = await fetch(`${srv.url}/playground/preview`, {
-    method: 'POST',
-    headers: { cookie: web.cookie ?? '', origin: new URL(srv.url).origin },
-    body: form,
-  });
+  const res = await web.request('POST', '/playground/preview', form);
   const type = res.headers.get('content-type') ?? '';
   return {
     status: res.status,
     retryAfter: res.headers.get('retry-after'),
     type,
-    body: type.startsWith('application/json') ? ((await res.json()) as { error: string }) : undefined,
+    body: type.startsWith('application/json') ? (JSON.parse(res.text) as { error: string }) : undefined,
   };
 }
 
