@@ -5,6 +5,7 @@
  * distance from the photo's mean colour (what stands out: "salient"), 0 to about 255.
  */
 import type { Rect } from './geometry.js';
+import { lumaAt } from './tones.js';
 
 export interface SaliencyMap {
   values: Float32Array;
@@ -38,7 +39,7 @@ export function saliencyMap(
   for (let c = 0; c < 3; c++) mean[c] = (mean[c] as number) / (w * h);
   const luma = (x: number, y: number) => {
     const i = (Math.min(h - 1, Math.max(0, y)) * w + Math.min(w - 1, Math.max(0, x))) * 3;
-    return 0.2126 * (rgb[i] as number) + 0.7152 * (rgb[i + 1] as number) + 0.0722 * (rgb[i + 2] as number);
+    return lumaAt(rgb, i);
   };
   const values = new Float32Array(w * h);
   for (let y = 0; y < h; y++)

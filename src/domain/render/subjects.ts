@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
 import { focusCrop, type Rect } from './geometry.js';
+import { lumaAt } from './tones.js';
 
 export type SubjectKind = 'face' | 'person' | 'cat' | 'dog';
 
@@ -164,10 +165,7 @@ function flat(pixels: Buffer): boolean {
   let squares = 0;
   const n = pixels.length / 3;
   for (let i = 0; i < pixels.length; i += 3) {
-    const y =
-      0.2126 * (pixels[i] as number) +
-      0.7152 * (pixels[i + 1] as number) +
-      0.0722 * (pixels[i + 2] as number);
+    const y = lumaAt(pixels, i);
     sum += y;
     squares += y * y;
   }

@@ -58,6 +58,16 @@ export function relativeLuminance([r, g, b]: Rgb): number {
   return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
 }
 
+/**
+ * Luma of the 8-bit RGB pixel at byte `i` of `pixels`, 0..255: the Rec. 709 weights on the encoded
+ * values (not linear light, unlike {@link relativeLuminance}), for edges and flatness.
+ */
+export function lumaAt(pixels: ArrayLike<number>, i: number): number {
+  return (
+    0.2126 * (pixels[i] as number) + 0.7152 * (pixels[i + 1] as number) + 0.0722 * (pixels[i + 2] as number)
+  );
+}
+
 /** WCAG contrast ratio of two relative luminances, 1..21. */
 export function contrastRatio(l1: number, l2: number): number {
   return (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05);
