@@ -73,8 +73,9 @@ export function measuredRenderer(renderer: Renderer, metrics: Metrics): Renderer
   return {
     load: () => renderer.load(),
     layout: (options) => renderer.layout(options),
-    async render(input, options, diagnostics) {
-      const result = await renderer.render(input, options, diagnostics);
+    display: (image, how, call) => renderer.display(image, how, call),
+    async render(input, options, call) {
+      const result = await renderer.render(input, options, call);
       for (const [stage, ms] of Object.entries(result.timings) as [keyof RenderTimings, number][])
         metrics.renderStages.observe({ stage }, ms / 1000);
       return result;

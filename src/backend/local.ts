@@ -37,12 +37,8 @@ export function localBackend(services: Services, principal: () => Promise<Princi
     async validateToken() {
       return services.quota.validation((await principal()).user);
     },
-    async imageFile(id) {
-      const image = await services.images.get(await principal(), id);
-      const stream = await services.images.openFile(image.url.slice(image.url.lastIndexOf('/') + 1));
-      const chunks: Buffer[] = [];
-      for await (const chunk of stream) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks);
+    async cardView(id) {
+      return services.images.view(await principal(), id);
     },
     async deleteImage(id) {
       await services.images.delete(await principal(), id);

@@ -42,10 +42,11 @@ export interface TitlecardBackend {
   usage(): Promise<UsageView>;
   validateToken(): Promise<TokenValidation>;
   /**
-   * The file of one of the caller's images (the card as made, PNG, JPEG or WebP), for the studio's
-   * large view. NotFoundError (or a remote 404) when there is none.
+   * One of the caller's cards at its own size as a JPEG (quality 90, flattened on white), for the
+   * studio's large view, with its size in px. NotFoundError (or a remote 404) when there is none;
+   * TooManyAttemptsError past 60 a minute per account (src/domain/images/previews.ts).
    */
-  imageFile(id: string): Promise<Buffer>;
+  cardView(id: string): Promise<{ body: Buffer; width: number; height: number }>;
   /** Deletes one of the caller's images; NotFoundError (or a remote 404) when there is none. */
   deleteImage(id: string): Promise<void>;
   /** The fit check of `POST /layout`. */

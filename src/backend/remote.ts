@@ -3,6 +3,8 @@
  * `titlecard/client`: a customer of a hosted Titlecard needs only a token.
  */
 import { createTitlecardClient, errorMessage, multipartBody } from '../client/index.js';
+import { VIEW_QUALITY } from '../domain/images/images.js';
+import { encodeForDisplay } from '../domain/render/index.js';
 import { RemoteApiError, type TitlecardBackend } from './port.js';
 
 /** The `data` of a success envelope, or a {@link RemoteApiError} with the answer's message. */
@@ -45,12 +47,12 @@ export function remoteBackend(apiUrl: string, token: string): TitlecardBackend {
     },
     usage: async () => dataOf(await api.GET('/usage')),
     validateToken: async () => dataOf(await api.GET('/tokens/validate')),
-    async imageFile(id) {
+    async cardView(id) {
       const image = dataOf(await api.GET('/images/{id}', { params: { path: { id } } }));
       // Files are public: no token needed.
       const res = await fetch(image.url);
       if (!res.ok) throw new RemoteApiError(res.status, `The file of image ${id} answered ${res.status}`);
-      return Buffer.from(await res.arrayBuffer());
+      return encodeForDisplay(Buffer.from(await res.arrayBuffer()), { quality: VIEW_QUALITY, mozjpeg: true });
     },
     async deleteImage(id) {
       const answer = await api.DELETE('/images/{id}', { params: { path: { id } } });

@@ -25,7 +25,6 @@ import {
   RESOURCE_MIME_TYPE,
 } from '@modelcontextprotocol/ext-apps/server';
 import type { McpServer } from '@modelcontextprotocol/server';
-import sharp from 'sharp';
 import { z } from 'zod';
 import { PREVIEW_WIDTH } from '../domain/images/previews.js';
 import { backgroundOf, generateInputSchema } from './tools/generate-input.js';
@@ -127,7 +126,7 @@ export function registerStudio(server: McpServer, { backend, imageSources, logge
     {
       title: 'The card at its size (studio)',
       description:
-        "The studio's large view: one of the account's images at its own size, as a JPEG (quality 90). For the studio page, not the model.",
+        "The studio's large view: one of the account's images at its own size, as a JPEG (quality 90). At most 60 a minute. For the studio page, not the model.",
       inputSchema: { id: z.string().describe('The image id (img_…), as generate_image answered it.') },
       outputSchema: z.object({
         id: z.string(),
@@ -139,16 +138,14 @@ export function registerStudio(server: McpServer, { backend, imageSources, logge
       _meta: { ui: { resourceUri: STUDIO_URI, visibility: ['app'] } },
     },
     safely(logger, async ({ id }: { id: string }) => {
-      // Re-encoded: a PNG card can be a megabyte or two; the page only shows it.
-      const { data, info } = await sharp(await backend.imageFile(id))
-        .flatten({ background: '#ffffff' })
-        .jpeg({ quality: 90, mozjpeg: true })
-        .toBuffer({ resolveWithObject: true });
-      const structured = { id, width: info.width, height: info.height, mimeType: 'image/jpeg' as const };
+      // Re-encoded (a PNG card can be a megabyte or two; the page only shows it), limited per
+      // account and in its render turn: `visibility` is a hint to hosts, any client may call this.
+      const view = await backend.cardView(id);
+      const structured = { id, width: view.width, height: view.height, mimeType: 'image/jpeg' as const };
       return {
         structuredContent: structured,
         content: [
-          { type: 'image', data: data.toString('base64'), mimeType: 'image/jpeg' },
+          { type: 'image', data: view.body.toString('base64'), mimeType: 'image/jpeg' },
           { type: 'text', text: JSON.stringify(structured) },
         ],
       };

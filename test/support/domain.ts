@@ -22,6 +22,7 @@ export function domainServices(clock: Clock, blobs: BlobStore = createMemoryBlob
   const renderer: Renderer = {
     load: () => real.load(),
     layout: (options) => real.layout(options),
+    display: (...args) => real.display(...args),
     render: (...args) => {
       renders.count++;
       return real.render(...args);

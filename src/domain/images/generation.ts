@@ -105,7 +105,7 @@ export function createGeneration({
       const { image, imageField, options } = await read();
       const prepared = await resolver.prepare(principal.user.id, image, options, imageField);
       const parsed = prepared.options;
-      const rendered = await renderer.render(prepared.input, parsed);
+      const rendered = await renderer.render(prepared.input, parsed, { account: principal.user.id });
       keys = blobKeysOf(newBlobStem(), rendered.format);
       const record: ImageRecord = {
         id,

@@ -136,6 +136,14 @@ export interface Images {
    */
   previewTemplate(principal: Principal, document: unknown, read: GenerateRequestReader): Promise<Blob>;
   /**
+   * One of the caller's cards at its own size as a JPEG (quality {@link VIEW_QUALITY}, flattened on
+   * white) for a page to show: the studio's large view. Limited to {@link PREVIEW_LIMIT} per account
+   * (apart from previews), admitted as a generation is, and re-encoded in the account's render
+   * turn. Throws NotFoundError (unknown, or another account's), TooManyAttemptsError,
+   * ServiceBusyError.
+   */
+  view(principal: Principal, id: string): Promise<{ body: Buffer; width: number; height: number }>;
+  /**
    * The free fit check (`POST /layout`): the report of how the texts and options would be set, with
    * no photo, no quota and nothing stored; limited to {@link PREVIEW_LIMIT} per account. Throws
    * ValidationError, TooManyAttemptsError.
@@ -196,7 +204,7 @@ export interface Images {
   ): Promise<PreparedRender>;
 }
 
-export { PREVIEW_LIMIT, PREVIEW_WIDTH } from './previews.js';
+export { PREVIEW_LIMIT, PREVIEW_WIDTH, VIEW_QUALITY } from './previews.js';
 
 export interface ImagesDeps {
   store: RecordStore;
@@ -285,7 +293,7 @@ export function createImages({
       generationQueue,
       logger,
     }),
-    ...createPreviews({ renderer, templates, previewThrottle, admission, resolver }),
+    ...createPreviews({ store, blobs, renderer, templates, previewThrottle, admission, resolver }),
     ...createImageRecords({ store, blobs, clock, urlOf }),
     ...createPublishedFiles({ store, blobs }),
     prepare: resolver.prepare,

@@ -1,12 +1,13 @@
 /**
  * Previews and the free fit check: a generation rendered exactly as `generate` would, scaled down,
- * stored nowhere and charged nothing (the dashboard's playground and template editor), and the
- * layout report of `POST /layout`. Both are limited per account ({@link PREVIEW_LIMIT}).
+ * stored nowhere and charged nothing (the dashboard's playground and template editor), a card
+ * re-encoded for a page to show (the studio's large view), and the layout report of `POST /layout`.
+ * All are limited per account ({@link PREVIEW_LIMIT}); those that touch pixels are admitted as a
+ * generation is and take the account's render turn.
  */
-import sharp from 'sharp';
 import type { Principal } from '../accounts/accounts.js';
-import { TooManyAttemptsError } from '../kernel/errors.js';
-import type { Blob, Throttle } from '../kernel/ports.js';
+import { NotFoundError, TooManyAttemptsError } from '../kernel/errors.js';
+import type { Blob, BlobStore, RecordStore, Throttle } from '../kernel/ports.js';
 import type { Renderer } from '../render/index.js';
 import type { Templates } from '../templates/templates.js';
 import type { Admission } from './admission.js';
@@ -17,21 +18,27 @@ import { onTemplateCanvas, type RequestResolver } from './request.js';
 export const PREVIEW_WIDTH = 600;
 /** Previews per account per minute: a debounced live preview asks at most about one a second. */
 export const PREVIEW_LIMIT = { points: 60, windowSeconds: 60 } as const;
+/** JPEG quality of a card's large view (the studio's): a card as made, for a page only. */
+export const VIEW_QUALITY = 90;
 
 export function createPreviews({
+  store,
+  blobs,
   renderer,
   templates,
   previewThrottle,
   admission,
   resolver,
 }: {
+  store: RecordStore;
+  blobs: BlobStore;
   renderer: Renderer;
   templates: Pick<Templates, 'draft'>;
   /** Counts previews and layout checks per account ({@link PREVIEW_LIMIT}). */
   previewThrottle: Throttle;
   admission: Admission;
   resolver: RequestResolver;
-}): Pick<Images, 'preview' | 'previewTemplate' | 'checkLayout'> {
+}): Pick<Images, 'preview' | 'previewTemplate' | 'view' | 'checkLayout'> {
   const { merged, renderOptions, prepare } = resolver;
   /** A preview: limited per account, admitted as a generation is, drawn as JPEG, {@link PREVIEW_WIDTH} px wide. */
   async function previewed(principal: Principal, prepared: () => Promise<PreparedRender>): Promise<Blob> {
@@ -39,9 +46,14 @@ export function createPreviews({
     if (wait > 0) throw new TooManyAttemptsError(wait, 'previews');
     return admission.admitted(principal.user.id, async () => {
       const { input, options } = await prepared();
-      const rendered = await renderer.render(input, { ...options, fileFormat: 'jpeg' });
-      const body = await sharp(rendered.image).resize(PREVIEW_WIDTH).jpeg({ quality: 70 }).toBuffer();
-      return { body, contentType: 'image/jpeg' };
+      const account = principal.user.id;
+      const rendered = await renderer.render(input, { ...options, fileFormat: 'jpeg' }, { account });
+      const shown = await renderer.display(
+        rendered.image,
+        { width: PREVIEW_WIDTH, quality: 70 },
+        { account },
+      );
+      return { body: shown.body, contentType: 'image/jpeg' };
     });
   }
 
@@ -64,6 +76,18 @@ export function createPreviews({
         });
         return { ...prepared, options: { ...prepared.options, ...onTemplateCanvas(design, rest.aspect) } };
       }),
+
+    async view(principal, id) {
+      const account = principal.user.id;
+      const wait = await previewThrottle.hit(`view:${account}`);
+      if (wait > 0) throw new TooManyAttemptsError(wait, 'card views');
+      const record = await store.images.findById(account, id);
+      const file = record && (await blobs.get(record.imageKey));
+      if (!file) throw new NotFoundError(`No image with id ${id} on this account`);
+      return admission.admitted(account, () =>
+        renderer.display(file.body, { quality: VIEW_QUALITY, mozjpeg: true }, { account }),
+      );
+    },
 
     async checkLayout(principal, options) {
       const { preset, raw } = await merged(principal.user.id, options);

@@ -148,7 +148,7 @@ export function createRenderCache(deps: RenderCacheDeps): RenderCache {
     }
     const render = async (): Promise<RenderEntry> => {
       const prepared = await images.prepare(user.id, undefined, card.options, undefined, card.standIn);
-      const rendered = await renderer.render(prepared.input, prepared.options);
+      const rendered = await renderer.render(prepared.input, prepared.options, { account: user.id });
       const blobKey = `r${hash}.${FILE_TYPES[rendered.format].extension}`;
       await blobs.put(blobKey, rendered.image, rendered.contentType);
       await store.renders.complete(hash, blobKey, rendered.contentType);

@@ -3,7 +3,7 @@
  * blended pixels. PNG through @napi-rs/image (the Rust `png` crate), JPEG and WebP through libvips.
  */
 import { type PngEncodeOptions, Transformer } from '@napi-rs/image';
-import type { Sharp } from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import type { FileFormat } from '../design.js';
 
 /** Quality of jpeg and webp output (docs/api.md#generate-options). */
@@ -54,5 +54,54 @@ export async function encodeCard(pipeline: Sharp, format: FileFormat, channels: 
       return pipeline
         .webp(channels === 4 ? ENCODER_SETTINGS.webpWithAlpha : ENCODER_SETTINGS.webp)
         .toBuffer();
+  }
+}
+
+/** How {@link encodeForDisplay} shows a card to a person: a JPEG, flattened onto white. */
+export interface DisplayEncoding {
+  /** JPEG quality, 1 to 100. */
+  quality: number;
+  /** Scaled to this width, px, the height following (the playground's 600); default its own size. */
+  width?: number | undefined;
+  /** Scaled down, never up, to fit this many px on each side (an assistant's 1568). */
+  maxSide?: number | undefined;
+  /**
+   * Most bytes the JPEG may have: the quality is lowered in steps of 15, not below 35, until it
+   * fits (an assistant's inline image, about 100 KB). Default no limit.
+   */
+  maxBytes?: number | undefined;
+  /** mozjpeg's settings: about a tenth smaller, slower (the studio's large view). */
+  mozjpeg?: boolean | undefined;
+}
+
+/** Lowest quality {@link DisplayEncoding.maxBytes} lowers to, and its step. */
+const DISPLAY_QUALITY_FLOOR = 35;
+const DISPLAY_QUALITY_STEP = 15;
+
+/**
+ * A card (PNG, JPEG or WebP bytes) re-encoded for a person to look at: the playground's preview,
+ * an assistant's inline image, the studio's large view. Answers the JPEG and its size in px.
+ * Rejects as libvips does for bytes that are not an image (a fault: cards are ours).
+ */
+export async function encodeForDisplay(
+  image: Buffer,
+  { quality, width, maxSide, maxBytes, mozjpeg = false }: DisplayEncoding,
+): Promise<{ body: Buffer; width: number; height: number }> {
+  let pipeline = sharp(image);
+  if (width !== undefined) pipeline = pipeline.resize(width);
+  else if (maxSide !== undefined)
+    pipeline = pipeline.resize(maxSide, maxSide, { fit: 'inside', withoutEnlargement: true });
+  const pixels = await pipeline
+    .flatten({ background: '#ffffff' })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const raw = { raw: { width: pixels.info.width, height: pixels.info.height, channels: 3 as const } };
+  let q = quality;
+  for (;;) {
+    const body = await sharp(pixels.data, raw).jpeg({ quality: q, mozjpeg }).toBuffer();
+    if (maxBytes === undefined || body.length <= maxBytes || q - DISPLAY_QUALITY_STEP < DISPLAY_QUALITY_FLOOR)
+      return { body, width: pixels.info.width, height: pixels.info.height };
+    q -= DISPLAY_QUALITY_STEP;
   }
 }

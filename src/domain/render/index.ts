@@ -15,7 +15,6 @@ import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import pLimit from 'p-limit';
 import sharp from 'sharp';
 import { FILE_TYPES, type FileFormat, type FontName, type Template } from '../design.js';
 import type { GenerateOptions, LayoutReport, RenderReport } from '../images/schemas.js';
@@ -33,7 +32,7 @@ import {
   type Timed,
 } from './compose.js';
 import { type CoverSource, startDecodeCover, type ImageInput, upscaleNotice } from './decode.js';
-import { encodeCard, THUMBNAIL_WIDTH } from './encode.js';
+import { type DisplayEncoding, encodeCard, encodeForDisplay, THUMBNAIL_WIDTH } from './encode.js';
 import type { FontLibrary, LoadedFont } from './fonts.js';
 import type { InkMeasurement } from './ink.js';
 import { fillTexts, layerFontOf, layoutDocument, type TextLayout } from './layout.js';
@@ -45,8 +44,10 @@ import { reportLayers, reportLayout } from './report.js';
 import type { PlacedSubject } from './subjects.js';
 import { chooseTemplate } from './template-choice.js';
 import { contrastNotice, type ToneChoice } from './tones.js';
+import { createRenderTurns } from './turns.js';
 
 export { BLEND_BAND_ROWS, READING_MARGIN_PX } from './compose.js';
+export { type DisplayEncoding, encodeForDisplay } from './encode.js';
 
 /**
  * A template of the user's (`tpl_…`) resolved by the domain for a render: its document, the values
@@ -121,6 +122,18 @@ export interface RenderResult {
   ink?: InkMeasurement;
 }
 
+/** Who a render is for, and what to measure (the third argument of {@link Renderer.render}). */
+export interface RenderCall {
+  /**
+   * The account the render is for: render turns are shared round robin between accounts
+   * (turns.ts), so one account's queue of slow renders does not hold another's. Default one
+   * shared account (the warm-up, tests, the benchmark).
+   */
+  account?: string | undefined;
+  /** The result carries {@link InkMeasurement} (tests and `npm run bench`). */
+  measure?: boolean | undefined;
+}
+
 export interface RendererOptions {
   /**
    * Most renders at once; further requests wait their turn. Default: the number of cores, where
@@ -136,19 +149,25 @@ export interface Renderer {
   /**
    * Renders a titled image. Throws ValidationError (field `image`) for an input that is not a
    * decodable JPEG, PNG or WebP within the pixel limit; any other error is a fault of ours.
-   * With `measure`, the result carries {@link InkMeasurement} (for tests and `npm run bench`).
+   * It waits for `call.account`'s turn (turns.ts: round robin between accounts). With
+   * `call.measure`, the result carries {@link InkMeasurement} (for tests and `npm run bench`).
    */
-  render(
-    input: ImageInput,
-    options: RenderOptions,
-    diagnostics?: { measure?: boolean },
-  ): Promise<RenderResult>;
+  render(input: ImageInput, options: RenderOptions, call?: RenderCall): Promise<RenderResult>;
   /**
    * Lays the texts out without a photo (`POST /layout`): the report of what `render` would set.
    * `template: auto` needs the photo to choose, so it is laid out as bottom-left here (and
    * reported so). Milliseconds, once the fonts it needs are loaded ({@link FontLibrary.prepare}).
    */
   layout(options: RenderOptions): Promise<LayoutReport>;
+  /**
+   * A card re-encoded for a person to look at (encode.ts {@link encodeForDisplay}), in
+   * `call.account`'s render turn like a render: the playground's preview, the studio's large view.
+   */
+  display(
+    image: Buffer,
+    how: DisplayEncoding,
+    call?: Pick<RenderCall, 'account'>,
+  ): Promise<{ body: Buffer; width: number; height: number }>;
   /** Renders under way and waiting for a turn, and what an admission needs to expect a wait. */
   load(): RendererLoad;
 }
@@ -181,7 +200,7 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
   // without it, see docs/performance.md.
   sharp.cache(false);
   const concurrency = rendererOptions.concurrency ?? availableParallelism();
-  const limit = pLimit(concurrency);
+  const turns = createRenderTurns(concurrency);
   let meanRenderMs = INITIAL_RENDER_MS;
   /** The values a document's `{{variables}}` take. */
   const valuesOf = (options: RenderOptions) =>
@@ -261,14 +280,15 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
     options.design?.document ?? builtInDocument({ template: builtInOf(options), position: options.position });
 
   return {
-    load: () => ({ active: limit.activeCount, waiting: limit.pendingCount, concurrency, meanRenderMs }),
-    render: (input, options, diagnostics) =>
-      limit(async () => {
-        const result = await renderOne(input, options, diagnostics);
+    load: () => ({ ...turns.load(), concurrency, meanRenderMs }),
+    render: (input, options, call = {}) =>
+      turns.run(call.account ?? '', async () => {
+        const result = await renderOne(input, options, call);
         const ms = result.span.end - result.span.start;
         meanRenderMs += (ms - meanRenderMs) * RENDER_TIME_WEIGHT;
         return result;
       }),
+    display: (image, how, call = {}) => turns.run(call.account ?? '', () => encodeForDisplay(image, how)),
     async layout(options) {
       const document = documentOf(options);
       await prepareFonts(options, document);

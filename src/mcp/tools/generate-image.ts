@@ -1,9 +1,9 @@
 /** `generate_image`: docs/api.md#generate-options as a tool, with an inline preview and a link to the full image. */
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { pathToFileURL } from 'node:url';
-import sharp from 'sharp';
 import { contentTypeOfKey } from '../../domain/images/files.js';
 import { imageRecordSchema } from '../../domain/images/schemas.js';
+import { type DisplayEncoding, encodeForDisplay } from '../../domain/render/index.js';
 import type { ToolContext } from './context.js';
 import { backgroundOf, generateInputSchema } from './generate-input.js';
 import { STUDIO_URI } from '../studio.js';
@@ -11,24 +11,9 @@ import { safely, structuredResult } from './results.js';
 
 /**
  * The inline preview: JPEG, at most 1568 px on the long side (what assistants downscale images to)
- * and about 100 KB (quality lowered in steps of 15 until it fits, not below 35).
+ * and about 100 KB (quality 80, lowered in steps of 15 until it fits, not below 35).
  */
-const PREVIEW_MAX_PX = 1568;
-const PREVIEW_MAX_BYTES = 100 * 1024;
-
-async function previewOf(thumbnail: Buffer): Promise<Buffer> {
-  let quality = 80;
-  let preview = await sharp(thumbnail)
-    .resize(PREVIEW_MAX_PX, PREVIEW_MAX_PX, { fit: 'inside', withoutEnlargement: true })
-    .flatten({ background: '#ffffff' })
-    .jpeg({ quality })
-    .toBuffer();
-  while (preview.length > PREVIEW_MAX_BYTES && quality > 30) {
-    quality -= 15;
-    preview = await sharp(preview).jpeg({ quality }).toBuffer();
-  }
-  return preview;
-}
+const INLINE_PREVIEW: DisplayEncoding = { quality: 80, maxSide: 1568, maxBytes: 100 * 1024 };
 
 export function registerGenerateImage(
   server: McpServer,
@@ -61,13 +46,14 @@ export function registerGenerateImage(
       // The image is made and charged: a failed preview must not turn that into an error (a retry
       // would be charged again), so the preview is best-effort.
       const content: CallToolResult['content'] = [];
-      const preview = await (thumbnail ? previewOf(thumbnail) : Promise.resolve(undefined)).catch(
-        (err: unknown) => {
-          logger.warn({ err, id: image.id }, 'MCP preview failed');
-          return undefined;
-        },
-      );
-      if (preview) content.push({ type: 'image', data: preview.toString('base64'), mimeType: 'image/jpeg' });
+      const preview = await (
+        thumbnail ? encodeForDisplay(thumbnail, INLINE_PREVIEW) : Promise.resolve(undefined)
+      ).catch((err: unknown) => {
+        logger.warn({ err, id: image.id }, 'MCP preview failed');
+        return undefined;
+      });
+      if (preview)
+        content.push({ type: 'image', data: preview.body.toString('base64'), mimeType: 'image/jpeg' });
       // Over stdio on the embedded store the file is on this computer: say where, and that the URL
       // works only while a server runs from the same DATA_DIR.
       const local = localFileOf?.(image.url);
