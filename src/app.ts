@@ -95,7 +95,7 @@ export function createHttpApp(runtime: Runtime, isStopping: () => boolean = () =
   });
   // OAuth for MCP clients (src/web/oauth.ts): its endpoints sit at the root, as RFC 8414 expects.
   const oauth = oauthAvailable(runtime.publicUrl);
-  if (oauth) app.use(createOAuthRouter(runtime, runtime.oauthFetch ? { fetch: runtime.oauthFetch } : {}));
+  if (oauth) app.use(createOAuthRouter(runtime, { fetch: runtime.oauthFetch }));
   else
     runtime.logger.warn(
       { publicUrl: runtime.publicUrl },

@@ -173,7 +173,7 @@ export const CONFIG_TABLE = {
     schema: list,
     default: 'none',
     description:
-      "Comma-separated IPs or CIDR ranges that `imageUrl` and a site's pages may reach although private (an intranet host).",
+      "Comma-separated IPs or CIDR ranges that `imageUrl`, a site's pages, webhook deliveries and OAuth Client ID Metadata Documents may reach although private (an intranet host).",
   },
   MONGODB_URI: {
     schema: z

@@ -16,6 +16,7 @@ import { createServices, type Services } from './domain/services.js';
 import { openItemQueue } from './queue.js';
 import {
   createImageFetcher,
+  createMetadataDocumentFetcher,
   createPageFetcher,
   createWebhookPoster,
   type ImageFetcher,
@@ -68,8 +69,8 @@ export interface RuntimeOverrides {
   /** Sends the account emails instead of SMTP_URL's server or the log (tests read them). */
   mailer?: Mailer;
   /**
-   * Fetches OAuth Client ID Metadata Documents instead of oidc-provider's SSRF-safe fetch (tests: a
-   * loopback https server with a test certificate; src/web/oauth.ts). Never set in production.
+   * Fetches OAuth Client ID Metadata Documents instead of the SSRF-safe fetcher (tests: a loopback
+   * https server with a test certificate; src/web/oauth.ts). Never set in production.
    */
   oauthFetch?: typeof globalThis.fetch;
 }
@@ -89,8 +90,11 @@ export interface Runtime {
   metrics: Metrics;
   /** Where the limits are counted: this process, or Redis (REDIS_URL); the OAuth router's too. */
   limits: SharedLimits;
-  /** See {@link RuntimeOverrides.oauthFetch}; undefined in production. */
-  oauthFetch?: typeof globalThis.fetch;
+  /**
+   * Fetches OAuth Client ID Metadata Documents: the SSRF-safe fetcher (src/safe-fetch.ts, which
+   * follows `FETCH_ALLOW_ADDRESSES`), or {@link RuntimeOverrides.oauthFetch}.
+   */
+  oauthFetch: typeof globalThis.fetch;
   /** Closes the stores. */
   close(): Promise<void>;
 }
@@ -158,7 +162,7 @@ export async function createRuntime(
     metrics,
     fetchImage,
     limits,
-    ...(options.oauthFetch ? { oauthFetch: options.oauthFetch } : {}),
+    oauthFetch: options.oauthFetch ?? createMetadataDocumentFetcher(fetcherOptions),
     async close() {
       await services.close();
       await itemQueue?.close();

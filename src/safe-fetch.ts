@@ -26,6 +26,10 @@
  *   host that never answers holds a render slot for 5 s, not the whole 10 (issue 41; ours, a
  *   slow but working host answers in well under a second).
  * An image's bytes are then sniffed like an upload (only JPEG, PNG, WebP pass).
+ *
+ * The same checks serve the OAuth server's fetch of a Client ID Metadata Document
+ * ({@link createMetadataDocumentFetcher}): oidc-provider's own fetch looks at the address only
+ * after it has connected, which let an anonymous `/authorize` probe the server's own ports.
  */
 import dns from 'node:dns';
 import http from 'node:http';
@@ -51,6 +55,12 @@ export interface ImageFetcherOptions {
   maxRedirects?: number;
   /** DNS lookup to use (tests inject one); default the system resolver. */
   lookup?: LookupFunction;
+  /**
+   * Certificates (PEM) trusted for https instead of Node's own (tests: a loopback server's test
+   * certificate). An operator whose intranet has its own authority adds it with Node's
+   * NODE_EXTRA_CA_CERTS instead. Default Node's.
+   */
+  ca?: string | Buffer | undefined;
 }
 
 export type ImageFetcher = (url: string) => Promise<Buffer>;
@@ -117,7 +127,7 @@ function createSafeFetch(options: ImageFetcherOptions, kind: FetchKind) {
   const filter = { allowIPAddressList: options.allowAddresses ?? [] };
   const agents = {
     'http:': new RequestFilteringHttpAgent(filter),
-    'https:': new RequestFilteringHttpsAgent(filter),
+    'https:': new RequestFilteringHttpsAgent(options.ca ? { ...filter, ca: options.ca } : filter),
   };
   const refuse = refuser(kind.field);
   const refuseForGood = permanentRefuser(kind.field);
@@ -127,7 +137,10 @@ function createSafeFetch(options: ImageFetcherOptions, kind: FetchKind) {
   const maxRedirects = options.maxRedirects ?? 3;
   const connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
   const firstByteTimeoutMs = options.firstByteTimeoutMs ?? kind.firstByteTimeoutMs;
-  type Answer = { redirect: string } | { body: Buffer; contentType: string } | { status: number };
+  type Answer =
+    | { redirect: string }
+    | { body: Buffer; contentType: string; headers: http.IncomingHttpHeaders }
+    | { status: number };
 
   /** One request; with `post`, a POST whose answer is only its status (a webhook's). */
   function once(url: URL, signal: AbortSignal, post?: Post): Promise<Answer> {
@@ -196,7 +209,11 @@ function createSafeFetch(options: ImageFetcherOptions, kind: FetchKind) {
             chunks.push(chunk);
           });
           res.on('end', () =>
-            resolve({ body: Buffer.concat(chunks), contentType: res.headers['content-type'] ?? '' }),
+            resolve({
+              body: Buffer.concat(chunks),
+              contentType: res.headers['content-type'] ?? '',
+              headers: res.headers,
+            }),
           );
           res.on('error', (err) => reject(refuse(err.message)));
         },
@@ -224,7 +241,9 @@ function createSafeFetch(options: ImageFetcherOptions, kind: FetchKind) {
   }
 
   /** GETs `raw` following redirects; or POSTs `post` to it, answering the status (no redirects followed). */
-  async function safeFetch(raw: string): Promise<Awaited<ReturnType<PageFetcher>>>;
+  async function safeFetch(
+    raw: string,
+  ): Promise<Awaited<ReturnType<PageFetcher>> & { headers: http.IncomingHttpHeaders }>;
   async function safeFetch(raw: string, post: Post): Promise<{ status: number }>;
   async function safeFetch(raw: string, post?: Post) {
     const signal = AbortSignal.timeout(timeoutMs);
@@ -288,4 +307,43 @@ export function createWebhookPoster(options: ImageFetcherOptions = {}): WebhookP
     tooLarge: (max) => refuse(`the answer is larger than ${max} bytes`),
   });
   return async (url, body, headers) => (await fetch(url, { body, headers })).status;
+}
+
+/**
+ * Limits of a Client ID Metadata Document's fetch: oidc-provider's own (5 KiB, 2.5 s; no redirect,
+ * draft-ietf-oauth-client-id-metadata-document section 4).
+ */
+export const METADATA_DOCUMENT_LIMITS = { maxBytes: 5 * 1024, timeoutMs: 2500, maxRedirects: 0 };
+
+/**
+ * The OAuth server's fetch of Client ID Metadata Documents (src/web/oauth.ts), in the shape of the
+ * WHATWG `fetch` that oidc-provider calls: a GET through this module's checks, so a refused address
+ * (loopback, private, reserved, unless `FETCH_ALLOW_ADDRESSES` admits it) is refused before any
+ * socket opens, and an answer that is not a 2xx, a redirect, or more than 5 KiB rejects (the
+ * library then refuses the client). Answers a `Response` with the document, its Content-Type and
+ * the Cache-Control and Expires the library caches it by.
+ */
+export function createMetadataDocumentFetcher(options: ImageFetcherOptions = {}): typeof globalThis.fetch {
+  const refuse = refuser('client_id');
+  const fetch = createSafeFetch(
+    { ...METADATA_DOCUMENT_LIMITS, ...options },
+    {
+      field: 'client_id',
+      accept: 'application/json',
+      maxBytes: METADATA_DOCUMENT_LIMITS.maxBytes,
+      timeoutMs: METADATA_DOCUMENT_LIMITS.timeoutMs,
+      firstByteTimeoutMs: METADATA_DOCUMENT_LIMITS.timeoutMs,
+      tooLarge: (max) => refuse(`the document is larger than ${max} bytes`),
+    },
+  );
+  return async (input) => {
+    const url = input instanceof Request ? input.url : String(input);
+    const answer = await fetch(url);
+    const headers = new Headers({ 'content-type': answer.contentType });
+    for (const name of ['cache-control', 'expires'] as const) {
+      const value = answer.headers[name];
+      if (typeof value === 'string') headers.set(name, value);
+    }
+    return new Response(new Uint8Array(answer.body), { status: 200, headers });
+  };
 }

@@ -12,9 +12,10 @@
  *   /oauth/interaction/:uid   sign-in (the dashboard's session) and the consent page
  *
  * - A `client_id` that is an https URL is a Client ID Metadata Document
- *   (draft-ietf-oauth-client-id-metadata-document, as MCP 2026-07-28 expects): the library fetches
- *   it with its SSRF-safe dispatcher (it refuses private and special-use addresses after DNS,
- *   answers of more than 5 KiB, and redirects), checks that its `client_id` is its URL and its
+ *   (draft-ietf-oauth-client-id-metadata-document, as MCP 2026-07-28 expects): it is fetched
+ *   through src/safe-fetch.ts (private and special-use addresses refused after DNS and before any
+ *   connection, unless FETCH_ALLOW_ADDRESSES admits them; answers of more than 5 KiB and redirects
+ *   refused), and the library checks that its `client_id` is its URL and its
  *   `redirect_uris`, and caches it as its Cache-Control allows (30 s to 1 day). The consent page
  *   names such a client by its `client_name` and its host, so a look-alike name cannot pass as
  *   another app.
@@ -157,8 +158,9 @@ function signingKey(seed: Buffer) {
 /** Options of {@link createOAuthProvider} that tests set. */
 export interface OAuthProviderOptions {
   /**
-   * Fetches Client ID Metadata Documents instead of the library's SSRF-safe fetch (tests: a
-   * loopback https server with a test certificate). Never set in production.
+   * Fetches Client ID Metadata Documents (the runtime's SSRF-safe fetcher; tests: a loopback https
+   * server with a test certificate). Without it, oidc-provider's own fetch, which checks the
+   * address only once connected.
    */
   fetch?: typeof globalThis.fetch;
 }

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/process.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -135,6 +135,60 @@ describe('a hosted assistant known by its Client ID Metadata Document (MCP 2026-
       expect(served.length).toBe(before);
     } finally {
       await plain.close();
+    }
+  });
+
+  /**
+   * A TCP listener on 127.0.0.1 that counts the connections it is offered (and closes them), and
+   * the `/authorize` request of a client whose metadata document it would serve.
+   */
+  async function probeListener(server: TestServer) {
+    let connections = 0;
+    const listener = createTcpServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const port = (listener.address() as AddressInfo).port;
+    const { web } = await person(server);
+    const clientId = `https://127.0.0.1:${port}/assistant/client.json`;
+    const res = await web.get(
+      `/authorize?${new URLSearchParams(authorization(server, clientId).query).toString()}`,
+    );
+    await new Promise((r) => listener.close(r));
+    return { res, connections };
+  }
+
+  it('makes no connection to a refused address: a listener on the loopback port sees nothing (issue 55, item 3)', async () => {
+    const plain = await startTestServer();
+    try {
+      const { res, connections } = await probeListener(plain);
+      expect(res.status).toBe(400);
+      expect(res.text).toContain('invalid_client');
+      expect(connections).toBe(0);
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('follows FETCH_ALLOW_ADDRESSES: the document of an intranet host it admits is fetched (issue 55, item 10)', async () => {
+    const intranet = await startTestServer({
+      fetcher: { allowAddresses: ['127.0.0.1'], ca: testCertificate().cert },
+    });
+    try {
+      const clientId = `https://127.0.0.1:${new URL(base).port}/intranet/client.json`;
+      docs.set('/intranet/client.json', {
+        client_id: clientId,
+        client_name: 'Intranet Assistant',
+        redirect_uris: [REDIRECT],
+        token_endpoint_auth_method: 'none',
+      });
+      const { web } = await person(intranet);
+      const { consent } = await consentPage(web, authorization(intranet, clientId));
+      expect(consent.text).toContain('Allow Intranet Assistant to use your Titlecard account?');
+      expect(served).toContain('/intranet/client.json');
+    } finally {
+      await intranet.close();
     }
   });
 });
