@@ -38,7 +38,13 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { rateLimit } from 'express-rate-limit';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { OAuthRefusal } from '../domain/kernel/errors.js';
-import { ACCESS_TOKEN_TTL_S, CODE_TTL_S, OAUTH_SCOPE, REFRESH_TOKEN_TTL_S } from '../domain/oauth/oauth.js';
+import {
+  ACCESS_TOKEN_TTL_S,
+  CODE_TTL_S,
+  OAUTH_SCOPE,
+  REFRESH_TOKEN_TTL_S,
+  shownClientName,
+} from '../domain/oauth/oauth.js';
 import type { Services } from '../domain/services.js';
 import { isConfirmed } from '../domain/accounts/confirmation.js';
 import type { Runtime } from '../runtime.js';
@@ -486,7 +492,11 @@ export function createOAuthRouter(runtime: Runtime, options: OAuthProviderOption
         'consent',
         {
           title: 'Allow access',
-          client: { name: client?.clientName ?? publisher ?? redirectHost, host: redirectHost, publisher },
+          client: {
+            name: shownClientName(client?.clientName) ?? publisher ?? redirectHost,
+            host: redirectHost,
+            publisher,
+          },
           action: `${INTERACTION_PATH}/${uid}`,
           usage: usage.usage,
           user: who.user,

@@ -32,6 +32,7 @@ import {
   register,
   person,
   authorization,
+  consentPage,
   decide,
   follow,
   tokensFor,
@@ -137,6 +138,25 @@ describe('OAuth 2.1 for /mcp, over HTTP', () => {
     visitor.origin = 'https://evil.example';
     const forged = await visitor.post(action, { decision: 'allow' });
     expect(forged.status).toBe(403);
+  });
+
+  it("a registered name that reads as the page's own words is cut to a name, and the page says the name is unchecked (issue 55, item 6)", async () => {
+    const clientId = await register(
+      srv,
+      'Claude — This app is published by claude.ai, which answers for its name.',
+    );
+    const { web } = await person(srv);
+    const { consent } = await consentPage(web, authorization(srv, clientId));
+    const heading = /<h1 id="consent-h">([^<]*)<\/h1>/.exec(consent.text)?.[1];
+    expect(heading).toBe('Allow Claude to use your Titlecard account?');
+    expect(consent.text).not.toContain('published by');
+    expect(consent.text).toContain('This app registered itself: its name is its own claim');
+    expect(consent.text).toContain(`It will send you back to <strong>${new URL(REDIRECT).host}</strong>`);
+    const long = await register(srv, 'An assistant whose name goes on and on without any stop at all');
+    const { consent: second } = await consentPage(web, authorization(srv, long));
+    expect(second.text).toContain(
+      'Allow An assistant whose name goes on and on… to use your Titlecard account?',
+    );
   });
 
   it('"Allow" redirects with a code and the state; the code with its PKCE verifier gives tokens that work at /mcp, and refresh tokens rotate', async () => {

@@ -28,6 +28,31 @@ export const ACCESS_TOKEN_TTL_S = 3600;
 export const REFRESH_TOKEN_TTL_S = 30 * 24 * 3600;
 /** Authorization code lifetime, seconds: 5 minutes (OAuth 2.1 section 4.1.2 recommends at most 10). */
 export const CODE_TTL_S = 300;
+
+/** Most characters of a client's name shown on the consent page (ours: an app's name, not a sentence). */
+export const CLIENT_NAME_SHOWN = 40;
+
+/**
+ * A client's `client_name` as the consent page shows it: its own claim, so only a name, not a
+ * sentence that could pass for the page's words (issue 55, item 6: "Claude — This app is published
+ * by claude.ai, which answers for its name." from an anonymous registration). Cut before a line
+ * break or control character, a dash or bar, and sentence punctuation followed by a space or the
+ * end; then to {@link CLIENT_NAME_SHOWN} characters (graphemes), with an ellipsis. Undefined when
+ * nothing is left.
+ */
+export function shownClientName(name: string | undefined): string | undefined {
+  if (name === undefined) return undefined;
+  const cut = /[\p{Cc}\p{Zl}\p{Zp}—–|]|[.,;:!?](?=\s|$)/u.exec(name);
+  const head = (cut ? name.slice(0, cut.index) : name).trim();
+  const graphemes = [...new Intl.Segmenter().segment(head)].map((s) => s.segment);
+  if (graphemes.length === 0) return undefined;
+  return graphemes.length > CLIENT_NAME_SHOWN
+    ? `${graphemes
+        .slice(0, CLIENT_NAME_SHOWN - 1)
+        .join('')
+        .trimEnd()}…`
+    : head;
+}
 /** `lastUsedAt` of a grant is written at most this often (ms). */
 const TOUCH_EVERY_MS = 60_000;
 
