@@ -75,6 +75,8 @@ export interface ServiceDeps {
   fetchPage?: PageFetcher;
   /** Counts page fetches per site (`PAGE_FETCHES` in sites.ts). */
   pageThrottle: Throttle;
+  /** Counts page fetches per site and client address (`PAGE_FETCHES_PER_ADDRESS` in sites.ts). */
+  pageAddressThrottle: Throttle;
   /** Counts a site's new cards per client address (`SITE_RENDERS_PER_ADDRESS` in sites/budget.ts). */
   siteAddressThrottle: Throttle;
   /** POSTs webhook deliveries SSRF-safely; without it, every delivery fails (and is retried). */
@@ -251,6 +253,7 @@ export function createServices(deps: ServiceDeps): Services {
         throw new ValidationError('url', 'format', 'Could not fetch url: this server fetches no pages');
       }),
     pageThrottle: deps.pageThrottle,
+    pageAddressThrottle: deps.pageAddressThrottle,
     addressThrottle: deps.siteAddressThrottle,
     budgets: createSiteBudgets({ usage: store.usage, clock }),
     options: { recheckSeconds: deps.siteRecheckSeconds ?? 3600 },

@@ -18,7 +18,7 @@ import type { Throttle } from '../domain/kernel/ports.js';
 import { RESET_REQUEST_KEYS, RESET_REQUEST_LIMITS } from '../domain/accounts/email-links.js';
 import { PASSWORD_GUESS_KEYS, PASSWORD_GUESS_LIMITS } from '../domain/accounts/password-guard.js';
 import { PREVIEW_LIMIT } from '../domain/images/images.js';
-import { PAGE_FETCHES } from '../domain/sites/sites.js';
+import { PAGE_FETCHES, PAGE_FETCHES_PER_ADDRESS } from '../domain/sites/sites.js';
 import { FETCH_FAILURES } from '../domain/images/request.js';
 import { SITE_RENDERS_PER_ADDRESS } from '../domain/sites/budget.js';
 
@@ -149,7 +149,7 @@ export function createResetRequestThrottle(limiters: Limiters = memoryLimiters):
 /**
  * Every throttle the services take, counted by `limiters` (this process's memory, or Redis shared
  * by every process): sign-in guesses, password-reset requests, previews and layout checks
- * ({@link PREVIEW_LIMIT}), a site's page fetches ({@link PAGE_FETCHES}) and its new cards per
+ * ({@link PREVIEW_LIMIT}), a site's page fetches ({@link PAGE_FETCHES}, {@link PAGE_FETCHES_PER_ADDRESS}) and its new cards per
  * client address ({@link SITE_RENDERS_PER_ADDRESS}), and an account's failed `imageUrl` fetches
  * ({@link FETCH_FAILURES}).
  */
@@ -163,6 +163,14 @@ export function createServiceThrottles(limiters: Limiters = memoryLimiters) {
     ),
     pageThrottle: createThrottle(
       { name: 'site-pages', points: () => PAGE_FETCHES.points, windowSeconds: PAGE_FETCHES.windowSeconds },
+      limiters,
+    ),
+    pageAddressThrottle: createThrottle(
+      {
+        name: 'site-pages-per-address',
+        points: () => PAGE_FETCHES_PER_ADDRESS.points,
+        windowSeconds: PAGE_FETCHES_PER_ADDRESS.windowSeconds,
+      },
       limiters,
     ),
     siteAddressThrottle: createThrottle(

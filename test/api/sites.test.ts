@@ -46,7 +46,12 @@ describe('sites', () => {
   beforeAll(async () => {
     await new Promise<void>((resolve) => site.server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(site.server.address() as AddressInfo).port}`;
-    srv = await startTestServer({ clock: { now: () => now }, fetcher: { allowAddresses: ['127.0.0.1'] } });
+    // TRUST_PROXY: a test names the client address a request comes from (X-Forwarded-For).
+    srv = await startTestServer({
+      clock: { now: () => now },
+      fetcher: { allowAddresses: ['127.0.0.1'] },
+      env: { TRUST_PROXY: 'loopback' },
+    });
   });
   afterAll(async () => {
     await srv?.close();
@@ -358,12 +363,50 @@ describe('sites', () => {
     const { token, presetId } = await account();
     const s = await verifiedSite(token, presetId);
     const before = site.fetched.length;
-    for (let i = 0; i < 60; i++) await fetchLink(linkOf(s, `/missing-${i}`));
+    // From three addresses: one address causes at most 20 (PAGE_FETCHES_PER_ADDRESS).
+    const from = (i: number) => ({ 'x-forwarded-for': `198.51.100.${1 + (i % 3)}` });
+    for (let i = 0; i < 60; i++) await fetchLink(linkOf(s, `/missing-${i}`), from(i));
     expect(site.fetched.length - before).toBe(60);
-    const over = await fetchLink(linkOf(s, '/missing-60'));
+    const over = await fetchLink(linkOf(s, '/missing-60'), { 'x-forwarded-for': '198.51.100.9' });
     expect(over.status).toBe(200);
     expect(over.headers.get('titlecard-fallback')).toBe('page');
     expect(site.fetched.length - before).toBe(60);
+  });
+
+  it("1,000 anonymous requests for made-up URLs from one address leave a site's real new page its own card (issue 55, item 4)", async () => {
+    const { token, presetId, used } = await account();
+    const s = await verifiedSite(token, presetId);
+    const before = site.fetched.length;
+    const attacker = { 'x-forwarded-for': '203.0.113.66' };
+    const answers = new Map<string | null, number>();
+    for (let i = 0; i < 1000; i++) {
+      const a = await fetchLink(linkOf(s, `/made-up-${i}`), attacker);
+      const why = a.headers.get('titlecard-fallback');
+      answers.set(why, (answers.get(why) ?? 0) + 1);
+    }
+    // The address's share of the site's minute is fetched; the rest is refused without a fetch.
+    expect(site.fetched.length - before).toBe(20);
+    expect(Object.fromEntries(answers)).toEqual({ page: 20, address: 980 });
+    site.pages.set('/published-now', { type: 'text/html', body: html('<title>Published now</title>') });
+    const crawler = await fetchLink(linkOf(s, '/published-now'), { 'x-forwarded-for': '192.0.2.10' });
+    expect(crawler.status).toBe(200);
+    expect(crawler.headers.get('titlecard-fallback')).toBeNull();
+    expect(await used()).toBe(1);
+  });
+
+  it('a page asked for before it is published gets its own card a minute after it goes live, not an hour (issue 55, item 5)', async () => {
+    const { token, presetId, used } = await account();
+    const s = await verifiedSite(token, presetId);
+    const early = await fetchLink(linkOf(s, '/tomorrow'));
+    expect(early.headers.get('titlecard-fallback')).toBe('page');
+    site.pages.set('/tomorrow', { type: 'text/html', body: html('<title>Out today</title>') });
+    // Within the minute, the problem stands (no fetch per request).
+    now = new Date(now.getTime() + 30_000);
+    expect((await fetchLink(linkOf(s, '/tomorrow'))).headers.get('titlecard-fallback')).toBe('page');
+    now = new Date(now.getTime() + 31_000);
+    const live = await fetchLink(linkOf(s, '/tomorrow'));
+    expect(live.headers.get('titlecard-fallback')).toBeNull();
+    expect(await used()).toBe(1);
   });
 
   /** Pages `/search/<term>/` whose title is their term, as WordPress's search pages are. */

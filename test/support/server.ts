@@ -338,6 +338,7 @@ export function testServices(
     | 'resetThrottle'
     | 'previewThrottle'
     | 'pageThrottle'
+    | 'pageAddressThrottle'
     | 'fetchThrottle'
     | 'siteAddressThrottle'
     | 'mailer'

@@ -12,8 +12,9 @@
  *   (page.ts), and serves the card from the content-addressed store (render-cache.ts): a new card
  *   costs one unit of the owner's quota, the same card is never charged twice. A page is fetched
  *   again at most every {@link SiteOptions.recheckSeconds}; in between its card is served as is.
- * - Bounds: at most {@link PAGE_FETCHES} page fetches per site per minute (shared across processes
- *   with REDIS_URL); a page is HTML of at most 1 MiB read within 5 s (safe-fetch.ts). Whatever fails
+ * - Bounds: at most {@link PAGE_FETCHES} page fetches per site per minute, of which one client
+ *   address may cause {@link PAGE_FETCHES_PER_ADDRESS} (both shared across processes with
+ *   REDIS_URL); a page with a problem is fetched again after {@link PROBLEM_RECHECK_SECONDS}; a page is HTML of at most 1 MiB read within 5 s (safe-fetch.ts). Whatever fails
  *   (another origin, 404, timeout, not HTML, no title) gets the site's fallback card (its name on
  *   its design), free, and is recorded as the page's problem for the dashboard.
  * - With the owner's quota used up, a page that needs a new card answers its earlier card, else the
@@ -50,6 +51,20 @@ import { decodePage, readPage, VERIFICATION_NAME } from './page.js';
 export const SITES_MAX = 20;
 /** Page fetches per site per minute (ours): a busy blog's new posts, not a crawl of every URL. */
 export const PAGE_FETCHES = { points: 60, windowSeconds: 60 };
+/**
+ * Page fetches (and pages recorded as problems) one client address may cause per site per minute,
+ * counted before {@link PAGE_FETCHES} (ours; issue 55, item 4): one address asking for made-up
+ * URLs used up the site's minute in 8 s and kept every new page on the fallback card. A third of
+ * the site's minute: a platform's crawler unfurls a few new pages of a site at a time, and it takes
+ * three addresses at once to spend a site's minute (a real page's fetch then waits for the next).
+ */
+export const PAGE_FETCHES_PER_ADDRESS = { points: 20, windowSeconds: 60 };
+/**
+ * Seconds before a page that had a problem (a 404, no title, not HTML) is fetched again, at most
+ * (ours; issue 55, item 5): a page asked for before it is published goes live within a minute,
+ * not after `SITE_RECHECK`. Bounded by the fetch limits above like any fetch.
+ */
+export const PROBLEM_RECHECK_SECONDS = 60;
 /** Pages listed by `GET /sites/{id}/pages`: the most recently checked. */
 export const RECENT_PAGES = 50;
 
@@ -103,6 +118,8 @@ export interface SitesDeps {
   fetchPage: PageFetcher;
   /** Counts page fetches per site ({@link PAGE_FETCHES}). */
   pageThrottle: Throttle;
+  /** Counts page fetches per site and client address ({@link PAGE_FETCHES_PER_ADDRESS}). */
+  pageAddressThrottle: Throttle;
   /** Counts a site's new cards per client address ({@link SITE_RENDERS_PER_ADDRESS}). */
   addressThrottle: Throttle;
   /** The sites' budgets of new cards (budget.ts). */
@@ -123,7 +140,24 @@ const reasonOf = (err: Error) => err.message.replace(/^Could not fetch url: /, '
 class PageProblem extends Error {}
 
 export function createSites(deps: SitesDeps): Sites {
-  const { store, clock, cache, presets, fetchPage, pageThrottle, addressThrottle, budgets, logger } = deps;
+  const { store, clock, cache, presets, fetchPage, pageThrottle, pageAddressThrottle, addressThrottle } =
+    deps;
+  const { budgets, logger } = deps;
+
+  /**
+   * Spends one page fetch (or problem write) of `site` for `client`: true, or the stand-in when the
+   * client address's share ({@link PAGE_FETCHES_PER_ADDRESS}, counted first: `address`) or the
+   * site's minute ({@link PAGE_FETCHES}: `page`) is spent. An address past its share spends
+   * nothing of the site's.
+   */
+  async function spendPageFetch(site: Site, client: string | undefined): Promise<true | StandIn> {
+    const addressKey = client === undefined ? undefined : `${site.id}:${client}`;
+    if (addressKey !== undefined && (await pageAddressThrottle.blockedFor(addressKey)) > 0) return 'address';
+    if ((await pageThrottle.blockedFor(site.id)) > 0) return 'page';
+    if (addressKey !== undefined) await pageAddressThrottle.hit(addressKey);
+    await pageThrottle.hit(site.id);
+    return true;
+  }
 
   const view = async (s: Site): Promise<SiteView> => ({
     id: s.id,
@@ -349,15 +383,17 @@ export function createSites(deps: SitesDeps): Sites {
         url = pageKey(site, rawUrl);
       } catch (err) {
         if (!(err instanceof PageProblem)) throw err;
-        // Counted against the fetch budget, so a flood of foreign URLs writes little.
-        if ((await pageThrottle.blockedFor(site.id)) === 0) {
-          await pageThrottle.hit(site.id);
+        // Counted against the fetch limits, so a flood of foreign URLs writes little.
+        if ((await spendPageFetch(site, client)) === true)
           await recordProblem(site, rawUrl.slice(0, 2048), err.message);
-        }
         return fallback(site, site.userId, format, 'page');
       }
       const known = await store.sites.findPage(site.id, url);
-      const fresh = known && now.getTime() - known.checkedAt.getTime() < deps.options.recheckSeconds * 1000;
+      // A page with a problem is looked at again sooner: it may have been published since.
+      const recheckSeconds = known?.problem
+        ? Math.min(PROBLEM_RECHECK_SECONDS, deps.options.recheckSeconds)
+        : deps.options.recheckSeconds;
+      const fresh = known && now.getTime() - known.checkedAt.getTime() < recheckSeconds * 1000;
       const earlier = async () => (known?.renderHash ? cache.stored(known.renderHash) : undefined);
       if (fresh) {
         if (known.problem) return fallback(site, site.userId, format, 'page');
@@ -366,14 +402,15 @@ export function createSites(deps: SitesDeps): Sites {
         const stored = await earlier();
         if (stored) return stored;
       }
-      if ((await pageThrottle.blockedFor(site.id)) > 0) {
+      const spent = await spendPageFetch(site, client);
+      if (spent !== true) {
         logger.info(
-          { siteId: site.id, url },
+          { siteId: site.id, url, limit: spent },
           'site page fetches over their limit: the earlier card or the fallback',
         );
-        return (await earlier()) ?? fallback(site, site.userId, format, 'page');
+        const stand = (await earlier()) ?? (await fallback(site, site.userId, format, spent));
+        return { ...stand, standIn: spent };
       }
-      await pageThrottle.hit(site.id);
 
       const user = await store.users.findById(site.userId);
       const preset = await store.presets.find(site.userId, site.presetId);
