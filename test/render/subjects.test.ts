@@ -12,7 +12,7 @@ import type { Aspect } from '../../src/domain/design.js';
 import { generateOptionsSchema } from '../../src/domain/images/schemas.js';
 import { createRenderer } from '../../src/domain/render/index.js';
 import { findSubjects } from '../../src/domain/render/decode.js';
-import { subjectFocus, type Subject } from '../../src/domain/render/subjects.js';
+import { HEAD_SHARE, subjectFocus, type Subject } from '../../src/domain/render/subjects.js';
 import { decode, photo, PHOTO_FILES } from '../support/images.js';
 import { testFonts } from '../support/server.js';
 
@@ -183,11 +183,38 @@ describe('subjects: faces, people, cats and dogs', () => {
     expect(subjectFocus([face(0.45, 0.1)], 800, 1200, 1200, 630).y).toBeCloseTo(0.5);
   });
 
-  it('template=auto keeps the text off the subjects whenever one of its templates can', async () => {
+  it('of two dogs one above the other, the default crop keeps both heads at every aspect where they fit, found in the pixels (issue 55, item 9)', async () => {
+    const dogs = LABELS.find((l) => l.name === 'dogs')!;
+    const bytes = dogs.bytes();
+    const cases: [Aspect, number, number][] = [
+      ['og', 1200, 630],
+      ['square', 1080, 1080],
+      ['portrait', 1080, 1350],
+    ];
+    for (const [aspect, width, height] of cases) {
+      // The photo is scaled to the card's width and cropped top and bottom; a head is the upper
+      // HEAD_SHARE of its dog's hand-drawn box.
+      const scale = width / dogs.size[0];
+      const heads = dogs.subjects.map((s) => [
+        s.box[1] * scale,
+        (s.box[1] + HEAD_SHARE * (s.box[3] - s.box[1])) * scale,
+      ]);
+      const from = Math.min(...heads.map((h) => h[0] as number));
+      const to = Math.max(...heads.map((h) => h[1] as number));
+      expect(to - from, `${aspect}: both heads fit in the card`).toBeLessThanOrEqual(height);
+      const card = await render(bytes, { aspect, template: 'left', gradient: false, textShadow: false });
+      const top = await cropTop(bytes, card.image, width, height);
+      expect(top, `${aspect}: the upper head starts inside the card`).toBeLessThanOrEqual(from + 2);
+      expect(top + height, `${aspect}: the lower head ends inside it`).toBeGreaterThanOrEqual(to - 2);
+    }
+  });
+
+  it('template=auto never covers more of the subjects than another template would, split included (issue 55, item 9)', async () => {
     const cases: { bytes: Buffer; aspect: Aspect }[] = [
       { bytes: photo('friends_by_Aitzol_Berasategi.jpg'), aspect: 'og' },
       { bytes: subjectPhoto('astronaut_Eileen_Collins_NASA.jpg'), aspect: 'og' },
       { bytes: subjectPhoto('cameraman_by_Lav_Varshney.jpg'), aspect: 'og' },
+      { bytes: subjectPhoto('cat_Chelsea_by_Stefan_van_der_Walt.jpg'), aspect: 'og' },
     ];
     for (const c of cases) {
       const options = {
@@ -201,7 +228,7 @@ describe('subjects: faces, people, cats and dogs', () => {
       const boxes = subjects.map((s) => s.box);
       const chosen = (await inkOver(c.bytes, { ...options, template: 'auto' }, boxes)).count;
       const others = await Promise.all(
-        (['bottom-left', 'left', 'right'] as const).map(
+        (['bottom-left', 'left', 'right', 'split'] as const).map(
           async (t) => (await inkOver(c.bytes, { ...options, template: t }, boxes)).count,
         ),
       );

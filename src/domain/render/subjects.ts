@@ -255,11 +255,27 @@ function headroom(s: Subject): Subject['box'] {
 }
 
 /**
+ * Share of a person's or an animal's box, from its top, that a crop keeps as its head when the
+ * whole subjects do not fit together ({@link subjectFocus}): the detectors box the whole body of a
+ * person, cat or dog, upright in a photo, and its head is in the upper part (ours: half, which holds
+ * both dogs' heads of the test photo's hand-drawn boxes, issue 55, item 9).
+ */
+export const HEAD_SHARE = 0.5;
+
+/** A subject's head: a face's box, or the upper {@link HEAD_SHARE} of a person's or an animal's. */
+function head(s: Subject): Subject['box'] {
+  return s.kind === 'face' ? s.box : { ...s.box, height: s.box.height * HEAD_SHARE };
+}
+
+/**
  * The focus point (fractions of the photo, as `focus {x, y}` takes) of a cover crop of a
  * `photoWidth × photoHeight` photo to `width × height` that keeps the subjects whole (with
  * {@link headroom}, else without) when the crop can: the crop window moves as little as it must
- * from the centre to hold all of them; when they do not fit together, the faces and animals; then
- * the faces; then the best subject alone. The centre when there are none.
+ * from the centre to hold all of them; when they do not fit together, the faces and animals whole;
+ * then the heads of all of them ({@link head}), then of the faces and animals (issue 55, item 9: of
+ * two dogs one above the other, the crop kept the lower one whole and cut the upper one's head,
+ * where a window held both heads); then the faces; then the best subject alone. The centre when
+ * there are none.
  */
 export function subjectFocus(
   subjects: Subject[],
@@ -274,12 +290,10 @@ export function subjectFocus(
     x: Math.min(1, width / (photoWidth * scale)),
     y: Math.min(1, height / (photoHeight * scale)),
   };
-  const tiers = [
-    subjects,
-    subjects.filter((s) => s.kind !== 'person'),
-    subjects.filter((s) => s.kind === 'face'),
-    subjects.slice(0, 1),
-  ].filter((t) => t.length > 0);
+  const all = subjects;
+  const facesAndAnimals = subjects.filter((s) => s.kind !== 'person');
+  const faces = subjects.filter((s) => s.kind === 'face');
+  const best = subjects.slice(0, 1);
   const union = (boxes: Subject['box'][]) => ({
     x0: Math.min(...boxes.map((b) => b.x)),
     x1: Math.max(...boxes.map((b) => b.x + b.width)),
@@ -287,18 +301,41 @@ export function subjectFocus(
     y1: Math.max(...boxes.map((b) => b.y + b.height)),
   });
   /** The window's start on one axis: centred, moved the least that holds [lo, hi] when it fits. */
-  const place = (lo: number, hi: number, size: number) => {
+  /**
+   * The window's start on one axis: centred, moved the least that holds [lo, hi] when it fits; with
+   * `around`, centred on [lo, hi] instead (heads kept without their bodies get the slack on both
+   * sides, not flush against the card's edge).
+   */
+  const place = (lo: number, hi: number, size: number, around = false) => {
     const centred = (1 - size) / 2;
-    if (hi - lo > size) return Math.min(Math.max(0, (lo + hi) / 2 - size / 2), 1 - size);
+    if (hi - lo > size || around) return Math.min(Math.max(0, (lo + hi) / 2 - size / 2), 1 - size);
     return Math.min(Math.max(centred, hi - size), lo);
   };
   const fits = (u: ReturnType<typeof union>) =>
     u.x1 - u.x0 <= share.x + 1e-9 && u.y1 - u.y0 <= share.y + 1e-9;
   // Each tier with its headroom, then without (a face that fits but whose hair does not is kept).
-  const candidates = tiers.flatMap((t) => [union(t.map(headroom)), union(t.map((s) => s.box))]);
+  const whole = (t: Subject[]) =>
+    t.length > 0
+      ? [
+          { ...union(t.map(headroom)), around: false },
+          { ...union(t.map((s) => s.box)), around: false },
+        ]
+      : [];
+  const heads = (t: Subject[]) => (t.length > 0 ? [{ ...union(t.map(head)), around: true }] : []);
+  const candidates = [
+    ...whole(all),
+    ...whole(facesAndAnimals),
+    ...heads(all),
+    ...heads(facesAndAnimals),
+    ...whole(faces),
+    ...whole(best),
+  ];
   const u = candidates.find(fits) ?? candidates.at(-1);
   if (!u) return { x: 0.5, y: 0.5 };
-  return { x: place(u.x0, u.x1, share.x) + share.x / 2, y: place(u.y0, u.y1, share.y) + share.y / 2 };
+  return {
+    x: place(u.x0, u.x1, share.x, u.around) + share.x / 2,
+    y: place(u.y0, u.y1, share.y, u.around) + share.y / 2,
+  };
 }
 
 /** A subject as the render report names it: its box on the card, px (the part inside the card). */

@@ -9,6 +9,12 @@ import { meanOver, saliencyMap } from './saliency.js';
 
 /** The templates `auto` chooses from: those with one text box (split keeps two apart). */
 export const AUTO_CANDIDATES = ['bottom-left', 'left', 'right'] as const;
+/**
+ * The template `auto` also tries when every one of {@link AUTO_CANDIDATES} covers a subject: split's
+ * two narrow columns leave the middle of the card clear (issue 55, item 9: a cat under `right`'s
+ * title, 15% of it, where split covered none).
+ */
+export const AUTO_LAST_RESORT = 'split';
 
 /** Pixels of the rectangles `rects` that lie over any of `boxes` (overlaps between boxes counted once each). */
 function coveredArea(rects: Rect[], boxes: Rect[]): number {
@@ -26,8 +32,9 @@ function coveredArea(rects: Rect[], boxes: Rect[]): number {
  * `template=auto`: lays the text out in each of {@link AUTO_CANDIDATES} and keeps the one whose lines
  * cover no subject (faces, people, cats, dogs found on the card, subjects.ts) and the calmest,
  * least salient part of the cropped photo (lowest mean of the saliency map over the line boxes,
- * saliency.ts). When every candidate covers a subject, the one that covers the least of them.
- * Ties keep the earlier candidate, bottom-left first.
+ * saliency.ts). When every candidate covers a subject, {@link AUTO_LAST_RESORT} is tried too, and
+ * the one that covers the least of them is kept: `auto` never covers more of a subject than
+ * another built-in would. Ties keep the earlier candidate, bottom-left first.
  */
 export function chooseTemplate(
   canvas: { pixels: Buffer; width: number; height: number; channels: number },
@@ -38,7 +45,8 @@ export function chooseTemplate(
   const boxes = subjects.map((s) => s.box);
   const scores: Record<string, number> = {};
   let best: { template: Template; layout: TextLayout; covered: number; score: number } | undefined;
-  for (const template of AUTO_CANDIDATES) {
+  for (const template of [...AUTO_CANDIDATES, AUTO_LAST_RESORT] as const) {
+    if (template === AUTO_LAST_RESORT && best && best.covered <= 1e-9) break;
     const layout = layOut(template);
     const rects = layout.blocks.flatMap((b) => b.lines.map(lineBox));
     const score = meanOver(map, rects);
