@@ -98,7 +98,7 @@ async function generateClient(
  * scrape). prom-client samples every 10 ms and records whole intervals: the delay is the interval
  * less those 10 ms.
  */
-async function eventLoopLag(server: ServerProcess): Promise<Record<string, number>> {
+export async function eventLoopLag(server: ServerProcess): Promise<Record<string, number>> {
   const text = await (await fetch(`${server.url}/metrics`)).text();
   const lag: Record<string, number> = {};
   for (const [, name, value] of text.matchAll(

@@ -17,6 +17,8 @@
  *   npm run bench -- --templates  the blog template of docs/templates.md against bottom-left (templates.ts).
  *   npm run bench -- --parts      the renderer beside the floor in one process, with its shadow and
  *                                 gradient off in turn: where a card's CPU goes (parts.ts).
+ *   npm run bench -- --attack     another account's card while one account sends free previews of
+ *                                 64-megapixel photos or loops card_image (attack.ts, issue 55).
  *
  * Options: --photos a,b (file names, default all), --formats png,jpeg,webp; --throughput a,b: the
  * photos of the server's throughput (default mate_RainDrops.jpg,Dragonfly_by_Bolly.jpg).
@@ -41,6 +43,7 @@ import { batchFigures } from './batches.js';
 import { subjectFigures } from './subjects.js';
 import { templateFigures } from './templates.js';
 import { partFigures } from './parts.js';
+import { attackFigures } from './attack.js';
 import { FORMATS, SUBTITLE, TITLE, type Format } from './engines.js';
 import { serverSession, tenMegabytePhoto } from './http.js';
 import { delayLine, eventLoopDelay, median } from './stats.js';
@@ -56,6 +59,7 @@ const { values } = parseArgs({
     batches: { type: 'boolean', default: false },
     templates: { type: 'boolean', default: false },
     parts: { type: 'boolean', default: false },
+    attack: { type: 'boolean', default: false },
     photos: { type: 'string' },
     formats: { type: 'string' },
     throughput: { type: 'string', default: 'mate_RainDrops.jpg,Dragonfly_by_Bolly.jpg' },
@@ -94,6 +98,8 @@ if (values.encoders) {
 } else if (values.parts) {
   const name = values.photos?.split(',')[0] ?? 'mate_RainDrops.jpg';
   await partFigures(fonts, name, photos.get(name) ?? readFileSync(photoPath(name, PHOTOS)), RUNS, print);
+} else if (values.attack) {
+  await attackFigures(readFileSync(photoPath('Kleiber_by_Lukas_Baubkus.jpg', PHOTOS)), print);
 } else if (values.http) {
   await addMadePhotos();
   await serverFigures();
