@@ -9,7 +9,7 @@ import { ConfigError, type Config } from './config.js';
 import { localBackend } from './backend/local.js';
 import type { TitlecardBackend } from './backend/port.js';
 import { remoteBackend } from './backend/remote.js';
-import { createRuntime } from './runtime.js';
+import { createRuntime, existingLocalStore } from './runtime.js';
 
 /** A backend chosen from the environment, and what its caller must do with it. */
 export interface EnvironmentBackend {
@@ -29,10 +29,25 @@ export interface EnvironmentBackend {
 }
 
 /**
+ * The REST API's `{base_url}` of a Titlecard at `address`: its `PUBLIC_URL` (`https://cards.example.com`,
+ * or with a path prefix) or that with `/api`, a trailing slash or not; the API is always at
+ * `PUBLIC_URL/api` (docs/api.md). So `https://cards.example.com` and `https://cards.example.com/api/`
+ * both answer `https://cards.example.com/api`.
+ */
+export function apiBaseOf(address: string): string {
+  const url = new URL(address);
+  const path = url.pathname.replace(/\/+$/, '');
+  url.pathname = path.endsWith('/api') ? path : `${path}/api`;
+  url.search = '';
+  url.hash = '';
+  return url.href;
+}
+
+/**
  * The backend a process acting with an API token uses (`titlecard mcp`, `titlecard templates`):
- * with TITLECARD_API_URL set (a remote Titlecard's `{base_url}`, e.g. https://cards.example.com/api)
- * that server's REST API; otherwise this configuration's stores. Throws ConfigError for a missing
- * TITLECARD_TOKEN or a TITLECARD_API_URL that is not http or https.
+ * with TITLECARD_API_URL set (a remote Titlecard's address, {@link apiBaseOf}) that server's REST
+ * API; otherwise this configuration's stores. Throws ConfigError for a missing TITLECARD_TOKEN or a
+ * TITLECARD_API_URL that is not http or https.
  */
 export async function backendFromEnvironment(
   config: Config,
@@ -47,16 +62,19 @@ export async function backendFromEnvironment(
       throw new ConfigError(
         `Invalid TITLECARD_API_URL=${JSON.stringify(apiUrl)}: expected an http or https URL`,
       );
-    logger.info({ apiUrl }, 'acting on a remote Titlecard');
+    logger.info({ apiUrl: apiBaseOf(apiUrl) }, 'acting on a remote Titlecard');
     return {
-      backend: remoteBackend(apiUrl, token),
+      backend: remoteBackend(apiBaseOf(apiUrl), token),
       close: async () => {},
       startBackground: () => {},
       localFileOf: undefined,
     };
   }
-  const runtime = await createRuntime(config, logger);
-  logger.info({ dataDir: config.dataDir }, 'acting on the local store');
+  const { publicUrl } = await existingLocalStore(config, Boolean(env.DATA_DIR?.trim()));
+  const runtime = await createRuntime(config, logger, {
+    ...(config.publicUrl || !publicUrl ? {} : { publicUrl }),
+  });
+  logger.info({ dataDir: config.dataDir, publicUrl: runtime.publicUrl }, 'acting on the local store');
   const { services } = runtime;
   return {
     backend: localBackend(services, () => services.accounts.authenticate(`Bearer ${token}`)),

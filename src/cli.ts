@@ -19,7 +19,7 @@ import type { Services } from './domain/services.js';
 import { RemoteApiError } from './backend/port.js';
 import { tuneHeapGrowing } from './heap.js';
 import { createLogger } from './logger.js';
-import { VERSION } from './version.js';
+import { nodeVersionProblem, VERSION } from './version.js';
 
 // The stores, the server, the worker and the stdio connector are imported when their command runs
 // (`import()` below): `titlecard --help` and `url sign` start in a tenth of the time.
@@ -362,6 +362,11 @@ function buildProgram(): Command {
 
 /** Parses `argv` (without node and the script) and runs the command; resolves to the exit code. */
 async function main(argv: string[]): Promise<number> {
+  const tooOld = nodeVersionProblem();
+  if (tooOld) {
+    process.stderr.write(`titlecard: ${tooOld}\n`);
+    return EXIT.refused;
+  }
   const program = buildProgram();
   if (argv.length === 0) {
     program.outputHelp({ error: true });

@@ -299,7 +299,7 @@ export const CONFIG_TABLE = {
     schema: z.string().optional(),
     default: 'none',
     description:
-      "`titlecard mcp` and `titlecard templates` only: a remote Titlecard's `{base_url}`; unset, the local store under `DATA_DIR` is used.",
+      "`titlecard mcp` and `titlecard templates` only: a remote Titlecard's address (its `PUBLIC_URL`, with or without `/api`); unset, the local store under `DATA_DIR` is used.",
   },
 } satisfies Record<string, ConfigVariable>;
 

@@ -1,7 +1,8 @@
 /**
  * The Mailer port: SMTP through nodemailer when `SMTP_URL` is set (e.g.
- * `smtps://user:password@smtp.example.com:465`), else the log: each message is written as a log
- * line at level `warn` (with its links), so that a local install needs no mail server.
+ * `smtps://user:password@smtp.example.com:465`), else the terminal: each message is printed plainly
+ * on standard error (where `npm start` shows it), and noted in the log at level `warn`, so that a
+ * local install needs no mail server and its person finds the confirmation link (issue 55, item 14).
  */
 import type { Logger } from 'pino';
 import type { Mailer } from './domain/kernel/ports.js';
@@ -17,11 +18,22 @@ export async function createSmtpMailer(smtpUrl: string, from: string): Promise<M
   };
 }
 
-/** Writes every message to the log instead of sending it. */
-export function createLogMailer(logger: Logger): Mailer {
+/**
+ * Prints every message on `out` (default standard error) instead of sending it, framed so that a
+ * person reads it among the log lines, and notes it in the log without its text (a link in it is a
+ * secret of the account's).
+ */
+export function createLogMailer(
+  logger: Logger,
+  out: (text: string) => void = (text) => process.stderr.write(text),
+): Mailer {
   return {
     async send(message) {
-      logger.warn({ mail: message }, `email not sent (no SMTP_URL): "${message.subject}" to ${message.to}`);
+      const rule = '-'.repeat(72);
+      out(
+        `\n${rule}\nTitlecard sends no email (no SMTP_URL), so here it is:\nTo: ${message.to}\nSubject: ${message.subject}\n\n${message.text.trim()}\n${rule}\n\n`,
+      );
+      logger.warn({ to: message.to, subject: message.subject }, 'email printed on stderr (no SMTP_URL)');
     },
   };
 }

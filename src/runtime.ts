@@ -24,10 +24,10 @@ import {
 } from './safe-fetch.js';
 import { createLogMailer, createSmtpMailer } from './mail.js';
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SECRETS_KEY_BYTES } from './domain/kernel/secrets.js';
-import { openStorage } from './storage/index.js';
+import { openStorage, sqliteFileOf } from './storage/index.js';
 import { openUploadDir } from './uploads.js';
 import { openLimits, type SharedLimits } from './storage/limits.js';
 import { createServiceThrottles } from './storage/throttle.js';
@@ -54,6 +54,39 @@ export async function loadSecretsKey(config: Pick<Config, 'secretsKey' | 'dataDi
       throw new ConfigError(`${file} must hold ${SECRETS_KEY_BYTES} bytes: delete it or set SECRETS_KEY`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** The file in DATA_DIR where `titlecard serve` records the address it serves at ({@link recordPublicUrl}). */
+const PUBLIC_URL_FILE = 'public-url';
+
+/**
+ * Records `publicUrl` in DATA_DIR, so that a stdio connector on the same store (`titlecard mcp`
+ * without TITLECARD_API_URL) gives its images the server's address, whatever its port (issue 55,
+ * item 13). A failure is not the server's: it is logged.
+ */
+export async function recordPublicUrl(config: Pick<Config, 'dataDir'>, publicUrl: string, logger: Logger) {
+  await writeFile(path.join(config.dataDir, PUBLIC_URL_FILE), `${publicUrl}\n`).catch((err: unknown) =>
+    logger.warn({ err }, 'the public URL was not recorded in DATA_DIR'),
+  );
+}
+
+/**
+ * The local store a command acting on this configuration's stores would use, checked before it is
+ * opened: an embedded store (no MONGODB_URI) that has no records file at DATA_DIR is refused with
+ * ConfigError, not made anew and empty (a connector started from another folder then answered
+ * every token as invalid). Answers the address `titlecard serve` recorded there, if any.
+ */
+export async function existingLocalStore(
+  config: Pick<Config, 'dataDir' | 'mongo'>,
+  dataDirGiven: boolean,
+): Promise<{ publicUrl: string | undefined }> {
+  const file = sqliteFileOf(config);
+  if (file && !(await stat(file).catch(() => undefined)))
+    throw new ConfigError(
+      `No Titlecard store at ${config.dataDir} (${dataDirGiven ? 'DATA_DIR' : `DATA_DIR unset: ./data of the folder this command started in, ${process.cwd()}`}). Set DATA_DIR to the folder titlecard serve keeps its store in (data/ of its checkout under npm start), or TITLECARD_API_URL to a running Titlecard's address`,
+    );
+  const recorded = await readFile(path.join(config.dataDir, PUBLIC_URL_FILE), 'utf8').catch(() => '');
+  return { publicUrl: /^https?:\/\/\S+$/.test(recorded.trim()) ? recorded.trim() : undefined };
 }
 
 /** What tests may replace; production passes none of these. */

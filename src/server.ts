@@ -6,9 +6,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import type { Logger } from 'pino';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
 import { createHttpApp } from './app.js';
-import { createRuntime, type Runtime, type RuntimeOverrides } from './runtime.js';
+import { createRuntime, recordPublicUrl, type Runtime, type RuntimeOverrides } from './runtime.js';
 
 /**
  * How long a shutdown waits for requests in flight, the accepting moment ({@link ShutdownOptions})
@@ -110,7 +110,15 @@ export async function startServer(
     );
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(
+        err.code === 'EADDRINUSE' || err.code === 'EACCES'
+          ? new ConfigError(
+              `Cannot listen on ${config.host} port ${config.port}: ${err.code === 'EADDRINUSE' ? 'another program (another titlecard serve?) is using it' : 'this user may not use it'}. Stop that program, or choose another port with PORT`,
+            )
+          : err,
+      ),
+    );
     server.listen(config.port, config.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
@@ -126,6 +134,7 @@ export async function startServer(
     throw err;
   }
   ready(createHttpApp(runtime, () => stopping));
+  await recordPublicUrl(config, runtime.publicUrl, logger);
   runtime.services.background.start();
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   logger.info({ url, publicUrl: runtime.publicUrl, dataDir: config.dataDir }, 'titlecard listening');

@@ -25,7 +25,9 @@ export function unauthorizedResponse(err: UnauthorizedError): {
       'WWW-Authenticate':
         err.reason === 'missing'
           ? 'Bearer realm="titlecard"'
-          : 'Bearer realm="titlecard", error="invalid_token"',
+          : err.reason === 'scheme'
+            ? 'Bearer realm="titlecard", error="invalid_request"'
+            : 'Bearer realm="titlecard", error="invalid_token"',
     },
     body: { error: 'Unauthorized', message: err.message },
   };

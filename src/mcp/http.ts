@@ -27,6 +27,7 @@ import {
 import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest, type AuthInfo } from '@modelcontextprotocol/server';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Logger } from 'pino';
 import { unauthorizedResponse } from '../http/auth.js';
 import type { Principal } from '../domain/accounts/accounts.js';
 import { requestError } from '../http/errors.js';
@@ -57,6 +58,31 @@ function hostnameOf(origin: string): string {
 
 /** JSON-RPC error body for answers given before the MCP transport sees the request. */
 const rpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
+
+/**
+ * The start of the notice the SDK writes to the console whenever a handler answers in JSON: that
+ * mid-call notifications are dropped. Titlecard's tools send none, and it chose JSON answers on
+ * purpose (docs/mcp.md), so the notice goes to the log at debug level instead of every start's
+ * terminal (issue 55, item 15).
+ */
+const RESPONSE_MODE_NOTICE = "responseMode: 'json' drops mid-call notifications";
+
+/** Runs `make` with the console's warnings that start with `notice` sent to `logger` at debug level. */
+function quietly<T>(logger: Logger, notice: string, make: () => T): T {
+  /* eslint-disable no-console -- the SDK writes this notice with console.warn; nothing else is touched */
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    if (typeof args[0] === 'string' && args[0].startsWith(notice))
+      logger.debug({ sdk: args[0] }, 'MCP SDK notice');
+    else warn(...args);
+  };
+  try {
+    return make();
+  } finally {
+    console.warn = warn;
+  }
+  /* eslint-enable no-console */
+}
 
 /**
  * The router mounted at `/mcp`. `oauthVerifier`, when given, accepts the access tokens of the
@@ -135,12 +161,14 @@ export function createMcpRouter(
   // The SDK's own body limit (4 MiB by default) raised to ours: a 10 MB image in base64 fits.
   const maxRequestBodySize = MCP_BODY_LIMIT_MB * 1024 * 1024;
   const modern = toNodeHandler(
-    createMcpHandler(({ authInfo }) => serverFor(authInfo), {
-      legacy: 'reject',
-      responseMode: 'json',
-      onerror,
-      maxRequestBodySize,
-    }),
+    quietly(logger, RESPONSE_MODE_NOTICE, () =>
+      createMcpHandler(({ authInfo }) => serverFor(authInfo), {
+        legacy: 'reject',
+        responseMode: 'json',
+        onerror,
+        maxRequestBodySize,
+      }),
+    ),
     { onerror, maxRequestBodySize },
   );
   const legacy = async (req: Request, res: Response) => {

@@ -33,8 +33,16 @@ function missingSdk(err: unknown, pkg: string, variable: string): Error {
   return err as Error;
 }
 
+/** The embedded default's record store, a file in DATA_DIR. */
+const SQLITE_FILE = 'titlecard.db';
+
+/** Where the embedded default keeps its records (undefined with MongoDB). */
+export function sqliteFileOf(config: StorageConfig): string | undefined {
+  return config.mongo ? undefined : path.join(config.dataDir, SQLITE_FILE);
+}
+
 async function openRecords(config: StorageConfig): Promise<RecordStore> {
-  if (!config.mongo) return openSqliteStoreRetrying(path.join(config.dataDir, 'titlecard.db'));
+  if (!config.mongo) return openSqliteStoreRetrying(path.join(config.dataDir, SQLITE_FILE));
   const { openMongoStore } = await import('./mongo/index.js');
   try {
     return await openMongoStore({ uri: config.mongo.uri, dbName: config.mongo.dbName });

@@ -50,6 +50,12 @@ export function createWebRouter(runtime: Runtime): express.Router {
   router.use(checkSameOrigin(origin));
   router.use(express.urlencoded({ extended: false, limit: '16kb' }));
   router.use(loadSession(services.sessions, cookie));
+  // Without SMTP_URL the account emails are printed in the server's terminal (src/mail.ts): the
+  // pages that ask for a confirmation say so.
+  router.use((_req, res, next) => {
+    res.locals.mailInTerminal = !runtime.config.smtpUrl;
+    next();
+  });
   router.use(authRoutes(services, cookie));
   router.use(SIGNED_IN_PATHS, requireSignIn);
   router.use(dashboardRoutes(services, publicUrl));

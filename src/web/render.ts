@@ -25,10 +25,14 @@ export interface PageData {
   [key: string]: unknown;
 }
 
-/** Renders `view` in the layout, with the signed-in person (if any) and the page's data. */
+/**
+ * Renders `view` in the layout, with the signed-in person (if any), whether account emails are
+ * printed in the server's terminal (`mailInTerminal`: no SMTP_URL), and the page's data.
+ */
 export function page(res: Response, view: string, data: PageData, status = 200): void {
   const signedIn = res.locals.signedIn as SessionPrincipal | undefined;
-  const html = eta.render(`./${view}`, { section: 'none', user: signedIn?.user, ...data });
+  const mailInTerminal = res.locals.mailInTerminal === true;
+  const html = eta.render(`./${view}`, { section: 'none', user: signedIn?.user, mailInTerminal, ...data });
   res.status(status).type('html').send(html);
 }
 

@@ -130,9 +130,14 @@ describe('parseOrThrow messages', () => {
     });
   });
 
-  it('counts characters in the singular too', () => {
+  it('counts characters in the singular too, and gives a text too long by its length, not quoted (issue 55, item 15)', () => {
     expect(refusal(body, { items: ['a'], name: 'ab' }).message).toBe(
-      'Expected at most 1 character for name but received "ab"',
+      'Expected at most 1 character for name but received 2 characters',
     );
+    expect(refusal(generateOptionsSchema, { title: '🙂'.repeat(201) })).toEqual({
+      field: 'title',
+      constraint: 'maxLength',
+      message: 'Expected at most 200 characters for title but received 201 characters',
+    });
   });
 });

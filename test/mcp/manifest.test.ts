@@ -19,6 +19,8 @@ const pkg = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) 
   name: string;
   version: string;
   mcpName: string;
+  private: boolean;
+  engines: { node: string };
 };
 
 describe('manifest.json', () => {
@@ -47,7 +49,7 @@ describe('manifest.json', () => {
 });
 
 describe('server.json (the MCP Registry)', () => {
-  it("is valid against the registry's 2025-12-11 schema, and names the package, its version and its variables", async () => {
+  it("is valid against the registry's 2025-12-11 schema, names the version, and offers only what a person can run (issue 55, item 12)", async () => {
     const read = async (file: string) =>
       JSON.parse(await readFile(path.join(ROOT, file), 'utf8')) as Record<string, unknown>;
     const schema = await read('test/fixtures/mcp-registry/server.schema.json');
@@ -55,12 +57,8 @@ describe('server.json (the MCP Registry)', () => {
       $schema: string;
       name: string;
       version: string;
-      packages: {
-        registryType: string;
-        identifier: string;
-        version: string;
-        environmentVariables: { name: string }[];
-      }[];
+      packages?: { registryType: string; identifier: string }[];
+      remotes: { type: string; url: string }[];
     };
     const ajv = new Ajv({ strict: false, allErrors: true });
     addFormats.default(ajv);
@@ -70,11 +68,22 @@ describe('server.json (the MCP Registry)', () => {
     expect(server.$schema).toBe(schema.$id);
     // The registry checks an npm package's mcpName against the entry's name.
     expect([server.name, server.version]).toEqual([pkg.mcpName, pkg.version]);
-    const npm = server.packages.find((p) => p.registryType === 'npm');
-    expect([npm?.identifier, npm?.version]).toEqual([pkg.name, pkg.version]);
-    for (const { name } of npm?.environmentVariables ?? []) expect(Object.keys(CONFIG_TABLE)).toContain(name);
+    // The package is not published (package.json is private): no npm entry for `npx` to find.
+    expect(pkg.private).toBe(true);
+    expect(server.packages ?? []).toEqual([]);
+    expect(server.remotes).toEqual([
+      expect.objectContaining({ type: 'streamable-http', url: 'https://{host}/mcp' }),
+    ]);
 
-    const manifest = await read('manifest.json');
+    const manifest = (await read('manifest.json')) as {
+      version: string;
+      compatibility: { runtimes: { node: string } };
+      server: { mcp_config: { env: Record<string, string> } };
+    };
+    for (const name of Object.keys(manifest.server.mcp_config.env))
+      expect(Object.keys(CONFIG_TABLE)).toContain(name);
     expect(manifest.version).toBe(pkg.version);
+    // The Node.js it asks for is the package's (engines).
+    expect(manifest.compatibility.runtimes.node).toBe(`${pkg.engines.node}.0`);
   });
 });

@@ -17,6 +17,8 @@ export interface ServerProcess {
   url: string;
   base: string;
   proc: ChildProcess;
+  /** What the process wrote on its standard error from its start: its terminal's log lines. */
+  stderr(): string;
   stop(): Promise<void>;
 }
 
@@ -58,6 +60,7 @@ export function spawnServer(
         url,
         base: `${url}/api`,
         proc,
+        stderr: () => stderr,
         stop: () =>
           new Promise<void>((done) => {
             if (proc.exitCode !== null || proc.signalCode !== null) return done();

@@ -228,6 +228,8 @@ export function createAccounts({
     async authenticate(authorization) {
       if (authorization === undefined || authorization.trim() === '') throw new UnauthorizedError('missing');
       const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+      // A token without its scheme (`Authorization: tc_…`) is named as such, not called invalid.
+      if (!match && TOKEN_PATTERN.test(authorization.trim())) throw new UnauthorizedError('scheme');
       const secret = match?.[1];
       if (!secret || !TOKEN_PATTERN.test(secret)) throw new UnauthorizedError('invalid');
       const token = await store.tokens.findActiveByHash(hashToken(secret));

@@ -121,15 +121,22 @@ export class NotFoundError extends TitlecardError {
   }
 }
 
-/** Authentication failed (docs/api.md#authentication): `missing` header, or an `invalid` (unknown or revoked) token. */
+/** What each reason of {@link UnauthorizedError} says (docs/api.md#authentication). */
+const UNAUTHORIZED_MESSAGES = {
+  missing: 'The Authorization header is required: send Authorization: Bearer <API_TOKEN>',
+  scheme:
+    'The Authorization header must name the Bearer scheme before the token: send Authorization: Bearer <API_TOKEN>',
+  invalid: 'The API token is invalid or expired (it may have been revoked)',
+} as const;
+
+/**
+ * Authentication failed (docs/api.md#authentication): `missing` header, a header without the
+ * `Bearer` `scheme` (a token sent as `Authorization: tc_…`; RFC 6750 section 2.1), or an `invalid`
+ * (unknown or revoked) token.
+ */
 export class UnauthorizedError extends TitlecardError {
-  constructor(readonly reason: 'missing' | 'invalid') {
-    super(
-      'UNAUTHORIZED',
-      reason === 'missing'
-        ? 'The Authorization header is required: send Authorization: Bearer <API_TOKEN>'
-        : 'The API token is invalid or expired (it may have been revoked)',
-    );
+  constructor(readonly reason: 'missing' | 'scheme' | 'invalid') {
+    super('UNAUTHORIZED', UNAUTHORIZED_MESSAGES[reason]);
   }
 }
 

@@ -575,7 +575,7 @@ export interface MailMessage {
   text: string;
 }
 
-/** Sends email: SMTP through nodemailer when `SMTP_URL` is set, else the log (`src/mail.ts`). */
+/** Sends email: SMTP through nodemailer when `SMTP_URL` is set, else printed in the terminal (`src/mail.ts`). */
 export interface Mailer {
   /** Throws when the message could not be handed over. */
   send(message: MailMessage): Promise<void>;

@@ -4,6 +4,7 @@
  * manner of sharp's `invalidParameterError`.
  */
 import type { z } from 'zod';
+import { graphemeLength } from '../text.js';
 import { ValidationError, type Constraint } from './errors.js';
 
 type Issue = z.core.$ZodIssue;
@@ -95,10 +96,12 @@ function fromIssue(raw: Issue, prefix: string[]): ValidationError {
       (at, key) => (typeof key === 'number' ? `${at}[${key}]` : at ? `${at}.${String(key)}` : String(key)),
       '',
     ) || 'body';
-  // A secret is never echoed into a message (messages reach pages and logs).
-  const got = /password/i.test(field)
-    ? `${typeof issue.input === 'string' ? issue.input.length : 0} characters`
-    : describe(issue.input);
+  // A secret is never echoed into a message (messages reach pages and logs); a text too long is
+  // described by its length, which is what the limit is about (a 201-character title was quoted).
+  const got =
+    /password/i.test(field) || (issue.code === 'too_big' && typeof issue.input === 'string')
+      ? countOf(typeof issue.input === 'string' ? graphemeLength(issue.input) : 0, 'character')
+      : describe(issue.input);
   // A discriminated union whose discriminator (a layer's `type`) matched no option: say which.
   if (issue.code === 'invalid_union' && issue.discriminator !== undefined && issue.errors.length === 0) {
     const value = (issue.input as Record<string, unknown> | undefined)?.[issue.discriminator];

@@ -42,7 +42,9 @@ export function authRoutes(services: Services, cookie: CookieSettings): express.
       page(res, 'sign-up', {
         title: 'Create your account',
         sent: true,
-        notice: `Check ${values.email}: we sent a link to confirm the address. You can sign in now; to make API tokens, confirm it first.`,
+        notice: res.locals.mailInTerminal
+          ? `Check ${values.email}: we sent a link to confirm the address, and this server sends no email (no SMTP_URL), so it is printed in the terminal where the server runs. You can sign in now; to make API tokens, confirm it first.`
+          : `Check ${values.email}: we sent a link to confirm the address. You can sign in now; to make API tokens, confirm it first.`,
       });
     });
   });
