@@ -43,6 +43,79 @@ import { base64Source } from './sources.js';
 /** Largest /mcp request body, MB: a 10 MB image in base64 (13.4 MB) and the rest of the call. */
 export const MCP_BODY_LIMIT_MB = 15;
 
+/**
+ * A body at least this large (bytes) is parsed in a turn of the event loop of its own, one after
+ * another ({@link parseInTurn}): 16 calls with a 2.7 MB image each arrive together, and parsed in
+ * one poll phase they held the loop for about 100 ms (issue 55, item 1; `npm run bench -- --attack`).
+ * A call without an image is a few hundred bytes and is parsed at once.
+ */
+const LARGE_BODY_BYTES = 64 * 1024;
+
+let parsing: Promise<unknown> = Promise.resolve();
+/**
+ * `JSON.parse(text)` after the large bodies ahead of it, each in a later turn of the event loop
+ * (`setImmediate` scheduled from the previous one's turn runs in the next iteration): timers and
+ * other requests run between two large parses. Rejects as JSON.parse does.
+ */
+function parseInTurn(text: string): Promise<unknown> {
+  const parsed = parsing.then(
+    () =>
+      new Promise((resolve, reject) =>
+        setImmediate(() => {
+          try {
+            resolve(JSON.parse(text));
+          } catch (err) {
+            reject(err instanceof Error ? err : new SyntaxError(String(err)));
+          }
+        }),
+      ),
+  );
+  parsing = parsed.catch(() => undefined);
+  return parsed;
+}
+
+/**
+ * The JSON body of an MCP call, as express.json reads it (its Content-Type, charset and limit), but
+ * parsed by {@link parseInTurn} when large. A body that is not JSON, or not an object or array
+ * (JSON-RPC's), is refused as express.json refuses it (`entity.parse.failed`).
+ */
+function mcpJsonBody(limitMb: number): express.RequestHandler[] {
+  return [
+    express.text({ type: ['application/json', 'application/*+json'], limit: `${limitMb}mb` }),
+    (req, _res, next) => {
+      if (typeof req.body !== 'string') return next();
+      const text = req.body;
+      // An empty body is an empty object, as express.json has it.
+      if (text === '') {
+        req.body = {};
+        return next();
+      }
+      const fail = (err?: unknown) =>
+        next(
+          Object.assign(
+            new SyntaxError((err as Error | undefined)?.message ?? 'not a JSON object or array'),
+            { type: 'entity.parse.failed', status: 400 },
+          ),
+        );
+      const done = (value: unknown) => {
+        if (value === null || typeof value !== 'object') return fail();
+        req.body = value;
+        next();
+      };
+      if (text.length < LARGE_BODY_BYTES) {
+        let value: unknown;
+        try {
+          value = JSON.parse(text);
+        } catch (err) {
+          return fail(err);
+        }
+        return done(value);
+      }
+      parseInTurn(text).then(done, fail);
+    },
+  ];
+}
+
 /** Host names of the loopback interface, as URL's `hostname` spells them. */
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -186,7 +259,7 @@ export function createMcpRouter(
 
   const router = express.Router();
   router.use(hostHeaderValidation(hosts), checkOrigin);
-  router.post('/', authenticate, express.json({ limit: `${MCP_BODY_LIMIT_MB}mb` }), async (req, res) => {
+  router.post('/', authenticate, ...mcpJsonBody(MCP_BODY_LIMIT_MB), async (req, res) => {
     if (nestedDeeperThan(req.body, JSON_MAX_DEPTH)) {
       res.status(400).json(rpcError(-32600, `Invalid request: JSON nested more than ${JSON_MAX_DEPTH} deep`));
       return;

@@ -136,6 +136,13 @@ describe('malformed requests get a 4xx with a clear error, never a 500', () => {
     const broken = await fetch(`${srv.url}/mcp`, { method: 'POST', headers, body: '{"jsonrpc": "2.0", ' });
     expect(broken.status).toBe(400);
     expect(await broken.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 }, id: null });
+    // The same for a large body, parsed in a turn of its own (src/mcp/http.ts), and for JSON that
+    // is not an object or array.
+    for (const body of [`{"x": "${'a'.repeat(100_000)}`, `"${'a'.repeat(100_000)}"`, '42']) {
+      const refused = await fetch(`${srv.url}/mcp`, { method: 'POST', headers, body });
+      expect(refused.status, body.slice(0, 20)).toBe(400);
+      expect(await refused.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 }, id: null });
+    }
     const huge = await fetch(`${srv.url}/mcp`, {
       method: 'POST',
       headers,

@@ -8,7 +8,7 @@
  * Results are kept per photo (by a SHA-1 of its bytes; the last {@link CACHE_SIZE}), so a photo
  * used again (an asset, a render link, a batch) is not looked at twice.
  */
-import { createHash } from 'node:crypto';
+import { webcrypto } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
 import { focusCrop, type Rect } from './geometry.js';
@@ -192,11 +192,14 @@ export interface SmallCopy {
  * with {@link MAX_IN_FLIGHT} others, or failed (the caller crops without them). Never rejects but
  * for `small()`'s own errors.
  */
-export function detectSubjects(
+export async function detectSubjects(
   bytes: Buffer,
   small: () => Promise<SmallCopy>,
 ): Promise<Subject[] | undefined> {
-  const key = createHash('sha1').update(bytes).digest('hex');
+  // WebCrypto's digest runs on libuv's thread pool: a 10 MB photo's hash (about 20 ms) no longer
+  // holds the event loop (issue 55, item 7). The cache check and set below run in one turn, so
+  // two requests for the same photo still share one detection.
+  const key = Buffer.from(await webcrypto.subtle.digest('SHA-1', bytes)).toString('hex');
   const known = cache.get(key);
   if (known) {
     // Least recently used goes first.
