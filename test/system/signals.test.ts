@@ -80,9 +80,14 @@ async function npmStart(delay = 0): Promise<{
 
 /**
  * POST /generate whose 1.2 MB upload arrives in 40 slices over about 400 ms; with `stall`, only the
- * first slice arrives and the request never ends.
+ * first slice arrives and the request never ends. `connected` resolves once its connection is made
+ * (on a loaded machine that can take longer than the moment a test waits before its signal).
  */
-function slowUpload(base: string, title: string, { stall = false } = {}): Promise<number> {
+function slowUpload(
+  base: string,
+  title: string,
+  { stall = false, connected }: { stall?: boolean; connected?: () => void } = {},
+): Promise<number> {
   const boundary = 'slow-upload';
   const image = photo('mate_RainDrops.jpg');
   const head = Buffer.from(
@@ -106,6 +111,10 @@ function slowUpload(base: string, title: string, { stall = false } = {}): Promis
       },
     );
     req.on('error', reject);
+    req.on('socket', (socket) => {
+      if (socket.connecting) socket.once('connect', () => connected?.());
+      else connected?.();
+    });
     req.write(head);
     const slice = Math.ceil(image.length / 40);
     let at = 0;
@@ -156,7 +165,14 @@ function refused(base: string): Promise<boolean> {
 describe('npm start and a signal to its process group', () => {
   it('SIGTERM 5 ms into six uploads: every request is answered 201', async () => {
     const server = await npmStart(1);
-    const uploads = Array.from({ length: 6 }, (_, i) => slowUpload(server.base, `Arriving ${i}`));
+    // "Into" the uploads: 5 ms after each has its connection, whatever the machine's load.
+    const connections: Promise<void>[] = [];
+    const uploads = Array.from({ length: 6 }, (_, i) => {
+      let connected: () => void = () => undefined;
+      connections.push(new Promise<void>((resolve) => (connected = resolve)));
+      return slowUpload(server.base, `Arriving ${i}`, { connected });
+    });
+    await Promise.all(connections);
     await new Promise((r) => setTimeout(r, 5));
     process.kill(-server.group, 'SIGTERM');
     expect(await Promise.all(uploads)).toEqual(Array(6).fill(201));
@@ -164,7 +180,10 @@ describe('npm start and a signal to its process group', () => {
   }, 120_000);
 
   it('SIGTERM with connections open and silent: each is answered when its request comes, even after the port closes; new ones are taken for SHUTDOWN_DELAY, /readyz saying 503', async () => {
-    const server = await npmStart(2);
+    // The accepting moment lasts 6 s: the test's requests in it take well under a second alone,
+    // and under another test run's load (issue 55, item 11) more than the 2 s it once had.
+    const delay = 6;
+    const server = await npmStart(delay);
     const url = server.base.replace(/\/api$/, '');
     const early = await Promise.all(Array.from({ length: 3 }, () => silentConnection(server.base)));
     const late = await Promise.all(Array.from({ length: 3 }, () => silentConnection(server.base)));
@@ -192,7 +211,7 @@ describe('npm start and a signal to its process group', () => {
       timeout: 10_000,
       interval: 50,
     });
-    expect(Date.now() - signalled).toBeGreaterThanOrEqual(1900);
+    expect(Date.now() - signalled).toBeGreaterThanOrEqual(delay * 1000 - 100);
     for (const answer of await Promise.all(late.map(askOn))) expect(answer).toMatch(/^HTTP\/1\.1 200 /);
     await server.exited;
     expect(server.stderr()).not.toMatch(/shutdown failed/);
