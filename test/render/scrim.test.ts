@@ -1,9 +1,12 @@
 /**
  * The scrim keeps the photo (issue 42, item 2). Measured from the pixels, in every colour mode:
  * - on the half of the card away from the text, the photo's luminance changes by at most 12 levels
- *   (of 255) on average against the same card with no gradient and no shadow (the plain cover crop);
- * - on a flat grey photo the scrim has no visible edge: its profile, across the direction it fades
- *   in, changes by at most 8 levels between adjacent 8 px bands;
+ *   (of 255) on average against the same card with no gradient and no shadow (the plain cover crop),
+ *   but for split's middle under a custom colour's deepest scrim (below);
+ * - on a flat grey photo (mid grey, and the light grey 192 that takes the deepest scrim) the scrim
+ *   has no visible edge: its profile, across the direction it fades in, changes by at most 8 levels
+ *   between adjacent 8 px bands, in every colour mode (issue 55, item 8: the fade grows with the
+ *   scrim's depth);
  * - a custom colour that no scrim within bounds makes legible says so in the render report's
  *   `warnings`, and one that is legible does not.
  */
@@ -75,32 +78,47 @@ describe('the scrim keeps the photo', () => {
               change += Math.abs(luma(card, i) - luma(plain, i));
               n++;
             }
-          expect(change / n, `${mode.colorMode} on ${file}`).toBeLessThanOrEqual(12);
+          // Split's middle is the one place a fade long enough for no edge must enter: coral text
+          // needs the deepest scrim there is on the bright sky, and its fades from both columns
+          // reach the middle (issue 55, item 8: 25 levels, where a fade kept out of it showed a step
+          // of 12). Every other case keeps issue 42's bound.
+          const bound = c.template === 'split' && mode.colorMode === 'custom' ? 26 : 12;
+          expect(change / n, `${mode.colorMode} on ${file}`).toBeLessThanOrEqual(bound);
         }
         // The profile on flat grey, band by band along the fade, the median of each band (the text
-        // covers less than half of any band's pixels).
-        const grey = await solid([128, 128, 128], 'png', 1200, 1350);
-        const card = await decode(
-          (await render(grey, { ...base, subtitle: undefined, title: 'Weekend', textShadow: false, ...mode }))
-            .image,
-        );
-        const vertical = c.template === 'bottom-left';
-        const along = vertical ? card.height : card.width;
-        const across = vertical ? card.width : card.height;
-        const bands: number[] = [];
-        for (let b = 0; b + 8 <= along; b += 8) {
-          const values: number[] = [];
-          for (let k = b; k < b + 8; k++)
-            for (let q = 0; q < across; q += 2)
-              values.push(luma(card, (vertical ? k * card.width + q : q * card.width + k) * card.channels));
-          values.sort((p, q) => p - q);
-          bands.push(values[values.length >> 1] as number);
+        // covers less than half of any band's pixels): mid grey, and the light grey 192 on which
+        // coral text took the deepest scrim (issue 55, item 8).
+        for (const level of [128, 192]) {
+          const grey = await solid([level, level, level], 'png', 1200, 1350);
+          const card = await decode(
+            (
+              await render(grey, {
+                ...base,
+                subtitle: undefined,
+                title: 'Weekend',
+                textShadow: false,
+                ...mode,
+              })
+            ).image,
+          );
+          const vertical = c.template === 'bottom-left';
+          const along = vertical ? card.height : card.width;
+          const across = vertical ? card.width : card.height;
+          const bands: number[] = [];
+          for (let b = 0; b + 8 <= along; b += 8) {
+            const values: number[] = [];
+            for (let k = b; k < b + 8; k++)
+              for (let q = 0; q < across; q += 2)
+                values.push(luma(card, (vertical ? k * card.width + q : q * card.width + k) * card.channels));
+            values.sort((p, q) => p - q);
+            bands.push(values[values.length >> 1] as number);
+          }
+          const steps = bands.slice(1).map((v, i) => Math.abs(v - (bands[i] as number)));
+          expect(
+            Math.max(...steps),
+            `${mode.colorMode} on grey ${level}: the largest step between 8 px bands`,
+          ).toBeLessThanOrEqual(8);
         }
-        const steps = bands.slice(1).map((v, i) => Math.abs(v - (bands[i] as number)));
-        expect(
-          Math.max(...steps),
-          `${mode.colorMode}: the largest step between 8 px bands`,
-        ).toBeLessThanOrEqual(8);
       }
     });
 

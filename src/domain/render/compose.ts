@@ -18,7 +18,7 @@ import {
   keepBackdrop,
   type RowRange,
 } from './blend.js';
-import { gradientOfLayer, textsOver } from './gradient.js';
+import { fadedForDepth, gradientOfLayer, textsOver } from './gradient.js';
 import type { GradientGeometry } from './gradient.js';
 import type { RenderOptions } from './index.js';
 import { type InkMeasurement, measureInk } from './ink.js';
@@ -31,6 +31,7 @@ import {
   dominantColour,
   parseHex,
   sampleBehind,
+  scrimDepth,
   shade,
   type Rgb,
   type ToneChoice,
@@ -226,9 +227,11 @@ export async function paintLayers(
         colour = parseHex(layer.color);
         strength = layer.opacity;
       }
+      // Its fade as long as its depth needs (no visible edge; gradient.ts fadedForDepth).
+      const faded = fadedForDepth(geometry, scrimDepth(canvas, geometry, colour, strength), width, height);
       tonesMs += performance.now() - started;
       const blendStarted = performance.now();
-      await inBands(all, (band) => blendGradient(canvas, geometry, rgb8(colour), strength, band));
+      await inBands(all, (band) => blendGradient(canvas, faded, rgb8(colour), strength, band));
       compositeMs += performance.now() - blendStarted;
       continue;
     } else if (layer.type === 'text') {

@@ -6,6 +6,7 @@
 import type { GRADIENT_DIRECTIONS, TemplateDocument } from '../templates/document.js';
 import type { TextBlock } from './layout.js';
 import { boxOf, type Frame, lineBox, type Rect, sizeOf, unionOf } from './geometry.js';
+import { FADE_STEEPEST } from './tones.js';
 
 export type GradientDirection = (typeof GRADIENT_DIRECTIONS)[number];
 
@@ -13,8 +14,12 @@ export type GradientDirection = (typeof GRADIENT_DIRECTIONS)[number];
 export type GradientGeometry =
   | {
       kind: 'linear';
-      /** Each band: full strength at `from`, 85% at `textAt` (0..1 along the band), zero at `to`. */
-      bands: { from: [number, number]; to: [number, number]; textAt: number }[];
+      /**
+       * Each band: full strength at `from`, 85% at `textAt` (0..1 along the band), zero at `to`;
+       * `reach`, px from `from`: how far a deeper scrim's fade may go ({@link fadedForDepth});
+       * default the canvas's far edge (to-center's bands: the middle).
+       */
+      bands: { from: [number, number]; to: [number, number]; textAt: number; reach?: number }[];
     }
   | { kind: 'radial'; cx: number; cy: number; rx: number; ry: number };
 
@@ -24,10 +29,8 @@ export type GradientGeometry =
  * height, 20% of the width) and ends by `boundary` (the middle of the card; for `to-center`, halfway
  * from the text to the middle), so that the half of the card away from the text keeps its photo;
  * but over at least `min` (10%, 120 px of an `og` card's width) and `minPx` (128 px: sixteen 8 px
- * bands), so that the fade stays gradual where the text reaches the middle or beyond. With
- * smoothstep's steepest slope, 1.5 times the mean, a scrim that changes the photo by 85 levels at
- * the text's end then changes by at most 8 between adjacent 8 px bands (issue 42's bound for no
- * visible edge; coral text at the strongest scrim changes flat grey by 78).
+ * bands), so that the fade stays gradual where the text reaches the middle or beyond. A deeper
+ * scrim's fade is lengthened past these bounds as its depth needs ({@link fadedForDepth}).
  */
 export const BAND_FADE = {
   max: { height: 0.3, width: 0.2 },
@@ -35,6 +38,62 @@ export const BAND_FADE = {
   minPx: 128,
   boundary: 0.5,
 } as const;
+
+/**
+ * Most the scrim may change the photo between adjacent 8 px bands across its fade, in levels of
+ * luma (of 255): issue 42's bound for no visible edge is 8; 7 leaves room for rounding.
+ */
+export const FADE_STEP_LEVELS = 7;
+
+/**
+ * `geometry` with each linear band's fade beyond the text lengthened, where it must be, so that a
+ * scrim that changes the photo by `depth` levels where the text ends (its strength × its colour's
+ * distance from the photo there: {@link scrimDepth} in tones.ts) changes it by at most
+ * {@link FADE_STEP_LEVELS} between adjacent 8 px bands: the fade's steepest slope is
+ * {@link FADE_STEEPEST} times its mean (tones.ts `fadeCurve`), so it needs
+ * FADE_STEEPEST × depth × 8 / 7 px (issue 55, item 8: coral text on a flat grey 192 took the photo
+ * down to 43 and back in 128 px, a step of 12). The text's own part of the band is kept; the fade
+ * goes at most to the band's `reach` (default the far edge; to-center's bands, the middle). The
+ * half away from the text still changes by at most 12 levels on the test photos (issue 42;
+ * test/render/scrim.test.ts). Radial glows are unchanged.
+ */
+export function fadedForDepth(
+  geometry: GradientGeometry,
+  depth: number,
+  width: number,
+  height: number,
+): GradientGeometry {
+  if (geometry.kind !== 'linear') return geometry;
+  const needed = (FADE_STEEPEST * depth * 8) / FADE_STEP_LEVELS;
+  return {
+    kind: 'linear',
+    bands: geometry.bands.map((band) => {
+      const dx = band.to[0] - band.from[0];
+      const dy = band.to[1] - band.from[1];
+      const length = Math.hypot(dx, dy);
+      const textEnd = band.textAt * length;
+      if (length === 0 || length - textEnd >= needed) return band;
+      // Along the band's axis (horizontal or vertical), up to its reach.
+      const edge =
+        dx !== 0
+          ? dx > 0
+            ? width - band.from[0]
+            : band.from[0]
+          : dy > 0
+            ? height - band.from[1]
+            : band.from[1];
+      const room = Math.min(edge, Math.max(length, band.reach ?? edge));
+      if (room <= length) return band;
+      const longer = Math.min(textEnd + needed, room);
+      const scale = longer / length;
+      return {
+        ...band,
+        to: [band.from[0] + dx * scale, band.from[1] + dy * scale] as [number, number],
+        textAt: textEnd / longer,
+      };
+    }),
+  };
+}
 
 /**
  * The geometry of a gradient layer going `direction`, reaching past the text `blocks` painted above
@@ -65,7 +124,11 @@ export function gradientFor(
     Math.max(BAND_FADE.min * size, BAND_FADE.minPx, Math.min(max * size, boundary * size - depth));
   const fromTop = (textEnd: number, boundary: number = BAND_FADE.boundary) => {
     const to = Math.min(height, textEnd + fade(textEnd, height, BAND_FADE.max.height, boundary));
-    return { from: [0, 0] as [number, number], to: [0, to] as [number, number], textAt: textEnd / to };
+    return {
+      from: [0, 0] as [number, number],
+      to: [0, to] as [number, number],
+      textAt: textEnd / to,
+    };
   };
   const fromBottom = (textStart: number, boundary: number = BAND_FADE.boundary) => {
     const depth = height - textStart;
@@ -78,7 +141,11 @@ export function gradientFor(
   };
   const fromLeft = (textEnd: number, boundary: number = BAND_FADE.boundary) => {
     const to = Math.min(width, textEnd + fade(textEnd, width, BAND_FADE.max.width, boundary));
-    return { from: [0, 0] as [number, number], to: [to, 0] as [number, number], textAt: textEnd / to };
+    return {
+      from: [0, 0] as [number, number],
+      to: [to, 0] as [number, number],
+      textAt: textEnd / to,
+    };
   };
   const fromRight = (textStart: number, boundary: number = BAND_FADE.boundary) => {
     const depth = width - textStart;
@@ -115,9 +182,10 @@ export function gradientFor(
       );
       return {
         kind: 'linear',
+        // A deeper scrim's fade stops at the middle, where the other side's begins.
         bands: [
-          fromLeft(left.right, halfwayToMiddle(left.right, width)),
-          fromRight(right.left, halfwayToMiddle(width - right.left, width)),
+          { ...fromLeft(left.right, halfwayToMiddle(left.right, width)), reach: width / 2 },
+          { ...fromRight(right.left, halfwayToMiddle(width - right.left, width)), reach: width / 2 },
         ],
       };
     }

@@ -17,6 +17,7 @@
  * - `colorMode` auto picks whichever of white and black needs the weaker gradient (white on a tie);
  *   with `gradient` off, the one with the higher contrast.
  */
+import type { Canvas } from './blend.js';
 import type { Rect } from './geometry.js';
 import type { GradientGeometry } from './gradient.js';
 
@@ -82,16 +83,35 @@ export function parseHex(hex: string): Rgb {
 
 /**
  * The gradient's opacity ramp: 1 at the edge, `mid` where the text ends (`textAt`), 0 at the end.
- * Beyond the text it fades with smoothstep (3u² − 2u³), whose slope is 0 at both ends: a linear
- * fade's corner where it meets the clear photo is seen as an edge (a Mach band), one in the sky of
- * the `left` template at `portrait` in issue 42.
+ * Beyond the text it fades along {@link fadeCurve}, whose slope is 0 at both ends: a linear fade's
+ * corner where it meets the clear photo is seen as an edge (a Mach band), one in the sky of the
+ * `left` template at `portrait` in issue 42.
  */
 function ramp(t: number, textAt: number, mid: number): number {
   if (t <= 0) return 1;
   if (t >= 1) return 0;
   if (t <= textAt) return 1 - (1 - mid) * (t / textAt);
-  const u = (t - textAt) / (1 - textAt);
-  return mid * (1 - u * u * (3 - 2 * u));
+  return mid * (1 - fadeCurve((t - textAt) / (1 - textAt)));
+}
+
+/** Share of the fade at each end over which {@link fadeCurve} eases in and out. */
+const FADE_EASE = 0.15;
+/** {@link fadeCurve}'s steepest slope, as a multiple of its mean (1 over the fade): 1 / (1 − ease). */
+export const FADE_STEEPEST = 1 / (1 - FADE_EASE);
+
+/**
+ * How far a fade has gone at `u` (0..1 along it), 0..1: straight in the middle, easing in and out
+ * over {@link FADE_EASE} at each end with a parabola, so its slope has no corner where it meets the
+ * text's band or the clear photo (a Mach band), and its steepest slope is only
+ * {@link FADE_STEEPEST} times the mean (smoothstep's is 1.5: a deep scrim needs a fade that much
+ * longer for the same step; issue 55, item 8).
+ */
+export function fadeCurve(u: number): number {
+  const e = FADE_EASE;
+  const m = FADE_STEEPEST;
+  if (u <= e) return (m * u * u) / (2 * e);
+  if (u >= 1 - e) return 1 - (m * (1 - u) * (1 - u)) / (2 * e);
+  return m * (u - e / 2);
 }
 
 /** Opacity (0..1 before strength) of the gradient at a canvas point, exactly as the overlay draws it. */
@@ -121,6 +141,40 @@ export function gradientAlpha(geometry: GradientGeometry, x: number, y: number):
 export const BAND_TEXT_ALPHA = 0.85;
 /** Where the radial glow's 90% stop sits. */
 export const RADIAL_TEXT_AT = 0.75;
+
+/**
+ * How many levels of luma (of 255) a scrim of `colour` at `strength` changes the photo where its
+ * linear bands' fades begin (where the text ends, at {@link BAND_TEXT_ALPHA} of its strength): the
+ * largest over the bands of the distance between the colour's luma and the photo's mean luma along
+ * that line (sampled every 8 px across the band). 0 for a radial glow. For gradient.ts's
+ * `fadedForDepth`.
+ */
+export function scrimDepth(
+  canvas: Canvas,
+  geometry: GradientGeometry,
+  colour: Rgb,
+  strength: number,
+): number {
+  if (geometry.kind !== 'linear') return 0;
+  const { pixels, width, height, channels } = canvas;
+  const scrimLuma = lumaAt(colour, 0);
+  let deepest = 0;
+  for (const band of geometry.bands) {
+    const x = Math.round(band.from[0] + (band.to[0] - band.from[0]) * band.textAt);
+    const y = Math.round(band.from[1] + (band.to[1] - band.from[1]) * band.textAt);
+    const vertical = band.to[0] === band.from[0];
+    let sum = 0;
+    let n = 0;
+    for (let k = 0; k < (vertical ? width : height); k += 8) {
+      const px = vertical ? k : Math.min(width - 1, Math.max(0, x));
+      const py = vertical ? Math.min(height - 1, Math.max(0, y)) : k;
+      sum += lumaAt(pixels, (py * width + px) * channels);
+      n++;
+    }
+    if (n > 0) deepest = Math.max(deepest, BAND_TEXT_ALPHA * strength * Math.abs(sum / n - scrimLuma));
+  }
+  return deepest;
+}
 
 /** Pixels sampled behind the text: sRGB values and the gradient opacity at each, by text block. */
 export interface Samples {
