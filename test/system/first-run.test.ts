@@ -4,7 +4,7 @@
  * stdio connector started from another folder, as Claude Desktop starts it; a port in use; a token
  * sent without its scheme; a Node.js too old.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, type SpawnOptions } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
@@ -35,6 +35,29 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
   await rm(elsewhere, { recursive: true, force: true });
 });
+
+/** A new account on the server's store (`titlecard users create`), and its first API token. */
+async function newToken(name: string): Promise<string> {
+  const made = await runCli(
+    ['users', 'create', '--email', `${name}-${Date.now()}@example.com`, '--name', name, '--json'],
+    { DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+  );
+  return (JSON.parse(made.stdout) as { token: string }).token;
+}
+
+/** Runs `command` to its end; its exit code and what it wrote on stderr. */
+function exitOf(
+  command: string,
+  args: string[],
+  options: SpawnOptions,
+): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const proc = spawn(command, args, { ...options, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    proc.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+    proc.once('close', (code) => resolve({ code, stderr }));
+  });
+}
 
 /** Waits up to 5 s for `pattern` in the server's terminal. */
 async function inTerminal(pattern: RegExp): Promise<RegExpExecArray> {
@@ -101,14 +124,7 @@ describe('a local install, tried as a new person would', () => {
   });
 
   it('a token sent without the Bearer scheme is told so, not called invalid (item 15)', async () => {
-    const made = await runCli(
-      ['users', 'create', '--email', `scheme-${Date.now()}@example.com`, '--name', 'S', '--json'],
-      {
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn',
-      },
-    );
-    const token = (JSON.parse(made.stdout) as { token: string }).token;
+    const token = await newToken('scheme');
     const bare = await fetch(`${server.base}/usage`, { headers: { authorization: token } });
     expect(bare.status).toBe(401);
     expect(((await bare.json()) as { message: string }).message).toBe(
@@ -120,26 +136,13 @@ describe('a local install, tried as a new person would', () => {
   });
 
   it('the stdio connector started from another folder finds the store it is given and the server’s address, and says so plainly when there is no store (item 13)', async () => {
-    const made = await runCli(
-      ['users', 'create', '--email', `desktop-${Date.now()}@example.com`, '--name', 'D', '--json'],
-      {
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn',
-      },
-    );
-    const token = (JSON.parse(made.stdout) as { token: string }).token;
+    const token = await newToken('desktop');
 
     // No store where it looks: a plain refusal naming the folder, and no empty store made there.
     const missing = path.join(elsewhere, 'data');
-    const refused = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const proc = spawn('npx', ['--prefix', ROOT, 'titlecard', 'mcp'], {
-        cwd: elsewhere,
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TITLECARD_TOKEN: token },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
-      let stderr = '';
-      proc.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      proc.once('close', (code) => resolve({ code, stderr }));
+    const refused = await exitOf('npx', ['--prefix', ROOT, 'titlecard', 'mcp'], {
+      cwd: elsewhere,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TITLECARD_TOKEN: token },
     });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`titlecard: No Titlecard store at ${missing} (DATA_DIR unset`);
@@ -166,14 +169,7 @@ describe('a local install, tried as a new person would', () => {
   }, 60_000);
 
   it('TITLECARD_API_URL takes the site’s address with or without /api (item 12)', async () => {
-    const made = await runCli(
-      ['users', 'create', '--email', `remote-${Date.now()}@example.com`, '--name', 'R', '--json'],
-      {
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn',
-      },
-    );
-    const token = (JSON.parse(made.stdout) as { token: string }).token;
+    const token = await newToken('remote');
     for (const address of [server.url, `${server.url}/`, server.base]) {
       const client = await desktopConnector({ TITLECARD_TOKEN: token, TITLECARD_API_URL: address });
       try {
@@ -202,12 +198,7 @@ describe('a local install, tried as a new person would', () => {
       );
       return;
     }
-    const old = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const proc = spawn(older, [...CLI, 'users', 'list'], { cwd: ROOT, env: { DATA_DIR: dataDir } });
-      let stderr = '';
-      proc.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      proc.once('close', (code) => resolve({ code, stderr }));
-    });
+    const old = await exitOf(older, [...CLI, 'users', 'list'], { cwd: ROOT, env: { DATA_DIR: dataDir } });
     expect(old.code).toBe(1);
     expect(old.stderr).toBe(`titlecard: ${nodeVersionProblem(version)}\n`);
   });
