@@ -30,8 +30,13 @@ export function createLogMailer(
   return {
     async send(message) {
       const rule = '-'.repeat(72);
+      // Control characters other than line feeds are dropped: a display name an anonymous sign-up
+      // chose must not move the cursor or rewrite the operator's terminal (escape sequences).
+      const plain = (text: string) => text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, '');
       out(
-        `\n${rule}\nTitlecard sends no email (no SMTP_URL), so here it is:\nTo: ${message.to}\nSubject: ${message.subject}\n\n${message.text.trim()}\n${rule}\n\n`,
+        plain(
+          `\n${rule}\nTitlecard sends no email (no SMTP_URL), so here it is:\nTo: ${message.to}\nSubject: ${message.subject}\n\n${message.text.trim()}\n${rule}\n\n`,
+        ),
       );
       logger.warn({ to: message.to, subject: message.subject }, 'email printed on stderr (no SMTP_URL)');
     },

@@ -81,6 +81,15 @@ export function createThrottle(
         throw res;
       }
     },
+    async take(key) {
+      try {
+        await limiterFor(key).consume(key);
+        return true;
+      } catch (res) {
+        if (res instanceof RateLimiterRes) return false;
+        throw res;
+      }
+    },
     async reset(key) {
       await limiterFor(key).delete(key);
     },
@@ -107,22 +116,30 @@ export function createPasswordGuessThrottle(limiters: Limiters = memoryLimiters)
   // Holds the waits: `block` marks a key consumed for that many seconds.
   const waits = limiters({ name: 'sign-in-waits', points: 1, duration: 1 });
   const isPair = (key: string) => key.startsWith(PASSWORD_GUESS_KEYS.pair);
+  /** Counts a failed guess: for a pair, from the free ones on, a wait that doubles. */
+  const hit = async (key: string): Promise<number> => {
+    if (!isPair(key)) return perClient.hit(key);
+    const failed = (await failures.consume(key)).consumedPoints;
+    if (failed < limits.freePerPair) return 0;
+    const delay = Math.min(
+      limits.maxDelaySeconds,
+      limits.firstDelaySeconds * 2 ** (failed - limits.freePerPair),
+    );
+    await waits.block(key, delay);
+    return delay;
+  };
   return {
     async blockedFor(key) {
       if (!isPair(key)) return perClient.blockedFor(key);
       const res = await waits.get(key);
       return res && res.consumedPoints > waits.points ? seconds(res) : 0;
     },
-    async hit(key) {
-      if (!isPair(key)) return perClient.hit(key);
-      const failed = (await failures.consume(key)).consumedPoints;
-      if (failed < limits.freePerPair) return 0;
-      const delay = Math.min(
-        limits.maxDelaySeconds,
-        limits.firstDelaySeconds * 2 ** (failed - limits.freePerPair),
-      );
-      await waits.block(key, delay);
-      return delay;
+    hit,
+    // A pair's guess is counted, not refused: the wait it sets holds the next one.
+    async take(key) {
+      if (!isPair(key)) return perClient.take(key);
+      await hit(key);
+      return true;
     },
     async reset(key) {
       if (!isPair(key)) return perClient.reset(key);

@@ -128,7 +128,7 @@ describe('a local install, tried as a new person would', () => {
     const bare = await fetch(`${server.base}/usage`, { headers: { authorization: token } });
     expect(bare.status).toBe(401);
     expect(((await bare.json()) as { message: string }).message).toBe(
-      'The Authorization header must name the Bearer scheme before the token: send Authorization: Bearer <API_TOKEN>',
+      'The API token is invalid as sent: the Authorization header must name the Bearer scheme before the token: send Authorization: Bearer <API_TOKEN>',
     );
     expect(
       (await fetch(`${server.base}/usage`, { headers: { authorization: `Bearer ${token}` } })).status,

@@ -9,11 +9,15 @@ import type { Renderer } from '../render/index.js';
 export interface Admission {
   /**
    * Runs `work` as one of the generations and previews under way, for account `accountId`, or
-   * refuses it with ServiceBusyError: past `maxInFlight` of them, past the account's share of them
-   * ({@link accountShare}: one account waiting on slow image hosts leaves the rest to the others),
-   * or when its expected wait for a render (the ones ahead of it × the renderer's recent mean render
-   * time ÷ its concurrency) is past `maxWaitMs`. Retry-After: the time until it would not be, at
-   * least a second.
+   * refuses it with ServiceBusyError: past `maxInFlight` of them (an account with none under way
+   * may still enter, up to {@link accountShare} more: others' load does not shut it out), past the
+   * account's share of them ({@link accountShare}: one account waiting on slow image hosts leaves
+   * the rest to the others), or when its expected wait for a render is past `maxWaitMs`: the renders
+   * ahead of it × the renderer's recent mean render time ÷ its concurrency, where render turns go
+   * round robin between accounts (render/turns.ts), so the ones ahead are its own and, of each other
+   * account's, as many as its own plus one (issue 55, item 1: four accounts' previews of huge photos
+   * were counted whole ahead of another account's one card). Retry-After: the time until it would
+   * not be, at least a second.
    */
   admitted<T>(accountId: string, work: () => Promise<T>): Promise<T>;
 }
@@ -44,9 +48,12 @@ export function createAdmission({
           1,
         );
       const { concurrency, meanRenderMs } = renderer.load();
-      const ahead = Math.max(0, inFlight + 1 - concurrency);
+      let queued = mine;
+      for (const other of perAccount.atLeast(1))
+        if (other !== accountId) queued += Math.min(perAccount.count(other), mine + 1);
+      const ahead = Math.max(0, queued + 1 - concurrency);
       const waitMs = (ahead * meanRenderMs) / concurrency;
-      if (inFlight >= maxInFlight || waitMs > maxWaitMs)
+      if (inFlight >= maxInFlight + (mine === 0 ? share : 0) || waitMs > maxWaitMs)
         throw new ServiceBusyError(
           `Titlecard has ${inFlight} images under way, about ${Math.ceil(waitMs / 1000)} s of rendering: try again after Retry-After`,
           Math.max(1, Math.ceil((Math.max(waitMs - maxWaitMs, meanRenderMs / concurrency) || 0) / 1000)),

@@ -79,8 +79,12 @@ export function createPreviews({
 
     async view(principal, id) {
       const account = principal.user.id;
-      const wait = await previewThrottle.hit(`view:${account}`);
-      if (wait > 0) throw new TooManyAttemptsError(wait, 'card views');
+      // Counted in one step: exactly PREVIEW_LIMIT a minute, however many calls arrive at once.
+      if (!(await previewThrottle.take(`view:${account}`)))
+        throw new TooManyAttemptsError(
+          Math.max(1, await previewThrottle.blockedFor(`view:${account}`)),
+          'card views',
+        );
       const record = await store.images.findById(account, id);
       const file = record && (await blobs.get(record.imageKey));
       if (!file) throw new NotFoundError(`No image with id ${id} on this account`);

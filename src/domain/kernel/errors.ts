@@ -125,7 +125,7 @@ export class NotFoundError extends TitlecardError {
 const UNAUTHORIZED_MESSAGES = {
   missing: 'The Authorization header is required: send Authorization: Bearer <API_TOKEN>',
   scheme:
-    'The Authorization header must name the Bearer scheme before the token: send Authorization: Bearer <API_TOKEN>',
+    'The API token is invalid as sent: the Authorization header must name the Bearer scheme before the token: send Authorization: Bearer <API_TOKEN>',
   invalid: 'The API token is invalid or expired (it may have been revoked)',
 } as const;
 

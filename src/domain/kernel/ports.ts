@@ -564,6 +564,11 @@ export interface Throttle {
   blockedFor(key: string): Promise<number>;
   /** Counts one attempt against `key`; returns the seconds it must now wait (0 while under the limit). */
   hit(key: string): Promise<number>;
+  /**
+   * Counts one attempt against `key` in one step (no check before it that parallel attempts could
+   * all pass): true when it was within the limit (the last allowed one included), false past it.
+   */
+  take(key: string): Promise<boolean>;
   /** Forgets `key` (a successful sign-in clears its account's failures). */
   reset(key: string): Promise<void>;
 }

@@ -97,10 +97,18 @@ function fromIssue(raw: Issue, prefix: string[]): ValidationError {
       '',
     ) || 'body';
   // A secret is never echoed into a message (messages reach pages and logs); a text too long is
-  // described by its length, which is what the limit is about (a 201-character title was quoted).
-  const got =
-    /password/i.test(field) || (issue.code === 'too_big' && typeof issue.input === 'string')
-      ? countOf(typeof issue.input === 'string' ? graphemeLength(issue.input) : 0, 'character')
+  // described by its length, which is what the limit is about (a 201-character title was quoted):
+  // in user-perceived characters where those pass the limit (the API's texts count them), else in
+  // UTF-16 units (zod's own maximum counts those).
+  const got = /password/i.test(field)
+    ? `${typeof issue.input === 'string' ? issue.input.length : 0} characters`
+    : issue.code === 'too_big' && typeof issue.input === 'string'
+      ? countOf(
+          graphemeLength(issue.input) > Number(issue.maximum)
+            ? graphemeLength(issue.input)
+            : issue.input.length,
+          'character',
+        )
       : describe(issue.input);
   // A discriminated union whose discriminator (a layer's `type`) matched no option: say which.
   if (issue.code === 'invalid_union' && issue.discriminator !== undefined && issue.errors.length === 0) {

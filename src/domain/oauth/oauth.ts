@@ -36,13 +36,16 @@ export const CLIENT_NAME_SHOWN = 40;
  * A client's `client_name` as the consent page shows it: its own claim, so only a name, not a
  * sentence that could pass for the page's words (issue 55, item 6: "Claude — This app is published
  * by claude.ai, which answers for its name." from an anonymous registration). Cut before a line
- * break or control character, a dash or bar, and sentence punctuation followed by a space or the
- * end; then to {@link CLIENT_NAME_SHOWN} characters (graphemes), with an ellipsis. Undefined when
- * nothing is left.
+ * break, a control or format character (a bidi override), a dash (a hyphen only with a space
+ * beside it), a bar or bracket, and sentence punctuation followed by a space or the end; then to
+ * {@link CLIENT_NAME_SHOWN} characters (graphemes), with an ellipsis. Undefined when nothing is
+ * left.
  */
 export function shownClientName(name: string | undefined): string | undefined {
   if (name === undefined) return undefined;
-  const cut = /[\p{Cc}\p{Zl}\p{Zp}—–|]|[.,;:!?](?=\s|$)/u.exec(name);
+  // Control and format characters (bidi overrides), line breaks, any dash but a hyphen inside a
+  // word, a bar or bracket, and sentence punctuation before a space or the end.
+  const cut = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}|()[\]{}]|(?!-)\p{Pd}|\s-|-\s|[.,;:!?](?=\s|$)/u.exec(name);
   const head = (cut ? name.slice(0, cut.index) : name).trim();
   const graphemes = [...new Intl.Segmenter().segment(head)].map((s) => s.segment);
   if (graphemes.length === 0) return undefined;

@@ -24,6 +24,7 @@
  *   cards; past either, the earlier card or the fallback card, free (issue 41: an anonymous
  *   crawler of new URLs cannot spend the owner's month).
  */
+import { isIPv6 } from 'node:net';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Principal } from '../accounts/accounts.js';
@@ -65,6 +66,27 @@ export const PAGE_FETCHES_PER_ADDRESS = { points: 20, windowSeconds: 60 };
  * not after `SITE_RECHECK`. Bounded by the fetch limits above like any fetch.
  */
 export const PROBLEM_RECHECK_SECONDS = 60;
+/**
+ * The key a client address is counted under by the per-address limits: an IPv4 address as it is
+ * (an IPv4-mapped IPv6 one as its IPv4); an IPv6 address by its /64, the network one subscriber is
+ * given (RFC 6177), so that the 2^64 addresses of one network are one client.
+ */
+export function addressKeyOf(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1] as string;
+  if (!isIPv6(address)) return address;
+  const [head = '', tail = ''] = address.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = address.includes('::')
+    ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
+}
+
 /** Pages listed by `GET /sites/{id}/pages`: the most recently checked. */
 export const RECENT_PAGES = 50;
 
@@ -145,17 +167,16 @@ export function createSites(deps: SitesDeps): Sites {
   const { budgets, logger } = deps;
 
   /**
-   * Spends one page fetch (or problem write) of `site` for `client`: true, or the stand-in when the
-   * client address's share ({@link PAGE_FETCHES_PER_ADDRESS}, counted first: `address`) or the
-   * site's minute ({@link PAGE_FETCHES}: `page`) is spent. An address past its share spends
-   * nothing of the site's.
+   * Spends one page fetch (or problem write) of `site` for `client`: true, or the stand-in's reason
+   * when the client address's share ({@link PAGE_FETCHES_PER_ADDRESS}, counted first: `address`) or
+   * the site's minute ({@link PAGE_FETCHES}: `page`) is spent. Each is counted in one step, so
+   * parallel requests cannot all pass a check before any is counted; an address past its share
+   * spends nothing of the site's. IPv6 clients count by their /64 ({@link addressKeyOf}).
    */
   async function spendPageFetch(site: Site, client: string | undefined): Promise<true | StandIn> {
-    const addressKey = client === undefined ? undefined : `${site.id}:${client}`;
-    if (addressKey !== undefined && (await pageAddressThrottle.blockedFor(addressKey)) > 0) return 'address';
-    if ((await pageThrottle.blockedFor(site.id)) > 0) return 'page';
-    if (addressKey !== undefined) await pageAddressThrottle.hit(addressKey);
-    await pageThrottle.hit(site.id);
+    if (client !== undefined && !(await pageAddressThrottle.take(`${site.id}:${addressKeyOf(client)}`)))
+      return 'address';
+    if (!(await pageThrottle.take(site.id))) return 'page';
     return true;
   }
 
@@ -408,8 +429,7 @@ export function createSites(deps: SitesDeps): Sites {
           { siteId: site.id, url, limit: spent },
           'site page fetches over their limit: the earlier card or the fallback',
         );
-        const stand = (await earlier()) ?? (await fallback(site, site.userId, format, spent));
-        return { ...stand, standIn: spent };
+        return (await earlier()) ?? fallback(site, site.userId, format, spent);
       }
 
       const user = await store.users.findById(site.userId);
@@ -449,7 +469,7 @@ export function createSites(deps: SitesDeps): Sites {
           const stand = (await earlier()) ?? (await fallback(site, site.userId, format, why));
           return { ...stand, standIn: why };
         };
-        const addressKey = client === undefined ? undefined : `${site.id}:${client}`;
+        const addressKey = client === undefined ? undefined : `${site.id}:${addressKeyOf(client)}`;
         if (addressKey !== undefined) {
           if ((await addressThrottle.blockedFor(addressKey)) > 0)
             return standIn('address', `this address caused ${SITE_RENDERS_PER_ADDRESS.points} new cards`);
