@@ -5139,7 +5139,7 @@ export interface operations {
         headers: {
           ETag?: string;
           'Cache-Control'?: 'public, max-age=3600' | 'public, max-age=300';
-          /** @description Set on a stand-in: `quota` (the owner's quota is used up: an earlier card of the link, or the fallback card), `page` (a site's page could not be read: the fallback card), `budget` (the site's new cards for this hour or month are made: an earlier card or the fallback card), `address` (this client address caused its 20 new cards of the site in 10 minutes: the same). */
+          /** @description Set on a stand-in: `quota` (the owner's quota is used up: an earlier card of the link, or the fallback card), `page` (a site's page could not be read, or the site's 60 page fetches of the minute are spent: the fallback card), `budget` (the site's new cards for this hour or month are made: an earlier card or the fallback card), `address` (this client address caused its 20 new cards of the site in 10 minutes, or its 20 page fetches of the minute: the same). */
           'Titlecard-Fallback'?: 'quota' | 'page' | 'budget' | 'address';
           [name: string]: unknown;
         };
@@ -5207,7 +5207,7 @@ export interface operations {
         headers: {
           ETag?: string;
           'Cache-Control'?: 'public, max-age=3600' | 'public, max-age=300';
-          /** @description Set on a stand-in: `quota` (the owner's quota is used up: an earlier card of the link, or the fallback card), `page` (a site's page could not be read: the fallback card), `budget` (the site's new cards for this hour or month are made: an earlier card or the fallback card), `address` (this client address caused its 20 new cards of the site in 10 minutes: the same). */
+          /** @description Set on a stand-in: `quota` (the owner's quota is used up: an earlier card of the link, or the fallback card), `page` (a site's page could not be read, or the site's 60 page fetches of the minute are spent: the fallback card), `budget` (the site's new cards for this hour or month are made: an earlier card or the fallback card), `address` (this client address caused its 20 new cards of the site in 10 minutes, or its 20 page fetches of the minute: the same). */
           'Titlecard-Fallback'?: 'quota' | 'page' | 'budget' | 'address';
           [name: string]: unknown;
         };
