@@ -32,6 +32,7 @@ export function createLogMailer(
       const rule = '-'.repeat(72);
       // Control characters other than line feeds are dropped: a display name an anonymous sign-up
       // chose must not move the cursor or rewrite the operator's terminal (escape sequences).
+      // eslint-disable-next-line no-control-regex
       const plain = (text: string) => text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, '');
       out(
         plain(

@@ -13,9 +13,11 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogMailer } from '../../src/mail.js';
 import { nodeVersionProblem } from '../../src/version.js';
 import { solid } from '../support/images.js';
 import { CLI, ROOT, runCli, spawnServer, type ServerProcess } from '../support/process.js';
+import { silentLogger } from '../support/server.js';
 import { WebClient } from '../support/web.js';
 
 let dataDir: string;
@@ -107,6 +109,19 @@ describe('a local install, tried as a new person would', () => {
     // The MCP SDK's notice about JSON answers is not printed on every start.
     expect(server.stderr()).toContain('titlecard listening');
     expect(server.stderr()).not.toContain('responseMode');
+  });
+
+  it('prints no control character a sign-up chose (an escape sequence in a display name)', async () => {
+    const printed: string[] = [];
+    const mailer = createLogMailer(silentLogger, (text) => printed.push(text));
+    await mailer.send({
+      to: 'person@example.com',
+      subject: 'Confirm your email for Titlecard',
+      text: 'Hello \u001b]52;c;ZXZpbA==\u0007\u001b[2KMallory,\nopen this link:\nhttp://localhost/verify',
+    });
+    expect(printed.join('')).toContain('Hello ]52;c;ZXZpbA==[2KMallory,\nopen this link:');
+    // eslint-disable-next-line no-control-regex
+    expect(printed.join('')).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
   });
 
   it('names a port in use and how to choose another, without a stack (item 15)', async () => {
