@@ -81,7 +81,7 @@ function parseInTurn(text: string): Promise<unknown> {
  */
 function mcpJsonBody(limitMb: number): express.RequestHandler[] {
   return [
-    express.text({ type: ['application/json', 'application/*+json'], limit: `${limitMb}mb` }),
+    express.text({ type: 'application/json', limit: `${limitMb}mb` }),
     (req, _res, next) => {
       if (typeof req.body !== 'string') return next();
       const text = req.body;
@@ -102,16 +102,12 @@ function mcpJsonBody(limitMb: number): express.RequestHandler[] {
         req.body = value;
         next();
       };
-      if (text.length < LARGE_BODY_BYTES) {
-        let value: unknown;
-        try {
-          value = JSON.parse(text);
-        } catch (err) {
-          return fail(err);
-        }
-        return done(value);
-      }
-      parseInTurn(text).then(done, fail);
+      // A small body at once (a throw in the executor rejects), a large one in a turn of its own.
+      const parsed =
+        text.length < LARGE_BODY_BYTES
+          ? new Promise<unknown>((resolve) => resolve(JSON.parse(text)))
+          : parseInTurn(text);
+      parsed.then(done, fail);
     },
   ];
 }
