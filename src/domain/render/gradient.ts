@@ -124,11 +124,7 @@ export function gradientFor(
     Math.max(BAND_FADE.min * size, BAND_FADE.minPx, Math.min(max * size, boundary * size - depth));
   const fromTop = (textEnd: number, boundary: number = BAND_FADE.boundary) => {
     const to = Math.min(height, textEnd + fade(textEnd, height, BAND_FADE.max.height, boundary));
-    return {
-      from: [0, 0] as [number, number],
-      to: [0, to] as [number, number],
-      textAt: textEnd / to,
-    };
+    return { from: [0, 0] as [number, number], to: [0, to] as [number, number], textAt: textEnd / to };
   };
   const fromBottom = (textStart: number, boundary: number = BAND_FADE.boundary) => {
     const depth = height - textStart;
@@ -141,11 +137,7 @@ export function gradientFor(
   };
   const fromLeft = (textEnd: number, boundary: number = BAND_FADE.boundary) => {
     const to = Math.min(width, textEnd + fade(textEnd, width, BAND_FADE.max.width, boundary));
-    return {
-      from: [0, 0] as [number, number],
-      to: [to, 0] as [number, number],
-      textAt: textEnd / to,
-    };
+    return { from: [0, 0] as [number, number], to: [to, 0] as [number, number], textAt: textEnd / to };
   };
   const fromRight = (textStart: number, boundary: number = BAND_FADE.boundary) => {
     const depth = width - textStart;

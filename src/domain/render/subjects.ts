@@ -293,7 +293,6 @@ export function subjectFocus(
     x: Math.min(1, width / (photoWidth * scale)),
     y: Math.min(1, height / (photoHeight * scale)),
   };
-  const all = subjects;
   const facesAndAnimals = subjects.filter((s) => s.kind !== 'person');
   const faces = subjects.filter((s) => s.kind === 'face');
   const best = subjects.slice(0, 1);
@@ -303,7 +302,6 @@ export function subjectFocus(
     y0: Math.min(...boxes.map((b) => b.y)),
     y1: Math.max(...boxes.map((b) => b.y + b.height)),
   });
-  /** The window's start on one axis: centred, moved the least that holds [lo, hi] when it fits. */
   /**
    * The window's start on one axis: centred, moved the least that holds [lo, hi] when it fits; with
    * `around`, centred on [lo, hi] instead (heads kept without their bodies get the slack on both
@@ -326,9 +324,9 @@ export function subjectFocus(
       : [];
   const heads = (t: Subject[]) => (t.length > 0 ? [{ ...union(t.map(head)), around: true }] : []);
   const candidates = [
-    ...whole(all),
+    ...whole(subjects),
     ...whole(facesAndAnimals),
-    ...heads(all),
+    ...heads(subjects),
     ...heads(facesAndAnimals),
     ...whole(faces),
     ...whole(best),

@@ -14,7 +14,8 @@
  *   again at most every {@link SiteOptions.recheckSeconds}; in between its card is served as is.
  * - Bounds: at most {@link PAGE_FETCHES} page fetches per site per minute, of which one client
  *   address may cause {@link PAGE_FETCHES_PER_ADDRESS} (both shared across processes with
- *   REDIS_URL); a page with a problem is fetched again after {@link PROBLEM_RECHECK_SECONDS}; a page is HTML of at most 1 MiB read within 5 s (safe-fetch.ts). Whatever fails
+ *   REDIS_URL); a page with a problem is fetched again after {@link PROBLEM_RECHECK_SECONDS}; a
+ *   page is HTML of at most 1 MiB read within 5 s (safe-fetch.ts). Whatever fails
  *   (another origin, 404, timeout, not HTML, no title) gets the site's fallback card (its name on
  *   its design), free, and is recorded as the page's problem for the dashboard.
  * - With the owner's quota used up, a page that needs a new card answers its earlier card, else the
@@ -162,9 +163,8 @@ const reasonOf = (err: Error) => err.message.replace(/^Could not fetch url: /, '
 class PageProblem extends Error {}
 
 export function createSites(deps: SitesDeps): Sites {
-  const { store, clock, cache, presets, fetchPage, pageThrottle, pageAddressThrottle, addressThrottle } =
-    deps;
-  const { budgets, logger } = deps;
+  const { store, clock, cache, presets, fetchPage, budgets, logger } = deps;
+  const { pageThrottle, pageAddressThrottle, addressThrottle } = deps;
 
   /**
    * Spends one page fetch (or problem write) of `site` for `client`: true, or the stand-in's reason
@@ -470,11 +470,9 @@ export function createSites(deps: SitesDeps): Sites {
           return { ...stand, standIn: why };
         };
         const addressKey = client === undefined ? undefined : `${site.id}:${addressKeyOf(client)}`;
-        if (addressKey !== undefined) {
-          if ((await addressThrottle.blockedFor(addressKey)) > 0)
-            return standIn('address', `this address caused ${SITE_RENDERS_PER_ADDRESS.points} new cards`);
-          await addressThrottle.hit(addressKey);
-        }
+        // Counted in one step, as the page fetches are (spendPageFetch).
+        if (addressKey !== undefined && !(await addressThrottle.take(addressKey)))
+          return standIn('address', `this address caused ${SITE_RENDERS_PER_ADDRESS.points} new cards`);
         const spent = await budgets.spend(site.id, site.budget);
         if (spent === 'hour' || spent === 'month')
           return standIn('budget', `the site's new cards for this ${spent} are spent`);
