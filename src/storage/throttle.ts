@@ -65,6 +65,15 @@ export function createThrottle(
     }
     return limiter;
   };
+  /** One point of `key` consumed: whether it was within the limit, and the limiter's answer. */
+  const consume = async (key: string): Promise<{ within: boolean; res: RateLimiterRes }> => {
+    try {
+      return { within: true, res: await limiterFor(key).consume(key) };
+    } catch (res) {
+      if (res instanceof RateLimiterRes) return { within: false, res };
+      throw res;
+    }
+  };
   return {
     async blockedFor(key) {
       const limiter = limiterFor(key);
@@ -72,24 +81,10 @@ export function createThrottle(
       return res && res.consumedPoints >= limiter.points ? seconds(res) : 0;
     },
     async hit(key) {
-      const limiter = limiterFor(key);
-      try {
-        const res = await limiter.consume(key);
-        return res.remainingPoints > 0 ? 0 : seconds(res);
-      } catch (res) {
-        if (res instanceof RateLimiterRes) return seconds(res);
-        throw res;
-      }
+      const { within, res } = await consume(key);
+      return within && res.remainingPoints > 0 ? 0 : seconds(res);
     },
-    async take(key) {
-      try {
-        await limiterFor(key).consume(key);
-        return true;
-      } catch (res) {
-        if (res instanceof RateLimiterRes) return false;
-        throw res;
-      }
-    },
+    take: async (key) => (await consume(key)).within,
     async reset(key) {
       await limiterFor(key).delete(key);
     },

@@ -23,6 +23,12 @@ function describe(value: unknown): string {
   return `an ${typeof value}`;
 }
 
+/** A text past `maximum` characters, by its length in the units that pass it (graphemes, else UTF-16). */
+function tooLong(text: string, maximum: number): string {
+  const graphemes = graphemeLength(text);
+  return countOf(graphemes > maximum ? graphemes : text.length, 'character');
+}
+
 /** `n` and `noun`, plural unless n is 1: "1 item", "4 items". */
 function countOf(n: number | bigint, noun: string): string {
   return `${String(n)} ${noun}${Number(n) === 1 ? '' : 's'}`;
@@ -103,12 +109,7 @@ function fromIssue(raw: Issue, prefix: string[]): ValidationError {
   const got = /password/i.test(field)
     ? `${typeof issue.input === 'string' ? issue.input.length : 0} characters`
     : issue.code === 'too_big' && typeof issue.input === 'string'
-      ? countOf(
-          graphemeLength(issue.input) > Number(issue.maximum)
-            ? graphemeLength(issue.input)
-            : issue.input.length,
-          'character',
-        )
+      ? tooLong(issue.input, Number(issue.maximum))
       : describe(issue.input);
   // A discriminated union whose discriminator (a layer's `type`) matched no option: say which.
   if (issue.code === 'invalid_union' && issue.discriminator !== undefined && issue.errors.length === 0) {
