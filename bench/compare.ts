@@ -8,7 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
-import type { FontLibrary } from '../src/domain/render/fonts.js';
+import type { FontLibrary } from '../src/domain/render/index.js';
 import {
   type Engine,
   floorEngine,

@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import sharp, { type OutputInfo, type Sharp } from 'sharp';
 import { Transformer } from '@napi-rs/image';
-import { encodeCard } from '../src/domain/render/encode.js';
+import { encodeCard } from '../src/domain/render/index.js';
 import { HEIGHT, WIDTH } from './engines.js';
 import { median } from './stats.js';
 

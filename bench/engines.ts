@@ -19,9 +19,9 @@ import { Renderer as Takumi } from '@takumi-rs/core';
 import { container, image, text } from '@takumi-rs/helpers';
 import satori from 'satori';
 import sharp from 'sharp';
-import type { FontLibrary } from '../src/domain/render/fonts.js';
+import type { FontLibrary } from '../src/domain/render/index.js';
 import { createRenderer } from '../src/domain/render/index.js';
-import { encodeCard, THUMBNAIL_WIDTH } from '../src/domain/render/encode.js';
+import { encodeCard, THUMBNAIL_WIDTH } from '../src/domain/render/index.js';
 import { generateOptionsSchema } from '../src/domain/images/schemas.js';
 
 export const FORMATS = ['png', 'jpeg', 'webp'] as const;

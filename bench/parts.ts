@@ -8,9 +8,9 @@
  *
  *   npm run bench -- --parts [--photos mate_RainDrops.jpg] [--runs 5]
  */
-import type { FontLibrary } from '../src/domain/render/fonts.js';
+import type { FontLibrary } from '../src/domain/render/index.js';
 import { createRenderer } from '../src/domain/render/index.js';
-import { warmUp } from '../src/domain/render/warm-up.js';
+import { warmUp } from '../src/domain/render/index.js';
 import { generateOptionsSchema } from '../src/domain/images/schemas.js';
 import { floorEngine, SUBTITLE, TITLE } from './engines.js';
 import { median, runInFlight } from './stats.js';

@@ -1,13 +1,13 @@
 /**
- * The subject detector's cost (src/domain/render/subjects.ts), for photos it has not seen: the
+ * The subject detector's cost (src/domain/render/photo/subjects.ts), for photos it has not seen: the
  * 320 px copy and both models (BlazeFace and the SSD, on the detector's worker thread), per photo.
  * Wall time, and CPU time of the whole process (every thread: libvips's, the worker's), medians.
  * Each run gives the detector's cache (by the bytes' hash) a key it has not seen; the photo and
  * its small copy are the service's own (decode.ts `findSubjects`).
  */
 import { performance } from 'node:perf_hooks';
-import { findSubjects } from '../src/domain/render/decode.js';
-import { warmUpDetector } from '../src/domain/render/subjects.js';
+import { findSubjects } from '../src/domain/render/index.js';
+import { processSubjectDetector } from '../src/domain/render/index.js';
 import { median } from './stats.js';
 
 export async function subjectFigures(
@@ -16,7 +16,7 @@ export async function subjectFigures(
   print: (line: string) => void,
 ) {
   const started = performance.now();
-  await warmUpDetector();
+  await processSubjectDetector().warmUp();
   print(`Subject detector loaded (LiteRT.js, two models) in ${(performance.now() - started).toFixed(0)} ms.`);
   const rows: string[] = [];
   const cpus: number[] = [];

@@ -8,11 +8,11 @@
  */
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
-import type { FontLibrary } from '../src/domain/render/fonts.js';
+import type { FontLibrary } from '../src/domain/render/index.js';
 import { createRenderer } from '../src/domain/render/index.js';
-import { warmUp } from '../src/domain/render/warm-up.js';
+import { warmUp } from '../src/domain/render/index.js';
 import { generateOptionsSchema } from '../src/domain/images/schemas.js';
-import { fieldValues, parseTemplateDocument } from '../src/domain/templates/document.js';
+import { fieldValues, parseTemplateDocument } from '../src/domain/render/index.js';
 import type { Format } from './engines.js';
 import { SUBTITLE, TITLE } from './engines.js';
 import { median } from './stats.js';

@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import sharp, { type OverlayOptions } from 'sharp';
-import { loadFontLibrary } from '../src/domain/render/fonts.js';
+import { loadFontLibrary } from '../src/domain/render/index.js';
 import { createRenderer } from '../src/domain/render/index.js';
 import { generateOptionsSchema } from '../src/domain/images/schemas.js';
 import type { Aspect } from '../src/domain/design.js';

@@ -5,7 +5,7 @@
  * Usage: npx tsx scripts/reference-images.ts [name …]   (all, or only the named cases, e.g. script-korean)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { loadFontLibrary } from '../src/domain/render/fonts.js';
+import { loadFontLibrary } from '../src/domain/render/index.js';
 import { createRenderer } from '../src/domain/render/index.js';
 import {
   REFERENCE_DIR,

@@ -1,6 +1,6 @@
 /**
  * `template=auto` on the photographs of test/fixtures/photos (or TITLECARD_PHOTOS): for each, the saliency score
- * (src/domain/render/saliency.ts; lower is calmer) of the text boxes of bottom-left, left and right
+ * (src/domain/render/photo/saliency.ts; lower is calmer) of the text boxes of bottom-left, left and right
  * on the centred crop, the template the map alone chooses, the one a card with `template=auto`
  * took (its crop and choice knowing the subjects found), and a contact sheet of those cards
  * (docs/template-auto.jpg), og cards.
@@ -9,10 +9,10 @@
  */
 import { readFileSync } from 'node:fs';
 import sharp, { type OverlayOptions } from 'sharp';
-import { decodeCover } from '../src/domain/render/decode.js';
-import { loadFontLibrary } from '../src/domain/render/fonts.js';
+import { decodeCover } from '../src/domain/render/index.js';
+import { loadFontLibrary } from '../src/domain/render/index.js';
 import { createRenderer } from '../src/domain/render/index.js';
-import { chooseTemplate } from '../src/domain/render/template-choice.js';
+import { chooseTemplate } from '../src/domain/render/index.js';
 import { layoutText } from '../test/support/layout.js';
 import { generateOptionsSchema } from '../src/domain/images/schemas.js';
 import { ASPECTS } from '../src/domain/design.js';

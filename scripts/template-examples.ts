@@ -9,10 +9,10 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
-import { loadFontLibrary } from '../src/domain/render/fonts.js';
+import { loadFontLibrary } from '../src/domain/render/index.js';
 import { createRenderer } from '../src/domain/render/index.js';
 import { generateOptionsSchema } from '../src/domain/images/schemas.js';
-import { fieldValues, imageVariableOf, parseTemplateDocument } from '../src/domain/templates/document.js';
+import { fieldValues, imageVariableOf, parseTemplateDocument } from '../src/domain/render/index.js';
 import { BENCH_PHOTOS_DIR, photoPath } from '../test/support/photos.js';
 
 const ROOT = new URL('../', import.meta.url);

@@ -72,6 +72,7 @@ export function createMetrics(renderer: Renderer): Metrics {
 export function measuredRenderer(renderer: Renderer, metrics: Metrics): Renderer {
   return {
     load: () => renderer.load(),
+    health: () => renderer.health(),
     layout: (options) => renderer.layout(options),
     display: (image, how, call) => renderer.display(image, how, call),
     async render(input, options, call) {

@@ -8,9 +8,9 @@ import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
 import { ConfigError, type Config } from './config.js';
 import type { Clock, Mailer } from './domain/kernel/ports.js';
-import { loadFontLibrary, type FontLibrary } from './domain/render/fonts.js';
-import { createRenderer } from './domain/render/index.js';
-import { warmUp } from './domain/render/warm-up.js';
+import { loadFontLibrary, type FontLibrary } from './domain/render/index.js';
+import { createRenderer, createSubjectDetector } from './domain/render/index.js';
+import { warmUp } from './domain/render/index.js';
 import { createMetrics, measuredRenderer, type Metrics } from './metrics.js';
 import { createServices, type Services } from './domain/services.js';
 import { openItemQueue } from './queue.js';
@@ -144,7 +144,11 @@ export async function createRuntime(
   const publicUrl = options.publicUrl ?? config.publicUrl ?? `http://localhost:${config.port}`;
   const { store, blobs } = await openStorage(config);
   const limits = await openLimits(config.redisUrl, logger);
-  const base = createRenderer(options.fonts ?? loadFontLibrary(), { concurrency: config.renderConcurrency });
+  // The subject detector is made here, one per process, and reports its health through the renderer.
+  const base = createRenderer(options.fonts ?? loadFontLibrary(), {
+    concurrency: config.renderConcurrency,
+    detector: createSubjectDetector(),
+  });
   if (options.warmUp) await warmUp(base);
   const metrics = createMetrics(base);
   const renderer = measuredRenderer(base, metrics);

@@ -32,14 +32,14 @@ import {
 } from '../domain/render-links/schemas.js';
 import { siteBodySchema, siteBudgetBodySchema, sitePageSchema, siteSchema } from '../domain/sites/schemas.js';
 import { LIMITS } from '../domain/design.js';
-import { MAX_ASPECT_RATIO, MAX_INPUT_PIXELS } from '../domain/render/decode.js';
-import { THUMBNAIL_WIDTH } from '../domain/render/encode.js';
+import { MAX_ASPECT_RATIO, MAX_INPUT_PIXELS } from '../domain/render/index.js';
+import { THUMBNAIL_WIDTH } from '../domain/render/index.js';
 import { json, schemaOf, type Json, type Resource } from './describe.js';
 import { assetsResource } from './routes/assets.js';
 import { filesResource } from './routes/files.js';
 import { presetsResource } from './routes/presets.js';
 import { templatesResource } from './routes/templates.js';
-import { templateDocumentSchema } from '../domain/templates/document.js';
+import { templateDocumentSchema } from '../domain/render/index.js';
 import { templateSchema } from '../domain/templates/schemas.js';
 import { renderLinksResource } from './routes/render-links.js';
 import { siteLinksResource, sitesResource } from './routes/sites.js';

@@ -39,7 +39,6 @@ import {
 } from './kernel/ports.js';
 import { createQuota, type Quota } from './accounts/quota.js';
 import type { Renderer } from './render/index.js';
-import { lastDetectorError } from './render/subjects.js';
 import { createSessions, type Sessions, type SignUpMode } from './accounts/sessions.js';
 
 export interface ServiceDeps {
@@ -155,7 +154,7 @@ export interface Services {
    * ready only when the record store answers with an error: nothing can be served without it. The
    * files and the queue are shared by every replica, so their outage (and any slowness) leaves
    * each replica serving what it can, `degraded`, rather than taking them all out at once. A
-   * subject detector that failed (render/subjects.ts) is named in `subjects`, also `degraded`.
+   * subject detector that failed (render/photo/subjects.ts) is named in `subjects`, also `degraded`.
    * Never throws.
    */
   ready(): Promise<{
@@ -394,7 +393,7 @@ export function createServices(deps: ServiceDeps): Services {
         queue ? probe(() => queue.ping()) : undefined,
       ]);
       // The subject detector is this process's own: a failed one leaves cards centred, not refused.
-      const subjects = lastDetectorError();
+      const subjects = deps.renderer.health().subjects;
       return {
         ready: records === 'ok' || records === SLOW,
         degraded:

@@ -9,7 +9,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { FileTooLargeError, ValidationError } from '../domain/kernel/errors.js';
 import { LIMITS } from '../domain/design.js';
-import { checkImage } from '../domain/render/decode.js';
+import { checkImage } from '../domain/render/index.js';
 
 /** One way of giving the background: a tool argument and how to read the image from its value. */
 export interface ImageSource {

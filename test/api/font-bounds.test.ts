@@ -1,14 +1,14 @@
 /**
  * A crafted font cannot take the service down (issue 41): fonts made with fontTools as an attacker
  * makes them are refused at `POST /fonts` with 400 naming the bound they pass
- * (src/domain/render/font-bounds.ts); a colour font within the bounds is taken and renders; and a
+ * (src/domain/render/text/font-bounds.ts); a colour font within the bounds is taken and renders; and a
  * font that got past the upload (loaded directly) fails its render at once rather than drawing a
- * colour glyph of hundreds of MB of SVG (src/domain/render/colr.ts).
+ * colour glyph of hundreds of MB of SVG (src/domain/render/text/colr.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/domain/kernel/errors.js';
-import { COLOR_GLYPH_MAX_CHARS } from '../../src/domain/render/colr.js';
-import { LoadedFont } from '../../src/domain/render/fonts.js';
+import { COLOR_GLYPH_MAX_CHARS } from '../../src/domain/render/limits.js';
+import { LoadedFont } from '../../src/domain/render/text/fonts.js';
 import { withEventLoopWatched } from '../support/event-loop.js';
 import { craftedFont } from '../support/fonttools.js';
 import { solid } from '../support/images.js';

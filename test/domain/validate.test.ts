@@ -9,7 +9,7 @@ import { parseOrThrow } from '../../src/domain/kernel/validate.js';
 import { generateOptionsSchema } from '../../src/domain/images/schemas.js';
 import { renderUrlBodySchema } from '../../src/domain/render-links/schemas.js';
 import { recordIdSchema } from '../../src/domain/schemas.js';
-import { templateDocumentSchema } from '../../src/domain/templates/document.js';
+import { templateDocumentSchema } from '../../src/domain/render/document/document.js';
 import { webhookBodySchema } from '../../src/domain/webhooks/schemas.js';
 
 /** The ValidationError parseOrThrow throws for `input`, as field, constraint and message. */

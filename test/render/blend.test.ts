@@ -1,15 +1,15 @@
 /**
- * The overlay's blend (src/domain/render/blend.ts) and text masks (overlay.ts) as functions: the
+ * The overlay's blend (src/domain/render/paint/blend.ts) and text masks (overlay.ts) as functions: the
  * word-at-a-time gradient against the definition of source-over byte by byte, the text and its
  * shadow, the shadow's enlargement against libvips' own, and the large fallback fonts loaded ahead
  * of a layout (fonts.ts `prepare`).
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { blendGradient, blendText, type Canvas } from '../../src/domain/render/blend.js';
-import { loadFontLibrary } from '../../src/domain/render/fonts.js';
+import { blendGradient, blendText } from '../../src/domain/render/paint/blend.js';
+import type { Canvas, GradientGeometry } from '../../src/domain/render/geometry.js';
+import { loadFontLibrary } from '../../src/domain/render/text/fonts.js';
 import { layoutText } from '../support/layout.js';
-import type { GradientGeometry } from '../../src/domain/render/gradient.js';
 import {
   rasteriseText,
   SHADOW_OPACITY,
@@ -17,8 +17,8 @@ import {
   shadowOf,
   textBoxOf,
   type TextMasks,
-} from '../../src/domain/render/overlay.js';
-import { gradientAlpha, type Rgb, type ToneChoice } from '../../src/domain/render/tones.js';
+} from '../../src/domain/render/text/overlay.js';
+import { gradientAlpha, type Rgb, type ToneChoice } from '../../src/domain/render/paint/tones.js';
 import { testFonts } from '../support/server.js';
 
 /** Deterministic noise (a linear congruential generator): every byte value occurs. */

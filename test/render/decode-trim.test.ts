@@ -4,7 +4,7 @@
  */
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { beforeLargeDecode, decodeCover } from '../../src/domain/render/decode.js';
+import { beforeLargeDecode, decodeCover } from '../../src/domain/render/photo/decode.js';
 import { enlarged, photo } from '../support/images.js';
 
 const trimFreeMemory = vi.fn();

@@ -1,15 +1,11 @@
 /**
- * The decode's memory budget (src/domain/render/decode.ts): what it estimates for the fixture
+ * The decode's memory budget (src/domain/render/photo/decode.ts): what it estimates for the fixture
  * photos, and that a decode larger than the whole budget still runs (alone) beside others.
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import {
-  checkImage,
-  decodeCover,
-  decodeMemory,
-  DECODE_MEMORY_BUDGET,
-} from '../../src/domain/render/decode.js';
+import { checkImage, decodeCover, decodeMemory } from '../../src/domain/render/photo/decode.js';
+import { DECODE_MEMORY_BUDGET } from '../../src/domain/render/limits.js';
 import { enlarged, photo } from '../support/images.js';
 
 /** The decode's estimate for an image of the full-size fixture photos' sizes and encodings. */

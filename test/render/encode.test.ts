@@ -6,7 +6,7 @@
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { encodeCard } from '../../src/domain/render/encode.js';
+import { encodeCard } from '../../src/domain/render/encode/encode.js';
 import { type PHOTO_FILES, photo } from '../support/images.js';
 
 /** A photo cover-cropped to a 1200×630 card: raw RGB, as the renderer hands it to the encoder. */

@@ -5,9 +5,9 @@
 import * as hb from 'harfbuzzjs';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import type { LoadedFont } from '../../src/domain/render/fonts.js';
+import type { LoadedFont } from '../../src/domain/render/text/fonts.js';
 import { createRenderer } from '../../src/domain/render/index.js';
-import type { LaidLine, TextLayout } from '../../src/domain/render/layout.js';
+import type { LaidLine, TextLayout } from '../../src/domain/render/text/layout.js';
 import { layoutText } from '../support/layout.js';
 import { generateOptionsSchema } from '../../src/domain/images/schemas.js';
 import { decode, solid } from '../support/images.js';

@@ -1,9 +1,9 @@
 /**
- * Text layout (src/domain/render/layout.ts) as a pure function: line breaking, automatic size,
+ * Text layout (src/domain/render/text/layout.ts) as a pure function: line breaking, automatic size,
  * ellipsis, boxes and safe zones.
  */
 import { describe, expect, it } from 'vitest';
-import type { TextLayout } from '../../src/domain/render/layout.js';
+import type { TextLayout } from '../../src/domain/render/text/layout.js';
 import { layoutText } from '../support/layout.js';
 import { safeZoneOf } from '../../src/domain/render/geometry.js';
 import { testFonts } from '../support/server.js';

@@ -1,5 +1,5 @@
 /**
- * Handing glibc's free pages back between renders (src/domain/render/malloc-trim.ts): after native
+ * Handing glibc's free pages back between renders (src/domain/render/photo/malloc-trim.ts): after native
  * work the trim gives memory back and the process's resident memory falls; calls closer together
  * than the interval do nothing.
  */
@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { mallocTrimmer, TRIM_INTERVAL_MS } from '../../src/domain/render/malloc-trim.js';
+import { mallocTrimmer, TRIM_INTERVAL_MS } from '../../src/domain/render/photo/malloc-trim.js';
 import { enlarged } from '../support/images.js';
 const glibc = Boolean(
   (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header

@@ -7,8 +7,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as hb from 'harfbuzzjs';
 import { describe, expect, it } from 'vitest';
-import { colorGlyphSvg } from '../../src/domain/render/colr.js';
-import { UNUSED_TABLES, withoutTables } from '../../src/domain/render/sfnt.js';
+import { colorGlyphSvg } from '../../src/domain/render/text/colr.js';
+import { UNUSED_TABLES, withoutTables } from '../../src/domain/render/text/sfnt.js';
 
 const require = createRequire(import.meta.url);
 const EMOJI_FILE = path.join(

@@ -11,8 +11,8 @@ import { describe, expect, it } from 'vitest';
 import type { Aspect } from '../../src/domain/design.js';
 import { generateOptionsSchema } from '../../src/domain/images/schemas.js';
 import { createRenderer } from '../../src/domain/render/index.js';
-import { findSubjects } from '../../src/domain/render/decode.js';
-import { HEAD_SHARE, subjectFocus, type Subject } from '../../src/domain/render/subjects.js';
+import { findSubjects } from '../../src/domain/render/photo/decode.js';
+import { HEAD_SHARE, subjectFocus, type Subject } from '../../src/domain/render/photo/subjects.js';
 import { decode, photo, PHOTO_FILES } from '../support/images.js';
 import { testFonts } from '../support/server.js';
 

@@ -21,6 +21,7 @@ export function domainServices(clock: Clock, blobs: BlobStore = createMemoryBlob
   const renders = { count: 0 };
   const renderer: Renderer = {
     load: () => real.load(),
+    health: () => real.health(),
     layout: (options) => real.layout(options),
     display: (...args) => real.display(...args),
     render: (...args) => {

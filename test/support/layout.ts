@@ -1,18 +1,18 @@
 /**
  * A built-in template's (or a position's) layout of a title and subtitle, without a render: for the
  * layout tests, the bench and scripts/template-auto.ts. The service lays out every card through
- * `layoutDocument` (src/domain/render/layout.ts); this fills a built-in document and calls it.
+ * `layoutDocument` (src/domain/render/text/layout.ts); this fills a built-in document and calls it.
  */
 import type { Aspect, FontName } from '../../src/domain/design.js';
-import type { LoadedFont, FontLibrary } from '../../src/domain/render/fonts.js';
+import type { LoadedFont, FontLibrary } from '../../src/domain/render/text/fonts.js';
 import type { Rect } from '../../src/domain/render/geometry.js';
 import {
   fillTexts,
   layoutDocument,
   type Placement,
   type TextLayout,
-} from '../../src/domain/render/layout.js';
-import { builtInDocument } from '../../src/domain/templates/built-ins.js';
+} from '../../src/domain/render/text/layout.js';
+import { builtInDocument } from '../../src/domain/render/document/built-ins.js';
 
 export interface LayoutRequest {
   aspect: Aspect;

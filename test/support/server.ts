@@ -13,7 +13,7 @@ import { loadConfig } from '../../src/config.js';
 import type { User } from '../../src/domain/kernel/records.js';
 import type { Tier } from '../../src/domain/design.js';
 import type { Clock } from '../../src/domain/kernel/ports.js';
-import { loadFontLibrary, type FontLibrary } from '../../src/domain/render/fonts.js';
+import { loadFontLibrary, type FontLibrary } from '../../src/domain/render/text/fonts.js';
 import type { MailMessage, Mailer } from '../../src/domain/kernel/ports.js';
 import { createRenderer } from '../../src/domain/render/index.js';
 import { createServices, type ServiceDeps, type Services } from '../../src/domain/services.js';

@@ -5,8 +5,8 @@
 import express, { type Response } from 'express';
 import { FONT_MAX_BYTES } from '../../domain/assets/assets.js';
 import { LIMITS } from '../../domain/design.js';
-import { MAX_INPUT_PIXELS } from '../../domain/render/decode.js';
-import { FONT_BOUNDS } from '../../domain/render/font-bounds.js';
+import { MAX_INPUT_PIXELS } from '../../domain/render/index.js';
+import { FONT_BOUNDS } from '../../domain/render/index.js';
 import type { Services } from '../../domain/services.js';
 import { principalOf, requireAuth } from '../../http/auth.js';
 import {

@@ -6,7 +6,7 @@ import express from 'express';
 import { fingerprintOf, type Attempt } from '../../domain/kernel/idempotency.js';
 import type { GenerateRequestReader } from '../../domain/images/images.js';
 import type { StoredResponse } from '../../domain/kernel/ports.js';
-import { MAX_INPUT_PIXELS } from '../../domain/render/decode.js';
+import { MAX_INPUT_PIXELS } from '../../domain/render/index.js';
 import {
   generateOptionsSchema,
   listImagesQuerySchema,

@@ -4,7 +4,7 @@
  */
 import express from 'express';
 import { requireAuth } from '../../http/auth.js';
-import { TEMPLATE_LIMITS } from '../../domain/templates/document.js';
+import { TEMPLATE_LIMITS } from '../../domain/render/index.js';
 import { TEMPLATES_PER_ACCOUNT } from '../../domain/templates/templates.js';
 import {
   envelope,

@@ -1,7 +1,7 @@
 /**
  * Uploads kept for reuse: background photos and logos (`POST /assets`) and fonts (`POST /fonts`).
  *
- * - Images pass the checks of `POST /generate`'s `image` (src/domain/render/decode.ts: sniffed
+ * - Images pass the checks of `POST /generate`'s `image` (src/domain/render/photo/decode.ts: sniffed
  *   format, 10 MB, 64 megapixels, whole file), are turned upright and stored re-encoded by libvips,
  *   which writes no metadata (no EXIF, no GPS). A logo keeps its alpha channel.
  * - Fonts are TrueType or OpenType (CFF) files of at most {@link FONT_MAX_BYTES}, checked by their
@@ -14,7 +14,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { LRUCache } from 'lru-cache';
-import sharp, { type OutputInfo } from 'sharp';
 import { z } from 'zod';
 import type { Principal } from '../accounts/accounts.js';
 import { ConflictError, NotFoundError, ValidationError } from '../kernel/errors.js';
@@ -23,9 +22,7 @@ import { newBlobStem, newId } from '../kernel/ids.js';
 import type { Asset, AssetKind } from '../kernel/records.js';
 import type { FileFormat } from '../design.js';
 import type { BlobStore, Clock, RecordStore } from '../kernel/ports.js';
-import { checkImage, MAX_INPUT_PIXELS, type ImageInput } from '../render/decode.js';
-import { LoadedFont } from '../render/fonts.js';
-import { checkFontBounds } from '../render/font-bounds.js';
+import { checkFontBounds, checkImage, type ImageInput, LoadedFont, storedUpload } from '../render/index.js';
 import { assertConfirmed } from '../accounts/confirmation.js';
 import { parseOrThrow } from '../kernel/validate.js';
 
@@ -80,7 +77,7 @@ export interface Assets {
     fileName?: string,
   ): Promise<AssetView>;
   /**
-   * `POST /fonts`: stores a TrueType or OpenType font within FONT_BOUNDS (render/font-bounds.ts).
+   * `POST /fonts`: stores a TrueType or OpenType font within FONT_BOUNDS (render/text/font-bounds.ts).
    * ValidationError on `font` (required, format, max) or `name`; ForbiddenError (403) for an
    * account whose email is not confirmed.
    */
@@ -207,34 +204,15 @@ export function createAssets({
       const bytes = await read(file);
       // Stored in its own format: PNG and WebP keep their alpha channel (a logo's transparency).
       const { format: out } = await checkImage(bytes);
-      let body: Buffer;
-      let info: OutputInfo;
-      try {
-        const pipeline = sharp(bytes, { failOn: 'warning', limitInputPixels: MAX_INPUT_PIXELS })
-          .rotate()
-          .toColourspace('srgb');
-        const encoded =
-          out === 'png'
-            ? pipeline.png({ compressionLevel: 6 })
-            : out === 'webp'
-              ? pipeline.webp({ quality: STORED_QUALITY, alphaQuality: 100 })
-              : pipeline.jpeg({ quality: STORED_QUALITY });
-        ({ data: body, info } = await encoded.toBuffer({ resolveWithObject: true }));
-      } catch (err) {
-        throw new ValidationError(
-          'image',
-          'format',
-          `Expected a decodable ${out.toUpperCase()} image for image but it is corrupt or truncated (${(err as Error).message.split('\n')[0] ?? 'unreadable'})`,
-        );
-      }
+      const { body, width, height } = await storedUpload(bytes, out, STORED_QUALITY);
       return keep(
         principal,
         {
           kind,
-          name: name ?? fileName ?? `${kind} ${info.width}×${info.height}`,
+          name: name ?? fileName ?? `${kind} ${width}×${height}`,
           format: out,
-          width: info.width,
-          height: info.height,
+          width,
+          height,
         },
         body,
         'ast',

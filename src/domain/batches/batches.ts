@@ -23,7 +23,7 @@ import { newId } from '../kernel/ids.js';
 import type { BlobStore, Clock, RecordStore } from '../kernel/ports.js';
 import type { Batch, BatchItem, BatchItemStatus } from '../kernel/records.js';
 import { parseOrThrow } from '../kernel/validate.js';
-import { mergeFields } from '../templates/document.js';
+import { mergeFields } from '../render/index.js';
 import type { Templates } from '../templates/templates.js';
 import type { Assets } from '../assets/assets.js';
 import type { Presets } from '../presets/presets.js';

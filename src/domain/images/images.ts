@@ -34,7 +34,7 @@ import type {
   Throttle,
 } from '../kernel/ports.js';
 import type { Presets } from '../presets/presets.js';
-import type { ImageInput } from '../render/decode.js';
+import type { ImageInput } from '../render/index.js';
 import type { Renderer, RenderOptions } from '../render/index.js';
 import type {
   imageDetailSchema,

@@ -6,12 +6,10 @@
  * the upload, `asset` and `imageUrl`, else the preset's. Every refusal is a ValidationError naming
  * the field.
  */
-import sharp from 'sharp';
 import { FileTooLargeError, TooManyAttemptsError, ValidationError } from '../kernel/errors.js';
 import type { ImageFetcher, Throttle } from '../kernel/ports.js';
 import { parseOrThrow } from '../kernel/validate.js';
-import type { ImageInput } from '../render/decode.js';
-import type { RenderOptions } from '../render/index.js';
+import { imageSize, type ImageInput, type RenderOptions } from '../render/index.js';
 import { optionsOverPreset, type Presets } from '../presets/presets.js';
 import type { Assets } from '../assets/assets.js';
 import { generateOptionsSchema } from './schemas.js';
@@ -112,11 +110,11 @@ export function createRequestResolver({
     let logo: RenderOptions['logo'];
     if (preset?.logo) {
       const { bytes } = await assets.imageOf(userId, preset.logo.assetId, 'logo');
-      const meta = await sharp(bytes).metadata();
+      const { width, height } = await imageSize(bytes);
       logo = {
         image: bytes,
-        width: meta.width ?? 1,
-        height: meta.height ?? 1,
+        width,
+        height,
         corner: preset.logo.corner,
         size: preset.logo.size,
       };

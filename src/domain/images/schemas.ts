@@ -16,8 +16,9 @@ import {
 } from '../design.js';
 import { IMAGE_SORTS, SORT_ORDERS } from '../kernel/records.js';
 import { TEMPLATE_ID, isTemplateId, isoTimestamp, recordIdSchema } from '../schemas.js';
-import { hexColourSchema } from '../templates/document.js';
+import { hexColourSchema } from '../render/index.js';
 import { textSchema } from '../text.js';
+import type * as Renderer from '../render/index.js';
 
 const fontNameSchema = z.enum(FONT_NAMES);
 
@@ -319,3 +320,20 @@ export const renderReportSchema = layoutReportSchema.extend({
 });
 
 export type RenderReport = z.infer<typeof renderReportSchema>;
+
+/** True when `A` and `B` are the same type. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Holds<T extends true> = T;
+/**
+ * Compile-time checks that the API's options and reports are the renderer's own
+ * (src/domain/render/types.ts): validated options are what the renderer draws, and the reports it
+ * makes are what the API documents.
+ */
+export type SchemasMatchRenderer = [
+  Holds<
+    Omit<GenerateOptions, 'fields'> extends Omit<Renderer.RenderOptions, 'logo' | 'design'> ? true : false
+  >,
+  Holds<Same<LayerReport, Renderer.LayerReport>>,
+  Holds<Same<LayoutReport, Renderer.LayoutReport>>,
+  Holds<Same<RenderReport, Renderer.RenderReport>>,
+];

@@ -161,7 +161,7 @@ export interface Asset {
   createdAt: Date;
 }
 
-/** Where a preset's logo goes (see `LOGO_CORNERS` in src/domain/render/logo.ts). */
+/** Where a preset's logo goes (see `LOGO_CORNERS` in src/domain/render/paint/logo.ts). */
 export interface PresetLogo {
   assetId: string;
   corner: 'top-left' | 'top-right' | 'bottom-left' | 'bottom-right';
@@ -195,7 +195,7 @@ export interface TemplateRecord {
   userId: string;
   name: string;
   version: number;
-  /** The template document (src/domain/templates/document.ts), as JSON. */
+  /** The template document (src/domain/render/document/document.ts), as JSON. */
   document: Record<string, unknown>;
   createdAt: Date;
   updatedAt: Date;

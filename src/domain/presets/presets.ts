@@ -16,7 +16,7 @@ import type { Clock, RecordStore } from '../kernel/ports.js';
 import { presetBodySchema, type presetSchema } from './schemas.js';
 import { isTemplateId } from '../schemas.js';
 import { parseOrThrow } from '../kernel/validate.js';
-import { mergeFields } from '../templates/document.js';
+import { mergeFields } from '../render/index.js';
 
 export type PresetView = z.infer<typeof presetSchema>;
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { FILE_FORMATS, LIMITS } from '../design.js';
 import { idPattern } from '../kernel/ids.js';
 import { isoTimestamp, recordIdSchema } from '../schemas.js';
-import { variableNameSchema } from '../templates/document.js';
+import { variableNameSchema } from '../render/index.js';
 import { textSchema } from '../text.js';
 
 /** Body of `POST /signing-keys`. */

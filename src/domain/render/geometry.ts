@@ -4,7 +4,6 @@
  * mobile-card overlay of social networks), a layer's box in px, and the boxes of laid-out lines.
  */
 import { ASPECTS, type Aspect } from '../design.js';
-import type { LaidLine } from './layout.js';
 
 export interface Rect {
   x: number;
@@ -24,8 +23,48 @@ export const SAFE_MARGIN = 0.05;
  */
 export type Frame = Aspect | { width: number; height: number };
 
+/** What a laid-out line's box is made from (text/layout.ts `LaidLine`), px. */
+export interface LineMetrics {
+  /** Left edge of the line. */
+  x: number;
+  baseline: number;
+  width: number;
+  ascent: number;
+  descent: number;
+}
+
+/** The text blocks a gradient reaches past (text/layout.ts `TextBlock`): their layer and lines. */
+export interface LineBlock {
+  /** Index of the text layer in the document. */
+  layer: number;
+  /** The block's box, px. */
+  box: Rect;
+  lines: LineMetrics[];
+}
+
+/** Decoded pixels to blend into: 8-bit sRGB, straight (not premultiplied) alpha when `channels` is 4. */
+export interface Canvas {
+  pixels: Buffer;
+  width: number;
+  height: number;
+  channels: 3 | 4;
+}
+
+/** Where the gradient overlay goes: linear bands from an edge, or a radial glow behind the text. */
+export type GradientGeometry =
+  | {
+      kind: 'linear';
+      /**
+       * Each band: full strength at `from`, 85% at `textAt` (0..1 along the band), zero at `to`;
+       * `reach`, px from `from`: how far a deeper scrim's fade may go (paint/gradient.ts `fadedForDepth`);
+       * default the canvas's far edge (to-center's bands: the middle).
+       */
+      bands: { from: [number, number]; to: [number, number]; textAt: number; reach?: number }[];
+    }
+  | { kind: 'radial'; cx: number; cy: number; rx: number; ry: number };
+
 /** A line's box from its ascent to its descent, px. */
-export function lineBox(line: LaidLine): Rect {
+export function lineBox(line: LineMetrics): Rect {
   return { x: line.x, y: line.baseline - line.ascent, width: line.width, height: line.ascent + line.descent };
 }
 

@@ -17,10 +17,18 @@ import { performance } from 'node:perf_hooks';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import sharp from 'sharp';
 import { FILE_TYPES, type FileFormat, type FontName, type Template } from '../design.js';
-import type { GenerateOptions, LayoutReport, RenderReport } from '../images/schemas.js';
-import { BUILT_IN_TEMPLATES, builtInDocument, isBuiltIn } from '../templates/built-ins.js';
-import type { Canvas } from './blend.js';
-import { setsTitle, type TemplateDocument } from '../templates/document.js';
+import type {
+  LayoutReport,
+  Renderer,
+  RendererOptions,
+  RenderOptions,
+  RenderReport,
+  RenderResult,
+  RenderTimings,
+} from './types.js';
+import { BUILT_IN_TEMPLATES, builtInDocument, isBuiltIn } from './document/built-ins.js';
+import type { Canvas } from './geometry.js';
+import { setsTitle, type TemplateDocument } from './document/document.js';
 import {
   clipToBox,
   coversCanvas,
@@ -30,159 +38,73 @@ import {
   solidCanvas,
   timed,
   type Timed,
-} from './compose.js';
-import { type CoverSource, startDecodeCover, type ImageInput, upscaleNotice } from './decode.js';
-import { type DisplayEncoding, encodeCard, encodeForDisplay, THUMBNAIL_WIDTH } from './encode.js';
-import type { FontLibrary, LoadedFont } from './fonts.js';
-import type { InkMeasurement } from './ink.js';
-import { fillTexts, layerFontOf, layoutDocument, type TextLayout } from './layout.js';
+} from './paint/compose.js';
+import { type CoverSource, startDecodeCover, type ImageInput, upscaleNotice } from './photo/decode.js';
+import { encodeCard, encodeForDisplay, THUMBNAIL_WIDTH } from './encode/encode.js';
+import type { FontLibrary, LoadedFont } from './text/fonts.js';
+import { fillTexts, layerFontOf, layoutDocument, type TextLayout } from './text/layout.js';
 import { boxOf, type Rect, sizeOf } from './geometry.js';
-import { logoPlacement, type LogoOverlay } from './logo.js';
-import { rasteriseText, type TextMasks } from './overlay.js';
-import { imagePixels, type LayerPixels, pixelRect } from './paint.js';
+import { logoPlacement } from './paint/logo.js';
+import { rasteriseText, type TextMasks } from './text/overlay.js';
+import { imagePixels, type LayerPixels, pixelRect } from './paint/layers.js';
 import { reportLayers, reportLayout } from './report.js';
-import type { PlacedSubject } from './subjects.js';
-import { chooseTemplate } from './template-choice.js';
-import { contrastNotice, type ToneChoice } from './tones.js';
+import type { PlacedSubject } from './photo/subjects.js';
+import { chooseTemplate } from './photo/template-choice.js';
+import { contrastNotice } from './paint/tones.js';
 import { createRenderTurns } from './turns.js';
+import { processSubjectDetector } from './photo/subjects.js';
 
-export { BLEND_BAND_ROWS, READING_MARGIN_PX } from './compose.js';
-export { type DisplayEncoding, encodeForDisplay } from './encode.js';
-
-/**
- * A template of the user's (`tpl_…`) resolved by the domain for a render: its document, the values
- * of its text variables (title and subtitle among them), the bytes of its image layers (assets and
- * image variables, each checked as an upload is) and its layers' own fonts, loaded.
- */
-export interface TemplateDesign {
-  id: string;
-  document: TemplateDocument;
-  values: Record<string, string | undefined>;
-  /** Layer index → image bytes, for image layers whose source is an asset or an image variable. */
-  images: Map<number, Buffer>;
-  /** Layer index → the layer's own font (an uploaded one loaded). */
-  fonts: Map<number, FontName | LoadedFont>;
-  /** The template's own canvas size, px, when it has one and the request names no aspect. */
-  size?: { width: number; height: number } | undefined;
-}
-
-/**
- * What the renderer draws: the generate options, with an uploaded font (`{custom}`) loaded by the
- * domain into a {@link LoadedFont} (an unresolved one is a fault), an optional logo, and with a
- * `tpl_…` template its resolved {@link TemplateDesign} (then `template` is ignored).
- */
-export type RenderOptions = Omit<GenerateOptions, 'font' | 'fields'> & {
-  font: GenerateOptions['font'] | LoadedFont;
-  logo?: LogoOverlay | undefined;
-  design?: TemplateDesign | undefined;
-};
+export { BLEND_BAND_ROWS, READING_MARGIN_PX } from './paint/compose.js';
+export { type DisplayEncoding, encodeCard, encodeForDisplay, THUMBNAIL_WIDTH } from './encode/encode.js';
+export {
+  COLOR_GLYPH_MAX_CHARS,
+  DECODE_MEMORY_BUDGET,
+  FONT_BOUNDS,
+  GLYPH_CACHE_CHARS,
+  MAX_ASPECT_RATIO,
+  MAX_INPUT_PIXELS,
+  TEMPLATE_LIMITS,
+  UPSCALE_NOTICE,
+} from './limits.js';
+export { BUILT_IN_TEMPLATES, isBuiltIn } from './document/built-ins.js';
+export {
+  fieldValues,
+  hexColourSchema,
+  imageVariableOf,
+  mergeFields,
+  parseTemplateDocument,
+  templateDocumentSchema,
+  type TemplateDocument,
+  variableNameSchema,
+} from './document/document.js';
+export { checkImage, decodeCover, findSubjects, type ImageInput } from './photo/decode.js';
+export { createSubjectDetector, processSubjectDetector, type SubjectDetector } from './photo/subjects.js';
+export { chooseTemplate } from './photo/template-choice.js';
+export { imageSize, storedUpload } from './photo/upload.js';
+export { checkFontBounds } from './text/font-bounds.js';
+export { type FontLibrary, LoadedFont, loadFontLibrary } from './text/fonts.js';
+export { warmUp } from './warm-up.js';
+export type {
+  Fraction2D,
+  LayerReport,
+  LayoutReport,
+  RenderCall,
+  Renderer,
+  RendererLoad,
+  RendererOptions,
+  RenderOptions,
+  RenderReport,
+  RenderResult,
+  RenderTimings,
+  ReportedSubject,
+  TemplateDesign,
+} from './types.js';
 
 /** The font to lay out with; throws (a fault of ours) for an uploaded font the domain did not load. */
 function fontOf(font: RenderOptions['font']): FontName | LoadedFont {
   if (typeof font === 'object' && 'custom' in font)
     throw new Error(`the uploaded font ${font.custom} was not loaded before rendering`);
   return font;
-}
-
-/**
- * Milliseconds spent in each stage of one render. `overlay` (text and shadow rasterised) runs while
- * the photo decodes, and `thumbnail` while the card encodes: the stages add up to more than the
- * render's wall time.
- */
-export interface RenderTimings {
-  decode: number;
-  layout: number;
-  tones: number;
-  overlay: number;
-  composite: number;
-  encode: number;
-  thumbnail: number;
-}
-
-export interface RenderResult {
-  image: Buffer;
-  thumbnail: Buffer;
-  width: number;
-  height: number;
-  thumbnailWidth: number;
-  thumbnailHeight: number;
-  format: FileFormat;
-  contentType: string;
-  layout: TextLayout;
-  tones: ToneChoice;
-  /** What the layout came to and the contrast reached (the `Titlecard-Render-Report` header). */
-  report: RenderReport;
-  timings: RenderTimings;
-  /**
-   * When this render had its turn and when it finished, in ms of `performance.now()`: the time it
-   * waited in the queue is not included. Lets tests and `npm run bench` see renders overlap.
-   */
-  span: { start: number; end: number };
-  /** Present when asked for with `measure`. */
-  ink?: InkMeasurement;
-}
-
-/** Who a render is for, and what to measure (the third argument of {@link Renderer.render}). */
-export interface RenderCall {
-  /**
-   * The account the render is for: render turns are shared round robin between accounts
-   * (turns.ts), so one account's queue of slow renders does not hold another's. Default one
-   * shared account (the warm-up, tests, the benchmark).
-   */
-  account?: string | undefined;
-  /** The result carries {@link InkMeasurement} (tests and `npm run bench`). */
-  measure?: boolean | undefined;
-}
-
-export interface RendererOptions {
-  /**
-   * Most renders at once; further requests wait their turn. Default: the number of cores, where
-   * throughput stops rising (`npm run bench`: two at once on 2 cores). Each render holds the
-   * decoded photo at canvas size (portrait 1080 × 1350 × 3 bytes = 4.4 MB), the text's box as RGBA
-   * (at most the canvas, 5.8 MB) and the encoded outputs, besides what libvips holds while it
-   * decodes: about 15 MB.
-   */
-  concurrency?: number | undefined;
-}
-
-export interface Renderer {
-  /**
-   * Renders a titled image. Throws ValidationError (field `image`) for an input that is not a
-   * decodable JPEG, PNG or WebP within the pixel limit; any other error is a fault of ours.
-   * It waits for `call.account`'s turn (turns.ts: round robin between accounts). With
-   * `call.measure`, the result carries {@link InkMeasurement} (for tests and `npm run bench`).
-   */
-  render(input: ImageInput, options: RenderOptions, call?: RenderCall): Promise<RenderResult>;
-  /**
-   * Lays the texts out without a photo (`POST /layout`): the report of what `render` would set.
-   * `template: auto` needs the photo to choose, so it is laid out as bottom-left here (and
-   * reported so). Milliseconds, once the fonts it needs are loaded ({@link FontLibrary.prepare}).
-   */
-  layout(options: RenderOptions): Promise<LayoutReport>;
-  /**
-   * A card re-encoded for a person to look at (encode.ts {@link encodeForDisplay}), in
-   * `call.account`'s render turn like a render: the playground's preview, the studio's large view.
-   */
-  display(
-    image: Buffer,
-    how: DisplayEncoding,
-    call?: Pick<RenderCall, 'account'>,
-  ): Promise<{ body: Buffer; width: number; height: number }>;
-  /** Renders under way and waiting for a turn, and what an admission needs to expect a wait. */
-  load(): RendererLoad;
-}
-
-/** {@link Renderer.load}. */
-export interface RendererLoad {
-  active: number;
-  waiting: number;
-  /** Most renders at once (RendererOptions.concurrency). */
-  concurrency: number;
-  /**
-   * Recent time a render holds its turn, ms: a moving average (each render weighs
-   * {@link RENDER_TIME_WEIGHT}), from {@link INITIAL_RENDER_MS} before the first.
-   */
-  meanRenderMs: number;
 }
 
 /** Weight of the newest render in {@link RendererLoad.meanRenderMs}: about the last ten count. */
@@ -201,6 +123,7 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
   sharp.cache(false);
   const concurrency = rendererOptions.concurrency ?? availableParallelism();
   const turns = createRenderTurns(concurrency);
+  const detector = rendererOptions.detector ?? processSubjectDetector();
   let meanRenderMs = INITIAL_RENDER_MS;
   /** The values a document's `{{variables}}` take. */
   const valuesOf = (options: RenderOptions) =>
@@ -281,6 +204,7 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
 
   return {
     load: () => ({ ...turns.load(), concurrency, meanRenderMs }),
+    health: () => ({ subjects: detector.lastError() }),
     render: (input, options, call = {}) =>
       turns.run(call.account ?? '', async () => {
         const result = await renderOne(input, options, call);
@@ -378,6 +302,7 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
     // The subjects are looked for where the request needs them: focus auto (decode.ts), template auto.
     const decodeStart = await startDecodeCover(input, width, height, options.focus, {
       subjects: options.template === 'auto',
+      detector,
     });
     const decoding = timed(decodeStart.decoded, start);
     decoding.catch(() => undefined);

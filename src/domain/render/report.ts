@@ -2,12 +2,12 @@
  * The layout report: what a layout came to, in words a CMS can check before publishing (see
  * `layoutReportSchema`). Pure: it reads the layout and the font chain, nothing else.
  */
-import type { LayerReport, LayoutReport } from '../images/schemas.js';
-import type { TemplateDocument } from '../templates/document.js';
+import type { LayerReport, LayoutReport } from './types.js';
+import type { TemplateDocument } from './document/document.js';
 import type { FontName, Template } from '../design.js';
-import type { FontLibrary, LoadedFont } from './fonts.js';
-import { layerFontOf, type FilledTexts, type TextLayout } from './layout.js';
-import { covers } from './shaping.js';
+import type { FontLibrary, LoadedFont } from './text/fonts.js';
+import { layerFontOf, type FilledTexts, type TextLayout } from './text/layout.js';
+import { covers } from './text/shaping.js';
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 

@@ -1,6 +1,6 @@
 /** Throw-away renders before the server listens, so that no request meets a cold render path. */
 import sharp from 'sharp';
-import type { Renderer, RenderOptions } from './index.js';
+import type { Renderer, RenderOptions } from './types.js';
 
 /**
  * The warm-up card's options: the defaults of docs/api.md#generate-options as `generateOptionsSchema` fills them in

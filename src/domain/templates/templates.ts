@@ -13,12 +13,17 @@ import { idPattern, newId } from '../kernel/ids.js';
 import { isTemplateId } from '../schemas.js';
 import type { Clock, ImageFetcher, RecordStore } from '../kernel/ports.js';
 import type { TemplateRecord } from '../kernel/records.js';
-import { checkImage } from '../render/decode.js';
-import type { LoadedFont } from '../render/fonts.js';
+import { checkImage } from '../render/index.js';
+import type { LoadedFont } from '../render/index.js';
 import type { TemplateDesign } from '../render/index.js';
 import type { Assets } from '../assets/assets.js';
-import { BUILT_IN_TEMPLATES, isBuiltIn } from './built-ins.js';
-import { fieldValues, imageVariableOf, parseTemplateDocument, type TemplateDocument } from './document.js';
+import { BUILT_IN_TEMPLATES, isBuiltIn } from '../render/index.js';
+import {
+  fieldValues,
+  imageVariableOf,
+  parseTemplateDocument,
+  type TemplateDocument,
+} from '../render/index.js';
 import type { templateSchema } from './schemas.js';
 
 /** Templates an account may keep (our choice; docs/templates.md). */

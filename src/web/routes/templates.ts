@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import express, { type Request, type Response } from 'express';
 import type { Principal } from '../../domain/accounts/accounts.js';
 import { TitlecardError, ValidationError } from '../../domain/kernel/errors.js';
-import { TEMPLATE_LIMITS } from '../../domain/templates/document.js';
+import { TEMPLATE_LIMITS } from '../../domain/render/index.js';
 import type { TemplateView } from '../../domain/templates/templates.js';
 import type { Services } from '../../domain/services.js';
 import { receiveForm, type ReceivedForm } from '../../http/multipart.js';

@@ -6,8 +6,9 @@
  * anti-aliased as resvg would draw it.
  */
 import sharp from 'sharp';
-import type { Rect } from './geometry.js';
+import type { Rect } from '../geometry.js';
 import type { Rgb } from './tones.js';
+import { MAX_INPUT_PIXELS } from '../limits.js';
 
 /** A layer's pixels and where they go: `rgba` is straight alpha, `rect.width × rect.height`. */
 export interface LayerPixels {
@@ -77,7 +78,7 @@ export async function imagePixels(
   rect: Rect,
   options: { fit: 'cover' | 'contain'; radius: number; opacity: number },
 ): Promise<LayerPixels> {
-  const rgba = await sharp(image, { limitInputPixels: 64_000_000 })
+  const rgba = await sharp(image, { limitInputPixels: MAX_INPUT_PIXELS })
     .rotate()
     .resize(rect.width, rect.height, {
       fit: options.fit,

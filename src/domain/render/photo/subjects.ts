@@ -11,8 +11,8 @@
 import { webcrypto } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
-import { focusCrop, type Rect } from './geometry.js';
-import { lumaAt } from './tones.js';
+import { focusCrop, type Rect } from '../geometry.js';
+import { lumaAt } from '../paint/tones.js';
 
 export type SubjectKind = 'face' | 'person' | 'cat' | 'dog';
 
@@ -47,118 +47,6 @@ const RETRY_AFTER_MS = 60_000;
  */
 const IDLE_MS = 5 * 60_000;
 
-/** Subjects by a SHA-1 of the photo's bytes, least recently used first; a detection under way is its promise. */
-const cache = new Map<string, Promise<Subject[] | undefined>>();
-let inFlight = 0;
-let nextId = 0;
-interface Detector {
-  worker: Worker;
-  waiting: Map<number, { resolve: (s: Subject[] | undefined) => void; timer: NodeJS.Timeout }>;
-  /** Ends it after {@link IDLE_MS} without work. */
-  idle?: NodeJS.Timeout | undefined;
-  /** Ended for idleness, not failed. */
-  retired?: boolean;
-}
-let current: Detector | undefined;
-let failedAt = -Infinity;
-let detectorError: string | undefined;
-
-/**
- * Why the detector failed (its worker could not start, a model could not load, it died), until it
- * next answers; undefined when it works or has not been started. `GET /readyz` reports it.
- */
-export function lastDetectorError(): string | undefined {
-  return detectorError;
-}
-
-/** The worker, started on first use; undefined for a while after it failed. */
-function detector(): Detector | undefined {
-  if (current) return current;
-  if (Date.now() - failedAt < RETRY_AFTER_MS) return undefined;
-  // Under the tests and `tsx` this module is TypeScript: Node runs the worker's .ts with its type
-  // stripping (the worker imports nothing of the project's).
-  const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
-  const d: Detector = {
-    worker: new Worker(new URL(`./subjects-worker.${ext}`, import.meta.url)),
-    waiting: new Map(),
-  };
-  const settle = (id: number, subjects: Subject[] | undefined) => {
-    const pending = d.waiting.get(id);
-    if (!pending) return;
-    clearTimeout(pending.timer);
-    d.waiting.delete(id);
-    if (d.waiting.size === 0) rest(d);
-    pending.resolve(subjects);
-  };
-  d.worker.on('message', (msg: { id: number; subjects?: Subject[]; error?: string }) => {
-    // The last answer says whether it works: a worker that loads after one that failed clears it.
-    detectorError = msg.error;
-    settle(msg.id, msg.error === undefined ? (msg.subjects ?? []) : undefined);
-  });
-  const fail = (err: Error) => {
-    if (current === d) current = undefined;
-    clearTimeout(d.idle);
-    if (!d.retired) {
-      detectorError = err.message;
-      failedAt = Date.now();
-    }
-    for (const id of [...d.waiting.keys()]) settle(id, undefined);
-    d.worker.terminate().catch(() => undefined);
-  };
-  d.worker.on('error', fail);
-  d.worker.on('exit', (code) => fail(new Error(`its worker exited (${code})`)));
-  rest(d);
-  current = d;
-  return d;
-}
-
-/**
- * A worker with no work: it no longer keeps the process alive (called after the listeners: adding a
- * 'message' listener refs its port again), and ends after {@link IDLE_MS}.
- */
-function rest(d: Detector): void {
-  d.worker.unref();
-  clearTimeout(d.idle);
-  d.idle = setTimeout(() => {
-    if (d.waiting.size > 0) return;
-    d.retired = true;
-    if (current === d) current = undefined;
-    d.worker.terminate().catch(() => undefined);
-  }, IDLE_MS);
-  d.idle.unref();
-}
-
-/**
- * Asks the worker, `message` (its id set here), and waits for its subjects: undefined when it
- * fails, has failed lately, or takes longer than {@link DETECTION_TIMEOUT_MS}.
- */
-function ask(message: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<Subject[] | undefined> {
-  const d = detector();
-  if (!d) return Promise.resolve(undefined);
-  const id = nextId++;
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      d.waiting.delete(id);
-      if (d.waiting.size === 0) rest(d);
-      resolve(undefined);
-    }, DETECTION_TIMEOUT_MS);
-    timer.unref();
-    d.waiting.set(id, { resolve, timer });
-    clearTimeout(d.idle);
-    d.worker.ref();
-    d.worker.postMessage({ ...message, id }, transfer);
-  });
-}
-
-/**
- * Starts the detector's worker and loads its models (about a second), so that the first photo
- * that needs them does not wait for that (`npm run bench` calls it before measuring). Resolves
- * false when they cannot load ({@link lastDetectorError} says why).
- */
-export async function warmUpDetector(): Promise<boolean> {
-  return (await ask({})) !== undefined;
-}
-
 /** Whether the RGB `pixels` are all but one colour: the standard deviation of their luma under 2 levels. */
 function flat(pixels: Buffer): boolean {
   let sum = 0;
@@ -186,61 +74,193 @@ export interface SmallCopy {
   info: { width: number; height: number };
 }
 
-/**
- * The faces, people, cats and dogs in the photo `bytes`, best first, looked at in `small()` (its
- * small copy, made only when the photo has not been seen). Undefined when the detector is busy
- * with {@link MAX_IN_FLIGHT} others, or failed (the caller crops without them). Never rejects but
- * for `small()`'s own errors.
- */
-export async function detectSubjects(
-  bytes: Buffer,
-  small: () => Promise<SmallCopy>,
-): Promise<Subject[] | undefined> {
-  // WebCrypto's digest runs on libuv's thread pool: a 10 MB photo's hash (about 20 ms) no longer
-  // holds the event loop (issue 55, item 7). The cache check and set below run in one turn, so
-  // two requests for the same photo still share one detection.
-  const key = Buffer.from(await webcrypto.subtle.digest('SHA-1', bytes)).toString('hex');
-  const known = cache.get(key);
-  if (known) {
-    // Least recently used goes first.
-    cache.delete(key);
-    cache.set(key, known);
-    return known;
-  }
-  if (inFlight >= MAX_IN_FLIGHT) return Promise.resolve(undefined);
-  inFlight++;
-  const found = lookAt(small).finally(() => inFlight--);
-  cache.set(key, found);
-  // Only answers are kept: a busy or failed detector may answer the next time.
-  found.then(
-    (subjects) => subjects === undefined && cache.get(key) === found && cache.delete(key),
-    () => cache.get(key) === found && cache.delete(key),
-  );
-  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-  return found;
+/** The subject detector: one worker thread, started on first use, and its cache of photos. */
+export interface SubjectDetector {
+  /**
+   * The faces, people, cats and dogs in the photo `bytes`, best first, looked at in `small()` (its
+   * small copy, made only when the photo has not been seen). Undefined when the detector is busy
+   * with {@link MAX_IN_FLIGHT} others, or failed (the caller crops without them). Never rejects but
+   * for `small()`'s own errors.
+   */
+  detect(bytes: Buffer, small: () => Promise<SmallCopy>): Promise<Subject[] | undefined>;
+  /**
+   * Starts the worker and loads its models (about a second), so that the first photo that needs
+   * them does not wait for that (`npm run bench` calls it before measuring). Resolves false when
+   * they cannot load ({@link lastError} says why).
+   */
+  warmUp(): Promise<boolean>;
+  /**
+   * Why the detector failed (its worker could not start, a model could not load, it died), until it
+   * next answers; undefined when it works or has not been started. `GET /readyz` reports it.
+   */
+  lastError(): string | undefined;
 }
 
-async function lookAt(small: () => Promise<SmallCopy>): Promise<Subject[] | undefined> {
-  const { data, info } = await small();
-  // A flat photo (a solid colour, a plain gradient) has no subject: its luma varies by less than
-  // 2 levels (standard deviation). Most tests' backgrounds are such, and so are some cards' photos.
-  if (flat(data)) return [];
-  const raw = { raw: { width: info.width, height: info.height, channels: 3 as const } };
-  // The SSD takes the photo stretched to 300 × 300; BlazeFace takes it scaled to fit 128 × 128,
-  // padded on the right and bottom (the shape MediaPipe gives it).
-  const long = Math.max(info.width, info.height);
-  const fw = Math.max(1, Math.round((128 * info.width) / long));
-  const fh = Math.max(1, Math.round((128 * info.height) / long));
-  const [ssd, face] = await Promise.all([
-    sharp(data, raw).resize(300, 300, { fit: 'fill' }).raw().toBuffer(),
-    sharp(data, raw)
-      .resize(fw, fh, { fit: 'fill' })
-      .extend({ right: 128 - fw, bottom: 128 - fh, background: { r: 0, g: 0, b: 0 } })
-      .raw()
-      .toBuffer(),
-  ]);
-  const inputs = { ssd: toInput(ssd), face: toInput(face), faceScale: { x: fw / 128, y: fh / 128 } };
-  return ask(inputs, [inputs.ssd.buffer, inputs.face.buffer]);
+/**
+ * A subject detector of its own: the composition root (src/runtime.ts) makes one per process and
+ * gives it to the renderer; a renderer made without one shares {@link processSubjectDetector}.
+ */
+export function createSubjectDetector(): SubjectDetector {
+  /** Subjects by a SHA-1 of the photo's bytes, least recently used first; a detection under way is its promise. */
+  const cache = new Map<string, Promise<Subject[] | undefined>>();
+  let inFlight = 0;
+  let nextId = 0;
+  interface DetectorWorker {
+    worker: Worker;
+    waiting: Map<number, { resolve: (s: Subject[] | undefined) => void; timer: NodeJS.Timeout }>;
+    /** Ends it after {@link IDLE_MS} without work. */
+    idle?: NodeJS.Timeout | undefined;
+    /** Ended for idleness, not failed. */
+    retired?: boolean;
+  }
+  let current: DetectorWorker | undefined;
+  let failedAt = -Infinity;
+  let detectorError: string | undefined;
+
+  /** The worker, started on first use; undefined for a while after it failed. */
+  function detector(): DetectorWorker | undefined {
+    if (current) return current;
+    if (Date.now() - failedAt < RETRY_AFTER_MS) return undefined;
+    // Under the tests and `tsx` this module is TypeScript: Node runs the worker's .ts with its type
+    // stripping (the worker imports nothing of the project's).
+    const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
+    const d: DetectorWorker = {
+      worker: new Worker(new URL(`./subjects-worker.${ext}`, import.meta.url)),
+      waiting: new Map(),
+    };
+    const settle = (id: number, subjects: Subject[] | undefined) => {
+      const pending = d.waiting.get(id);
+      if (!pending) return;
+      clearTimeout(pending.timer);
+      d.waiting.delete(id);
+      if (d.waiting.size === 0) rest(d);
+      pending.resolve(subjects);
+    };
+    d.worker.on('message', (msg: { id: number; subjects?: Subject[]; error?: string }) => {
+      // The last answer says whether it works: a worker that loads after one that failed clears it.
+      detectorError = msg.error;
+      settle(msg.id, msg.error === undefined ? (msg.subjects ?? []) : undefined);
+    });
+    const fail = (err: Error) => {
+      if (current === d) current = undefined;
+      clearTimeout(d.idle);
+      if (!d.retired) {
+        detectorError = err.message;
+        failedAt = Date.now();
+      }
+      for (const id of [...d.waiting.keys()]) settle(id, undefined);
+      d.worker.terminate().catch(() => undefined);
+    };
+    d.worker.on('error', fail);
+    d.worker.on('exit', (code) => fail(new Error(`its worker exited (${code})`)));
+    rest(d);
+    current = d;
+    return d;
+  }
+
+  /**
+   * A worker with no work: it no longer keeps the process alive (called after the listeners: adding a
+   * 'message' listener refs its port again), and ends after {@link IDLE_MS}.
+   */
+  function rest(d: DetectorWorker): void {
+    d.worker.unref();
+    clearTimeout(d.idle);
+    d.idle = setTimeout(() => {
+      if (d.waiting.size > 0) return;
+      d.retired = true;
+      if (current === d) current = undefined;
+      d.worker.terminate().catch(() => undefined);
+    }, IDLE_MS);
+    d.idle.unref();
+  }
+
+  /**
+   * Asks the worker, `message` (its id set here), and waits for its subjects: undefined when it
+   * fails, has failed lately, or takes longer than {@link DETECTION_TIMEOUT_MS}.
+   */
+  function ask(
+    message: Record<string, unknown>,
+    transfer: ArrayBuffer[] = [],
+  ): Promise<Subject[] | undefined> {
+    const d = detector();
+    if (!d) return Promise.resolve(undefined);
+    const id = nextId++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        d.waiting.delete(id);
+        if (d.waiting.size === 0) rest(d);
+        resolve(undefined);
+      }, DETECTION_TIMEOUT_MS);
+      timer.unref();
+      d.waiting.set(id, { resolve, timer });
+      clearTimeout(d.idle);
+      d.worker.ref();
+      d.worker.postMessage({ ...message, id }, transfer);
+    });
+  }
+
+  /**
+   * The faces, people, cats and dogs in the photo `bytes`, best first, looked at in `small()` (its
+   * small copy, made only when the photo has not been seen). Undefined when the detector is busy
+   * with {@link MAX_IN_FLIGHT} others, or failed (the caller crops without them). Never rejects but
+   * for `small()`'s own errors.
+   */
+  async function detect(bytes: Buffer, small: () => Promise<SmallCopy>): Promise<Subject[] | undefined> {
+    // WebCrypto's digest runs on libuv's thread pool: a 10 MB photo's hash (about 20 ms) no longer
+    // holds the event loop (issue 55, item 7). The cache check and set below run in one turn, so
+    // two requests for the same photo still share one detection.
+    const key = Buffer.from(await webcrypto.subtle.digest('SHA-1', bytes)).toString('hex');
+    const known = cache.get(key);
+    if (known) {
+      // Least recently used goes first.
+      cache.delete(key);
+      cache.set(key, known);
+      return known;
+    }
+    if (inFlight >= MAX_IN_FLIGHT) return Promise.resolve(undefined);
+    inFlight++;
+    const found = lookAt(small).finally(() => inFlight--);
+    cache.set(key, found);
+    // Only answers are kept: a busy or failed detector may answer the next time.
+    found.then(
+      (subjects) => subjects === undefined && cache.get(key) === found && cache.delete(key),
+      () => cache.get(key) === found && cache.delete(key),
+    );
+    if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+    return found;
+  }
+
+  async function lookAt(small: () => Promise<SmallCopy>): Promise<Subject[] | undefined> {
+    const { data, info } = await small();
+    // A flat photo (a solid colour, a plain gradient) has no subject: its luma varies by less than
+    // 2 levels (standard deviation). Most tests' backgrounds are such, and so are some cards' photos.
+    if (flat(data)) return [];
+    const raw = { raw: { width: info.width, height: info.height, channels: 3 as const } };
+    // The SSD takes the photo stretched to 300 × 300; BlazeFace takes it scaled to fit 128 × 128,
+    // padded on the right and bottom (the shape MediaPipe gives it).
+    const long = Math.max(info.width, info.height);
+    const fw = Math.max(1, Math.round((128 * info.width) / long));
+    const fh = Math.max(1, Math.round((128 * info.height) / long));
+    const [ssd, face] = await Promise.all([
+      sharp(data, raw).resize(300, 300, { fit: 'fill' }).raw().toBuffer(),
+      sharp(data, raw)
+        .resize(fw, fh, { fit: 'fill' })
+        .extend({ right: 128 - fw, bottom: 128 - fh, background: { r: 0, g: 0, b: 0 } })
+        .raw()
+        .toBuffer(),
+    ]);
+    const inputs = { ssd: toInput(ssd), face: toInput(face), faceScale: { x: fw / 128, y: fh / 128 } };
+    return ask(inputs, [inputs.ssd.buffer, inputs.face.buffer]);
+  }
+
+  return { detect, warmUp: async () => (await ask({})) !== undefined, lastError: () => detectorError };
+}
+
+let shared: SubjectDetector | undefined;
+/** The detector of renderers made without one (tests, scripts, the benchmark), made on first use. */
+export function processSubjectDetector(): SubjectDetector {
+  shared ??= createSubjectDetector();
+  return shared;
 }
 
 /**

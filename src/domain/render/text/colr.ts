@@ -12,7 +12,8 @@
  * of the overlay (it draws no colour glyphs of its own).
  */
 import * as hb from 'harfbuzzjs';
-import { ValidationError } from '../kernel/errors.js';
+import { ValidationError } from '../../kernel/errors.js';
+import { COLOR_GLYPH_MAX_CHARS } from '../limits.js';
 
 interface PaintState {
   extent: number;
@@ -25,13 +26,6 @@ interface PaintState {
   size: number;
   over: boolean;
 }
-
-/**
- * Longest SVG of one colour glyph, characters: 4 Mi (4,194,304). The largest of Noto Color Emoji's
- * 41,863 glyphs makes 1,414,105 (measured); a font past its upload bounds (font-bounds.ts) could
- * make hundreds of millions.
- */
-export const COLOR_GLYPH_MAX_CHARS = 4 * 1024 * 1024;
 
 /** Appends `text` to `list` unless the glyph's SVG is over its budget (then it only counts). */
 function emit(state: PaintState, list: string[], text: string): void {

@@ -15,12 +15,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as hb from 'harfbuzzjs';
 import { LRUCache } from 'lru-cache';
-import type { FontName } from '../design.js';
+import type { FontName } from '../../design.js';
 import { colorGlyphSvg } from './colr.js';
 import { UNUSED_TABLES, withoutTables } from './sfnt.js';
+import { GLYPH_CACHE_CHARS } from '../limits.js';
 
 /** Where the bundled fonts are: `<package root>/fonts`. */
-export const DEFAULT_FONTS_DIR = fileURLToPath(new URL('../../../fonts', import.meta.url));
+export const DEFAULT_FONTS_DIR = fileURLToPath(new URL('../../../../fonts', import.meta.url));
 
 /** File stems of each family under `fonts/<dir>/<stem>_400Regular.ttf` and `_700Bold.ttf`. */
 const FAMILY_FILES: Record<FontName, [dir: string, stem: string]> = {
@@ -38,12 +39,6 @@ const FAMILY_FILES: Record<FontName, [dir: string, stem: string]> = {
 export type Weight = 'regular' | 'bold';
 
 /** One font file loaded into HarfBuzz, with its metrics in font units and its glyph outlines cached. */
-/**
- * Characters of glyph outlines and colour-glyph SVG kept per process, over every font: 64 million
- * (64 MB as V8 keeps ASCII strings). The least recently used glyphs are dropped past it (lru-cache),
- * so no font, however large its glyphs, grows the process without bound.
- */
-export const GLYPH_CACHE_CHARS = 64 * 1024 * 1024;
 const GLYPH_CACHE = new LRUCache<string, string>({
   maxSize: GLYPH_CACHE_CHARS,
   sizeCalculation: (value) => Math.max(1, value.length),

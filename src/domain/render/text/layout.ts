@@ -1,7 +1,7 @@
 /**
  * Text layout: where each text layer of a template document goes on the canvas, at what size,
  * broken into which lines. One engine for every template: the built-ins are documents too
- * (src/domain/templates/built-ins.ts, where their geometry is), and so are the API's positions.
+ * (src/domain/render/document/built-ins.ts, where their geometry is), and so are the API's positions.
  *
  * Geometry (docs/api.md#generate-options): the safe zone keeps 5% of each dimension free on every edge; with `og` the
  * bottom 28% is reserved for the mobile-card overlay of social networks. A text layer with
@@ -16,16 +16,17 @@
  * drawn outside the box. A size the request fixes (`fontSize`, docs/api.md#generate-options) applies to the layers that
  * set `{{title}}`, and then only the box cuts.
  */
-import type { FontName, Template } from '../design.js';
+import type { FontName, Template } from '../../design.js';
 import {
   DEFAULT_TEXT_SIZE,
   fillVariables,
   setsTitle,
   type TemplateDocument,
   type TextLayer,
-} from '../templates/document.js';
+} from '../document/document.js';
 import type { FontLibrary, LoadedFont } from './fonts.js';
-import { gradientOfLayer, type GradientGeometry } from './gradient.js';
+import { gradientOfLayer } from '../paint/gradient.js';
+import type { GradientGeometry } from '../geometry.js';
 import {
   balanced,
   paragraph,
@@ -37,7 +38,7 @@ import {
   type Segment,
 } from './line-breaking.js';
 import { shapeLine, type ShapedText } from './shaping.js';
-import { boxOf, type Frame, lineBox, type Rect, safeZoneOf, sizeOf, unionOf } from './geometry.js';
+import { boxOf, type Frame, lineBox, type Rect, safeZoneOf, sizeOf, unionOf } from '../geometry.js';
 
 /**
  * The size, as a fraction of the canvas height, above which a layer's `maxLines` holds (7%: 44 px on

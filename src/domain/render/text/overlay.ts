@@ -16,7 +16,7 @@ import { renderAsync } from '@resvg/resvg-js';
 import sharp from 'sharp';
 import { svgNumber } from './colr.js';
 import type { TextLayout } from './layout.js';
-import type { Rect } from './geometry.js';
+import type { Rect } from '../geometry.js';
 
 const n = svgNumber;
 

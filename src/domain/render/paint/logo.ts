@@ -1,6 +1,6 @@
 /** A preset's logo on the card: its corners, its size and where it goes in the safe zone. */
-import type { LogoCorner } from '../design.js';
-import { type Frame, safeZoneOf, sizeOf, type Rect } from './geometry.js';
+import type { LogoCorner } from '../../design.js';
+import { type Frame, safeZoneOf, sizeOf, type Rect } from '../geometry.js';
 
 /** A logo laid over the card: its decoded bytes (PNG, JPEG or WebP, alpha kept) and where it goes. */
 export interface LogoOverlay {

@@ -7,25 +7,31 @@
  */
 import { performance } from 'node:perf_hooks';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { TemplateDocument } from '../templates/document.js';
+import type { TemplateDocument } from '../document/document.js';
 import {
   type Backdrop,
   blendGradient,
   blendRgba,
   blendText,
-  type Canvas,
   emptyBackdrop,
   keepBackdrop,
   type RowRange,
 } from './blend.js';
 import { fadedForDepth, gradientOfLayer, textsOver } from './gradient.js';
-import type { GradientGeometry } from './gradient.js';
-import type { RenderOptions } from './index.js';
+import type { RenderOptions } from '../types.js';
 import { type InkMeasurement, measureInk } from './ink.js';
-import type { TextLayout } from './layout.js';
-import { boxOf, type Frame, lineBox, type Rect, unionOf } from './geometry.js';
-import type { TextMasks } from './overlay.js';
-import { type LayerPixels, pixelRect, rectPixels } from './paint.js';
+import type { TextLayout } from '../text/layout.js';
+import {
+  boxOf,
+  type Canvas,
+  type Frame,
+  type GradientGeometry,
+  lineBox,
+  type Rect,
+  unionOf,
+} from '../geometry.js';
+import type { TextMasks } from '../text/overlay.js';
+import { type LayerPixels, pixelRect, rectPixels } from './layers.js';
 import {
   chooseTones,
   dominantColour,

@@ -4,7 +4,7 @@
  * person sees measure the output from outside as well (test/support/contrast.ts).
  */
 import type { Backdrop } from './blend.js';
-import type { TextMasks } from './overlay.js';
+import type { TextMasks } from '../text/overlay.js';
 import { contrastRatio, relativeLuminance, type Rgb } from './tones.js';
 
 /**

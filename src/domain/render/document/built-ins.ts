@@ -15,8 +15,8 @@
  * in wide boxes, 6 / 4 in half-width columns, 10 / 8 in split's narrow ones; a default, which gives
  * way when it would set the title under 7% of the card's height (layout.ts, LEGIBLE_TITLE_FRACTION).
  */
-import { LIMITS, TEMPLATES, type Template } from '../design.js';
-import type { GenerateOptions } from '../images/schemas.js';
+import { LIMITS, TEMPLATES, type Template } from '../../design.js';
+import type { RenderOptions } from '../types.js';
 import { templateDocumentSchema, type TemplateDocument, type TemplateDocumentInput } from './document.js';
 
 const TITLE = '{{title}}';
@@ -125,7 +125,7 @@ export function isBuiltIn(id: string): id is Template {
 }
 
 /** The document of a spec position (docs/api.md#generate-options: used when no template is given). */
-export function positionDocument(position: NonNullable<GenerateOptions['position']>): TemplateDocument {
+export function positionDocument(position: NonNullable<RenderOptions['position']>): TemplateDocument {
   const text = (over: Record<string, unknown>) => ({
     type: 'text',
     content: TITLE,
@@ -163,7 +163,7 @@ export function positionDocument(position: NonNullable<GenerateOptions['position
 /** The document a request without a `tpl_…` template draws: its template, else its position, else bottom-left. */
 export function builtInDocument(options: {
   template?: Template | 'auto' | undefined;
-  position?: GenerateOptions['position'];
+  position?: RenderOptions['position'];
 }): TemplateDocument {
   if (options.template && options.template !== 'auto') return BUILT_IN_TEMPLATES[options.template];
   if (!options.template && options.position !== undefined) return positionDocument(options.position);

@@ -2,9 +2,9 @@
  * Which template a text takes: `template` wins over `position`, the default is bottom-left (spec
  * 4.1 rule 1), and `auto` (ours) picks the calmest of the one-box templates on the cropped photo.
  */
-import type { Template } from '../design.js';
-import type { TextLayout } from './layout.js';
-import { lineBox, type Rect } from './geometry.js';
+import type { Template } from '../../design.js';
+import type { TextLayout } from '../text/layout.js';
+import { lineBox, type Rect } from '../geometry.js';
 import { meanOver, saliencyMap } from './saliency.js';
 
 /** The templates `auto` chooses from: those with one text box (split keeps two apart). */

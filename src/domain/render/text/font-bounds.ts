@@ -15,19 +15,9 @@
  * 19 million.
  */
 import * as hb from 'harfbuzzjs';
-import { ValidationError } from '../kernel/errors.js';
+import { ValidationError } from '../../kernel/errors.js';
 import type { LoadedFont } from './fonts.js';
-
-export const FONT_BOUNDS = {
-  /** Outline points (on- and off-curve) of one glyph: a 200-character title of such glyphs draws 1 million. */
-  pointsPerGlyph: 5_000,
-  /** Paint operations (layers, transforms, clips, fills) of one colour glyph. */
-  paintsPerGlyph: 10_000,
-  /** Nesting of one colour glyph's paint graph (groups, transforms, clips). */
-  paintDepth: 64,
-  /** Outline points one colour glyph's clips draw in all: each clip glyph's points, each time it is used. */
-  clipPointsPerGlyph: 200_000,
-} as const;
+import { FONT_BOUNDS } from '../limits.js';
 
 /** Glyphs checked between two yields to the event loop. */
 const GLYPHS_PER_SLICE = 256;

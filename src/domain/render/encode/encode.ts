@@ -4,7 +4,7 @@
  */
 import { type PngEncodeOptions, Transformer } from '@napi-rs/image';
 import sharp, { type Sharp } from 'sharp';
-import type { FileFormat } from '../design.js';
+import type { FileFormat } from '../../design.js';
 
 /** Quality of jpeg and webp output (docs/api.md#generate-options). */
 export const LOSSY_QUALITY = 85;

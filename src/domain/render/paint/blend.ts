@@ -11,9 +11,8 @@
  * point, 15 to 20 ms a layer) takes 4 to 6 ms on the main thread for a 1200×630 card, spread over
  * several turns of the event loop (`npm run bench`).
  */
-import type { Rect } from './geometry.js';
-import type { GradientGeometry } from './gradient.js';
-import type { TextMasks } from './overlay.js';
+import type { Canvas, GradientGeometry, Rect } from '../geometry.js';
+import type { TextMasks } from '../text/overlay.js';
 import { gradientAlpha, type Rgb } from './tones.js';
 
 /** Canvas rows `from` (inclusive) to `to` (exclusive): the part of the canvas one call blends. */
@@ -25,14 +24,6 @@ export interface RowRange {
 /** The rows of `box` (relative to it) that fall within `rows`. */
 function boxRows(box: Rect, rows: RowRange): RowRange {
   return { from: Math.max(0, rows.from - box.y), to: Math.min(box.height, rows.to - box.y) };
-}
-
-/** Decoded pixels to blend into: 8-bit sRGB, straight (not premultiplied) alpha when `channels` is 4. */
-export interface Canvas {
-  pixels: Buffer;
-  width: number;
-  height: number;
-  channels: 3 | 4;
 }
 
 /**

@@ -3,25 +3,20 @@
  * edge the text sits on or a radial glow behind it. Computed, not rasterised: blend.ts evaluates a
  * band's opacity as a function of one coordinate.
  */
-import type { GRADIENT_DIRECTIONS, TemplateDocument } from '../templates/document.js';
-import type { TextBlock } from './layout.js';
-import { boxOf, type Frame, lineBox, type Rect, sizeOf, unionOf } from './geometry.js';
+import type { GRADIENT_DIRECTIONS, TemplateDocument } from '../document/document.js';
+import {
+  boxOf,
+  type Frame,
+  type GradientGeometry,
+  type LineBlock,
+  lineBox,
+  type Rect,
+  sizeOf,
+  unionOf,
+} from '../geometry.js';
 import { FADE_STEEPEST } from './tones.js';
 
 export type GradientDirection = (typeof GRADIENT_DIRECTIONS)[number];
-
-/** Where the gradient overlay goes: linear bands from an edge, or a radial glow behind the text. */
-export type GradientGeometry =
-  | {
-      kind: 'linear';
-      /**
-       * Each band: full strength at `from`, 85% at `textAt` (0..1 along the band), zero at `to`;
-       * `reach`, px from `from`: how far a deeper scrim's fade may go ({@link fadedForDepth});
-       * default the canvas's far edge (to-center's bands: the middle).
-       */
-      bands: { from: [number, number]; to: [number, number]; textAt: number; reach?: number }[];
-    }
-  | { kind: 'radial'; cx: number; cy: number; rx: number; ry: number };
 
 /**
  * How far a linear band fades out beyond the text, as fractions of the canvas dimension it runs
@@ -105,7 +100,7 @@ export function gradientFor(
   direction: GradientDirection,
   width: number,
   height: number,
-  blocks: TextBlock[],
+  blocks: LineBlock[],
   boxes: Rect[],
 ): GradientGeometry {
   const lines = blocks.flatMap((b) => b.lines);
@@ -230,7 +225,7 @@ export function gradientOfLayer(
   document: TemplateDocument,
   index: number,
   aspect: Frame,
-  blocks: TextBlock[],
+  blocks: LineBlock[],
   boxes: Map<number, Rect>,
 ): GradientGeometry {
   const layer = document.layers[index];

@@ -4,8 +4,8 @@
  * per pixel, the luminance gradient magnitude (edges, texture: "busy") plus half the colour's
  * distance from the photo's mean colour (what stands out: "salient"), 0 to about 255.
  */
-import type { Rect } from './geometry.js';
-import { lumaAt } from './tones.js';
+import type { Rect } from '../geometry.js';
+import { lumaAt } from '../paint/tones.js';
 
 export interface SaliencyMap {
   values: Float32Array;

@@ -17,9 +17,7 @@
  * - `colorMode` auto picks whichever of white and black needs the weaker gradient (white on a tie);
  *   with `gradient` off, the one with the higher contrast.
  */
-import type { Canvas } from './blend.js';
-import type { Rect } from './geometry.js';
-import type { GradientGeometry } from './gradient.js';
+import type { Canvas, GradientGeometry, Rect } from '../geometry.js';
 
 export type Rgb = [number, number, number];
 

@@ -8,23 +8,28 @@
 import { readFile } from 'node:fs/promises';
 import { Semaphore } from 'async-mutex';
 import sharp, { type Metadata } from 'sharp';
-import { ValidationError } from '../kernel/errors.js';
-import { focusCrop } from './geometry.js';
+import { ValidationError } from '../../kernel/errors.js';
+import { focusCrop } from '../geometry.js';
 import { trimFreeMemory } from './malloc-trim.js';
 import {
   DETECTION_SIZE,
-  detectSubjects,
+  processSubjectDetector,
   type PlacedSubject,
   type SmallCopy,
   type Subject,
+  type SubjectDetector,
   subjectFocus,
   subjectsOnCard,
 } from './subjects.js';
+import {
+  DECODE_MEMORY_BUDGET,
+  LARGE_DECODE_MIB,
+  MAX_ASPECT_RATIO,
+  MAX_INPUT_PIXELS,
+  UPSCALE_NOTICE,
+} from '../limits.js';
 
 export type ImageInput = Buffer | { path: string };
-
-/** Largest accepted input, in pixels (64 megapixels: an 8000 × 8000 photo). Our choice; protects memory. */
-export const MAX_INPUT_PIXELS = 64_000_000;
 
 export type SniffedFormat = 'jpeg' | 'png' | 'webp';
 
@@ -88,12 +93,6 @@ function endsWhole(data: Buffer, format: SniffedFormat): boolean {
   if (format === 'png') return pngComplete(data);
   return data.length >= 12 && data.readUInt32LE(4) + 8 <= data.length;
 }
-
-/**
- * Most a photo's longer side may be, as a multiple of its shorter side (our choice). A cover crop
- * of a 64000×1 strip would scale it to a 40-megapixel-wide line; nothing that thin is a background.
- */
-export const MAX_ASPECT_RATIO = 20;
 
 export interface DecodedCanvas {
   /** 8-bit sRGB, row-major, `channels` per pixel. */
@@ -191,7 +190,7 @@ export async function startDecodeCover(
   width: number,
   height: number,
   focus: Focus = 'center',
-  options: { subjects?: boolean } = {},
+  options: { subjects?: boolean; detector?: SubjectDetector } = {},
 ): Promise<{
   decoded: Promise<DecodedCanvas>;
   source: CoverSource;
@@ -223,7 +222,8 @@ export async function startDecodeCover(
       subjects: Promise.resolve(undefined),
     };
   // A detector that is busy or fails leaves the crop centred (or as asked).
-  const found = detectSubjects(bytes, () => smallCopy(bytes, format, meta)).catch(() => undefined);
+  const detector = options.detector ?? processSubjectDetector();
+  const found = detector.detect(bytes, () => smallCopy(bytes, format, meta)).catch(() => undefined);
   // Only focus auto's crop waits for the subjects; the others start decoding now.
   const point =
     focus === 'auto'
@@ -263,12 +263,17 @@ function smallCopy(bytes: Buffer, format: SniffedFormat, meta: Metadata): Promis
 /**
  * The faces, people, cats and dogs in an image (subjects.ts), as `focus` `auto` finds them, for the
  * tests and scripts; undefined when the detector is busy or failed. `cacheKey`: the bytes the
- * detector's cache knows the photo by (default `bytes`; the benchmark gives each run a new one).
+ * detector's cache knows the photo by (default `bytes`; the benchmark gives each run a new one);
+ * `detector` default the process's ({@link processSubjectDetector}).
  * Throws {@link ValidationError} as {@link checkImage} does.
  */
-export async function findSubjects(bytes: Buffer, cacheKey: Buffer = bytes): Promise<Subject[] | undefined> {
+export async function findSubjects(
+  bytes: Buffer,
+  cacheKey: Buffer = bytes,
+  detector: SubjectDetector = processSubjectDetector(),
+): Promise<Subject[] | undefined> {
   const { format, meta } = await checkImage(bytes);
-  return detectSubjects(cacheKey, () => smallCopy(bytes, format, meta));
+  return detector.detect(cacheKey, () => smallCopy(bytes, format, meta));
 }
 
 /** The photo a cover crop starts from: its upright size, px, and how much the crop enlarges it. */
@@ -289,12 +294,6 @@ export function coverScale(sourceWidth: number, sourceHeight: number, width: num
   return Math.round(Math.max(width / sourceWidth, height / sourceHeight) * 100) / 100;
 }
 
-/**
- * Above this enlargement a card is visibly soft, and the answer says so (issue 42, item 5): at 1.5×
- * a photo pixel spreads over 2.25 card pixels, past what resampling hides at a feed's size. Ours.
- */
-export const UPSCALE_NOTICE = 1.5;
-
 /** The notice for a photo enlarged past {@link UPSCALE_NOTICE}; undefined below it. */
 export function upscaleNotice(source: CoverSource, width: number, height: number): string | undefined {
   if (source.scale <= UPSCALE_NOTICE) return undefined;
@@ -302,27 +301,10 @@ export function upscaleNotice(source: CoverSource, width: number, height: number
   return `The background (${source.width}x${source.height} px) was enlarged ${source.scale} times to cover the ${width}x${height} card, so it looks soft: a photo of at least ${width}x${height} px makes a sharp card.`;
 }
 
-/**
- * Most bytes the decodes under way may hold at once, estimated by {@link decodeMemory}: 112 MiB,
- * so that two progressive JPEGs of up to 14 megapixels (a phone or camera photo, 52 MiB each)
- * decode at once on two cores; larger ones decode one at a time. Beyond it a decode waits for
- * others to finish; one that needs more runs alone. With 64 MiB a server made 0.50 of the floor's
- * cards of a 13-megapixel progressive JPEG at four in flight; with 112 MiB, 0.66 to 0.83, and its
- * session's high-water resident memory stayed under 400 MiB once such decodes began by giving
- * glibc's free pages back ({@link LARGE_DECODE_MIB}; `npm run bench -- --http`, docs/performance.md).
- */
-export const DECODE_MEMORY_BUDGET = 112 * 2 ** 20;
 // Counted in MiB: async-mutex's semaphore walks its value when it wakes waiters, and a value in
 // bytes made each decode take ten times as long.
 const MIB = 2 ** 20;
 const decodeBudget = new Semaphore(DECODE_MEMORY_BUDGET / MIB);
-/**
- * A decode expected to hold this many MiB or more first has glibc give its free pages back
- * (malloc-trim.ts): 16, a baseline JPEG of 32 megapixels or a progressive one of 4. Trimming
- * after every render instead cost about 1.7 ms of CPU a card in page faults on the small `mate`
- * photo (`perf record`, docs/performance.md).
- */
-const LARGE_DECODE_MIB = 16;
 
 /**
  * What runs before a large decode ({@link LARGE_DECODE_MIB}): the allocator trim. A seam for the

@@ -9,28 +9,12 @@
  * budget: `npm run bench -- --templates`.
  */
 import { z } from 'zod';
-import { ASPECT_NAMES, FONT_NAMES } from '../design.js';
-import { ValidationError } from '../kernel/errors.js';
-import { parseOrThrow } from '../kernel/validate.js';
-import { textSchema } from '../text.js';
-import { idPattern } from '../kernel/ids.js';
-
-/** Limits of a template (our choice; docs/templates.md). */
-export const TEMPLATE_LIMITS = {
-  layers: 24,
-  imageLayers: 8,
-  variables: 20,
-  /** The document as JSON, bytes. */
-  bytes: 32 * 1024,
-  nameLength: 100,
-  contentLength: 500,
-  /** A text variable's value, characters (docs/api.md#limits). */
-  textLength: 200,
-  /** A template's own `size`: each side in px, and its area (the og card is 0.76 megapixels). */
-  sideMin: 200,
-  sideMax: 2400,
-  pixelsMax: 4_000_000,
-} as const;
+import { ASPECT_NAMES, FONT_NAMES } from '../../design.js';
+import { ValidationError } from '../../kernel/errors.js';
+import { parseOrThrow } from '../../kernel/validate.js';
+import { textSchema } from '../../text.js';
+import { idPattern } from '../../kernel/ids.js';
+import { TEMPLATE_LIMITS } from '../limits.js';
 
 /** Variables every template has: the API's own texts (docs/api.md#generate-options). */
 export const BUILT_IN_VARIABLES = ['title', 'subtitle'] as const;
