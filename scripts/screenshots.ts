@@ -43,7 +43,7 @@ try {
     ['seeding.jpg', 'How we render titles in every script', 'Engineering'],
   ] as const;
   for (const [file, title, subtitle] of made)
-    await srv.services.images.generate(principal, async () => ({
+    await srv.services.generation.generate(principal, async () => ({
       image: await readFile(`${SAMPLES}${file}`),
       options: { title, subtitle, template: title.length > 25 ? 'left' : 'bottom-left', fileFormat: 'jpeg' },
     }));

@@ -83,6 +83,6 @@ export async function backendFromEnvironment(
     // Files on local disk (no S3): the file's key is the last segment of its URL; the store says
     // where it is, if on this disk.
     localFileOf: (url) =>
-      services.images.localFile(decodeURIComponent(new URL(url).pathname.split('/').at(-1) ?? '')),
+      services.files.localFile(decodeURIComponent(new URL(url).pathname.split('/').at(-1) ?? '')),
   };
 }

@@ -344,12 +344,12 @@ function buildProgram(): Command {
     .option('--dry-run', 'list what would be deleted, delete nothing')
     .option('--json', 'print one JSON object: {deleted, dryRun}')
     .action((o: { graceMinutes: number; dryRun?: boolean; json?: boolean }) =>
-      withServices(async ({ images }) => {
+      withServices(async ({ files, generation }) => {
         const dryRun = o.dryRun ?? false;
         const olderThan = new Date(Date.now() - o.graceMinutes * 60_000);
-        const deleted = await images.sweepOrphans({ olderThan, dryRun });
+        const deleted = await files.sweepOrphans({ olderThan, dryRun });
         const since = new Date(olderThan.getTime() - CHARGES_LOOKED_AT_DAYS * 24 * 3600_000);
-        const refunded = await images.sweepCharges({ since, olderThan, dryRun });
+        const refunded = await generation.sweepCharges({ since, olderThan, dryRun });
         if (o.json) out(JSON.stringify({ deleted, refunded, dryRun }));
         else
           out(

@@ -7,21 +7,20 @@ import type { TitlecardBackend } from './port.js';
 export function localBackend(services: Services, principal: () => Promise<Principal>): TitlecardBackend {
   return {
     async generate(bytes, options) {
-      const generated = await services.images.generate(await principal(), async () => ({
+      const generated = await services.generation.generate(await principal(), async () => ({
         image: bytes.read ? await bytes.read() : undefined,
         imageField: bytes.field,
         options,
       }));
-      // A retry answered from its record has no report: nothing to warn of then.
-      const report = generated.report as typeof generated.report | null;
       return {
         image: generated.image,
         thumbnail: generated.thumbnail.body,
-        warnings: report?.warnings ?? [],
+        // A retry answered from its record has no report: nothing to warn of then.
+        warnings: generated.report?.warnings ?? [],
       };
     },
     async preview(bytes, options) {
-      const preview = await services.images.preview(await principal(), async () => ({
+      const preview = await services.previews.preview(await principal(), async () => ({
         image: bytes.read ? await bytes.read() : undefined,
         imageField: bytes.field,
         options,
@@ -38,13 +37,13 @@ export function localBackend(services: Services, principal: () => Promise<Princi
       return services.quota.validation((await principal()).user);
     },
     async cardView(id) {
-      return services.images.view(await principal(), id);
+      return services.previews.view(await principal(), id);
     },
     async deleteImage(id) {
       await services.images.delete(await principal(), id);
     },
     async checkLayout(options) {
-      return services.images.checkLayout(await principal(), options);
+      return services.previews.checkLayout(await principal(), options);
     },
     async listPresets() {
       return services.presets.list(await principal());

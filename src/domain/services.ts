@@ -8,12 +8,17 @@ import { createAccountLinks, type AccountLinks } from './accounts/email-links.js
 import { createAccounts, type Accounts } from './accounts/accounts.js';
 import { createIdempotency, type Idempotency } from './kernel/idempotency.js';
 import { createAssets, type Assets } from './assets/assets.js';
-import { createImages, type Images } from './images/images.js';
+import {
+  createImageServices,
+  type Generation,
+  type ImageRecords,
+  type Previews,
+  type PublishedFiles,
+} from './images/images.js';
 import { createPresets, type Presets } from './presets/presets.js';
 import { createTemplates, type Templates } from './templates/templates.js';
 import { createRenderUrls, type RenderUrls } from './render-links/render-links.js';
 import { createRenderCache } from './render-links/render-cache.js';
-import { createSiteBudgets } from './sites/budget.js';
 import { createSites, type Sites } from './sites/sites.js';
 import { createBatches, type Batches } from './batches/batches.js';
 import { createBatchRunner, createItemProcessor } from './batches/runner.js';
@@ -37,6 +42,7 @@ import {
   type RecordStore,
   type Throttle,
 } from './kernel/ports.js';
+import { createLedger, type Ledger } from './accounts/ledger.js';
 import { createQuota, type Quota } from './accounts/quota.js';
 import type { Renderer } from './render/index.js';
 import { createSessions, type Sessions, type SignUpMode } from './accounts/sessions.js';
@@ -95,10 +101,21 @@ export interface ServiceDeps {
 export interface Services {
   /** Users, API tokens and bearer-token authentication (docs/api.md#endpoints). */
   accounts: Accounts;
-  /** The monthly quota per tier (docs/api.md#limits). */
+  /** The monthly quota per tier as people see it (docs/api.md#limits). */
   quota: Quota;
-  /** Generating, listing, serving and deleting images (docs/api.md#generate-options, 4.2). */
-  images: Images;
+  /**
+   * The charge ledger: every unit of quota and of a site's budget is charged, settled and refunded
+   * here (accounts/ledger.ts). The use cases charge through it; tests use up a month with it.
+   */
+  ledger: Ledger;
+  /** Generating images: `/generate`, batch items, a worker's side, the charge sweep (docs/api.md#generate-options). */
+  generation: Generation;
+  /** Previews, the fit check and a card's large view: free, limited per account. */
+  previews: Previews;
+  /** The image records: list, one image, delete, the month's activity (docs/api.md#endpoints). */
+  images: ImageRecords;
+  /** The published files, for anyone, and the sweep of files no record points to. */
+  files: PublishedFiles;
   /** Dashboard sign-up, sign-in and browser sessions. */
   sessions: Sessions;
   /**
@@ -129,7 +146,7 @@ export interface Services {
   webhooks: Webhooks;
   /**
    * The background work of a serving process: the batch runner, webhook deliveries and the hourly
-   * charge sweep (images.ts `sweepCharges`). `start` is the server's to call (a CLI command runs
+   * charge sweep (images/generation.ts `sweepCharges`). `start` is the server's to call (a CLI command runs
    * none); `close` stops it.
    */
   background: { start(): void };
@@ -146,7 +163,7 @@ export interface Services {
    * Answers how many it handed over.
    */
   requeueWaiting(before: Date, stalledBefore?: Date): Promise<number>;
-  /** A worker's side of a generation handed over (`GENERATE_ON_WORKERS`, images.ts `renderQueued`). */
+  /** A worker's side of a generation handed over (`GENERATE_ON_WORKERS`, images/generation.ts `renderQueued`). */
   processQueuedGeneration(job: QueuedGeneration): Promise<QueuedGenerationResult>;
   /**
    * Readiness (`GET /readyz`): whether the record store, the blob store and the queue (QUEUE=redis)
@@ -206,7 +223,8 @@ export const STALLED_AFTER_MS = 120_000;
 export function createServices(deps: ServiceDeps): Services {
   const clock = deps.clock ?? systemClock;
   const { store } = deps;
-  const quota = createQuota(store, clock, deps.logger);
+  const ledger = createLedger(store, clock, deps.logger);
+  const quota = createQuota(ledger);
   const assets = createAssets({ store, blobs: deps.blobs, clock });
   const templates = createTemplates({ store, clock, assets, fetchImage: deps.fetchImage });
   const presets = createPresets({ store, clock, assets, templates });
@@ -223,16 +241,16 @@ export function createServices(deps: ServiceDeps): Services {
         throw new ValidationError('url', 'format', 'Could not fetch url: this server sends no webhooks');
       }),
   });
-  const images = createImages({
+  const { generation, previews, images, files, requests, pipeline } = createImageServices({
     ...deps,
-    quota,
+    ledger,
     clock,
     assets,
     presets,
     templates,
     onCreated: (userId, image, source) => webhooks.publish(userId, 'image.created', { ...image, ...source }),
   });
-  const cache = createRenderCache({ ...deps, clock, quota, images, assets, templates });
+  const cache = createRenderCache({ ...deps, clock, ledger, requests, pipeline, assets, templates });
   const renderUrls = createRenderUrls({
     ...deps,
     clock,
@@ -254,7 +272,7 @@ export function createServices(deps: ServiceDeps): Services {
     pageThrottle: deps.pageThrottle,
     pageAddressThrottle: deps.pageAddressThrottle,
     addressThrottle: deps.siteAddressThrottle,
-    budgets: createSiteBudgets({ usage: store.usage, clock }),
+    ledger,
     options: { recheckSeconds: deps.siteRecheckSeconds ?? 3600 },
   });
   // One processor of batch items, for this process's runner and for a queue's workers.
@@ -262,7 +280,7 @@ export function createServices(deps: ServiceDeps): Services {
     store,
     clock,
     logger: deps.logger,
-    images,
+    generation,
     completed: (batch) => batchCompleted(batch),
   });
   const runner = createBatchRunner({
@@ -339,7 +357,11 @@ export function createServices(deps: ServiceDeps): Services {
   return {
     accounts,
     quota,
+    ledger,
+    generation,
+    previews,
     images,
+    files,
     sessions,
     links,
     idempotency: createIdempotency(store, clock),
@@ -359,7 +381,7 @@ export function createServices(deps: ServiceDeps): Services {
         webhooks.start();
         chargeSweep ??= setInterval(() => {
           const now = clock.now().getTime();
-          images
+          generation
             .sweepCharges({
               since: new Date(now - CHARGE_SWEEP_WINDOW_MS - CHARGE_SWEEP_EVERY_MS),
               olderThan: new Date(now - CHARGE_SWEEP_EVERY_MS),
@@ -372,7 +394,7 @@ export function createServices(deps: ServiceDeps): Services {
         chargeSweep.unref();
       },
     },
-    processQueuedGeneration: (job) => images.renderQueued(job),
+    processQueuedGeneration: (job) => generation.renderQueued(job),
     async requeueWaiting(before, stalledBefore = new Date(clock.now().getTime() - STALLED_AFTER_MS)) {
       if (!deps.itemQueue) return 0;
       const items = await store.batches.queuedBefore(before, 1000);

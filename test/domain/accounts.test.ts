@@ -22,8 +22,8 @@ describe('quota period', () => {
       displayName: 'M',
       tier: 'free',
     });
-    for (let i = 0; i < 10; i++) await s.quota.charge(user);
-    const err = await s.quota.charge(user).then(
+    for (let i = 0; i < 10; i++) await s.ledger.charge(user);
+    const err = await s.ledger.charge(user).then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -36,7 +36,7 @@ describe('quota period', () => {
       tier: 'free',
     });
     clock.set('2026-12-01T00:00:00.000Z');
-    await expect(s.quota.charge(user)).resolves.toMatchObject({ userId: user.id, month: '2026-12' });
+    await expect(s.ledger.charge(user)).resolves.toMatchObject({ userId: user.id, month: '2026-12' });
     expect((await s.quota.validation(user)).usage).toEqual({
       month: '2026-12',
       quota: 10,
@@ -52,7 +52,7 @@ describe('quota period', () => {
       displayName: 'P',
       tier: 'agency',
     });
-    for (let i = 0; i < 3; i++) await s.quota.charge(user);
+    for (let i = 0; i < 3; i++) await s.ledger.charge(user);
     expect((await s.quota.usage(user)).usage.percentUsed).toBe(0.15);
   });
 });
@@ -78,7 +78,7 @@ describe('tokens', () => {
       tier: 'pro',
     });
     const principal = await s.accounts.authenticate(`Bearer ${token.token}`);
-    const { image } = await s.images.generate(principal, async () => ({
+    const { image } = await s.generation.generate(principal, async () => ({
       image: await solid([9, 9, 9], 'png', 300, 200),
       options: { title: 'Where' },
     }));
@@ -146,14 +146,14 @@ describe('dashboard sessions', () => {
       image: await solid([50, 80, 120], 'jpeg', 640, 400),
       options: { title: 'Preview' },
     });
-    const preview = await s.images.preview(principal, read);
+    const preview = await s.previews.preview(principal, read);
     expect(preview.contentType).toBe('image/jpeg');
     expect((await sharp(preview.body).metadata()).width).toBe(600);
     for (let i = 1; i < 60; i++)
-      await s.images
+      await s.previews
         .preview(principal, async () => ({ image: Buffer.from('not read'), options: {} }))
         .catch(() => undefined);
-    await expect(s.images.preview(principal, read)).rejects.toBeInstanceOf(TooManyAttemptsError);
+    await expect(s.previews.preview(principal, read)).rejects.toBeInstanceOf(TooManyAttemptsError);
     expect((await s.quota.usage(user)).usage.generated).toBe(0);
     const stored: string[] = [];
     for await (const { key } of blobs.list()) stored.push(key);

@@ -33,7 +33,7 @@ describe('nothing lost, nothing charged wrongly', () => {
     });
     const principal = await s.accounts.authenticate(`Bearer ${token.token}`);
     await expect(
-      s.images.generate(principal, async () => ({
+      s.generation.generate(principal, async () => ({
         image: await solid([1, 2, 3], 'jpeg', 300, 200),
         options: { title: 'Doomed' },
       })),
@@ -83,9 +83,9 @@ describe('nothing lost, nothing charged wrongly', () => {
       chargeKey: 'bat_x:0',
       source: { batchId: 'bat_x', index: 0 },
     };
-    const first = s.images.generateItem(user, { asset: asset.id, title: 'Taken over' }, item);
+    const first = s.generation.generateItem(user, { asset: asset.id, title: 'Taken over' }, item);
     while (inserts === 0) await new Promise((r) => setTimeout(r, 5));
-    const second = await s.images.generateItem(user, { asset: asset.id, title: 'Taken over' }, item);
+    const second = await s.generation.generateItem(user, { asset: asset.id, title: 'Taken over' }, item);
     release();
     expect((await first).image.id).toBe(second.image.id);
     expect((await s.quota.usage(user)).usage.generated).toBe(1);
@@ -100,29 +100,31 @@ describe('nothing lost, nothing charged wrongly', () => {
       tier: 'pro',
     });
     const principal = await s.accounts.authenticate(`Bearer ${token.token}`);
-    const made = await s.images.generate(principal, async () => ({
+    const made = await s.generation.generate(principal, async () => ({
       image: await solid([1, 2, 3], 'jpeg', 300, 200),
       options: { title: 'Made' },
     }));
     // A generation whose process died after its charge: the key charged, no record.
-    await s.quota.chargeOnce(user, 'img:img_diedbeforeitsrecord0');
+    await s.ledger.charge(user, 'img:img_diedbeforeitsrecord0');
     expect((await s.quota.usage(user)).usage.generated).toBe(2);
     const window = { since: new Date(Date.now() - 3600_000), olderThan: new Date(Date.now() + 1000) };
-    expect(await s.images.sweepCharges({ ...window, dryRun: true })).toEqual([
+    expect(await s.generation.sweepCharges({ ...window, dryRun: true })).toEqual([
       'img:img_diedbeforeitsrecord0',
     ]);
     expect((await s.quota.usage(user)).usage.generated).toBe(2);
-    expect(await s.images.sweepCharges(window)).toEqual(['img:img_diedbeforeitsrecord0']);
+    expect(await s.generation.sweepCharges(window)).toEqual(['img:img_diedbeforeitsrecord0']);
     expect((await s.quota.usage(user)).usage.generated).toBe(1);
-    expect(await s.images.sweepCharges(window)).toEqual([]);
+    expect(await s.generation.sweepCharges(window)).toEqual([]);
     expect(await store.images.findById(user.id, made.image.id)).toBeDefined();
     // An image its user deleted keeps its unit (docs/api.md): its charge was settled when made.
     await s.images.delete(principal, made.image.id);
-    expect(await s.images.sweepCharges(window)).toEqual([]);
+    expect(await s.generation.sweepCharges(window)).toEqual([]);
     expect((await s.quota.usage(user)).usage.generated).toBe(1);
     // Too young for the window: left alone.
-    await s.quota.chargeOnce(user, 'img:img_stillunderway0000000');
-    expect(await s.images.sweepCharges({ ...window, olderThan: new Date(Date.now() - 60_000) })).toEqual([]);
+    await s.ledger.charge(user, 'img:img_stillunderway0000000');
+    expect(await s.generation.sweepCharges({ ...window, olderThan: new Date(Date.now() - 60_000) })).toEqual(
+      [],
+    );
   });
 
   it('an invalid option is refused before rendering, and its reserved unit is refunded', async () => {
@@ -134,7 +136,7 @@ describe('nothing lost, nothing charged wrongly', () => {
     });
     const principal = await s.accounts.authenticate(`Bearer ${token.token}`);
     await expect(
-      s.images.generate(principal, async () => ({
+      s.generation.generate(principal, async () => ({
         image: Buffer.from('x'),
         options: { title: 'ok', aspect: 'cinema' },
       })),
@@ -154,11 +156,11 @@ describe('nothing lost, nothing charged wrongly', () => {
       displayName: 'S',
       tier: 'free',
     });
-    for (let i = 0; i < 10; i++) await s.quota.charge(user);
+    for (let i = 0; i < 10; i++) await s.ledger.charge(user);
     const principal = await s.accounts.authenticate(`Bearer ${token.token}`);
     let reads = 0;
     await expect(
-      s.images.generate(principal, async () => {
+      s.generation.generate(principal, async () => {
         reads++;
         return { image: await solid([1, 2, 3], 'jpeg', 300, 200), options: { title: 'Late' } };
       }),
@@ -177,7 +179,7 @@ describe('nothing lost, nothing charged wrongly', () => {
     });
     const principal = await s.accounts.authenticate(`Bearer ${token.token}`);
     await expect(
-      s.images.generate(principal, () => Promise.reject(new FileTooLargeError(10))),
+      s.generation.generate(principal, () => Promise.reject(new FileTooLargeError(10))),
     ).rejects.toBeInstanceOf(FileTooLargeError);
     expect((await s.quota.usage(user)).usage.generated).toBe(0);
   });

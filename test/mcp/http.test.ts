@@ -232,7 +232,7 @@ describe('generate_image', () => {
       expect(made.isError, JSON.stringify(made.content)).toBeFalsy();
     }
     // The free tier's 10 units: the two cards above, and eight more.
-    for (let i = 0; i < 8; i++) await srv.services.quota.charge(user);
+    for (let i = 0; i < 8; i++) await srv.services.ledger.charge(user);
     const quota = errorText(
       await tool(client, 'generate_image', { title: 'Over', imageBase64: jpeg.toString('base64') }),
     );
@@ -432,7 +432,7 @@ describe('authentication and the shared quota', () => {
 
   it('a generation through MCP and one through REST draw on the same quota', async () => {
     const { user, token } = await srv.createUser('free');
-    for (let i = 0; i < 9; i++) await srv.services.quota.charge(user);
+    for (let i = 0; i < 9; i++) await srv.services.ledger.charge(user);
     const client = await connect(token);
     const r = await tool(client, 'generate_image', {
       title: 'Last one',

@@ -252,7 +252,7 @@ describe('titlecard sweep on the embedded default', () => {
       tier: 'pro',
     });
     const principal = await services.accounts.authenticate(`Bearer ${token.token}`);
-    const { image } = await services.images.generate(principal, async () => ({
+    const { image } = await services.generation.generate(principal, async () => ({
       image: await solid([1, 2, 3], 'png', 300, 200),
       options: { title: 'Kept' },
     }));
@@ -263,13 +263,13 @@ describe('titlecard sweep on the embedded default', () => {
     await storage.blobs.put(handoff, Buffer.from('x'), 'application/octet-stream');
     const asset = `${newBlobStem()}_asset.png`;
     await storage.blobs.put(asset, Buffer.from('x'), 'image/png');
-    expect(await services.images.sweepOrphans({ olderThan: new Date(Date.now() - 60_000) })).toEqual([]);
-    expect((await services.images.sweepOrphans({ olderThan: new Date(Date.now() + 1000) })).sort()).toEqual(
+    expect(await services.files.sweepOrphans({ olderThan: new Date(Date.now() - 60_000) })).toEqual([]);
+    expect((await services.files.sweepOrphans({ olderThan: new Date(Date.now() + 1000) })).sort()).toEqual(
       [orphan, handoff].sort(),
     );
     expect(await storage.blobs.get(asset)).toBeDefined();
     expect(
-      await services.images.fileInfo(new URL(image.url).pathname.split('/').pop() as string),
+      await services.files.fileInfo(new URL(image.url).pathname.split('/').pop() as string),
     ).toBeDefined();
     await services.close();
     await rm(dataDir, { recursive: true, force: true });

@@ -63,7 +63,7 @@ export function twoProcessChecks(
       displayName: 'Race',
       tier: 'free',
     });
-    for (let i = 0; i < 6; i++) await local.quota.charge(user);
+    for (let i = 0; i < 6; i++) await local.ledger.charge(user);
     const results = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
         generate((i % 2 ? a : b).base, token.token, { title: `Split ${i}` }, { data: small }),

@@ -41,7 +41,7 @@ describe('quota in one process', () => {
 
   it('with k units left, exactly k of N concurrent generate requests succeed', async () => {
     const { user, token } = await srv.createUser('free');
-    for (let i = 0; i < 7; i++) await srv.services.quota.charge(user);
+    for (let i = 0; i < 7; i++) await srv.services.ledger.charge(user);
     const results = await Promise.all(
       Array.from({ length: 8 }, (_, i) => generate(srv.base, token, { title: `Race ${i}` }, { data: small })),
     );
@@ -56,7 +56,7 @@ describe('quota in one process', () => {
 
   it('an exhausted quota is refused before the upload is read, and the 429 still arrives', async () => {
     const { user, token } = await srv.createUser('free');
-    for (let i = 0; i < 10; i++) await srv.services.quota.charge(user);
+    for (let i = 0; i < 10; i++) await srv.services.ledger.charge(user);
     // The answer comes while most of the upload is still unsent: the server did not read it.
     const early = await answerBeforeUploadEnds(
       srv.base,
@@ -85,7 +85,7 @@ describe('quota in one process', () => {
 
   it('raising the tier raises the limit at once', async () => {
     const { user, token } = await srv.createUser('free');
-    for (let i = 0; i < 10; i++) await srv.services.quota.charge(user);
+    for (let i = 0; i < 10; i++) await srv.services.ledger.charge(user);
     expect((await generate(srv.base, token, { title: 'Blocked' }, { data: small })).status).toBe(429);
     await srv.services.accounts.setTier(user.email, 'pro');
     expect((await generate(srv.base, token, { title: 'Allowed' }, { data: small })).status).toBe(201);

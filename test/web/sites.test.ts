@@ -93,7 +93,7 @@ describe.skipIf(!hasChromium)('sites in the dashboard, in Chromium', () => {
       // The quota used up: both pages say what links do meanwhile.
       const { user } = (await srv.services.sessions.authenticate(session))!;
       while ((await srv.services.quota.usage(user)).usage.remaining > 0)
-        await srv.services.quota.charge(user);
+        await srv.services.ledger.charge(user);
       await page.reload();
       await expect(page.getByRole('status').last().textContent()).resolves.toContain('quota is used up');
       await page.screenshot({

@@ -18,7 +18,7 @@ export const filesResource: Resource = {
     const router = express.Router();
     router.get('/files/:key', async (req, res) => {
       const key = req.params.key;
-      const { size, contentType } = await services.images.fileInfo(key);
+      const { size, contentType } = await services.files.fileInfo(key);
       const etag = `"${key}"`;
       res.set({
         'Content-Type': contentType,
@@ -51,7 +51,7 @@ export const filesResource: Resource = {
         res.end();
         return;
       }
-      await pipeline(await services.images.openFile(key, range), res).catch((err: unknown) => {
+      await pipeline(await services.files.openFile(key, range), res).catch((err: unknown) => {
         // A client that goes away mid-file is not an error of ours.
         if ((err as { code?: string }).code !== 'ERR_STREAM_PREMATURE_CLOSE') throw err;
       });

@@ -40,7 +40,7 @@ export const RENDER_REPORT_HEADER = 'Titlecard-Render-Report';
 export const WARNING_HEADER = 'Titlecard-Warning';
 
 /** JSON for a header value: ASCII only (RFC 9110 field values), other characters as \uXXXX escapes. */
-function headerJson(report: RenderReport): string {
+function headerJson(report: RenderReport | null): string {
   return JSON.stringify(report).replace(
     /[\u007f-\uffff]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
@@ -103,16 +103,14 @@ export const imagesResource: Resource = {
       const generateNow = async (read: GenerateRequestReader, attempt?: Attempt): Promise<StoredResponse> => {
         // A retry taking over a request whose process died makes (or finds) the same image.
         const imageId = attempt && derivedId('img', attempt.id);
-        const { image, report } = await services.images.generate(principalOf(res), read, { imageId });
+        const { image, report } = await services.generation.generate(principalOf(res), read, { imageId });
         return {
           status: 201,
           body: JSON.stringify({ success: true, data: image }),
           headers: {
             [RENDER_REPORT_HEADER]: headerJson(report),
             // A retry answered from the record has no report (null): nothing to warn of then.
-            ...((report as Partial<typeof report> | null)?.warnings?.length
-              ? { [WARNING_HEADER]: report.warnings.join(' ') }
-              : {}),
+            ...(report?.warnings.length ? { [WARNING_HEADER]: report.warnings.join(' ') } : {}),
           },
         };
       };

@@ -14,7 +14,7 @@ export const layoutResource: Resource = {
   router(services) {
     const router = express.Router();
     router.post('/layout', requireAuth(services), jsonBody('16kb'), async (req, res) => {
-      ok(res, await services.images.checkLayout(principalOf(res), req.body));
+      ok(res, await services.previews.checkLayout(principalOf(res), req.body));
     });
     return router;
   },

@@ -17,7 +17,7 @@ import type { z } from 'zod';
 import type { Principal } from '../accounts/accounts.js';
 import { assertConfirmed } from '../accounts/confirmation.js';
 import { FILE_TYPES } from '../design.js';
-import type { Images } from '../images/images.js';
+import type { ImageRecords } from '../images/images.js';
 import { NotFoundError, TooManyAttemptsError, ValidationError } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import type { BlobStore, Clock, RecordStore } from '../kernel/ports.js';
@@ -87,7 +87,7 @@ export interface BatchesDeps {
   store: RecordStore;
   blobs: BlobStore;
   clock: Clock;
-  images: Pick<Images, 'get'>;
+  images: Pick<ImageRecords, 'get'>;
   assets: Pick<Assets, 'imageRecordOf' | 'fontRecordOf'>;
   presets: Pick<Presets, 'use'>;
   /** Checks an item's template of the user's and its fields, as a generation fills them. */

@@ -19,7 +19,7 @@ import { TitlecardError, ValidationError } from '../kernel/errors.js';
 import { derivedId } from '../kernel/ids.js';
 import type { Clock, RecordStore } from '../kernel/ports.js';
 import type { Batch, BatchItem } from '../kernel/records.js';
-import type { Images } from '../images/images.js';
+import type { Generation } from '../images/images.js';
 import { createTally } from '../kernel/tally.js';
 import { CLAIM_STALE_MS } from './batches.js';
 
@@ -47,7 +47,7 @@ export interface ItemProcessorDeps {
   store: RecordStore;
   clock: Clock;
   logger: Logger;
-  images: Pick<Images, 'generateItem'>;
+  generation: Pick<Generation, 'generateItem'>;
   /** Called once when a batch's last item finished (the `batch.completed` event). */
   completed(batch: Batch): Promise<void>;
 }
@@ -63,13 +63,13 @@ export interface BatchRunnerDeps {
 }
 
 export function createItemProcessor(deps: ItemProcessorDeps): ItemProcessor {
-  const { store, clock, logger, images } = deps;
+  const { store, clock, logger, generation } = deps;
   return async (item) => {
     const key = `${item.batchId}:${item.index}`;
     try {
       const user = await store.users.findById(item.userId);
       if (!user) throw new ValidationError('batch', 'format', 'The account of this batch no longer exists');
-      const { image, warnings } = await images.generateItem(user, item.options, {
+      const { image, warnings } = await generation.generateItem(user, item.options, {
         imageId: derivedId('img', key),
         chargeKey: key,
         source: { batchId: item.batchId, index: item.index },

@@ -19,76 +19,112 @@
  * the hourly charge sweep (unsettled charges only, so an image deleted later keeps its unit).
  */
 import type { Principal } from '../accounts/accounts.js';
-import type { Logger } from 'pino';
-import type { Charge, Quota } from '../accounts/quota.js';
+import type { Charge, Ledger } from '../accounts/ledger.js';
 import { newBlobStem, newId } from '../kernel/ids.js';
-import type { BlobStore, Clock, GenerationQueue, RecordStore } from '../kernel/ports.js';
+import type {
+  BlobStore,
+  Clock,
+  GenerationQueue,
+  QueuedGeneration,
+  QueuedGenerationResult,
+  RecordStore,
+} from '../kernel/ports.js';
 import type { ImageRecord } from '../kernel/records.js';
-import type { Renderer } from '../render/index.js';
 import type { Admission } from './admission.js';
 import { blobKeysOf } from './files.js';
-import { createHandoff } from './handoff.js';
-import type {
-  Generated,
-  GenerateRequestReader,
-  Images,
-  ImagesDeps,
-  ImageSource,
-  ImageView,
-} from './images.js';
+import { createHandoff, type GenerateOne } from './handoff.js';
+import type { CardPipeline } from './pipeline.js';
 import type { RequestResolver } from './request.js';
+import type { Generated, GenerateRequestReader, ImageSource, ImageView, PreparedRender } from './types.js';
 
-/** Charges the charge sweep looks at in one run (the oldest of its window first). */
-export const CHARGE_SWEEP_BATCH = 5000;
-
-/** The key an image's charge is made under (quota.chargeOnce): `img:<image id>`. */
+/** The key an image's charge is made under (the ledger's `charge`): `img:<image id>`. */
 export const chargeKeyOf = (imageId: string): string => `img:${imageId}`;
 
-/**
- * One charged generation: read → validate → render → files → record, under `id`, its unit charged
- * once under `chargeKey` (default {@link chargeKeyOf}`(id)`). When a record with `id` exists (a
- * retry; another process's take-over) it answers that record (`report` null) without rendering.
- * Throws the domain's errors (QuotaExceededError; a bad option or image: ValidationError); leaves no
- * file and no charge when it fails.
- */
-export type GenerateOne = (
-  principal: Principal,
-  read: GenerateRequestReader,
-  id: string,
-  options?: { source?: ImageSource; chargeKey?: string },
-) => Promise<Generated>;
+/** The generation use cases. Every method throws the domain's errors only; anything else is a fault. */
+export interface Generation {
+  /**
+   * docs/api.md#generate-options: one generation, in the order of this module's header. Throws
+   * QuotaExceededError (nothing left this month, however busy the process), ServiceBusyError (the
+   * expected wait for a render too long; nothing charged), ValidationError (bad option or image,
+   * field named), FileTooLargeError (image over 10 MB); a fault leaves no record, no file and no
+   * charge.
+   */
+  generate(
+    principal: Principal,
+    read: GenerateRequestReader,
+    options?: {
+      /**
+       * The image's id (default a new one): an Idempotency-Key's retry gives its first request's
+       * (http/idempotency.ts), and answers the image when that request made it.
+       */
+      imageId?: string;
+    },
+  ): Promise<Generated>;
+  /**
+   * A batch item's generation (src/domain/batches): `options` as `/generate` takes them without
+   * the upload, the image recorded under `imageId` (derived from the item, so a retry finds it),
+   * the unit charged once per `chargeKey`. Answers the record's view and the render report's
+   * warnings; when a record with that id exists already (a retry after a crash), answers it without
+   * charging or rendering (no warnings then). Throws as {@link generate}; a failure refunds the unit.
+   */
+  generateItem(
+    user: Principal['user'],
+    options: Record<string, unknown>,
+    ids: { imageId: string; chargeKey: string; source: ImageSource },
+  ): Promise<{ image: ImageView; warnings: string[] }>;
+  /**
+   * A worker's side of a generation handed over (`GENERATE_ON_WORKERS`): renders it, writes its
+   * files and its record under `job.imageId`, deletes the upload; the domain error it throws comes
+   * back as a result. A retry after a crash finds the record and answers it.
+   */
+  renderQueued(job: QueuedGeneration): Promise<QueuedGenerationResult>;
+  /**
+   * The charge sweep (issue 44): refunds the image charges made between `since` and `olderThan`
+   * whose image does not exist (their process died between the charge and the record: a crash, a
+   * kill, a deploy). A record written meanwhile takes its unit again (this module's rules), so a
+   * generation still under way loses nothing. Returns the keys refunded (`img:<id>`), or that would
+   * be with `dryRun`. Looks at the ledger's CHARGE_SWEEP_BATCH charges at most.
+   */
+  sweepCharges(options: { since: Date; olderThan: Date; dryRun?: boolean }): Promise<string[]>;
+}
 
 export function createGeneration({
   store,
   blobs,
-  renderer,
-  quota,
+  pipeline,
+  ledger,
   clock,
   admission,
   resolver,
   viewOf,
   onCreated,
   generationQueue,
-  logger,
 }: {
   store: RecordStore;
   blobs: BlobStore;
-  renderer: Renderer;
-  quota: Quota;
+  pipeline: CardPipeline;
+  ledger: Ledger;
   clock: Clock;
   admission: Admission;
   resolver: RequestResolver;
   viewOf: (record: ImageRecord) => ImageView;
-  onCreated: ImagesDeps['onCreated'];
+  /**
+   * Called once an image record is written, from any edge (the `image.created` webhook event);
+   * `source` names the batch item that made it. Must not throw.
+   */
+  onCreated?: ((userId: string, image: ImageView, source?: ImageSource) => Promise<void>) | undefined;
+  /**
+   * With `GENERATE_ON_WORKERS`: where a generation's render goes (workers on BullMQ); this process
+   * then charges, reads the request and answers, and a worker renders and records.
+   */
   generationQueue: GenerationQueue | undefined;
-  logger?: Logger;
-}): Pick<Images, 'generate' | 'generateItem' | 'renderQueued' | 'sweepCharges'> {
-  /** The answer for a record already written (a retry, a take-over): its view and thumbnail. */
+}): Generation {
+  /** The answer for a record already written (a retry, a take-over): its view and thumbnail, no report. */
   async function existing(userId: string, id: string): Promise<Generated | undefined> {
     const record = await store.images.findById(userId, id);
     const thumbnail = record && (await blobs.get(record.thumbnailKey));
     if (!record || !thumbnail) return undefined;
-    return { image: viewOf(record), thumbnail, report: null as unknown as Generated['report'] };
+    return { image: viewOf(record), thumbnail, report: null };
   }
 
   /** Render → files → record under `id` (no charge); deletes its files when it fails. */
@@ -102,10 +138,18 @@ export function createGeneration({
     let keys: { imageKey: string; thumbnailKey: string } | undefined;
     let recorded: ImageRecord | undefined;
     try {
-      const { image, imageField, options } = await read();
-      const prepared = await resolver.prepare(principal.user.id, image, options, imageField);
-      const parsed = prepared.options;
-      const rendered = await renderer.render(prepared.input, parsed, { account: principal.user.id });
+      let prepared: PreparedRender | undefined;
+      // Admitted already (generate) or on a worker, whose capacity is its own.
+      const rendered = await pipeline.render(
+        principal.user.id,
+        async () => {
+          const { image, imageField, options } = await read();
+          prepared = await resolver.prepare(principal.user.id, image, options, imageField);
+          return prepared;
+        },
+        { admitted: false },
+      );
+      const parsed = (prepared as PreparedRender).options;
       keys = blobKeysOf(newBlobStem(), rendered.format);
       const record: ImageRecord = {
         id,
@@ -126,7 +170,7 @@ export function createGeneration({
       recorded = record;
       // The first rule: a process that refunded this key meanwhile (it gave up on the job) has
       // freed the unit; the record takes it again, and the charge is marked made good.
-      await quota.settle(principal.user, chargeKey);
+      await ledger.settle(principal.user, chargeKey);
       await onCreated?.(record.userId, viewOf(record), source);
       return {
         image: viewOf(record),
@@ -150,7 +194,7 @@ export function createGeneration({
     const userId = principal.user.id;
     const found = await existing(userId, id);
     if (found) return found;
-    const charge = await quota.chargeOnce(principal.user, chargeKey);
+    const charge = await ledger.charge(principal.user, chargeKey);
     try {
       return await renderAndRecord(principal, read, id, chargeKey, source);
     } catch (err) {
@@ -173,18 +217,16 @@ export function createGeneration({
   ): Promise<Generated> {
     const userId = principal.user.id;
     if (!(await store.images.findById(userId, id))) {
-      await quota
-        .refund(charge)
-        .catch((e: unknown) => logger?.error({ err: e, charge }, 'quota refund failed'));
+      await ledger.refund(charge);
       if (!(await store.images.findById(userId, id))) throw err;
     }
-    await quota.settle(principal.user, chargeKey);
+    await ledger.settle(principal.user, chargeKey);
     const answer = await existing(userId, id);
     if (!answer) throw err;
     return answer;
   }
 
-  const handoff = createHandoff({ store, blobs, quota, generateOne, existing, afterFailure, chargeKeyOf });
+  const handoff = createHandoff({ store, blobs, ledger, generateOne, existing, afterFailure, chargeKeyOf });
 
   return {
     // The quota before the capacity: a caller with no quota left gets the contract's 429 however
@@ -195,7 +237,7 @@ export function createGeneration({
       const found = await existing(principal.user.id, imageId);
       if (found) return found;
       const key = chargeKeyOf(imageId);
-      const charge = await quota.chargeOnce(principal.user, key);
+      const charge = await ledger.charge(principal.user, key);
       let admitted = false;
       try {
         return await admission.admitted(principal.user.id, () => {
@@ -214,27 +256,17 @@ export function createGeneration({
         source,
         chargeKey,
       });
-      const report = generated.report as Generated['report'] | null; // null: answered from its record
-      return { image: generated.image, warnings: report?.warnings ?? [] };
+      // No report: answered from its record.
+      return { image: generated.image, warnings: generated.report?.warnings ?? [] };
     },
 
     renderQueued: (job) => handoff.renderQueued(job),
 
-    async sweepCharges({ since, olderThan, dryRun = false }) {
-      const refunded: string[] = [];
-      for (const charge of await store.usage.keyedBetween('img:', since, olderThan, CHARGE_SWEEP_BATCH)) {
-        const id = charge.key.slice('img:'.length);
-        if (await store.images.findById(charge.userId, id)) continue;
-        refunded.push(charge.key);
-        if (dryRun) continue;
-        await store.usage.refund(charge.userId, charge.month, charge.receipt, charge.key);
-        // The second rule: a record written meanwhile takes its unit again.
-        if (!(await store.images.findById(charge.userId, id))) continue;
-        refunded.pop();
-        const user = await store.users.findById(charge.userId);
-        if (user) await quota.settle(user, charge.key);
-      }
-      return refunded;
-    },
+    sweepCharges: ({ since, olderThan, dryRun }) =>
+      ledger.sweep(
+        { prefix: 'img:', since, olderThan, dryRun },
+        async ({ userId, key }) =>
+          (await store.images.findById(userId, key.slice('img:'.length))) !== undefined,
+      ),
   };
 }

@@ -12,7 +12,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Principal } from '../accounts/accounts.js';
-import type { Charge, Quota } from '../accounts/quota.js';
+import type { Charge, Ledger } from '../accounts/ledger.js';
 import { errorOf, NotFoundError, TitlecardError, ValidationError } from '../kernel/errors.js';
 import { ID_BODY, newBlobStem } from '../kernel/ids.js';
 import type {
@@ -22,9 +22,21 @@ import type {
   QueuedGenerationResult,
   RecordStore,
 } from '../kernel/ports.js';
-import type { RenderReport } from './schemas.js';
-import type { GenerateOne } from './generation.js';
-import type { Generated, GenerateRequestReader } from './images.js';
+import type { Generated, GenerateRequestReader, ImageSource } from './types.js';
+
+/**
+ * One charged generation (generation.ts): read → validate → render → files → record, under `id`,
+ * its unit charged once under `chargeKey` (default generation.ts `chargeKeyOf(id)`). When a record
+ * with `id` exists (a retry; another process's take-over) it answers that record (`report` null)
+ * without rendering. Throws the domain's errors (QuotaExceededError; a bad option or image:
+ * ValidationError); leaves no file and no charge when it fails.
+ */
+export type GenerateOne = (
+  principal: Principal,
+  read: GenerateRequestReader,
+  id: string,
+  options?: { source?: ImageSource; chargeKey?: string },
+) => Promise<Generated>;
 
 /** An upload on its way to a worker: deleted once rendered, else by the orphan sweep (images.ts). */
 export const HANDOFF_KEY_PATTERN = new RegExp(`^${ID_BODY}_upload\\.bin$`);
@@ -32,7 +44,7 @@ export const HANDOFF_KEY_PATTERN = new RegExp(`^${ID_BODY}_upload\\.bin$`);
 export interface Handoff {
   /**
    * Charges `imageId`'s key and renders the generation on a worker; deletes the upload when it
-   * fails. Throws as images.ts `generate`, and ServiceBusyError or ServiceUnavailableError from the
+   * fails. Throws as generation.ts `generate`, and ServiceBusyError or ServiceUnavailableError from the
    * queue (src/queue.ts), refunded.
    */
   generateOnWorker(
@@ -48,7 +60,7 @@ export interface Handoff {
 export interface HandoffDeps {
   store: RecordStore;
   blobs: BlobStore;
-  quota: Quota;
+  ledger: Ledger;
   /** generation.ts's charged generation (read → validate → render → files → record). */
   generateOne: GenerateOne;
   /** The answer for a record already written; undefined when there is none. */
@@ -67,7 +79,7 @@ export interface HandoffDeps {
 export function createHandoff({
   store,
   blobs,
-  quota,
+  ledger,
   generateOne,
   existing,
   afterFailure,
@@ -83,7 +95,7 @@ export function createHandoff({
     const found = await existing(userId, imageId);
     if (found) return found;
     const key = chargeKeyOf(imageId);
-    const charge = await quota.chargeOnce(principal.user, key);
+    const charge = await ledger.charge(principal.user, key);
     let uploadKey: string | null = null;
     try {
       const { image, imageField, options } = await read();
@@ -106,7 +118,7 @@ export function createHandoff({
       if (!result.ok) throw errorOf(result.error);
       const made = await existing(userId, imageId);
       if (!made) throw new Error(`the worker's image ${imageId} has no record or thumbnail`);
-      return { ...made, report: (result.report ?? made.report) as RenderReport };
+      return { ...made, report: (result.report ?? null) as Generated['report'] };
     } catch (err) {
       if (uploadKey) await blobs.delete(uploadKey).catch(() => undefined);
       return afterFailure(principal, imageId, key, charge, err);

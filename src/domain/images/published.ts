@@ -3,10 +3,34 @@
  * sweep of files no record points to.
  */
 import { NotFoundError } from '../kernel/errors.js';
-import type { BlobStore, RecordStore } from '../kernel/ports.js';
+import type { BlobStore, ByteRange, RecordStore } from '../kernel/ports.js';
 import { BLOB_KEY_PATTERN } from './files.js';
 import { HANDOFF_KEY_PATTERN } from './handoff.js';
-import type { Images } from './images.js';
+import type { Readable } from 'node:stream';
+
+/** The published files' use cases. */
+export interface PublishedFiles {
+  /**
+   * A published file (image or thumbnail) by its key, for anyone: files are public, their keys
+   * unguessable (see `BLOB_KEY_PATTERN`). Its size (bytes) and Content-Type; throws NotFoundError
+   * for an unknown or malformed key.
+   */
+  fileInfo(key: string): Promise<{ size: number; contentType: string }>;
+  /** The bytes of a published file, all or `range` (inclusive offsets), streamed. Throws NotFoundError. */
+  openFile(key: string, range?: ByteRange): Promise<Readable>;
+  /**
+   * Where a published file (by its key) is on this computer, when the blob store is local disk
+   * (the embedded default); undefined otherwise, or for a key that is not a published file's.
+   */
+  localFile(key: string): string | undefined;
+  /**
+   * Deletes files that no record points to and that were written before `olderThan` (younger
+   * files may belong to a generation still in flight: files are written before their record).
+   * Holds the set of referenced keys in memory: about 100 bytes per image. Returns the keys
+   * deleted, or that would be with `dryRun`.
+   */
+  sweepOrphans(options: { olderThan: Date; dryRun?: boolean }): Promise<string[]>;
+}
 
 export function createPublishedFiles({
   store,
@@ -14,7 +38,7 @@ export function createPublishedFiles({
 }: {
   store: RecordStore;
   blobs: BlobStore;
-}): Pick<Images, 'fileInfo' | 'openFile' | 'localFile' | 'sweepOrphans'> {
+}): PublishedFiles {
   return {
     async fileInfo(key) {
       const info = BLOB_KEY_PATTERN.test(key) ? await blobs.stat(key) : undefined;

@@ -8,7 +8,8 @@ import type { BlobStore, Clock, RecordStore } from '../kernel/ports.js';
 import type { ImageRecord } from '../kernel/records.js';
 import { parseOrThrow } from '../kernel/validate.js';
 import { listImagesQuerySchema } from './schemas.js';
-import type { Images, ImageView } from './images.js';
+import type { Principal } from '../accounts/accounts.js';
+import type { ImageDetail, ImagePage, ImageView } from './types.js';
 
 /** The public URL of a file: the blob store's own, or `publicUrl`/files/<key>. */
 export type UrlOf = (key: string) => string;
@@ -27,6 +28,24 @@ export function createViews(blobs: BlobStore, publicUrl: string) {
   return { urlOf, viewOf };
 }
 
+/** The image records' use cases. Every method throws the domain's errors only; anything else is a fault. */
+export interface ImageRecords {
+  /** docs/api.md#endpoints: one page of the caller's images. `query` holds typed values; throws ValidationError. */
+  list(principal: Principal, query: unknown): Promise<ImagePage>;
+  /** One of the caller's images, with its title and subtitle. Throws NotFoundError (unknown, or another user's). */
+  get(principal: Principal, id: string): Promise<ImageDetail>;
+  /**
+   * Deletes one of the caller's images: the record, then both files (a crash between leaves files
+   * no record points to, for the sweep). The quota unit it used stays used: the month's
+   * generations are counted, not the images kept. Throws NotFoundError.
+   */
+  delete(principal: Principal, id: string): Promise<void>;
+  /** Deletes every image of a user, records then files (account deletion). */
+  deleteAllOf(userId: string): Promise<void>;
+  /** The caller's generations per UTC day of the current month, day 1 to today, for the dashboard's chart. */
+  activity(principal: Principal): Promise<{ date: string; count: number }[]>;
+}
+
 export function createImageRecords({
   store,
   blobs,
@@ -37,7 +56,7 @@ export function createImageRecords({
   blobs: BlobStore;
   clock: Clock;
   urlOf: UrlOf;
-}): Pick<Images, 'list' | 'get' | 'delete' | 'deleteAllOf' | 'activity'> {
+}): ImageRecords {
   return {
     async list(principal, query) {
       const q = parseOrThrow(listImagesQuerySchema, query);

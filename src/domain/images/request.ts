@@ -16,7 +16,7 @@ import { generateOptionsSchema } from './schemas.js';
 import { isTemplateId } from '../schemas.js';
 
 import type { Templates } from '../templates/templates.js';
-import type { PreparedRender } from './images.js';
+import type { PreparedRender } from './types.js';
 
 /**
  * Fields of a generation besides the options of docs/api.md#generate-options: `preset` (a saved design whose

@@ -14,14 +14,13 @@ import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { ServiceBusyError, ValidationError } from '../kernel/errors.js';
 import { FILE_TYPES, type FileFormat } from '../design.js';
-import type { Images } from '../images/images.js';
+import type { CardPipeline, RequestResolver } from '../images/images.js';
 import type { Preset, RenderEntry, User } from '../kernel/records.js';
 import type { BlobStore, Clock, RecordStore } from '../kernel/ports.js';
 import type { Assets } from '../assets/assets.js';
 import type { Templates } from '../templates/templates.js';
 import { optionsOverPreset } from '../presets/presets.js';
-import type { Quota } from '../accounts/quota.js';
-import type { Renderer } from '../render/index.js';
+import type { Ledger } from '../accounts/ledger.js';
 import { generateOptionsSchema } from '../images/schemas.js';
 import { isTemplateId } from '../schemas.js';
 import { parseOrThrow } from '../kernel/validate.js';
@@ -112,18 +111,19 @@ export interface RenderCacheDeps {
   blobs: BlobStore;
   clock: Clock;
   logger: Logger;
-  quota: Quota;
-  images: Pick<Images, 'prepare'>;
+  ledger: Pick<Ledger, 'withCharge'>;
+  requests: Pick<RequestResolver, 'prepare'>;
   assets: Pick<Assets, 'imageRecordOf' | 'fontRecordOf'>;
   templates: Pick<Templates, 'design'>;
-  renderer: Renderer;
+  /** The card pipeline: a link's card is admitted and rendered as a generation is. */
+  pipeline: CardPipeline;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const sha256 = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
 
 export function createRenderCache(deps: RenderCacheDeps): RenderCache {
-  const { store, blobs, clock, quota, images, renderer, logger, assets, templates } = deps;
+  const { store, blobs, clock, ledger, requests, pipeline, logger, assets, templates } = deps;
   /** Renders under way in this process, by hash: concurrent fetches here share one. */
   const inFlight = new Map<string, Promise<RenderEntry>>();
 
@@ -147,8 +147,9 @@ export function createRenderCache(deps: RenderCacheDeps): RenderCache {
       await sleep(WAIT_STEP_MS);
     }
     const render = async (): Promise<RenderEntry> => {
-      const prepared = await images.prepare(user.id, undefined, card.options, undefined, card.standIn);
-      const rendered = await renderer.render(prepared.input, prepared.options, { account: user.id });
+      const rendered = await pipeline.render(user.id, () =>
+        requests.prepare(user.id, undefined, card.options, undefined, card.standIn),
+      );
       const blobKey = `r${hash}.${FILE_TYPES[rendered.format].extension}`;
       await blobs.put(blobKey, rendered.image, rendered.contentType);
       await store.renders.complete(hash, blobKey, rendered.contentType);
@@ -162,8 +163,8 @@ export function createRenderCache(deps: RenderCacheDeps): RenderCache {
       };
     };
     try {
-      // A charged render spends one unit, refunded if it fails (quota.withCharge).
-      return charged ? await quota.withCharge(user, render) : await render();
+      // A charged render spends one unit, refunded if it fails (the ledger's withCharge).
+      return charged ? await ledger.withCharge(user, render) : await render();
     } catch (err) {
       await store.renders
         .release(hash)

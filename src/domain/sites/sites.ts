@@ -46,7 +46,8 @@ import type { Presets } from '../presets/presets.js';
 import type { RenderCache, ServedRender, StandIn } from '../render-links/render-cache.js';
 import { isTemplateId } from '../schemas.js';
 import { siteBodySchema, siteBudgetBodySchema, type sitePageSchema, type siteSchema } from './schemas.js';
-import { SITE_BUDGET_DEFAULT, SITE_RENDERS_PER_ADDRESS, type SiteBudgets } from './budget.js';
+import { SITE_BUDGET_DEFAULT, SITE_RENDERS_PER_ADDRESS } from './budget.js';
+import type { Ledger } from '../accounts/ledger.js';
 import { decodePage, readPage, VERIFICATION_NAME } from './page.js';
 
 /** Sites per account (ours). */
@@ -145,8 +146,8 @@ export interface SitesDeps {
   pageAddressThrottle: Throttle;
   /** Counts a site's new cards per client address ({@link SITE_RENDERS_PER_ADDRESS}). */
   addressThrottle: Throttle;
-  /** The sites' budgets of new cards (budget.ts). */
-  budgets: SiteBudgets;
+  /** Where the sites' budgets of new cards are counted (budget.ts). */
+  ledger: Pick<Ledger, 'spendSite' | 'siteUsed'>;
   options: SiteOptions;
 }
 
@@ -163,7 +164,7 @@ const reasonOf = (err: Error) => err.message.replace(/^Could not fetch url: /, '
 class PageProblem extends Error {}
 
 export function createSites(deps: SitesDeps): Sites {
-  const { store, clock, cache, presets, fetchPage, budgets, logger } = deps;
+  const { store, clock, cache, presets, fetchPage, ledger, logger } = deps;
   const { pageThrottle, pageAddressThrottle, addressThrottle } = deps;
 
   /**
@@ -187,7 +188,7 @@ export function createSites(deps: SitesDeps): Sites {
     preset: s.presetId,
     keepQuery: s.keepQuery,
     description: s.description,
-    budget: { ...s.budget, ...(await budgets.used(s.id)) },
+    budget: { ...s.budget, ...(await ledger.siteUsed(s.id)) },
     verified: s.verifiedAt !== null,
     verifiedAt: s.verifiedAt?.toISOString() ?? null,
     createdAt: s.createdAt.toISOString(),
@@ -473,7 +474,7 @@ export function createSites(deps: SitesDeps): Sites {
         // Counted in one step, as the page fetches are (spendPageFetch).
         if (addressKey !== undefined && !(await addressThrottle.take(addressKey)))
           return standIn('address', `this address caused ${SITE_RENDERS_PER_ADDRESS.points} new cards`);
-        const spent = await budgets.spend(site.id, site.budget);
+        const spent = await ledger.spendSite(site.id, site.budget);
         if (spent === 'hour' || spent === 'month')
           return standIn('budget', `the site's new cards for this ${spent} are spent`);
         giveBack = spent;

@@ -56,7 +56,7 @@ function curlFor(publicUrl: string, fields: Record<string, string>): string {
 }
 
 export function dashboardRoutes(services: Services, publicUrl: string): express.Router {
-  const { images, quota } = services;
+  const { images, generation, previews, quota } = services;
   const router = express.Router();
 
   router.get('/overview', async (_req, res) => {
@@ -158,7 +158,7 @@ export function dashboardRoutes(services: Services, publicUrl: string): express.
   router.post('/playground/preview', async (req, res) => {
     const upload: { form?: ReceivedForm } = {};
     try {
-      const preview = await images.preview(principal(res), playgroundReader(req, upload));
+      const preview = await previews.preview(principal(res), playgroundReader(req, upload));
       res.set('Cache-Control', 'no-store').type(preview.contentType).send(preview.body);
     } catch (err) {
       if (!(err instanceof TitlecardError)) throw err;
@@ -181,13 +181,13 @@ export function dashboardRoutes(services: Services, publicUrl: string): express.
         async (error, status) =>
           page(res, 'playground', { ...(await playgroundData(res, fields())), error }, status),
         async () => {
-          const { image, report } = await images.generate(principal(res), playgroundReader(req, upload));
+          const { image, report } = await generation.generate(principal(res), playgroundReader(req, upload));
           page(res, 'playground', {
             ...(await playgroundData(res, fields())),
             result: {
               ...image,
               // Answered from the record (a worker's, a retry's): no report, nothing to warn of.
-              warnings: (report as typeof report | null)?.warnings ?? [],
+              warnings: report?.warnings ?? [],
               meta: `<meta property="og:image" content="${image.url}">\n<meta property="og:image:width" content="${image.width}">\n<meta property="og:image:height" content="${image.height}">`,
               curl: curlFor(publicUrl, fields()),
             },

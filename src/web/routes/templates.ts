@@ -43,7 +43,7 @@ function parseJson(text: string): unknown {
 }
 
 export function templatesRoutes(services: Services): express.Router {
-  const { templates, images } = services;
+  const { templates, previews } = services;
   const router = express.Router();
   const principal = (res: Response): Principal => ({ user: mustBeSignedIn(res).user });
   // The editor's document is larger than the other forms' fields.
@@ -195,7 +195,7 @@ export function templatesRoutes(services: Services): express.Router {
     const body = (req.body ?? {}) as Record<string, unknown>;
     try {
       const sample = SAMPLES.find((s) => s.id === body.sample) ?? SAMPLES[0];
-      const preview = await images.previewTemplate(principal(res), body.document, async () => ({
+      const preview = await previews.previewTemplate(principal(res), body.document, async () => ({
         image: await readFile(`${STATIC_DIR}/samples/${sample.file}`),
         options: {
           title: body.title,
