@@ -5,7 +5,7 @@
  *   /r      signed render links (public; rendered on first fetch, then served from the store)
  *   /s      site links (public; a verified site's page, its card from its og:title)
  *   /mcp    the MCP connector over Streamable HTTP (src/mcp)
- *   /.well-known/oauth-*, /register, /authorize, /token, /revoke   OAuth 2.1 for it (src/web/oauth.ts)
+ *   /.well-known/oauth-*, /register, /authorize, /token, /revoke   OAuth 2.1 for it (src/web/oauth/)
  *   /healthz
  *   /, /sign-in, /overview, /settings/…   the dashboard (src/web)
  * Unknown routes answer 404 `NOT_FOUND`; errors are mapped by one handler (src/http/errors.ts).
@@ -22,7 +22,9 @@ import { createMcpRouter } from './mcp/http.js';
 import { requestLogMessage, requestSerializers } from './logger.js';
 import type { Runtime } from './runtime.js';
 import { createWebRouter } from './web/index.js';
-import { createOAuthRouter, oauthAvailable, oauthVerifier } from './web/oauth.js';
+import { oauthAvailable } from './domain/oauth/clients.js';
+import { oauthVerifier } from './mcp/oauth-verifier.js';
+import { createOAuthRouter } from './web/oauth/index.js';
 
 /**
  * The Express app on `runtime`. `isStopping` tells `/readyz` that a graceful shutdown has begun
@@ -93,7 +95,7 @@ export function createHttpApp(runtime: Runtime, isStopping: () => boolean = () =
     const status = !ready ? 'unavailable' : degraded ? 'degraded' : 'ok';
     res.status(ready ? 200 : 503).json({ status, checks });
   });
-  // OAuth for MCP clients (src/web/oauth.ts): its endpoints sit at the root, as RFC 8414 expects.
+  // OAuth for MCP clients (src/web/oauth/): its endpoints sit at the root, as RFC 8414 expects.
   const oauth = oauthAvailable(runtime.publicUrl);
   if (oauth) app.use(createOAuthRouter(runtime, { fetch: runtime.oauthFetch }));
   else

@@ -103,7 +103,7 @@ export interface RuntimeOverrides {
   mailer?: Mailer;
   /**
    * Fetches OAuth Client ID Metadata Documents instead of the SSRF-safe fetcher (tests: a loopback
-   * https server with a test certificate; src/web/oauth.ts). Never set in production.
+   * https server with a test certificate; src/web/oauth/). Never set in production.
    */
   oauthFetch?: typeof globalThis.fetch;
 }

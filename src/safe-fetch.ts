@@ -316,7 +316,7 @@ export function createWebhookPoster(options: ImageFetcherOptions = {}): WebhookP
 export const METADATA_DOCUMENT_LIMITS = { maxBytes: 5 * 1024, timeoutMs: 2500, maxRedirects: 0 };
 
 /**
- * The OAuth server's fetch of Client ID Metadata Documents (src/web/oauth.ts), in the shape of the
+ * The OAuth server's fetch of Client ID Metadata Documents (src/web/oauth/), in the shape of the
  * WHATWG `fetch` that oidc-provider calls: a GET through this module's checks, so a refused address
  * (loopback, private, reserved, unless `FETCH_ALLOW_ADDRESSES` admits it) is refused before any
  * socket opens, and an answer that is not a 2xx, a redirect, or more than 5 KiB rejects (the

@@ -120,7 +120,7 @@ export interface Services {
   sessions: Sessions;
   /**
    * A secret of the OAuth authorization server for `purpose` (its cookie key, its signing key's
-   * seed; src/web/oauth.ts): 32 bytes derived from SECRETS_KEY (HMAC-SHA-256 of the purpose), so
+   * seed; src/web/oauth/): 32 bytes derived from SECRETS_KEY (HMAC-SHA-256 of the purpose), so
    * that every process of a deployment holds the same.
    */
   oauthSecret(purpose: string): Buffer;

@@ -9,7 +9,7 @@
  * their `initialize` handshake) to a Streamable HTTP transport of its own. Both answer in JSON, not
  * in an event stream, and build the same server (server.ts) for the caller.
  *
- * - OAuth 2.1 (src/web/oauth.ts): an access token of a connected app (any bearer token but `tc_…`) is checked by the
+ * - OAuth 2.1 (src/web/oauth/): an access token of a connected app (any bearer token but `tc_…`) is checked by the
  *   MCP SDK's bearer middleware, for this resource only (RFC 8707); an API token (`tc_…`) as by
  *   the REST API. A 401 names the Protected Resource Metadata (RFC 9728 section 5.1,
  *   `resource_metadata`), from which a client discovers the authorization server. Without OAuth
@@ -155,7 +155,7 @@ function quietly<T>(logger: Logger, notice: string, make: () => T): T {
 
 /**
  * The router mounted at `/mcp`. `oauthVerifier`, when given, accepts the access tokens of the
- * authorization server (src/web/oauth.ts).
+ * authorization server (src/web/oauth/).
  */
 export function createMcpRouter(
   { services, logger, publicUrl, config }: Runtime,

@@ -10,7 +10,7 @@ import type { Runtime } from '../runtime.js';
 /**
  * The headers for the pages of `publicUrl`. `formAction` adds sources to `form-action` (CSP Level 3:
  * it also governs the redirects that follow a form's submission), which the OAuth consent page
- * needs for its client's redirect URI (src/web/oauth.ts).
+ * needs for its client's redirect URI (src/web/oauth/).
  */
 export function securityHeaders(
   { publicUrl, config }: Pick<Runtime, 'publicUrl' | 'config'>,

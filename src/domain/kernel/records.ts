@@ -107,7 +107,7 @@ export interface ImagePageQuery {
 }
 
 /**
- * One record of the MCP connector's authorization server (oidc-provider, src/web/oauth.ts): an
+ * One record of the MCP connector's authorization server (oidc-provider, src/web/oauth/): an
  * entry of one of its models (`Client`, `Grant`, `Session`, `Interaction`, `AuthorizationCode`,
  * `AccessToken`, `RefreshToken`, …) as its adapter stores it (src/domain/oauth/state.ts).
  */

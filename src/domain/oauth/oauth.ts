@@ -5,7 +5,7 @@
  *
  * The protocol (metadata, Dynamic Client Registration, Client ID Metadata Documents, the
  * authorization and token endpoints, PKCE, refresh token rotation, revocation) is oidc-provider's,
- * configured in src/web/oauth.ts; its state is stored through state.ts in the record store's
+ * configured in src/web/oauth/; its state is stored through state.ts in the record store's
  * OAuthRepository. This module holds what the rest of Titlecard asks of it:
  * - the bearer check of `/mcp`: a live access token for this server's `/mcp` (RFC 8707), of a grant
  *   that still stands, of an account that exists;

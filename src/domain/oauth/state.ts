@@ -1,6 +1,6 @@
 /**
  * The authorization server's storage, in the shape of oidc-provider's `Adapter` (upsert, find,
- * findByUid, consume, destroy, revokeByGrantId; src/web/oauth.ts hands it to the library), on the
+ * findByUid, consume, destroy, revokeByGrantId; src/web/oauth/ hands it to the library), on the
  * record store's OAuthRepository, so that the authorization
  * server's state is shared by every process as the rest of Titlecard's is (SQLite in DATA_DIR, or
  * MongoDB), and "Disconnect" or a revocation holds at once in all of them.
@@ -79,7 +79,7 @@ export function oauthState(store: OAuthRepository, clock: Clock): (model: string
         return entry && id ? payloadOf(id, entry.payload, entry.consumedAt) : undefined;
       },
       async findByUserCode() {
-        // The device flow is off (src/web/oauth.ts): no user codes.
+        // The device flow is off (src/web/oauth/): no user codes.
         return undefined;
       },
       async consume(id) {

@@ -11,7 +11,7 @@ import { receiveForm, type ReceivedForm } from '../../http/multipart.js';
 import { orRefusal, refusalStatus } from '../forms.js';
 import { day, page, STATIC_DIR } from '../render.js';
 import { mustBeSignedIn } from '../session.js';
-import { oauthAvailable } from '../oauth.js';
+import { oauthAvailable } from '../../domain/oauth/clients.js';
 
 /** Sample backgrounds bundled with the dashboard (credits in src/web/static/samples/README.md). */
 export const SAMPLES = [
