@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { newId } from '../src/domain/kernel/ids.js';
 import { titleSortKey, type ImagePageQuery } from '../src/domain/kernel/records.js';
-import { openSqliteStore } from '../src/storage/sqlite/index.js';
+import { openSqliteStore } from '../src/adapters/storage/sqlite/index.js';
 import { delayLine, eventLoopDelay, median } from './stats.js';
 
 const RUNS = 21;

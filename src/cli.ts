@@ -161,7 +161,7 @@ function buildProgram(): Command {
       const config = loadConfig();
       const logger = createLogger(config.logLevel);
       const [{ backendFromEnvironment }, { runStdio }] = await Promise.all([
-        import('./cli-backend.js'),
+        import('./cli/backend.js'),
         import('./mcp/stdio.js'),
       ]);
       const { backend, close, startBackground, localFileOf } = await backendFromEnvironment(
@@ -314,7 +314,7 @@ function buildProgram(): Command {
     .option('--id <id>', 'the template to replace, tpl_…')
     .option('--json', 'print one JSON object: {id, name, version, created}')
     .action(async (file: string, o: { id?: string; json?: boolean }) => {
-      const { pushTemplate } = await import('./cli-templates.js');
+      const { pushTemplate } = await import('./cli/templates.js');
       const { template, created } = await pushTemplate(file, o);
       if (o.json)
         out(JSON.stringify({ id: template.id, name: template.name, version: template.version, created }));
@@ -329,7 +329,7 @@ function buildProgram(): Command {
     .argument('<id>', 'tpl_…, or bottom-left, left, right, split')
     .option('--out <file>', 'write the document here instead of printing it')
     .action(async (id: string, o: { out?: string }) => {
-      const { pullTemplate } = await import('./cli-templates.js');
+      const { pullTemplate } = await import('./cli/templates.js');
       const text = await pullTemplate(id, o.out);
       if (o.out) out(`Wrote ${o.out}.`);
       else process.stdout.write(text);

@@ -38,6 +38,8 @@ export interface ConfigVariable {
   schema: z.ZodType;
   default: string;
   description: string;
+  /** Its key in {@link Config} when not the camel case of its name (`SIGNUP` is `signUp`). */
+  key?: string;
 }
 
 /**
@@ -66,7 +68,11 @@ export const CONFIG_TABLE = {
       'Base URL the public reaches the server at. Image URLs are built on it: `$PUBLIC_URL/files/<name>`.',
   },
   DATA_DIR: {
-    schema: z.string().min(1).default('./data'),
+    schema: z
+      .string()
+      .min(1)
+      .default('./data')
+      .transform((dir) => path.resolve(dir)),
     default: '`./data`',
     description:
       'Holds the SQLite database (`titlecard.db`, WAL mode), the files (`files/`: images, uploads, rendered links) and `secrets.key`.',
@@ -129,7 +135,8 @@ export const CONFIG_TABLE = {
         (v) => Buffer.from(v, 'base64').length === 32,
         'expected base64 of 32 bytes (openssl rand -base64 32)',
       )
-      .optional(),
+      .optional()
+      .transform((v) => (v ? Buffer.from(v, 'base64') : undefined)),
     default: '`DATA_DIR/secrets.key`',
     description:
       'Base64 of 32 random bytes (`openssl rand -base64 32`): seals the signing keys of render links at rest (AES-256-GCM). Unset: a key file is made on first start. Scaled out: the same value on every process.',
@@ -214,7 +221,10 @@ export const CONFIG_TABLE = {
       'With `QUEUE=redis`: seconds a worker holds an item without renewing its lock before another worker takes it over.',
   },
   GENERATE_ON_WORKERS: {
-    schema: z.enum(['true', 'false']).default('false'),
+    schema: z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((v) => v === 'true'),
     default: '`false`',
     description:
       'With `QUEUE=redis`, `true`: `POST /generate` hands its render to the workers (the upload travels through the blob store).',
@@ -249,17 +259,24 @@ export const CONFIG_TABLE = {
     description: 'S3 region.',
   },
   S3_FORCE_PATH_STYLE: {
-    schema: z.enum(['true', 'false']).default('false'),
+    schema: z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((v) => v === 'true'),
     default: '`false`',
     description: '`true` for path-style URLs (most S3-compatible servers).',
   },
   S3_PUBLIC_URL: {
-    schema: z.url({ protocol: /^https?$/ }).optional(),
+    schema: z
+      .url({ protocol: /^https?$/ })
+      .optional()
+      .transform((url) => url?.replace(/\/+$/, '')),
     default: 'none',
     description:
       'Public base URL of the bucket or of a CDN in front of it: image URLs become `S3_PUBLIC_URL/<key>`. Unset: Titlecard serves the files at `PUBLIC_URL/files/<key>`.',
   },
   SIGNUP: {
+    key: 'signUp' as const,
     schema: z.enum(['open', 'closed']).default('open'),
     default: '`open`',
     description:
@@ -317,7 +334,37 @@ export const CONFIG_VARIABLES: [name: string, description: string][] = Object.en
   ([name, v]) => [name, `${plain(v.description)} Default: ${plain(v.default)}.`],
 );
 
-/** Reads the configuration from `env`. Throws ConfigError naming the first bad variable. */
+/** Variables the table lists for people that others read (the AWS SDK; `titlecard mcp` and `templates`). */
+const READ_BY_OTHERS = [
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+  'TITLECARD_TOKEN',
+  'TITLECARD_API_URL',
+] as const;
+
+/** The camel case of a variable's name: `RENDER_MAX_WAIT` → `renderMaxWait`. */
+type Camel<S extends string> = S extends `${infer Head}_${infer Tail}`
+  ? `${Lowercase<Head>}${Capitalize<Camel<Tail>>}`
+  : Lowercase<S>;
+type Table = typeof CONFIG_TABLE;
+/** A variable's key in {@link Config}: its own `key`, else the camel case of its name. */
+type KeyOf<K extends keyof Table> = Table[K] extends { key: infer N extends string } ? N : Camel<K>;
+const keyOf = (name: string) =>
+  (CONFIG_TABLE as Record<string, ConfigVariable>)[name]?.key ??
+  name.toLowerCase().replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/** Every variable Titlecard reads itself, by its key, as its schema outputs it. */
+type Flat = {
+  [K in Exclude<keyof Table, (typeof READ_BY_OTHERS)[number]> as KeyOf<K>]: z.output<Table[K]['schema']>;
+};
+
+/**
+ * Reads the configuration from `env`: each variable of {@link CONFIG_TABLE} under its key (`PORT` →
+ * `port`, `RENDER_MAX_WAIT` → `renderMaxWait`), as its schema reads it; `DATA_DIR` an absolute
+ * path, `SECRETS_KEY` 32 bytes (undefined: DATA_DIR/secrets.key, src/runtime.ts), `PUBLIC_URL`
+ * without a trailing slash (undefined: http://localhost:<the port bound>), `RENDER_CONCURRENCY`
+ * undefined for the number of cores. Throws ConfigError naming the first bad variable.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const result = schema.safeParse(present);
@@ -330,7 +377,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     );
   }
   const c = result.data;
-  if (c.GENERATE_ON_WORKERS === 'true' && c.QUEUE !== 'redis')
+  if (c.GENERATE_ON_WORKERS && c.QUEUE !== 'redis')
     throw new ConfigError(
       'Invalid GENERATE_ON_WORKERS="true": it needs QUEUE=redis (and REDIS_URL), the queue workers read.',
     );
@@ -338,48 +385,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     throw new ConfigError(
       'Invalid QUEUE="redis": it needs REDIS_URL, the Redis server that holds the queue.',
     );
+  // Each variable once, by its key ({@link keyOf}); the MongoDB and S3 settings also as one group each.
+  const flat = Object.fromEntries(
+    Object.entries(c)
+      .filter(([name]) => !(READ_BY_OTHERS as readonly string[]).includes(name))
+      .map(([name, value]) => [keyOf(name), value]),
+  ) as Flat;
   return {
-    port: c.PORT,
-    host: c.HOST,
-    /** Without a trailing slash; undefined means http://localhost:<the port actually bound>. */
-    publicUrl: c.PUBLIC_URL,
-    /** An absolute path. */
-    dataDir: path.resolve(c.DATA_DIR),
-    logLevel: c.LOG_LEVEL,
-    /** Undefined means the number of cores. */
-    renderConcurrency: c.RENDER_CONCURRENCY,
-    renderQueue: c.RENDER_QUEUE,
-    renderMaxWait: c.RENDER_MAX_WAIT,
-    siteRecheck: c.SITE_RECHECK,
-    maxConnections: c.MAX_CONNECTIONS,
-    shutdownDelay: c.SHUTDOWN_DELAY,
-    metricsToken: c.METRICS_TOKEN,
-    /** Express's `trust proxy`: false, a number of hops, or the proxies' addresses and ranges. */
-    trustProxy: c.TRUST_PROXY,
-    /** 32 bytes; undefined: DATA_DIR/secrets.key (src/runtime.ts). */
-    secretsKey: c.SECRETS_KEY ? Buffer.from(c.SECRETS_KEY, 'base64') : undefined,
-    mcpAllowedHosts: c.MCP_ALLOWED_HOSTS,
-    mcpAllowedOrigins: c.MCP_ALLOWED_ORIGINS,
-    fetchAllowAddresses: c.FETCH_ALLOW_ADDRESSES,
+    ...flat,
     /** Set: records in MongoDB. */
-    mongo: c.MONGODB_URI ? { uri: c.MONGODB_URI, dbName: c.MONGODB_DB } : undefined,
-    redisUrl: c.REDIS_URL,
-    queue: c.QUEUE,
-    queueLockSeconds: c.QUEUE_LOCK_SECONDS,
-    generateOnWorkers: c.GENERATE_ON_WORKERS === 'true',
-    generateWaitSeconds: c.GENERATE_WAIT_SECONDS,
-    workerConcurrency: c.WORKER_CONCURRENCY,
-    signUp: c.SIGNUP,
-    smtpUrl: c.SMTP_URL,
-    mailFrom: c.MAIL_FROM,
+    mongo: flat.mongodbUri ? { uri: flat.mongodbUri, dbName: flat.mongodbDb } : undefined,
     /** Set: image files in S3. */
-    s3: c.S3_BUCKET
+    s3: flat.s3Bucket
       ? {
-          bucket: c.S3_BUCKET,
-          endpoint: c.S3_ENDPOINT,
-          region: c.S3_REGION,
-          forcePathStyle: c.S3_FORCE_PATH_STYLE === 'true',
-          publicUrl: c.S3_PUBLIC_URL?.replace(/\/+$/, ''),
+          bucket: flat.s3Bucket,
+          endpoint: flat.s3Endpoint,
+          region: flat.s3Region,
+          forcePathStyle: flat.s3ForcePathStyle,
+          publicUrl: flat.s3PublicUrl,
         }
       : undefined,
   };

@@ -11,9 +11,12 @@ import type { Clock, Mailer } from './domain/kernel/ports.js';
 import { loadFontLibrary, type FontLibrary } from './domain/render/index.js';
 import { createRenderer, createSubjectDetector } from './domain/render/index.js';
 import { warmUp } from './domain/render/index.js';
-import { createMetrics, measuredRenderer, type Metrics } from './metrics.js';
+import { createMetrics, measuredRenderer, type Metrics } from './adapters/metrics.js';
 import { createServices, type Services } from './domain/services.js';
-import { openItemQueue } from './queue.js';
+import { openItemQueue, redisOutage } from './adapters/queue.js';
+import { mongoOutage } from './adapters/storage/mongo/outage.js';
+import { s3Outage } from './adapters/storage/s3.js';
+import { recognizeOutages } from './domain/kernel/errors.js';
 import {
   createImageFetcher,
   createMetadataDocumentFetcher,
@@ -21,16 +24,16 @@ import {
   createWebhookPoster,
   type ImageFetcher,
   type ImageFetcherOptions,
-} from './safe-fetch.js';
-import { createLogMailer, createSmtpMailer } from './mail.js';
+} from './adapters/safe-fetch.js';
+import { createLogMailer, createSmtpMailer } from './adapters/mail.js';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SECRETS_KEY_BYTES } from './domain/kernel/secrets.js';
-import { openStorage, sqliteFileOf } from './storage/index.js';
+import { openStorage, sqliteFileOf } from './adapters/storage/index.js';
 import { openUploadDir } from './uploads.js';
-import { openLimits, type SharedLimits } from './storage/limits.js';
-import { createServiceThrottles } from './storage/throttle.js';
+import { openLimits, type SharedLimits } from './adapters/storage/limits.js';
+import { createServiceThrottles } from './adapters/storage/throttle.js';
 
 /**
  * The key that seals secrets at rest (src/domain/kernel/secrets.ts): SECRETS_KEY, else `DATA_DIR/secrets.key`,
@@ -119,12 +122,12 @@ export interface Runtime {
   fetchImage: ImageFetcher;
   /** This process's directory for uploads in flight (src/uploads.ts). */
   uploadDir: string;
-  /** Prometheus metrics of this process (src/metrics.ts). */
+  /** Prometheus metrics of this process (src/adapters/metrics.ts). */
   metrics: Metrics;
   /** Where the limits are counted: this process, or Redis (REDIS_URL); the OAuth router's too. */
   limits: SharedLimits;
   /**
-   * Fetches OAuth Client ID Metadata Documents: the SSRF-safe fetcher (src/safe-fetch.ts, which
+   * Fetches OAuth Client ID Metadata Documents: the SSRF-safe fetcher (src/adapters/safe-fetch.ts, which
    * follows `FETCH_ALLOW_ADDRESSES`), or {@link RuntimeOverrides.oauthFetch}.
    */
   oauthFetch: typeof globalThis.fetch;
@@ -136,12 +139,30 @@ export interface Runtime {
  * Opens the configured stores and builds the services. `publicUrl` defaults to `config.publicUrl`,
  * else `http://localhost:<config.port>`. Throws ConfigError when a store cannot be reached.
  */
+/**
+ * The domain's settings that come from the configuration (ServiceDeps): the admission's bounds
+ * (RENDER_CONCURRENCY + RENDER_QUEUE under way, RENDER_MAX_WAIT in ms), SIGNUP and SITE_RECHECK;
+ * their defaults are the configuration table's, stated there only.
+ */
+export function serviceSettingsOf(
+  config: Pick<Config, 'renderConcurrency' | 'renderQueue' | 'renderMaxWait' | 'signUp' | 'siteRecheck'>,
+) {
+  return {
+    maxInFlight: (config.renderConcurrency ?? availableParallelism()) + config.renderQueue,
+    maxWaitMs: config.renderMaxWait * 1000,
+    signUpMode: config.signUp,
+    siteRecheckSeconds: config.siteRecheck,
+  };
+}
+
 export async function createRuntime(
   config: Config,
   logger: Logger,
   options: RuntimeOverrides & { publicUrl?: string } = {},
 ): Promise<Runtime> {
   const publicUrl = options.publicUrl ?? config.publicUrl ?? `http://localhost:${config.port}`;
+  // Each adapter reads its own driver's errors; the domain's outageOf asks them (a 503, not a 500).
+  recognizeOutages(mongoOutage, s3Outage, redisOutage);
   const { store, blobs } = await openStorage(config);
   const limits = await openLimits(config.redisUrl, logger);
   // The subject detector is made here, one per process, and reports its health through the renderer.
@@ -178,15 +199,12 @@ export async function createRuntime(
     ...(itemQueue ? { itemQueue } : {}),
     ...(itemQueue?.generations ? { generationQueue: itemQueue.generations } : {}),
     ...createServiceThrottles(limits.limiters),
-    siteRecheckSeconds: config.siteRecheck,
+    ...serviceSettingsOf(config),
     blobs,
     renderer,
     logger,
     publicUrl,
     mailer,
-    signUpMode: config.signUp,
-    maxInFlight: (config.renderConcurrency ?? availableParallelism()) + config.renderQueue,
-    maxWaitMs: config.renderMaxWait * 1000,
     ...(options.clock ? { clock: options.clock } : {}),
   });
   const uploadDir = await openUploadDir(config.dataDir, logger);

@@ -1,5 +1,5 @@
 /**
- * `titlecard worker`: renders batch items from the Redis queue (`QUEUE=redis`, src/queue.ts) on the
+ * `titlecard worker`: renders batch items from the Redis queue (`QUEUE=redis`, src/adapters/queue.ts) on the
  * configured stores, and answers `GET /healthz` and `GET /metrics` on PORT (its items by worker, how
  * long they waited, its render stages) for probes and Prometheus. Serves no API.
  */
@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { ConfigError, type Config } from './config.js';
-import { startItemWorker } from './queue.js';
+import { startItemWorker } from './adapters/queue.js';
 import { createRuntime } from './runtime.js';
 
 /** How old a still-queued item must be before a worker enqueues it again, ms (and how often it looks, at most). */
@@ -18,7 +18,7 @@ export const REQUEUE_AFTER_MS = 60_000;
  * How often a worker looks for items to queue again, and how stale a running item's claim must be
  * before it is (its job may have run out of retries: issue 44), from the lock's duration: every
  * 2 locks (4 s to 60 s), after 4 locks (at least 8 s). With the default 30 s lock: every 60 s,
- * after 120 s. A job still waiting or running is never queued twice (src/queue.ts).
+ * after 120 s. A job still waiting or running is never queued twice (src/adapters/queue.ts).
  */
 export function requeueTimes(lockSeconds: number): { everyMs: number; stalledAfterMs: number } {
   return {

@@ -18,7 +18,7 @@ export const recordIdSchema = (prefix: IdPrefix) =>
 /**
  * An http or https URL of at most 2048 characters (a webhook's, a batch's `webhookUrl`, MCP's
  * `imageUrl`): what is fetched or POSTed to. Whether its address may be reached is the SSRF-safe
- * fetcher's to decide (src/safe-fetch.ts), at each request.
+ * fetcher's to decide (src/adapters/safe-fetch.ts), at each request.
  */
 export const httpUrlSchema = () => z.url({ protocol: /^https?$/, error: 'an http or https URL' }).max(2048);
 

@@ -62,12 +62,12 @@ export interface ServiceDeps {
   previewThrottle: Throttle;
   /** Sends verification and password-reset links. */
   mailer: Mailer;
-  /** Most generations and previews under way at once (see images.ts); default 66. */
-  maxInFlight?: number;
-  /** Longest expected wait for a render a generation is admitted to, ms (see images.ts); default 30 s. */
-  maxWaitMs?: number;
-  /** `SIGNUP`; default `open`. */
-  signUpMode?: SignUpMode;
+  /** Most generations and previews under way at once (images/admission.ts): RENDER_CONCURRENCY + RENDER_QUEUE. */
+  maxInFlight: number;
+  /** Longest expected wait for a render a generation is admitted to, ms (images/admission.ts): RENDER_MAX_WAIT. */
+  maxWaitMs: number;
+  /** `SIGNUP`. */
+  signUpMode: SignUpMode;
   /** Default the system clock; tests inject one to cross a month boundary. */
   clock?: Clock;
   /** SECRETS_KEY (32 bytes): seals the signing keys of render links at rest (secrets.ts). */
@@ -93,8 +93,8 @@ export interface ServiceDeps {
   itemQueue?: ItemQueue;
   /** With `GENERATE_ON_WORKERS`: `/generate`'s renders go to the workers too (images.ts). */
   generationQueue?: GenerationQueue;
-  /** `SITE_RECHECK`, seconds; default 3600. */
-  siteRecheckSeconds?: number;
+  /** `SITE_RECHECK`, seconds. */
+  siteRecheckSeconds: number;
 }
 
 /** Every use case of Titlecard, by area. */
@@ -273,7 +273,7 @@ export function createServices(deps: ServiceDeps): Services {
     pageAddressThrottle: deps.pageAddressThrottle,
     addressThrottle: deps.siteAddressThrottle,
     ledger,
-    options: { recheckSeconds: deps.siteRecheckSeconds ?? 3600 },
+    options: { recheckSeconds: deps.siteRecheckSeconds },
   });
   // One processor of batch items, for this process's runner and for a queue's workers.
   const processItem = createItemProcessor({
@@ -331,7 +331,7 @@ export function createServices(deps: ServiceDeps): Services {
     clock,
     throttle: deps.throttle,
     links,
-    signUpMode: deps.signUpMode ?? 'open',
+    signUpMode: deps.signUpMode,
   });
   const oauth = createOAuth({ store, clock, publicUrl: deps.publicUrl });
   const accounts = createAccounts({

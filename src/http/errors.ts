@@ -14,7 +14,7 @@ import {
   ValidationError,
   type ErrorCode,
 } from '../domain/kernel/errors.js';
-import type { Metrics } from '../metrics.js';
+import type { Metrics } from '../adapters/metrics.js';
 import { unauthorizedResponse } from './auth.js';
 
 /** `{success: false, error: {code, message, details?}}` (docs/api.md#errors). */

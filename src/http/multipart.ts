@@ -13,7 +13,7 @@ import busboy from 'busboy';
 import type { Request } from 'express';
 import { FileTooLargeError, ValidationError } from '../domain/kernel/errors.js';
 import { LIMITS } from '../domain/design.js';
-import type { Metrics } from '../metrics.js';
+import type { Metrics } from '../adapters/metrics.js';
 
 export interface ReceivedForm {
   /** Text fields by name (each sent at most once). */

@@ -1,6 +1,6 @@
 /**
  * `titlecard mcp`: the connector over stdio, for Claude Desktop and other local clients.
- * The command line chooses the backend (src/cli-backend.ts): the API token comes from
+ * The command line chooses the backend (src/cli/backend.ts): the API token comes from
  * TITLECARD_TOKEN; with TITLECARD_API_URL set the tools call that server's REST API, otherwise the
  * local embedded store under DATA_DIR. stdout carries nothing but the protocol; logs go to stderr.
  * Over stdio the background may also be a file on this computer (`imagePath`).

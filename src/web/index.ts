@@ -50,7 +50,7 @@ export function createWebRouter(runtime: Runtime): express.Router {
   router.use(checkSameOrigin(origin));
   router.use(express.urlencoded({ extended: false, limit: '16kb' }));
   router.use(loadSession(services.sessions, cookie));
-  // Without SMTP_URL the account emails are printed in the server's terminal (src/mail.ts): the
+  // Without SMTP_URL the account emails are printed in the server's terminal (src/adapters/mail.ts): the
   // pages that ask for a confirmation say so.
   router.use((_req, res, next) => {
     res.locals.mailInTerminal = !runtime.config.smtpUrl;

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { BATCHES_KEPT, BATCHES_UNFINISHED } from '../../src/domain/batches/batches.js';
 import { NotFoundError, TooManyAttemptsError } from '../../src/domain/kernel/errors.js';
 import type { ItemQueue } from '../../src/domain/kernel/ports.js';
-import { openSqliteStore } from '../../src/storage/sqlite/index.js';
+import { openSqliteStore } from '../../src/adapters/storage/sqlite/index.js';
 import { createMemoryBlobStore } from '../support/memory-blobs.js';
 import { solid } from '../support/images.js';
 import { testServices } from '../support/server.js';

@@ -12,7 +12,7 @@ import { domainServices, fakeClock } from '../support/domain.js';
 import { solid } from '../support/images.js';
 import { testFonts, testServices } from '../support/server.js';
 import { derivedId } from '../../src/domain/kernel/ids.js';
-import { openSqliteStore } from '../../src/storage/sqlite/index.js';
+import { openSqliteStore } from '../../src/adapters/storage/sqlite/index.js';
 
 describe('nothing lost, nothing charged wrongly', () => {
   it('when writing the file fails, no record is left and the quota is refunded', async () => {

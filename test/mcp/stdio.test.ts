@@ -13,7 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_NAMES } from '../support/mcp-tools.js';
 import type { Services } from '../../src/domain/services.js';
-import { openStorage } from '../../src/storage/index.js';
+import { openStorage } from '../../src/adapters/storage/index.js';
 import { PHOTOS_DIR, solid } from '../support/images.js';
 import { ROOT, spawnServer, type ServerProcess } from '../support/process.js';
 import { call, startTestServer, testServices } from '../support/server.js';

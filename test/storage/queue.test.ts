@@ -1,5 +1,5 @@
 /**
- * Render workers on a real queue (QUEUE=redis, src/queue.ts): two API processes and two
+ * Render workers on a real queue (QUEUE=redis, src/adapters/queue.ts): two API processes and two
  * `titlecard worker` processes over one MongoDB (FerretDB), one S3 (versitygw) and one Redis, all
  * started by the test set-up on 127.0.0.1. A 50-item batch made on one API process and followed on
  * the other is rendered by the workers; one worker is killed with SIGKILL mid-batch, and every item

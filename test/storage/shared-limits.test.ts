@@ -1,5 +1,5 @@
 /**
- * The limits counted in Redis (REDIS_URL, src/storage/limits.ts): sign-in guesses, password-reset
+ * The limits counted in Redis (REDIS_URL, src/adapters/storage/limits.ts): sign-in guesses, password-reset
  * requests, previews and the OAuth endpoints' limits count across processes, so N processes give
  * no more tries than one (issue 27). Each "process" of the throttle tests holds its own Redis
  * client, as two processes would; the OAuth test runs two real server processes.
@@ -11,13 +11,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ConfigError } from '../../src/config.js';
 import { PASSWORD_GUESS_KEYS, PASSWORD_GUESS_LIMITS } from '../../src/domain/accounts/password-guard.js';
-import { openLimits, type SharedLimits } from '../../src/storage/limits.js';
+import { openLimits, type SharedLimits } from '../../src/adapters/storage/limits.js';
 import {
   createPasswordGuessThrottle,
   createThrottle,
   memoryLimiters,
   type Limiters,
-} from '../../src/storage/throttle.js';
+} from '../../src/adapters/storage/throttle.js';
 import { spawnServer } from '../support/process.js';
 
 const redisUrl = inject('redisUrl');

@@ -9,7 +9,7 @@
  */
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { openStorage, type StorageConfig } from '../../src/storage/index.js';
+import { openStorage, type StorageConfig } from '../../src/adapters/storage/index.js';
 
 interface Job {
   storage: StorageConfig;

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import type { StorageConfig } from '../../src/storage/index.js';
+import type { StorageConfig } from '../../src/adapters/storage/index.js';
 import { ROOT } from './process.js';
 
 const WORKER = fileURLToPath(new URL('./charge-worker.ts', import.meta.url));

@@ -2,7 +2,7 @@
 import type { BlobStore, Clock } from '../../src/domain/kernel/ports.js';
 import { createRenderer, type Renderer } from '../../src/domain/render/index.js';
 import { createMemoryBlobStore } from './memory-blobs.js';
-import { openSqliteStore } from '../../src/storage/sqlite/index.js';
+import { openSqliteStore } from '../../src/adapters/storage/sqlite/index.js';
 import { testFonts, testServices } from './server.js';
 
 /** A clock that stands still until `set`. */

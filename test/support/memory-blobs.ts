@@ -1,5 +1,5 @@
 /**
- * An in-memory blob store, for fast domain tests (the service's are local disk and S3, src/storage).
+ * An in-memory blob store, for fast domain tests (the service's are local disk and S3, src/adapters/storage).
  */
 import { Readable } from 'node:stream';
 import { assertBlobKey, contentTypeOfKey } from '../../src/domain/images/files.js';

@@ -17,8 +17,9 @@ import { loadFontLibrary, type FontLibrary } from '../../src/domain/render/text/
 import type { MailMessage, Mailer } from '../../src/domain/kernel/ports.js';
 import { createRenderer } from '../../src/domain/render/index.js';
 import { createServices, type ServiceDeps, type Services } from '../../src/domain/services.js';
-import { createServiceThrottles } from '../../src/storage/throttle.js';
-import type { ImageFetcherOptions } from '../../src/safe-fetch.js';
+import { createServiceThrottles } from '../../src/adapters/storage/throttle.js';
+import type { ImageFetcherOptions } from '../../src/adapters/safe-fetch.js';
+import { serviceSettingsOf } from '../../src/runtime.js';
 import { startServer } from '../../src/server.js';
 
 let fonts: FontLibrary | undefined;
@@ -346,8 +347,14 @@ export function testServices(
     | 'logger'
     | 'publicUrl'
     | 'secretsKey'
+    | keyof ReturnType<typeof serviceSettingsOf>
   > &
-    Partial<Pick<ServiceDeps, 'mailer' | 'renderer' | 'publicUrl' | 'secretsKey'>>,
+    Partial<
+      Pick<
+        ServiceDeps,
+        'mailer' | 'renderer' | 'publicUrl' | 'secretsKey' | keyof ReturnType<typeof serviceSettingsOf>
+      >
+    >,
 ): Services {
   return createServices({
     renderer: createRenderer(testFonts()),
@@ -356,6 +363,7 @@ export function testServices(
     mailer: memoryMailer(),
     secretsKey: randomBytes(32),
     ...createServiceThrottles(),
+    ...serviceSettingsOf(loadConfig({})),
     ...deps,
   });
 }

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { BlobStore } from '../../src/domain/kernel/ports.js';
 import type { Services } from '../../src/domain/services.js';
-import { openStorage, type StorageConfig } from '../../src/storage/index.js';
+import { openStorage, type StorageConfig } from '../../src/adapters/storage/index.js';
 import { solid } from './images.js';
 import { spawnServer, type ServerProcess } from './process.js';
 import { call, download, generate, testServices } from './server.js';

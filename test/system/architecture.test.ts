@@ -4,9 +4,12 @@
  * storage only through the domain's use cases and never reach each other, directly or through any
  * chain of imports, sharing what they have in common through src/http and src/backend; only the
  * composition roots (app.ts mounts the HTTP edges, cli.ts starts the server, the worker and the
- * stdio connector) import another edge, and only its entry points; no two modules import each other's
- * values in a cycle; the renderer imports the design vocabulary, not the request schemas; every
- * error code has its HTTP answer; no hand-written file passes 600 lines.
+ * stdio connector) import another edge, and only its entry points; no two modules import each
+ * other in a cycle, not even for types; the renderer is at the bottom (it imports nothing of the
+ * domain but its floor, nobody reaches past its index.ts, only the card pipeline calls it, and only
+ * it imports sharp); only the charge ledger writes usage counters; the domain names no driver's
+ * errors; every error code has its HTTP answer; no hand-written file passes 600 lines. Each rule
+ * is also run on a planted violation, which it must find.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -153,7 +156,7 @@ function crossEdgeImports(m: Module): string[] {
 describe('layering of src/', () => {
   it('finds the modules it checks', () => {
     expect(under('domain').length).toBeGreaterThan(30);
-    for (const dir of [...EDGES, 'http', 'domain/render', 'storage'])
+    for (const dir of [...EDGES, 'http', 'domain/render', 'adapters/storage'])
       expect(under(dir).length).toBeGreaterThan(4);
   });
 
@@ -161,7 +164,7 @@ describe('layering of src/', () => {
     for (const m of under('domain'))
       for (const s of m.specifiers)
         expect(s, m.file).not.toMatch(
-          /^(express|@modelcontextprotocol\/|mongodb|@aws-sdk\/|busboy|pino-http)|^(storage|http|api|mcp|web)\//,
+          /^(express|@modelcontextprotocol\/|mongodb|@aws-sdk\/|busboy|pino-http)|^(adapters|http|api|mcp|web)\//,
         );
   });
 
@@ -172,7 +175,7 @@ describe('layering of src/', () => {
       ...modules.filter((x) => x.file === 'app.ts'),
     ]) {
       for (const s of m.specifiers)
-        expect(s, m.file).not.toMatch(/^storage\/|^(mongodb|@aws-sdk\/|better-sqlite3)$/);
+        expect(s, m.file).not.toMatch(/^adapters\/storage\/|^(mongodb|@aws-sdk\/|better-sqlite3)$/);
       expect(m.text, m.file).not.toMatch(/\b(RecordStore|BlobStore|\.blobs\b|\.store\b)/);
     }
   });
@@ -194,15 +197,6 @@ describe('layering of src/', () => {
       typeOnly: [],
     };
     expect(crossEdgeImports(planted)).toEqual(['mcp/http.js']);
-  });
-
-  it('the renderer imports the design vocabulary for values, and the request schemas for types only', () => {
-    for (const m of under('domain/render')) {
-      const valueImports = m.specifiers.filter((s) => !m.typeOnly.includes(s));
-      expect(valueImports, m.file).not.toContain('domain/schemas.js');
-      for (const s of valueImports)
-        expect(s, m.file).not.toMatch(/^domain\/(accounts|images|oauth|render-links|services)/);
-    }
   });
 
   it('only the command line imports src/server.ts, and only src/app.ts mounts the edges', () => {
@@ -238,7 +232,9 @@ describe('the import graph, followed transitively', () => {
 
   it('the MCP tools and the backend port reach neither the runtime nor a storage adapter', () => {
     for (const m of [...under('mcp/tools'), ...under('backend')]) {
-      const reached = [...reach(graph, m.file)].filter((f) => f === 'runtime.ts' || f.startsWith('storage/'));
+      const reached = [...reach(graph, m.file)].filter(
+        (f) => f === 'runtime.ts' || f.startsWith('adapters/storage/'),
+      );
       expect(reached, m.file).toEqual([]);
     }
   });
@@ -263,6 +259,163 @@ describe('the import graph, followed transitively', () => {
       { file: 'b.ts', text: '', specifiers: ['a.js'], typeOnly: ['a.js'] },
     ];
     expect(valueCycles(valueGraph(typeOnly))).toEqual([]);
+  });
+});
+
+/** Modules of bench/ and scripts/, their specifiers as paths under src/ (`../src/domain/x.js` → `domain/x.js`). */
+const outside: Module[] = ['bench', 'scripts'].flatMap((dir) =>
+  readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => {
+      const file = `${dir}/${f}`;
+      const text = readFileSync(path.join(ROOT, file), 'utf8');
+      const specifiers = [...text.matchAll(/^\s*(?:import|export)\b[^;]*?from\s+'([^']+)'/gms)].map((m) => {
+        const spec = m[1] as string;
+        return spec.startsWith('.')
+          ? path.normalize(path.join(dir, path.dirname(f), spec)).replace(/^src\//, '')
+          : spec;
+      });
+      return { file, text, specifiers, typeOnly: [] };
+    }),
+);
+
+/** Every import, `import type` included, as files under src/: the graph type-only cycles are found in. */
+function importGraph(of: Module[]): Graph {
+  const files = new Set(of.map((m) => m.file));
+  return new Map(
+    of.map((m) => [
+      m.file,
+      m.specifiers.map((spec) => spec.replace(/\.js$/, '.ts')).filter((f) => files.has(f)),
+    ]),
+  );
+}
+
+const RENDERER = 'domain/render/';
+const inRenderer = (m: Module) => m.file.startsWith(RENDERER);
+
+/** Imports that reach past the renderer's index.ts from outside it: `file → specifier`. */
+function deepRendererImports(of: Module[]): string[] {
+  return of
+    .filter((m) => !inRenderer(m))
+    .flatMap((m) =>
+      m.specifiers
+        .filter((s) => s.startsWith(RENDERER) && s !== `${RENDERER}index.js`)
+        .map((s) => `${m.file} → ${s}`),
+    );
+}
+
+/** The domain's floor, which the renderer may import: the vocabulary, the text rules and the kernel. */
+const FLOOR = /^domain\/(design\.js|text\.js|kernel\/)/;
+/** What the renderer imports of the rest of the domain (types too): `file → specifier`. */
+function rendererImportsAbove(of: Module[]): string[] {
+  return of
+    .filter(inRenderer)
+    .flatMap((m) =>
+      m.specifiers
+        .filter((s) => s.startsWith('domain/') && !s.startsWith(RENDERER) && !FLOOR.test(s))
+        .map((s) => `${m.file} → ${s}`),
+    );
+}
+
+/** Modules that write or read the store's usage counters, but the ledger and the stores themselves. */
+function usageCounterUsers(of: Module[]): string[] {
+  const allowed = (f: string) =>
+    f === 'domain/accounts/ledger.ts' || f === 'domain/kernel/ports.ts' || f.startsWith('adapters/storage/');
+  return of
+    .filter((m) => !allowed(m.file))
+    .filter((m) =>
+      /\bstore\.usage\b|\busage\.(tryCharge|tryChargeOnce|refund|settle|keyedBetween|get)\(|\bUsageRepository\b/.test(
+        m.text,
+      ),
+    )
+    .map((m) => m.file);
+}
+
+/**
+ * Modules that call the renderer, but the card pipeline and the renderer's own decorator (the
+ * stage timings of adapters/metrics.ts, itself a Renderer that the composition root hands on).
+ */
+function rendererCallers(of: Module[]): string[] {
+  const allowed = new Set(['domain/images/pipeline.ts', 'adapters/metrics.ts']);
+  return of
+    .filter((m) => !inRenderer(m) && !allowed.has(m.file))
+    .filter((m) => /\brenderer\.(render|display|layout)\(/.test(m.text))
+    .map((m) => m.file);
+}
+
+/** Modules outside the renderer that import sharp. */
+const sharpImporters = (of: Module[]) =>
+  of.filter((m) => !inRenderer(m) && m.specifiers.includes('sharp')).map((m) => m.file);
+
+/** Domain modules that name a driver's errors (MongoDB's, the AWS SDK's, ioredis's). */
+const driverErrorNames = (of: Module[]) =>
+  of
+    .filter((m) => m.file.startsWith('domain/'))
+    .filter((m) =>
+      /\bMongo\w*Error\b|\$metadata|MaxRetriesPerRequestError|\bioredis\b|\bSlowDown\b/.test(m.text),
+    )
+    .map((m) => m.file);
+
+describe('one home per job (issue 50)', () => {
+  const planted = (file: string, specifiers: string[], text = ''): Module => ({
+    file,
+    text,
+    specifiers,
+    typeOnly: [],
+  });
+
+  it('no import cycles, type-only ones included', () => {
+    expect(valueCycles(importGraph(modules))).toEqual([]);
+  });
+
+  it('finds a planted cycle of type-only imports', () => {
+    const pair = [
+      planted('domain/images/a.ts', ['domain/images/b.js']),
+      { ...planted('domain/images/b.ts', ['domain/images/a.js']), typeOnly: ['domain/images/a.js'] },
+    ];
+    expect(valueCycles(importGraph(pair))).toEqual([['domain/images/a.ts', 'domain/images/b.ts']]);
+  });
+
+  it('nothing outside the renderer reaches past its index.ts (src/, bench/, scripts/)', () => {
+    expect(outside.length).toBeGreaterThan(10);
+    expect(deepRendererImports([...modules, ...outside])).toEqual([]);
+    expect(deepRendererImports([planted('domain/assets/x.ts', ['domain/render/photo/decode.js'])])).toEqual([
+      'domain/assets/x.ts → domain/render/photo/decode.js',
+    ]);
+  });
+
+  it('the renderer imports nothing of the domain but its floor (design.ts, text.ts, kernel/)', () => {
+    expect(under('domain/render').length).toBeGreaterThan(25);
+    expect(rendererImportsAbove(modules)).toEqual([]);
+    expect(
+      rendererImportsAbove([planted('domain/render/x.ts', ['domain/images/schemas.js', 'domain/design.js'])]),
+    ).toEqual(['domain/render/x.ts → domain/images/schemas.js']);
+  });
+
+  it('only the charge ledger touches the usage counters', () => {
+    expect(usageCounterUsers(modules)).toEqual([]);
+    expect(
+      usageCounterUsers([planted('domain/sites/x.ts', [], 'await store.usage.tryCharge(who, month, 1);')]),
+    ).toEqual(['domain/sites/x.ts']);
+  });
+
+  it('only the card pipeline calls the renderer', () => {
+    expect(rendererCallers(modules)).toEqual([]);
+    expect(
+      rendererCallers([planted('domain/render-links/x.ts', [], 'await renderer.render(input, options);')]),
+    ).toEqual(['domain/render-links/x.ts']);
+  });
+
+  it('only the renderer imports sharp', () => {
+    expect(sharpImporters(modules)).toEqual([]);
+    expect(sharpImporters([planted('domain/assets/x.ts', ['sharp'])])).toEqual(['domain/assets/x.ts']);
+  });
+
+  it("the domain names no driver's errors: each adapter reads its own", () => {
+    expect(driverErrorNames(modules)).toEqual([]);
+    expect(driverErrorNames([planted('domain/kernel/x.ts', [], "name === 'MongoNetworkError'")])).toEqual([
+      'domain/kernel/x.ts',
+    ]);
   });
 });
 

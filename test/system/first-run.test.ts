@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogMailer } from '../../src/mail.js';
+import { createLogMailer } from '../../src/adapters/mail.js';
 import { nodeVersionProblem } from '../../src/version.js';
 import { solid } from '../support/images.js';
 import { CLI, ROOT, runCli, spawnServer, type ServerProcess } from '../support/process.js';

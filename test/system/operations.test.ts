@@ -1,6 +1,6 @@
 /**
  * What an operator relies on (docs/operations.md): liveness and readiness, request ids, and the
- * Prometheus metrics of src/metrics.ts with their optional bearer token.
+ * Prometheus metrics of src/adapters/metrics.ts with their optional bearer token.
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,12 +1,12 @@
 /**
- * The SSRF-safe image fetcher (src/safe-fetch.ts) on its own, against a local image host: what it
+ * The SSRF-safe image fetcher (src/adapters/safe-fetch.ts) on its own, against a local image host: what it
  * fetches, and every form of a private, loopback, link-local or metadata address it refuses,
  * directly, by DNS and by redirect. The MCP and REST suites check that their `imageUrl` reaches it.
  */
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileTooLargeError, ValidationError } from '../../src/domain/kernel/errors.js';
-import { createImageFetcher, createWebhookPoster, type ImageFetcher } from '../../src/safe-fetch.js';
+import { createImageFetcher, createWebhookPoster, type ImageFetcher } from '../../src/adapters/safe-fetch.js';
 import { fakeLookup } from '../support/dns.js';
 import { solid } from '../support/images.js';
 

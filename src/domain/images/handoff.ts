@@ -1,5 +1,5 @@
 /**
- * Generations handed to workers (`GENERATE_ON_WORKERS`, src/queue.ts): the serving process's side
+ * Generations handed to workers (`GENERATE_ON_WORKERS`, src/adapters/queue.ts): the serving process's side
  * ({@link Handoff.generateOnWorker}: the charge, the request read, the upload put in the blob store,
  * the worker awaited) and the worker's ({@link Handoff.renderQueued}: the render, the files and the
  * record, under the image id the serving process chose, so a retried job finds it).
@@ -45,7 +45,7 @@ export interface Handoff {
   /**
    * Charges `imageId`'s key and renders the generation on a worker; deletes the upload when it
    * fails. Throws as generation.ts `generate`, and ServiceBusyError or ServiceUnavailableError from the
-   * queue (src/queue.ts), refunded.
+   * queue (src/adapters/queue.ts), refunded.
    */
   generateOnWorker(
     principal: Principal,

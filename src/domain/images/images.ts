@@ -65,7 +65,7 @@ export interface ImagesDeps {
   presets: Presets;
   /** Templates of the user's, which `template` may name (tpl_…). */
   templates: Templates;
-  /** Fetches an `imageUrl` SSRF-safely (src/safe-fetch.ts); without it, imageUrl is refused. */
+  /** Fetches an `imageUrl` SSRF-safely (src/adapters/safe-fetch.ts); without it, imageUrl is refused. */
   fetchImage?: ImageFetcher | undefined;
   /** Counts an account's failed `imageUrl` fetches (`FETCH_FAILURES` in request.ts); without it, none are. */
   fetchThrottle?: Throttle | undefined;
@@ -83,21 +83,16 @@ export interface ImagesDeps {
    * Most generations and previews under way at once in this process (reading, waiting for the
    * renderer, rendering, writing): a bound on the memory they hold while they wait (an imageUrl's
    * or an asset's bytes; uploads wait on disk). Past it they are refused with ServiceBusyError, a
-   * generation's quota unit refunded. Default {@link DEFAULT_MAX_IN_FLIGHT}.
+   * generation's quota unit refunded (RENDER_CONCURRENCY + RENDER_QUEUE).
    */
-  maxInFlight?: number;
+  maxInFlight: number;
   /**
    * Longest expected wait for a render a new generation or preview is admitted to, ms: the ones
    * ahead of it × the renderer's recent mean render time ÷ its concurrency. Past it the answer is
-   * ServiceBusyError with that wait as its Retry-After. Default {@link DEFAULT_MAX_WAIT_MS}.
+   * ServiceBusyError with that wait as its Retry-After (RENDER_MAX_WAIT).
    */
-  maxWaitMs?: number;
+  maxWaitMs: number;
 }
-
-/** Default of `maxInFlight`: 2 renders (the cores of this project's machine) plus 64 waiting (RENDER_QUEUE). */
-export const DEFAULT_MAX_IN_FLIGHT = 66;
-/** Default of `maxWaitMs` (RENDER_MAX_WAIT, 30 s): a burst queues rather than being turned away (issue 27). */
-export const DEFAULT_MAX_WAIT_MS = 30_000;
 
 /** The image services, each with its own interface. */
 export interface ImageServices {
@@ -126,8 +121,8 @@ export function createImageServices({
   templates,
   fetchImage,
   fetchThrottle,
-  maxInFlight = DEFAULT_MAX_IN_FLIGHT,
-  maxWaitMs = DEFAULT_MAX_WAIT_MS,
+  maxInFlight,
+  maxWaitMs,
   onCreated,
   generationQueue,
 }: ImagesDeps): ImageServices {

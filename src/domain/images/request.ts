@@ -56,7 +56,7 @@ export function createRequestResolver({
   assets: Pick<Assets, 'imageOf' | 'fontOf'>;
   presets: Pick<Presets, 'use'>;
   templates: Pick<Templates, 'design'>;
-  /** Fetches an `imageUrl` SSRF-safely (src/safe-fetch.ts); without it, imageUrl is refused. */
+  /** Fetches an `imageUrl` SSRF-safely (src/adapters/safe-fetch.ts); without it, imageUrl is refused. */
   fetchImage?: ImageFetcher | undefined;
   /** Counts an account's failed `imageUrl` fetches ({@link FETCH_FAILURES}); without it, none are counted. */
   fetchThrottle?: Throttle | undefined;

@@ -69,7 +69,7 @@ export class ValidationError extends TitlecardError {
 }
 
 /**
- * A URL the SSRF-safe fetchers refuse whatever the time (src/safe-fetch.ts): a private, loopback or
+ * A URL the SSRF-safe fetchers refuse whatever the time (src/adapters/safe-fetch.ts): a private, loopback or
  * reserved address, another scheme, credentials. Unlike a timeout or a refused connection, trying
  * again cannot help: a webhook delivery to it fails at once.
  */
@@ -218,15 +218,6 @@ export class ServiceUnavailableError extends TitlecardError {
   }
 }
 
-/** Names of the MongoDB driver's errors that mean the server cannot be reached or answered too late. */
-const MONGO_OUTAGES = new Set([
-  'MongoNetworkError',
-  'MongoNetworkTimeoutError',
-  'MongoServerSelectionError',
-  'MongoNotConnectedError',
-  'MongoTopologyClosedError',
-  'MongoPoolClearedError',
-]);
 /** Socket errors (Node's `code`) that mean a server is away, not that the request was wrong. */
 const SOCKET_OUTAGES = new Set([
   'ECONNREFUSED',
@@ -239,10 +230,25 @@ const SOCKET_OUTAGES = new Set([
 ]);
 
 /**
+ * An adapter's reading of its own driver's error (one link of a `cause` chain): the
+ * {@link ServiceUnavailableError} when it means the server is away or answered too late, else
+ * undefined. Each adapter of src/adapters has its own (MongoDB, S3, Redis); the composition root
+ * registers them ({@link recognizeOutages}), so the domain knows no driver's error names.
+ */
+export type OutageRecognizer = (error: Record<string, unknown>) => ServiceUnavailableError | undefined;
+
+const recognizers = new Set<OutageRecognizer>();
+
+/** Adds adapters' {@link OutageRecognizer}s to those {@link outageOf} asks (once each, however often called). */
+export function recognizeOutages(...adapters: OutageRecognizer[]): void {
+  for (const recognize of adapters) recognizers.add(recognize);
+}
+
+/**
  * The {@link ServiceUnavailableError} for a store's or the queue's outage, naming which; undefined
- * for any other error (the error itself when it is one). Recognizes the MongoDB driver's network errors, the AWS SDK's errors with no
- * answer or a 5xx / SlowDown answer, ioredis's "not connected" errors, and socket errors (their
- * `cause` chains included).
+ * for any other error (the error itself when it is one). Asks the adapters' recognizers
+ * ({@link recognizeOutages}) of each error of the `cause` chain (five deep), then knows socket
+ * errors (a server that refused or dropped the connection) itself.
  */
 export function outageOf(err: unknown): ServiceUnavailableError | undefined {
   if (err instanceof ServiceUnavailableError) return err;
@@ -251,21 +257,10 @@ export function outageOf(err: unknown): ServiceUnavailableError | undefined {
     e && depth < 5;
     e = e.cause as never, depth++
   ) {
-    const name = typeof e.name === 'string' ? e.name : '';
-    const message = typeof e.message === 'string' ? e.message : '';
-    const status = (e.$metadata as { httpStatusCode?: number } | undefined)?.httpStatusCode;
-    if (MONGO_OUTAGES.has(name))
-      return new ServiceUnavailableError('The record store does not answer: try again in a moment');
-    if (
-      e.$metadata &&
-      (status === undefined || status >= 500 || name === 'SlowDown' || name === 'TimeoutError')
-    )
-      return new ServiceUnavailableError('The file store does not answer: try again in a moment');
-    if (
-      name === 'MaxRetriesPerRequestError' ||
-      /enableOfflineQueue|Connection is closed|Command timed out|Redis is (not )?connect/i.test(message)
-    )
-      return new ServiceUnavailableError('The queue does not answer: try again in a moment');
+    for (const recognize of recognizers) {
+      const outage = recognize(e);
+      if (outage) return outage;
+    }
     if (typeof e.code === 'string' && SOCKET_OUTAGES.has(e.code))
       return new ServiceUnavailableError('A store does not answer: try again in a moment');
   }
@@ -298,7 +293,7 @@ export class OAuthRefusal extends TitlecardError {
 
 /**
  * The domain error a serialised `{code, message, field, constraint}` stands for (a worker's answer,
- * src/queue.ts): a ValidationError keeps its field and constraint, a FileTooLargeError the 10 MB
+ * src/adapters/queue.ts): a ValidationError keeps its field and constraint, a FileTooLargeError the 10 MB
  * limit; another known code keeps its code and message; an unknown one is a fault (a plain Error).
  */
 export function errorOf(e: {

@@ -1,6 +1,6 @@
 /**
  * Storage ports: the small interfaces the domain needs from its adapters. The embedded default
- * implements them with SQLite and local disk (`src/storage`); other adapters (MongoDB, S3) plug in
+ * implements them with SQLite and local disk (`src/adapters/storage`); other adapters (MongoDB, S3) plug in
  * behind the same interfaces and must pass the same contract test suites (`test/storage/contract`).
  * All methods are async so that networked adapters fit.
  */
@@ -485,27 +485,27 @@ export interface BlobStore {
 }
 
 /**
- * Fetches an image by URL, refusing private and local addresses (src/safe-fetch.ts). Throws
+ * Fetches an image by URL, refusing private and local addresses (src/adapters/safe-fetch.ts). Throws
  * ValidationError on `imageUrl`, FileTooLargeError.
  */
 export type ImageFetcher = (url: string) => Promise<Buffer>;
 
 /**
- * Fetches a web page by URL, with the same refusals (src/safe-fetch.ts): its bytes, Content-Type and
+ * Fetches a web page by URL, with the same refusals (src/adapters/safe-fetch.ts): its bytes, Content-Type and
  * URL after redirects. Throws ValidationError on `url` with the reason (a refused address, a status
  * other than 2xx, no answer in time, larger than 1 MiB).
  */
 export type PageFetcher = (url: string) => Promise<{ body: Buffer; contentType: string; url: string }>;
 
 /**
- * POSTs a webhook delivery with the same address refusals as the fetchers (src/safe-fetch.ts),
+ * POSTs a webhook delivery with the same address refusals as the fetchers (src/adapters/safe-fetch.ts),
  * within 10 s, following no redirect. Answers the receiver's HTTP status; throws ValidationError
  * on `url` when there is none (refused address, no answer in time, connection refused).
  */
 export type WebhookPoster = (url: string, body: string, headers: Record<string, string>) => Promise<number>;
 
 /**
- * Where batch items wait when the record store is not their queue: BullMQ on Redis (src/queue.ts,
+ * Where batch items wait when the record store is not their queue: BullMQ on Redis (src/adapters/queue.ts,
  * `QUEUE=redis`), consumed by `titlecard worker` processes.
  */
 export interface ItemQueue {
@@ -539,7 +539,7 @@ export type QueuedGenerationResult =
   | { ok: false; error: { code: string; message: string; field: string | null; constraint: string | null } };
 
 /**
- * Runs a generation's render on a worker (BullMQ, src/queue.ts) and waits for it: its result, or
+ * Runs a generation's render on a worker (BullMQ, src/adapters/queue.ts) and waits for it: its result, or
  * `{ ok: true, report: null }` as soon as `written()` (the record exists) says it was made. Rejects
  * with ServiceBusyError when no worker took it in time (the job withdrawn: none will make it), and
  * ServiceUnavailableError when the queue cannot be reached or the job failed for good.
@@ -557,7 +557,7 @@ export const systemClock: Clock = { now: () => new Date() };
 
 /**
  * Counts failures per key over a window (failed sign-ins per account and per address, previews per
- * account). Implemented with rate-limiter-flexible (`src/storage/throttle.ts`).
+ * account). Implemented with rate-limiter-flexible (`src/adapters/storage/throttle.ts`).
  */
 export interface Throttle {
   /** Seconds `key` must still wait before trying again; 0 when it may try now. */
@@ -580,7 +580,7 @@ export interface MailMessage {
   text: string;
 }
 
-/** Sends email: SMTP through nodemailer when `SMTP_URL` is set, else printed in the terminal (`src/mail.ts`). */
+/** Sends email: SMTP through nodemailer when `SMTP_URL` is set, else printed in the terminal (`src/adapters/mail.ts`). */
 export interface Mailer {
   /** Throws when the message could not be handed over. */
   send(message: MailMessage): Promise<void>;

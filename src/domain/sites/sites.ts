@@ -6,7 +6,7 @@
  * - `POST /sites {origin, preset}` answers a site `sit_…` with a verification token. The owner
  *   proves the origin is theirs with `<meta name="titlecard-site-verification" content="tcv_…">` on
  *   its home page, or the file `/.well-known/titlecard-site-verification` holding the token;
- *   `POST /sites/{id}/verify` fetches them through the SSRF-safe fetcher (src/safe-fetch.ts).
+ *   `POST /sites/{id}/verify` fetches them through the SSRF-safe fetcher (src/adapters/safe-fetch.ts).
  * - A fetch of a site link reads the page (its URL must be on the site's origin; the fragment, and
  *   the query unless the site keeps it, are dropped), takes its title, subtitle and fields
  *   (page.ts), and serves the card from the content-addressed store (render-cache.ts): a new card

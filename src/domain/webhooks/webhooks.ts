@@ -11,7 +11,7 @@
  *   in every serving process: a 2xx is delivered; anything else (a status, a timeout) is
  *   retried after {@link RETRY_SCHEDULE_SECONDS} (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: about
  *   27 h in all, Svix's schedule), then given up. A receiver that is down loses nothing.
- * - Deliveries go through the SSRF-safe poster (src/safe-fetch.ts): private addresses are refused
+ * - Deliveries go through the SSRF-safe poster (src/adapters/safe-fetch.ts): private addresses are refused
  *   unless `FETCH_ALLOW_ADDRESSES` admits them, and recorded as the attempt's error; such a
  *   delivery fails at once (no retry can change an address), as does one whose endpoint is gone.
  */

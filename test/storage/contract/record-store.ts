@@ -4,7 +4,7 @@
  */
 import { describe } from 'vitest';
 import type { RecordStore } from '../../../src/domain/kernel/ports.js';
-import type { StorageConfig } from '../../../src/storage/index.js';
+import type { StorageConfig } from '../../../src/adapters/storage/index.js';
 import type { ContractContext } from './records/fixtures.js';
 import { usersContract } from './records/users.js';
 import { tokensContract } from './records/tokens.js';

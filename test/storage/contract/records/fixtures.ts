@@ -2,7 +2,7 @@
 import { newId } from '../../../../src/domain/kernel/ids.js';
 import type { ApiToken, ImageRecord, User } from '../../../../src/domain/kernel/records.js';
 import type { RecordStore } from '../../../../src/domain/kernel/ports.js';
-import type { StorageConfig } from '../../../../src/storage/index.js';
+import type { StorageConfig } from '../../../../src/adapters/storage/index.js';
 
 export interface ContractContext {
   /** Opens the adapter in this process. */
