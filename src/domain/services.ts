@@ -394,7 +394,7 @@ export function createServices(deps: ServiceDeps): Services {
         chargeSweep.unref();
       },
     },
-    processQueuedGeneration: (job) => generation.renderQueued(job),
+    processQueuedGeneration: (job) => (job.card ? cache.renderQueued(job) : generation.renderQueued(job)),
     async requeueWaiting(before, stalledBefore = new Date(clock.now().getTime() - STALLED_AFTER_MS)) {
       if (!deps.itemQueue) return 0;
       const items = await store.batches.queuedBefore(before, 1000);

@@ -3,7 +3,8 @@
  * `titlecard worker` processes over one MongoDB (FerretDB), one S3 (versitygw) and one Redis, all
  * started by the test set-up on 127.0.0.1. A 50-item batch made on one API process and followed on
  * the other is rendered by the workers; one worker is killed with SIGKILL mid-batch, and every item
- * is still rendered and charged exactly once. With GENERATE_ON_WORKERS, `/generate` renders there too.
+ * is still rendered and charged exactly once. With GENERATE_ON_WORKERS, `/generate` renders there too,
+ * and so does a render link's new card (one card pipeline, issue 50).
  */
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
@@ -112,5 +113,63 @@ describe.skipIf(!ready)(
       const apiMetrics = await (await fetch(`${a.url}/metrics`)).text();
       expect(apiMetrics).toMatch(/titlecard_queue_jobs\{state="waiting"\} 0/);
     }, 240_000);
+
+    it("with GENERATE_ON_WORKERS a render link's new card is rendered on a worker, charged once, then served from the store", async () => {
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'titlecard-queue-links-'));
+      const env = {
+        DATA_DIR: dir,
+        MONGODB_URI: mongoUri as string,
+        MONGODB_DB: `queue_links_${randomBytes(4).toString('hex')}`,
+        ...s3Env(s3),
+        // A deployment of its own: Redis database 1, so the other test's workers never see its jobs.
+        REDIS_URL: Object.assign(new URL(redisUrl as string), { pathname: '/1' }).href,
+        QUEUE: 'redis',
+        GENERATE_ON_WORKERS: 'true',
+      };
+      try {
+        const made = await runCli(
+          ['users', 'create', '--email', 'links@example.com', '--name', 'Links', '--tier', 'pro', '--json'],
+          env,
+        );
+        const token = (JSON.parse(made.stdout) as { token: string }).token;
+        const [api, worker] = await Promise.all([spawnServer(env), spawnServer(env, { command: 'worker' })]);
+        processes.push(api, worker);
+        const form = new FormData();
+        form.append('image', new Blob([photo('mate_RainDrops.jpg')]), 'mate.jpg');
+        const asset = (await (
+          await fetch(`${api.base}/assets`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token}` },
+            body: form,
+          })
+        ).json()) as { data: { id: string } };
+        const preset = await call(api.base, 'POST', '/presets', {
+          token,
+          json: { name: 'Blog', background: asset.data.id },
+        });
+        expect(preset.status).toBe(201);
+        await call(api.base, 'POST', '/signing-keys', { token, json: { name: 'Site' } });
+        const link = await call(api.base, 'POST', '/render-urls', {
+          token,
+          json: { preset: preset.body.data.id, title: 'Drawn by a worker' },
+        });
+        expect(link.status).toBe(200);
+        const count = async (base: string, name: string) =>
+          Number(new RegExp(`${name} (\\d+)`).exec(await (await fetch(`${base}/metrics`)).text())?.[1] ?? 0);
+        const decodes = 'titlecard_render_stage_duration_seconds_count\\{stage="decode"\\}';
+        const before = await count(api.url, decodes);
+        const first = await fetch(link.body.data.url as string);
+        expect(first.status).toBe(200);
+        expect(first.headers.get('content-type')).toBe('image/png');
+        expect(await count(api.url, decodes)).toBe(before); // the API process decoded nothing
+        expect(await count(worker.url, decodes)).toBeGreaterThan(0);
+        const again = await fetch(link.body.data.url as string);
+        expect(again.status).toBe(200);
+        expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+        expect((await call(api.base, 'GET', '/usage', { token })).body.data.usage.generated).toBe(1);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }, 120_000);
   },
 );

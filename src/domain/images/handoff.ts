@@ -41,6 +41,19 @@ export type GenerateOne = (
 /** An upload on its way to a worker: deleted once rendered, else by the orphan sweep (images.ts). */
 export const HANDOFF_KEY_PATTERN = new RegExp(`^${ID_BODY}_upload\\.bin$`);
 
+/** A domain error a worker threw, as the result the serving process reads back (kernel/errors.ts `errorOf`). */
+export function resultOfError(err: TitlecardError): QueuedGenerationResult {
+  return {
+    ok: false,
+    error: {
+      code: err.code,
+      message: err.message,
+      field: err instanceof ValidationError ? err.field : null,
+      constraint: err instanceof ValidationError ? err.constraint : null,
+    },
+  };
+}
+
 export interface Handoff {
   /**
    * Charges `imageId`'s key and renders the generation on a worker; deletes the upload when it
@@ -143,15 +156,7 @@ export function createHandoff({
     } catch (err) {
       if (!(err instanceof TitlecardError)) throw err;
       if (job.uploadKey) await blobs.delete(job.uploadKey).catch(() => undefined);
-      return {
-        ok: false,
-        error: {
-          code: err.code,
-          message: err.message,
-          field: err instanceof ValidationError ? err.field : null,
-          constraint: err instanceof ValidationError ? err.constraint : null,
-        },
-      };
+      return resultOfError(err);
     }
   }
 

@@ -49,6 +49,7 @@ export type {
 } from './types.js';
 export type { CardPipeline, Generation, ImageRecords, Previews, PublishedFiles, RequestResolver };
 export { PREVIEW_LIMIT, PREVIEW_WIDTH, VIEW_QUALITY } from './previews.js';
+export { resultOfError } from './handoff.js';
 
 export interface ImagesDeps {
   store: RecordStore;

@@ -529,8 +529,17 @@ export interface QueuedGeneration {
   uploadKey: string | null;
   /** The edge's name for the upload's field (for refusals). */
   imageField: string;
-  /** The id the image record gets. */
+  /**
+   * The id the image record gets; for a link's card (`card`), `card-<its content hash>`. Also the
+   * job's id, so a job queued twice runs once.
+   */
   imageId: string;
+  /**
+   * Set for a render link's or a site link's card (render-links/render-cache.ts): its content hash
+   * and whether it is a stand-in. The worker stores the card under the hash instead of an image
+   * record; `options` are the card's, `uploadKey` null.
+   */
+  card?: { hash: string; standIn: boolean } | undefined;
 }
 
 /** What a worker answers for a {@link QueuedGeneration}: the render report, or the domain error it threw. */

@@ -6,17 +6,27 @@
  * - A claim in the record store (atomic across processes) makes concurrent first fetches of one
  *   card wait for a single render; a claim older than {@link CLAIM_STALE_MS} is taken over (its
  *   process died).
- * - A charged render costs one unit of the owner's quota, refunded if the render fails; a fallback
+ * - A charged render spends one unit of the owner's quota, refunded if the render fails; a fallback
  *   card (the owner's quota used up, a page that could not be read) is rendered free: there is one
  *   per design and name, so it cannot be used to render free cards at will.
+ * - A card is made through the card pipeline (images/pipeline.ts): admitted into this process, or
+ *   with GENERATE_ON_WORKERS rendered and stored by a worker ({@link RenderCache.renderQueued}),
+ *   while this process holds the claim and the charge.
  */
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
-import { ServiceBusyError, ValidationError } from '../kernel/errors.js';
+import { errorOf, ServiceBusyError, TitlecardError, ValidationError } from '../kernel/errors.js';
 import { FILE_TYPES, type FileFormat } from '../design.js';
-import type { CardPipeline, RequestResolver } from '../images/images.js';
+import { type CardPipeline, type RequestResolver, resultOfError } from '../images/images.js';
 import type { Preset, RenderEntry, User } from '../kernel/records.js';
-import type { BlobStore, Clock, RecordStore } from '../kernel/ports.js';
+import type {
+  BlobStore,
+  Clock,
+  GenerationQueue,
+  QueuedGeneration,
+  QueuedGenerationResult,
+  RecordStore,
+} from '../kernel/ports.js';
 import type { Assets } from '../assets/assets.js';
 import type { Templates } from '../templates/templates.js';
 import { optionsOverPreset } from '../presets/presets.js';
@@ -104,6 +114,12 @@ export interface RenderCache {
   fallback(user: User, preset: Preset, name: string, format: FileFormat): Promise<ServedRender>;
   /** Deletes a user's cards and their files (account deletion). */
   deleteAllOf(userId: string): Promise<void>;
+  /**
+   * A worker's side of a card handed over (`GENERATE_ON_WORKERS`, `job.card` set): renders it
+   * through the pipeline and stores it under its hash; the domain error it throws comes back as a
+   * result. A card already stored (a retry) is answered at once.
+   */
+  renderQueued(job: QueuedGeneration): Promise<QueuedGenerationResult>;
 }
 
 export interface RenderCacheDeps {
@@ -117,13 +133,16 @@ export interface RenderCacheDeps {
   templates: Pick<Templates, 'design'>;
   /** The card pipeline: a link's card is admitted and rendered as a generation is. */
   pipeline: CardPipeline;
+  /** With `GENERATE_ON_WORKERS`: where a new card's render goes (workers on BullMQ). */
+  generationQueue?: GenerationQueue | undefined;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const sha256 = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
 
 export function createRenderCache(deps: RenderCacheDeps): RenderCache {
-  const { store, blobs, clock, ledger, requests, pipeline, logger, assets, templates } = deps;
+  const { store, blobs, clock, ledger, requests, pipeline, logger, assets, templates, generationQueue } =
+    deps;
   /** Renders under way in this process, by hash: concurrent fetches here share one. */
   const inFlight = new Map<string, Promise<RenderEntry>>();
 
@@ -131,6 +150,53 @@ export function createRenderCache(deps: RenderCacheDeps): RenderCache {
     const blob = entry.blobKey ? await blobs.get(entry.blobKey) : undefined;
     if (!blob) throw new Error(`the file of render ${entry.hash} is missing`);
     return { etag: `"${entry.hash}"`, contentType: blob.contentType, body: blob.body };
+  }
+
+  /**
+   * Renders the card `hash` for `userId` through the pipeline and stores it: its file
+   * (`r<hash>.<ext>`), then its entry done. `admitted`: false on a worker, whose capacity is its own.
+   */
+  async function renderAndStore(userId: string, card: PlannedCard, admitted: boolean): Promise<RenderEntry> {
+    const rendered = await pipeline.render(
+      userId,
+      () => requests.prepare(userId, undefined, card.options, undefined, card.standIn),
+      { admitted },
+    );
+    const blobKey = `r${card.hash}.${FILE_TYPES[rendered.format].extension}`;
+    await blobs.put(blobKey, rendered.image, rendered.contentType);
+    await store.renders.complete(card.hash, blobKey, rendered.contentType);
+    return {
+      hash: card.hash,
+      userId,
+      state: 'done',
+      blobKey,
+      contentType: rendered.contentType,
+      claimedAt: clock.now(),
+    };
+  }
+
+  /** The card rendered and stored by a worker (GENERATE_ON_WORKERS); the done entry. */
+  async function renderOnWorker(
+    userId: string,
+    card: PlannedCard,
+    queue: GenerationQueue,
+  ): Promise<RenderEntry> {
+    const done = async () => (await store.renders.find(card.hash))?.state === 'done';
+    const result = await queue.run(
+      {
+        userId,
+        options: card.options,
+        uploadKey: null,
+        imageField: 'image',
+        imageId: `card-${card.hash}`,
+        card: { hash: card.hash, standIn: card.standIn ?? false },
+      },
+      done,
+    );
+    if (!result.ok) throw errorOf(result.error);
+    const entry = await store.renders.find(card.hash);
+    if (entry?.state !== 'done') throw new Error(`the worker's card ${card.hash} is not stored`);
+    return entry;
   }
 
   /** Renders `card` once across processes (see the module comment); answers the done entry. */
@@ -146,22 +212,8 @@ export function createRenderCache(deps: RenderCacheDeps): RenderCache {
       if (Date.now() > deadline) throw new ServiceBusyError('This link is still being rendered: try again');
       await sleep(WAIT_STEP_MS);
     }
-    const render = async (): Promise<RenderEntry> => {
-      const rendered = await pipeline.render(user.id, () =>
-        requests.prepare(user.id, undefined, card.options, undefined, card.standIn),
-      );
-      const blobKey = `r${hash}.${FILE_TYPES[rendered.format].extension}`;
-      await blobs.put(blobKey, rendered.image, rendered.contentType);
-      await store.renders.complete(hash, blobKey, rendered.contentType);
-      return {
-        hash,
-        userId: user.id,
-        state: 'done',
-        blobKey,
-        contentType: rendered.contentType,
-        claimedAt: clock.now(),
-      };
-    };
+    const render = () =>
+      generationQueue ? renderOnWorker(user.id, card, generationQueue) : renderAndStore(user.id, card, true);
     try {
       // A charged render spends one unit, refunded if it fails (the ledger's withCharge).
       return charged ? await ledger.withCharge(user, render) : await render();
@@ -279,6 +331,23 @@ export function createRenderCache(deps: RenderCacheDeps): RenderCache {
     async deleteAllOf(userId) {
       for (const entry of await store.renders.deleteAllForUser(userId))
         if (entry.blobKey) await blobs.delete(entry.blobKey);
+    },
+
+    async renderQueued(job) {
+      const card = job.card;
+      if (!card) throw new Error(`job ${job.imageId} is not a card's`);
+      if ((await store.renders.find(card.hash))?.state === 'done') return { ok: true, report: null };
+      try {
+        await renderAndStore(
+          job.userId,
+          { hash: card.hash, options: job.options, standIn: card.standIn },
+          false,
+        );
+        return { ok: true, report: null };
+      } catch (err) {
+        if (err instanceof TitlecardError) return resultOfError(err);
+        throw err;
+      }
     },
   };
 }
