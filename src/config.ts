@@ -92,13 +92,13 @@ export const CONFIG_TABLE = {
     schema: z.coerce.number().int().min(0).max(10_000).default(64),
     default: '`64`',
     description:
-      "Most generations and previews that may wait beyond `RENDER_CONCURRENCY`: a bound on the memory they hold while they wait (an `imageUrl`'s or an asset's bytes; uploads wait on disk). Past it, 503 with `Retry-After`, nothing charged.",
+      "Most cards that may wait beyond `RENDER_CONCURRENCY` (generations, previews, new cards of render links and sites): a bound on the memory they hold while they wait (an `imageUrl`'s or an asset's bytes; uploads wait on disk). Past it, 503 with `Retry-After`, nothing charged.",
   },
   RENDER_MAX_WAIT: {
     schema: z.coerce.number().min(0).max(3600).default(30),
     default: '`30`',
     description:
-      'Seconds a generation may expect to wait for a render: those ahead of it × the recent mean render time ÷ `RENDER_CONCURRENCY`. Past it, `POST /generate` answers 503 with the expected wait as `Retry-After` and charges nothing.',
+      'Seconds a card may expect to wait for a render: those ahead of it × the recent mean render time ÷ `RENDER_CONCURRENCY`. Past it, `POST /generate` (and a render or site link that needs a new card) answers 503 with the expected wait as `Retry-After` and charges nothing.',
   },
   SITE_RECHECK: {
     schema: z.coerce
@@ -227,7 +227,7 @@ export const CONFIG_TABLE = {
       .transform((v) => v === 'true'),
     default: '`false`',
     description:
-      'With `QUEUE=redis`, `true`: `POST /generate` hands its render to the workers (the upload travels through the blob store).',
+      'With `QUEUE=redis`, `true`: `POST /generate` and the new cards of render links and sites hand their renders to the workers (an upload travels through the blob store).',
   },
   GENERATE_WAIT_SECONDS: {
     // At most 10 minutes: well inside the hour after which the charge sweep refunds a charge
@@ -235,7 +235,7 @@ export const CONFIG_TABLE = {
     schema: z.coerce.number().int().min(1).max(600).default(120),
     default: '`120`',
     description:
-      'With `GENERATE_ON_WORKERS=true`: seconds `POST /generate` waits for a worker to take its render; then the job is withdrawn and the answer is 503 `BUSY` (nothing made, nothing charged). A render a worker has taken is awaited 60 s longer.',
+      'With `GENERATE_ON_WORKERS=true`: seconds `POST /generate` (or a link that needs a new card) waits for a worker to take its render; then the job is withdrawn and the answer is 503 `BUSY` (nothing made, nothing charged). A render a worker has taken is awaited 60 s longer.',
   },
   WORKER_CONCURRENCY: {
     schema: z.coerce.number().int().min(1).max(256).optional(),
@@ -363,7 +363,9 @@ type Flat = {
  * `port`, `RENDER_MAX_WAIT` → `renderMaxWait`), as its schema reads it; `DATA_DIR` an absolute
  * path, `SECRETS_KEY` 32 bytes (undefined: DATA_DIR/secrets.key, src/runtime.ts), `PUBLIC_URL`
  * without a trailing slash (undefined: http://localhost:<the port bound>), `RENDER_CONCURRENCY`
- * undefined for the number of cores. Throws ConfigError naming the first bad variable.
+ * undefined for the number of cores; MongoDB's and S3's settings as the groups `mongo` and `s3`
+ * (undefined unless `MONGODB_URI`, `S3_BUCKET` is set). Throws ConfigError naming the first bad
+ * variable.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
@@ -391,18 +393,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       .filter(([name]) => !(READ_BY_OTHERS as readonly string[]).includes(name))
       .map(([name, value]) => [keyOf(name), value]),
   ) as Flat;
+  const { mongodbUri, mongodbDb, s3Bucket, s3Endpoint, s3Region, s3ForcePathStyle, s3PublicUrl, ...rest } =
+    flat;
   return {
-    ...flat,
+    // MongoDB's and S3's settings as one group each, not one by one.
+    ...rest,
     /** Set: records in MongoDB. */
-    mongo: flat.mongodbUri ? { uri: flat.mongodbUri, dbName: flat.mongodbDb } : undefined,
+    mongo: mongodbUri ? { uri: mongodbUri, dbName: mongodbDb } : undefined,
     /** Set: image files in S3. */
-    s3: flat.s3Bucket
+    s3: s3Bucket
       ? {
-          bucket: flat.s3Bucket,
-          endpoint: flat.s3Endpoint,
-          region: flat.s3Region,
-          forcePathStyle: flat.s3ForcePathStyle,
-          publicUrl: flat.s3PublicUrl,
+          bucket: s3Bucket,
+          endpoint: s3Endpoint,
+          region: s3Region,
+          forcePathStyle: s3ForcePathStyle,
+          publicUrl: s3PublicUrl,
         }
       : undefined,
   };

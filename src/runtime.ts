@@ -131,14 +131,10 @@ export interface Runtime {
    * follows `FETCH_ALLOW_ADDRESSES`), or {@link RuntimeOverrides.oauthFetch}.
    */
   oauthFetch: typeof globalThis.fetch;
-  /** Closes the stores. */
+  /** Closes the stores, the queue, the shared limits and the subject detector. */
   close(): Promise<void>;
 }
 
-/**
- * Opens the configured stores and builds the services. `publicUrl` defaults to `config.publicUrl`,
- * else `http://localhost:<config.port>`. Throws ConfigError when a store cannot be reached.
- */
 /**
  * The domain's settings that come from the configuration (ServiceDeps): the admission's bounds
  * (RENDER_CONCURRENCY + RENDER_QUEUE under way, RENDER_MAX_WAIT in ms), SIGNUP and SITE_RECHECK;
@@ -155,6 +151,10 @@ export function serviceSettingsOf(
   };
 }
 
+/**
+ * Opens the configured stores and builds the services. `publicUrl` defaults to `config.publicUrl`,
+ * else `http://localhost:<config.port>`. Throws ConfigError when a store cannot be reached.
+ */
 export async function createRuntime(
   config: Config,
   logger: Logger,
@@ -165,10 +165,12 @@ export async function createRuntime(
   recognizeOutages(mongoOutage, s3Outage, redisOutage);
   const { store, blobs } = await openStorage(config);
   const limits = await openLimits(config.redisUrl, logger);
-  // The subject detector is made here, one per process, and reports its health through the renderer.
+  // The subject detector is made here, one per runtime, reports its health through the renderer,
+  // and ends with the runtime.
+  const detector = createSubjectDetector();
   const base = createRenderer(options.fonts ?? loadFontLibrary(), {
     concurrency: config.renderConcurrency,
-    detector: createSubjectDetector(),
+    detector,
   });
   if (options.warmUp) await warmUp(base);
   const metrics = createMetrics(base);
@@ -222,6 +224,7 @@ export async function createRuntime(
       await services.close();
       await itemQueue?.close();
       await limits.close();
+      await detector.close();
       await rm(uploadDir, { recursive: true, force: true });
     },
   };

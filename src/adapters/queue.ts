@@ -33,9 +33,14 @@ import type {
   QueuedGenerationResult,
 } from '../domain/kernel/ports.js';
 
-/** The queues' names in Redis: batch items, and generations handed over (GENERATE_ON_WORKERS). */
+/**
+ * The queues' names in Redis: batch items, generations handed over (GENERATE_ON_WORKERS), and the
+ * cards of render links and sites handed over. Cards have a queue of their own so that a worker of
+ * an earlier release, which knows no `card` job, never takes one for an image during a rolling deploy.
+ */
 export const ITEM_QUEUE = 'titlecard-batch-items';
 export const GENERATION_QUEUE = 'titlecard-generations';
+export const CARD_QUEUE = 'titlecard-cards';
 /** How long `/generate` waits for a worker to take its render by default, ms (GENERATE_WAIT_SECONDS; then the job is withdrawn: 503). */
 export const GENERATION_TIMEOUT_MS = 120_000;
 /** How much longer it waits for a render a worker has taken, ms (a render takes well under a second). */
@@ -79,57 +84,30 @@ const isRedisAway = (err: unknown) =>
     `${(err as Error)?.name ?? ''} ${(err as Error)?.message ?? ''}`,
   );
 
+/** Redis's fail-fast errors as the 503 they mean; anything else as it is. */
+const unreachable = (err: unknown) =>
+  isRedisAway(err)
+    ? new ServiceUnavailableError('The queue (Redis) does not answer: try again in a moment')
+    : err;
+
 /**
- * The producer side, for serving processes; with `registry`, the queue's depth by state as the
- * gauge `titlecard_queue_jobs{state}`, read at each scrape.
+ * A queue of renders handed to workers, `name`, awaited through its events: one job per render (its
+ * id `job.imageId`), answered by the worker's result, by `written()`, or by a refusal when no worker
+ * takes it within `generationWaitMs` (see {@link GenerationQueue}).
  */
-export async function openItemQueue(
+async function openChannel(
+  name: string,
   redisUrl: string,
-  registry?: Registry,
-  {
-    generations = false,
-    generationWaitMs = GENERATION_TIMEOUT_MS,
-  }: { generations?: boolean; generationWaitMs?: number } = {},
-): Promise<OpenItemQueue> {
+  connection: Awaited<ReturnType<typeof connectionOf>>,
+  generationWaitMs: number,
+): Promise<GenerationQueue & { close(): Promise<void> }> {
   const { Queue, QueueEvents, Job } = await import('bullmq');
-  const connection = await connectionOf(redisUrl, { failFast: true });
-  const queue = new Queue<ItemJob>(ITEM_QUEUE, {
-    connection,
-    defaultJobOptions: {
-      attempts: 5,
-      backoff: { type: 'exponential', delay: 2000 },
-      removeOnComplete: { age: 3600 },
-      removeOnFail: { age: 24 * 3600 },
-    },
-  });
-  if (registry)
-    new Gauge({
-      name: 'titlecard_queue_jobs',
-      help: 'Batch items in the queue (QUEUE=redis), by state: waiting, active, delayed, failed.',
-      labelNames: ['state'],
-      registers: [registry],
-      async collect() {
-        // Redis away: the gauge keeps its last values rather than failing the whole scrape.
-        const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed').catch(() => ({}));
-        for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
-      },
-    });
+  const q = new Queue<QueuedGeneration>(name, { connection });
   // QueueEvents blocks on its own connection (retrying while Redis is away), which BullMQ does not
   // close (it was given it).
-  const eventsConnection = generations ? await connectionOf(redisUrl) : undefined;
-  // Generations: one job per request (id: its image id), awaited through the queue's events.
-  const generationQueue = generations
-    ? new Queue<QueuedGeneration>(GENERATION_QUEUE, { connection })
-    : undefined;
-  const events = eventsConnection
-    ? new QueueEvents(GENERATION_QUEUE, { connection: eventsConnection })
-    : undefined;
-  if (events) await events.waitUntilReady();
-  /** Redis's fail-fast errors as the 503 they mean; anything else as it is. */
-  const unreachable = (err: unknown) =>
-    isRedisAway(err)
-      ? new ServiceUnavailableError('The queue (Redis) does not answer: try again in a moment')
-      : err;
+  const eventsConnection = await connectionOf(redisUrl);
+  const events = new QueueEvents(name, { connection: eventsConnection });
+  await events.waitUntilReady();
 
   /**
    * Waiters for a generation's end, by job id, woken by the queue's `completed` and `failed`
@@ -137,14 +115,13 @@ export async function openItemQueue(
    * awaits, so a Redis outage during a wait was an unhandled rejection that ended the process.
    */
   const waiters = new Map<string, (end: { result: QueuedGenerationResult } | { failed: string }) => void>();
-  events?.on('completed', ({ jobId, returnvalue }) =>
+  events.on('completed', ({ jobId, returnvalue }) =>
     waiters.get(jobId)?.({ result: returnvalue as unknown as QueuedGenerationResult }),
   );
-  events?.on('failed', ({ jobId, failedReason }) => waiters.get(jobId)?.({ failed: failedReason }));
-  events?.on('error', () => undefined); // reconnects by itself; the polling below covers the gap
+  events.on('failed', ({ jobId, failedReason }) => waiters.get(jobId)?.({ failed: failedReason }));
+  events.on('error', () => undefined); // reconnects by itself; the polling below covers the gap
 
-  async function runGeneration(
-    q: NonNullable<typeof generationQueue>,
+  async function run(
     job: QueuedGeneration,
     written: () => Promise<boolean>,
   ): Promise<QueuedGenerationResult> {
@@ -231,10 +208,60 @@ export async function openItemQueue(
   }
 
   return {
-    generations:
-      generationQueue && events
-        ? { run: (job, written) => runGeneration(generationQueue, job, written) }
-        : undefined,
+    run,
+    async close() {
+      await Promise.all([q.close(), events.close()]);
+      await eventsConnection.quit().catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * The producer side, for serving processes; with `registry`, the queue's depth by state as the
+ * gauge `titlecard_queue_jobs{state}`, read at each scrape.
+ */
+export async function openItemQueue(
+  redisUrl: string,
+  registry?: Registry,
+  {
+    generations = false,
+    generationWaitMs = GENERATION_TIMEOUT_MS,
+  }: { generations?: boolean; generationWaitMs?: number } = {},
+): Promise<OpenItemQueue> {
+  const { Queue } = await import('bullmq');
+  const connection = await connectionOf(redisUrl, { failFast: true });
+  const queue = new Queue<ItemJob>(ITEM_QUEUE, {
+    connection,
+    defaultJobOptions: {
+      attempts: 5,
+      backoff: { type: 'exponential', delay: 2000 },
+      removeOnComplete: { age: 3600 },
+      removeOnFail: { age: 24 * 3600 },
+    },
+  });
+  if (registry)
+    new Gauge({
+      name: 'titlecard_queue_jobs',
+      help: 'Batch items in the queue (QUEUE=redis), by state: waiting, active, delayed, failed.',
+      labelNames: ['state'],
+      registers: [registry],
+      async collect() {
+        // Redis away: the gauge keeps its last values rather than failing the whole scrape.
+        const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed').catch(() => ({}));
+        for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
+      },
+    });
+  // Generations and link cards: one job per render, awaited through each queue's events.
+  const channels = generations
+    ? await Promise.all([
+        openChannel(GENERATION_QUEUE, redisUrl, connection, generationWaitMs),
+        openChannel(CARD_QUEUE, redisUrl, connection, generationWaitMs),
+      ])
+    : undefined;
+  return {
+    generations: channels && {
+      run: (job, written) => (job.card ? channels[1] : channels[0]).run(job, written),
+    },
     async add(items, { again = false } = {}) {
       try {
         if (again) {
@@ -266,9 +293,8 @@ export async function openItemQueue(
       await connection.ping();
     },
     async close() {
-      await Promise.all([queue.close(), generationQueue?.close(), events?.close()]);
+      await Promise.all([queue.close(), ...(channels ?? []).map((c) => c.close())]);
       await connection.quit().catch(() => undefined);
-      await eventsConnection?.quit().catch(() => undefined);
     },
   };
 }
@@ -281,7 +307,7 @@ export interface ItemWorkerOptions {
   lockSeconds: number;
   /** Claims and renders the item; false when it must be retried (services.processQueuedItem). */
   process(batchId: string, index: number): Promise<boolean>;
-  /** Renders a generation handed over (services.processQueuedGeneration). */
+  /** Renders a generation or a link's card handed over (services.processQueuedGeneration). */
   generate(job: QueuedGeneration): Promise<QueuedGenerationResult>;
   registry: Registry;
   logger: Logger;
@@ -320,24 +346,29 @@ export async function startItemWorker(options: ItemWorkerOptions): Promise<{ clo
       maxStalledCount: 3,
     },
   );
-  const generator = new Worker<QueuedGeneration, QueuedGenerationResult>(
-    GENERATION_QUEUE,
-    async (job) => {
-      if (job.processedOn) waits.observe(Math.max(0, job.processedOn - job.timestamp) / 1000);
-      const result = await options.generate(job.data);
-      renders.inc({ worker: workerId });
-      return result;
-    },
-    { connection, concurrency: options.concurrency, lockDuration: options.lockSeconds * 1000 },
+  // Generations and link cards handed over, each from its own queue (services.processQueuedGeneration).
+  const generators = [GENERATION_QUEUE, CARD_QUEUE].map(
+    (name) =>
+      new Worker<QueuedGeneration, QueuedGenerationResult>(
+        name,
+        async (job) => {
+          if (job.processedOn) waits.observe(Math.max(0, job.processedOn - job.timestamp) / 1000);
+          const result = await options.generate(job.data);
+          renders.inc({ worker: workerId });
+          return result;
+        },
+        { connection, concurrency: options.concurrency, lockDuration: options.lockSeconds * 1000 },
+      ),
   );
-  generator.on('error', (err) => options.logger.error({ err }, 'generation worker error'));
+  for (const generator of generators)
+    generator.on('error', (err) => options.logger.error({ err }, 'generation worker error'));
   worker.on('error', (err) => options.logger.error({ err }, 'queue worker error'));
   worker.on('failed', (job, err) => options.logger.warn({ err, job: job?.id }, 'batch item job failed'));
-  await Promise.all([worker.waitUntilReady(), generator.waitUntilReady()]);
+  await Promise.all([worker.waitUntilReady(), ...generators.map((g) => g.waitUntilReady())]);
   options.logger.info({ worker: workerId, concurrency: options.concurrency }, 'titlecard worker ready');
   return {
     async close() {
-      await Promise.all([worker.close(), generator.close()]);
+      await Promise.all([worker.close(), ...generators.map((g) => g.close())]);
       await connection.quit().catch(() => undefined);
     },
   };

@@ -10,7 +10,7 @@ import type { TemplateView } from '../domain/templates/templates.js';
 import { createLogger } from '../logger.js';
 import { backendFromEnvironment } from './backend.js';
 
-/** The backend of this environment (cli-backend.ts), as `titlecard mcp` chooses it. */
+/** The backend of this environment (cli/backend.ts), as `titlecard mcp` chooses it. */
 function templateApi(env: NodeJS.ProcessEnv) {
   const config = loadConfig(env);
   return backendFromEnvironment(config, createLogger(config.logLevel), env);

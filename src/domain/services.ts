@@ -58,7 +58,7 @@ export interface ServiceDeps {
   throttle: Throttle;
   /** Counts password-reset requests (per address, per client; accounts/email-links.ts). */
   resetThrottle: Throttle;
-  /** Counts playground previews per account (`PREVIEW_LIMIT` in images.ts). */
+  /** Counts playground previews per account (`PREVIEW_LIMIT` in images/previews.ts). */
   previewThrottle: Throttle;
   /** Sends verification and password-reset links. */
   mailer: Mailer;
@@ -91,7 +91,7 @@ export interface ServiceDeps {
    * process then runs no batch runner. Default none: items wait in the record store.
    */
   itemQueue?: ItemQueue;
-  /** With `GENERATE_ON_WORKERS`: `/generate`'s renders go to the workers too (images.ts). */
+  /** With `GENERATE_ON_WORKERS`: `/generate`'s renders and links' new cards go to the workers too (images/pipeline.ts). */
   generationQueue?: GenerationQueue;
   /** `SITE_RECHECK`, seconds. */
   siteRecheckSeconds: number;

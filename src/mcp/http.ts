@@ -39,6 +39,7 @@ import type { Runtime } from '../runtime.js';
 import { localBackend } from '../backend/local.js';
 import { buildMcpServer } from './server.js';
 import { base64Source } from './sources.js';
+import { isLoopbackHost } from '../domain/oauth/clients.js';
 
 /** Largest /mcp request body, MB: a 10 MB image in base64 (13.4 MB) and the rest of the call. */
 export const MCP_BODY_LIMIT_MB = 15;
@@ -112,9 +113,6 @@ function mcpJsonBody(limitMb: number): express.RequestHandler[] {
   ];
 }
 
-/** Host names of the loopback interface, as URL's `hostname` spells them. */
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
 /** An origin's host name (`[::1]` for IPv6), or '' when it is not a URL (`null`, junk). */
 function hostnameOf(origin: string): string {
   try {
@@ -169,9 +167,9 @@ export function createMcpRouter(
   // A server on loopback takes any loopback origin, any port (a local client's page may be served
   // from another port; only the machine itself can be on loopback): the conformance suite's
   // dns-rebinding-protection scenario expects it.
-  const onLoopback = LOOPBACK_HOSTS.has(own.hostname);
+  const onLoopback = isLoopbackHost(own.hostname);
   const originAllowed = (origin: string) =>
-    origins.has(origin) || (onLoopback && LOOPBACK_HOSTS.has(hostnameOf(origin)));
+    origins.has(origin) || (onLoopback && isLoopbackHost(hostnameOf(origin)));
   const imageSources = [base64Source];
 
   const checkOrigin = (req: Request, res: Response, next: NextFunction) => {

@@ -20,6 +20,10 @@ import { createServices, type ServiceDeps, type Services } from '../../src/domai
 import { createServiceThrottles } from '../../src/adapters/storage/throttle.js';
 import type { ImageFetcherOptions } from '../../src/adapters/safe-fetch.js';
 import { serviceSettingsOf } from '../../src/runtime.js';
+import { recognizeOutages } from '../../src/domain/kernel/errors.js';
+import { redisOutage } from '../../src/adapters/queue.js';
+import { mongoOutage } from '../../src/adapters/storage/mongo/outage.js';
+import { s3Outage } from '../../src/adapters/storage/s3.js';
 import { startServer } from '../../src/server.js';
 
 let fonts: FontLibrary | undefined;
@@ -356,6 +360,8 @@ export function testServices(
       >
     >,
 ): Services {
+  // As the composition root does: each adapter reads its own driver's outage errors.
+  recognizeOutages(mongoOutage, s3Outage, redisOutage);
   return createServices({
     renderer: createRenderer(testFonts()),
     logger: silentLogger,

@@ -54,7 +54,7 @@ const EDGES = ['api', 'mcp', 'web'] as const;
 export function edgeOf(file: string): string | undefined {
   const top = file.split('/')[0] as string;
   if ((EDGES as readonly string[]).includes(top)) return top;
-  if (/^cli(-[a-z]+)?\.ts$/.test(file)) return 'cli';
+  if (file === 'cli.ts' || file.startsWith('cli/')) return 'cli';
   if (file === 'worker.ts') return 'worker';
   return undefined;
 }
@@ -218,12 +218,12 @@ describe('the import graph, followed transitively', () => {
 
   it('finds a planted command-line import of the MCP edge, direct or through a module between', () => {
     const planted = new Map(graph);
-    planted.set('cli-planted.ts', ['mcp/tools/results.ts']);
-    expect(crossEdgeReach(planted)).toContain('cli-planted.ts → mcp/tools/results.ts');
+    planted.set('cli/planted.ts', ['mcp/tools/results.ts']);
+    expect(crossEdgeReach(planted)).toContain('cli/planted.ts → mcp/tools/results.ts');
     const between = new Map(graph);
-    between.set('cli-templates.ts', [...(graph.get('cli-templates.ts') ?? []), 'planted-helper.ts']);
+    between.set('cli/templates.ts', [...(graph.get('cli/templates.ts') ?? []), 'planted-helper.ts']);
     between.set('planted-helper.ts', ['mcp/server.ts']);
-    expect(crossEdgeReach(between)).toContain('cli-templates.ts → mcp/server.ts');
+    expect(crossEdgeReach(between)).toContain('cli/templates.ts → mcp/server.ts');
     // And cli.ts may start the connector through its entry point, not reach past it.
     const past = new Map(graph);
     past.set('cli.ts', [...(graph.get('cli.ts') ?? []), 'mcp/tools/index.ts']);
@@ -343,6 +343,13 @@ function rendererCallers(of: Module[]): string[] {
     .map((m) => m.file);
 }
 
+/** Domain modules that hand a render to the workers themselves (a queue's `run`), but the card pipeline. */
+const workerHandOvers = (of: Module[]) =>
+  of
+    .filter((m) => m.file.startsWith('domain/') && m.file !== 'domain/images/pipeline.ts')
+    .filter((m) => /\b(queue|generationQueue)\.run\(/.test(m.text))
+    .map((m) => m.file);
+
 /** Modules outside the renderer that import sharp. */
 const sharpImporters = (of: Module[]) =>
   of.filter((m) => !inRenderer(m) && m.specifiers.includes('sharp')).map((m) => m.file);
@@ -403,6 +410,13 @@ describe('one home per job (issue 50)', () => {
     expect(rendererCallers(modules)).toEqual([]);
     expect(
       rendererCallers([planted('domain/render-links/x.ts', [], 'await renderer.render(input, options);')]),
+    ).toEqual(['domain/render-links/x.ts']);
+  });
+
+  it('only the card pipeline hands renders to the workers', () => {
+    expect(workerHandOvers(modules)).toEqual([]);
+    expect(
+      workerHandOvers([planted('domain/render-links/x.ts', [], 'await generationQueue.run(job, written);')]),
     ).toEqual(['domain/render-links/x.ts']);
   });
 

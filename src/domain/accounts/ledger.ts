@@ -63,7 +63,8 @@ export interface Ledger {
   /**
    * A generation under `key` was recorded: its unit is held (charged again if a process that gave
    * up on it refunded it meanwhile, past the tier's limit if need be: the unit was held when the
-   * generation began) and marked made good, so that the charge sweep leaves it alone.
+   * generation began) and marked made good, so that the charge sweep leaves it alone. Throws only
+   * the store's own errors (an outage).
    */
   settle(user: User, key: string): Promise<void>;
   /**
@@ -100,6 +101,10 @@ export interface Ledger {
   siteUsed(siteId: string): Promise<SiteBudgetUse>;
 }
 
+/**
+ * The ledger over `store`'s usage counters, its months and hours read from `clock`; a refund that
+ * fails is logged to `logger`.
+ */
 export function createLedger(store: RecordStore, clock: Clock, logger?: Logger): Ledger {
   const usage = store.usage;
   const exceeded = (user: User, now: Date) =>

@@ -5,7 +5,7 @@
  * - Every item is validated when the batch is made, as `/generate` would validate it (its preset,
  *   asset, font and options; an `imageUrl` is fetched only when rendered): a bad item refuses the
  *   whole batch with its index in `field` (`items[7].title`), before anything is stored or charged.
- * - Each item charges one unit when it is rendered, once (a keyed charge, quota.ts `chargeOnce`),
+ * - Each item charges one unit when it is rendered, once (a keyed charge, the ledger's `charge`, accounts/ledger.ts),
  *   and records its image under an id derived from the batch and its index: a retry after a crash
  *   finds the record or the charge the first try made. An item past the quota fails on its own with
  *   `QUOTA_EXCEEDED`; the others go on.

@@ -24,7 +24,6 @@ import { newBlobStem, newId } from '../kernel/ids.js';
 import type {
   BlobStore,
   Clock,
-  GenerationQueue,
   QueuedGeneration,
   QueuedGenerationResult,
   RecordStore,
@@ -35,7 +34,7 @@ import { blobKeysOf } from './files.js';
 import { createHandoff, type GenerateOne } from './handoff.js';
 import type { CardPipeline } from './pipeline.js';
 import type { RequestResolver } from './request.js';
-import type { Generated, GenerateRequestReader, ImageSource, ImageView, PreparedRender } from './types.js';
+import type { Generated, GenerateRequestReader, ImageSource, ImageView } from './types.js';
 
 /** The key an image's charge is made under (the ledger's `charge`): `img:<image id>`. */
 export const chargeKeyOf = (imageId: string): string => `img:${imageId}`;
@@ -98,7 +97,6 @@ export function createGeneration({
   resolver,
   viewOf,
   onCreated,
-  generationQueue,
 }: {
   store: RecordStore;
   blobs: BlobStore;
@@ -113,11 +111,6 @@ export function createGeneration({
    * `source` names the batch item that made it. Must not throw.
    */
   onCreated?: ((userId: string, image: ImageView, source?: ImageSource) => Promise<void>) | undefined;
-  /**
-   * With `GENERATE_ON_WORKERS`: where a generation's render goes (workers on BullMQ); this process
-   * then charges, reads the request and answers, and a worker renders and records.
-   */
-  generationQueue: GenerationQueue | undefined;
 }): Generation {
   /** The answer for a record already written (a retry, a take-over): its view and thumbnail, no report. */
   async function existing(userId: string, id: string): Promise<Generated | undefined> {
@@ -138,18 +131,16 @@ export function createGeneration({
     let keys: { imageKey: string; thumbnailKey: string } | undefined;
     let recorded: ImageRecord | undefined;
     try {
-      let prepared: PreparedRender | undefined;
       // Admitted already (generate) or on a worker, whose capacity is its own.
       const rendered = await pipeline.render(
         principal.user.id,
         async () => {
           const { image, imageField, options } = await read();
-          prepared = await resolver.prepare(principal.user.id, image, options, imageField);
-          return prepared;
+          return resolver.prepare(principal.user.id, image, options, imageField);
         },
         { admitted: false },
       );
-      const parsed = (prepared as PreparedRender).options;
+      const parsed = rendered.prepared.options;
       keys = blobKeysOf(newBlobStem(), rendered.format);
       const record: ImageRecord = {
         id,
@@ -226,14 +217,23 @@ export function createGeneration({
     return answer;
   }
 
-  const handoff = createHandoff({ store, blobs, ledger, generateOne, existing, afterFailure, chargeKeyOf });
+  const handoff = createHandoff({
+    store,
+    blobs,
+    ledger,
+    pipeline,
+    generateOne,
+    existing,
+    afterFailure,
+    chargeKeyOf,
+  });
 
   return {
     // The quota before the capacity: a caller with no quota left gets the contract's 429 however
     // busy the process is; a unit charged and then refused for capacity is refunded.
     async generate(principal, read, { imageId = newId('img') } = {}) {
       // Rendered on a worker: its capacity is the workers', so no admission here.
-      if (generationQueue) return handoff.generateOnWorker(principal, read, generationQueue, imageId);
+      if (pipeline.workers) return handoff.generateOnWorker(principal, read, imageId);
       const found = await existing(principal.user.id, imageId);
       if (found) return found;
       const key = chargeKeyOf(imageId);

@@ -13,15 +13,10 @@
 import { readFile } from 'node:fs/promises';
 import type { Principal } from '../accounts/accounts.js';
 import type { Charge, Ledger } from '../accounts/ledger.js';
-import { errorOf, NotFoundError, TitlecardError, ValidationError } from '../kernel/errors.js';
+import { NotFoundError, TitlecardError, ValidationError } from '../kernel/errors.js';
 import { ID_BODY, newBlobStem } from '../kernel/ids.js';
-import type {
-  BlobStore,
-  GenerationQueue,
-  QueuedGeneration,
-  QueuedGenerationResult,
-  RecordStore,
-} from '../kernel/ports.js';
+import type { BlobStore, QueuedGeneration, QueuedGenerationResult, RecordStore } from '../kernel/ports.js';
+import type { CardPipeline } from './pipeline.js';
 import type { Generated, GenerateRequestReader, ImageSource } from './types.js';
 
 /**
@@ -38,7 +33,7 @@ export type GenerateOne = (
   options?: { source?: ImageSource; chargeKey?: string },
 ) => Promise<Generated>;
 
-/** An upload on its way to a worker: deleted once rendered, else by the orphan sweep (images.ts). */
+/** An upload on its way to a worker: deleted once rendered, else by the orphan sweep (published.ts). */
 export const HANDOFF_KEY_PATTERN = new RegExp(`^${ID_BODY}_upload\\.bin$`);
 
 /** A domain error a worker threw, as the result the serving process reads back (kernel/errors.ts `errorOf`). */
@@ -60,12 +55,7 @@ export interface Handoff {
    * fails. Throws as generation.ts `generate`, and ServiceBusyError or ServiceUnavailableError from the
    * queue (src/adapters/queue.ts), refunded.
    */
-  generateOnWorker(
-    principal: Principal,
-    read: GenerateRequestReader,
-    queue: GenerationQueue,
-    imageId: string,
-  ): Promise<Generated>;
+  generateOnWorker(principal: Principal, read: GenerateRequestReader, imageId: string): Promise<Generated>;
   /** The worker's side: the domain error it throws comes back as a result. */
   renderQueued(job: QueuedGeneration): Promise<QueuedGenerationResult>;
 }
@@ -74,6 +64,8 @@ export interface HandoffDeps {
   store: RecordStore;
   blobs: BlobStore;
   ledger: Ledger;
+  /** The card pipeline, whose workers render the generation (`onWorker`). */
+  pipeline: Pick<CardPipeline, 'onWorker'>;
   /** generation.ts's charged generation (read → validate → render → files → record). */
   generateOne: GenerateOne;
   /** The answer for a record already written; undefined when there is none. */
@@ -93,6 +85,7 @@ export function createHandoff({
   store,
   blobs,
   ledger,
+  pipeline,
   generateOne,
   existing,
   afterFailure,
@@ -101,7 +94,6 @@ export function createHandoff({
   async function generateOnWorker(
     principal: Principal,
     read: GenerateRequestReader,
-    queue: GenerationQueue,
     imageId: string,
   ): Promise<Generated> {
     const userId = principal.user.id;
@@ -117,7 +109,7 @@ export function createHandoff({
         const bytes = Buffer.isBuffer(image) ? image : await readFile(image.path);
         await blobs.put(uploadKey, bytes, 'application/octet-stream');
       }
-      const result = await queue.run(
+      const report = await pipeline.onWorker(
         {
           userId,
           options: (options ?? {}) as Record<string, unknown>,
@@ -128,10 +120,10 @@ export function createHandoff({
         // The record is the answer, even when the queue lost the worker's completion event.
         async () => (await store.images.findById(userId, imageId)) !== undefined,
       );
-      if (!result.ok) throw errorOf(result.error);
       const made = await existing(userId, imageId);
       if (!made) throw new Error(`the worker's image ${imageId} has no record or thumbnail`);
-      return { ...made, report: (result.report ?? null) as Generated['report'] };
+      // The worker's report, as it sent it through the queue (null when answered by the record).
+      return { ...made, report: (report ?? null) as Generated['report'] };
     } catch (err) {
       if (uploadKey) await blobs.delete(uploadKey).catch(() => undefined);
       return afterFailure(principal, imageId, key, charge, err);

@@ -109,6 +109,10 @@ export interface ImageServices {
   pipeline: CardPipeline;
 }
 
+/**
+ * The image services over the stores and the renderer (see {@link ImagesDeps}): one admission and
+ * one card pipeline for the whole process, shared by every service and by render links and sites.
+ */
 export function createImageServices({
   store,
   blobs,
@@ -129,7 +133,7 @@ export function createImageServices({
 }: ImagesDeps): ImageServices {
   const requests = createRequestResolver({ assets, presets, templates, fetchImage, fetchThrottle });
   const admission = createAdmission({ renderer, maxInFlight, maxWaitMs });
-  const pipeline = createCardPipeline({ renderer, admission });
+  const pipeline = createCardPipeline({ renderer, admission, queue: generationQueue });
   const { urlOf, viewOf } = createViews(blobs, publicUrl);
   return {
     generation: createGeneration({
@@ -142,7 +146,6 @@ export function createImageServices({
       resolver: requests,
       viewOf,
       onCreated,
-      generationQueue,
     }),
     previews: createPreviews({ store, blobs, pipeline, templates, previewThrottle, resolver: requests }),
     images: createImageRecords({ store, blobs, clock, urlOf }),

@@ -15,14 +15,13 @@
  */
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
-import { errorOf, ServiceBusyError, TitlecardError, ValidationError } from '../kernel/errors.js';
+import { ServiceBusyError, TitlecardError, ValidationError } from '../kernel/errors.js';
 import { FILE_TYPES, type FileFormat } from '../design.js';
 import { type CardPipeline, type RequestResolver, resultOfError } from '../images/images.js';
 import type { Preset, RenderEntry, User } from '../kernel/records.js';
 import type {
   BlobStore,
   Clock,
-  GenerationQueue,
   QueuedGeneration,
   QueuedGenerationResult,
   RecordStore,
@@ -34,7 +33,7 @@ import type { Ledger } from '../accounts/ledger.js';
 import { generateOptionsSchema } from '../images/schemas.js';
 import { isTemplateId } from '../schemas.js';
 import { parseOrThrow } from '../kernel/validate.js';
-import { idPattern } from '../kernel/ids.js';
+import { idPattern, newBlobStem } from '../kernel/ids.js';
 
 /** A render claim older than this is taken over, ms: a render takes well under a second. */
 export const CLAIM_STALE_MS = 60_000;
@@ -117,7 +116,9 @@ export interface RenderCache {
   /**
    * A worker's side of a card handed over (`GENERATE_ON_WORKERS`, `job.card` set): renders it
    * through the pipeline and stores it under its hash; the domain error it throws comes back as a
-   * result. A card already stored (a retry) is answered at once.
+   * result; any other error is thrown, so the queue tries the job again. A card already stored (a
+   * retry), or no longer claimed (the serving process gave up), is answered at once without a
+   * render. Throws a plain Error for a job without `card`.
    */
   renderQueued(job: QueuedGeneration): Promise<QueuedGenerationResult>;
 }
@@ -133,16 +134,13 @@ export interface RenderCacheDeps {
   templates: Pick<Templates, 'design'>;
   /** The card pipeline: a link's card is admitted and rendered as a generation is. */
   pipeline: CardPipeline;
-  /** With `GENERATE_ON_WORKERS`: where a new card's render goes (workers on BullMQ). */
-  generationQueue?: GenerationQueue | undefined;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const sha256 = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
 
 export function createRenderCache(deps: RenderCacheDeps): RenderCache {
-  const { store, blobs, clock, ledger, requests, pipeline, logger, assets, templates, generationQueue } =
-    deps;
+  const { store, blobs, clock, ledger, requests, pipeline, logger, assets, templates } = deps;
   /** Renders under way in this process, by hash: concurrent fetches here share one. */
   const inFlight = new Map<string, Promise<RenderEntry>>();
 
@@ -175,27 +173,35 @@ export function createRenderCache(deps: RenderCacheDeps): RenderCache {
     };
   }
 
-  /** The card rendered and stored by a worker (GENERATE_ON_WORKERS); the done entry. */
-  async function renderOnWorker(
-    userId: string,
-    card: PlannedCard,
-    queue: GenerationQueue,
-  ): Promise<RenderEntry> {
-    const done = async () => (await store.renders.find(card.hash))?.state === 'done';
-    const result = await queue.run(
-      {
-        userId,
-        options: card.options,
-        uploadKey: null,
-        imageField: 'image',
-        imageId: `card-${card.hash}`,
-        card: { hash: card.hash, standIn: card.standIn ?? false },
-      },
-      done,
-    );
-    if (!result.ok) throw errorOf(result.error);
-    const entry = await store.renders.find(card.hash);
-    if (entry?.state !== 'done') throw new Error(`the worker's card ${card.hash} is not stored`);
+  /**
+   * The card rendered and stored by a worker (GENERATE_ON_WORKERS); the done entry. A job of its
+   * own each time (a new id): a job done or refused earlier answers nothing of this one. When the
+   * wait fails but the worker stored the card meanwhile, the card is the answer (and keeps its unit).
+   */
+  async function renderOnWorker(userId: string, card: PlannedCard): Promise<RenderEntry> {
+    const stored = async () => {
+      const entry = await store.renders.find(card.hash);
+      return entry?.state === 'done' ? entry : undefined;
+    };
+    try {
+      await pipeline.onWorker(
+        {
+          userId,
+          options: card.options,
+          uploadKey: null,
+          imageField: 'image',
+          imageId: `card-${card.hash.slice(0, 32)}-${newBlobStem()}`,
+          card: { hash: card.hash, standIn: card.standIn ?? false },
+        },
+        async () => (await stored()) !== undefined,
+      );
+    } catch (err) {
+      const entry = await stored();
+      if (entry) return entry;
+      throw err;
+    }
+    const entry = await stored();
+    if (!entry) throw new Error(`the worker's card ${card.hash} is not stored`);
     return entry;
   }
 
@@ -213,7 +219,7 @@ export function createRenderCache(deps: RenderCacheDeps): RenderCache {
       await sleep(WAIT_STEP_MS);
     }
     const render = () =>
-      generationQueue ? renderOnWorker(user.id, card, generationQueue) : renderAndStore(user.id, card, true);
+      pipeline.workers ? renderOnWorker(user.id, card) : renderAndStore(user.id, card, true);
     try {
       // A charged render spends one unit, refunded if it fails (the ledger's withCharge).
       return charged ? await ledger.withCharge(user, render) : await render();
@@ -336,7 +342,10 @@ export function createRenderCache(deps: RenderCacheDeps): RenderCache {
     async renderQueued(job) {
       const card = job.card;
       if (!card) throw new Error(`job ${job.imageId} is not a card's`);
-      if ((await store.renders.find(card.hash))?.state === 'done') return { ok: true, report: null };
+      // Done already (a retry), or no longer claimed (the serving process gave up and released
+      // it): nothing to render, and no file to leave without its entry.
+      const entry = await store.renders.find(card.hash);
+      if (entry?.state !== 'rendering') return { ok: true, report: null };
       try {
         await renderAndStore(
           job.userId,

@@ -1,6 +1,6 @@
 /**
  * Templates: the user's own layouts (`/templates`, docs/templates.md) beside the four built-ins.
- * A template is a document (document.ts) checked when it is saved, so a render never meets an
+ * A template is a document (render/document/document.ts) checked when it is saved, so a render never meets an
  * undeclared variable, a missing asset or an unknown font; every edit adds one to `version`, which
  * is part of a render link's cache key, as a preset's is. `design` fills a template for a render
  * from a request's `fields` (docs/api.md#generate-options `title` and `subtitle` are variables of every template).

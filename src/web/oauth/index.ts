@@ -112,7 +112,8 @@ export function createOAuthRouter(runtime: Runtime, options: OAuthProviderOption
   async function dropForeignSession(req: Request): Promise<void> {
     const cookies = (req.cookies ?? {}) as Record<string, string | undefined>;
     const sessionId = cookies._session;
-    if (!sessionId) return;
+    // A string only: cookie-parser reads a `j:` value as JSON, which no session id is.
+    if (typeof sessionId !== 'string' || !sessionId) return;
     const [library, dashboard] = await Promise.all([
       services.oauth.stateOf('Session').find(sessionId),
       services.sessions.authenticate(cookies[cookie.name]),

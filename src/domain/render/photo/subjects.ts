@@ -94,6 +94,11 @@ export interface SubjectDetector {
    * next answers; undefined when it works or has not been started. `GET /readyz` reports it.
    */
   lastError(): string | undefined;
+  /**
+   * Ends the worker (its models' memory, about 145 MiB, given back) and forgets the photos seen;
+   * detections under way answer undefined. A later photo starts a new worker.
+   */
+  close(): Promise<void>;
 }
 
 /**
@@ -253,7 +258,27 @@ export function createSubjectDetector(): SubjectDetector {
     return ask(inputs, [inputs.ssd.buffer, inputs.face.buffer]);
   }
 
-  return { detect, warmUp: async () => (await ask({})) !== undefined, lastError: () => detectorError };
+  async function close() {
+    const d = current;
+    current = undefined;
+    cache.clear();
+    if (!d) return;
+    d.retired = true;
+    clearTimeout(d.idle);
+    for (const [id, pending] of d.waiting) {
+      clearTimeout(pending.timer);
+      d.waiting.delete(id);
+      pending.resolve(undefined);
+    }
+    await d.worker.terminate().catch(() => undefined);
+  }
+
+  return {
+    detect,
+    warmUp: async () => (await ask({})) !== undefined,
+    lastError: () => detectorError,
+    close,
+  };
 }
 
 let shared: SubjectDetector | undefined;

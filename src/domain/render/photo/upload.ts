@@ -42,7 +42,11 @@ export async function storedUpload(
   }
 }
 
-/** The size of an image in px as its header states it (before EXIF orientation): a logo's. */
+/**
+ * The size of an image in px as its header states it (before EXIF orientation): a logo's, already
+ * checked as an upload. 1 for a dimension the header leaves out; rejects with sharp's own error for
+ * bytes it cannot read (a fault: stored uploads were checked).
+ */
 export async function imageSize(bytes: Buffer): Promise<{ width: number; height: number }> {
   const meta = await sharp(bytes).metadata();
   return { width: meta.width ?? 1, height: meta.height ?? 1 };
