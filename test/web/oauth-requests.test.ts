@@ -95,4 +95,13 @@ describe('OAuth 2.1 authorization requests at their edges', () => {
     );
     expect(res.status).toBe(303);
   });
+
+  it('a session cookie that parses as JSON (`j:`) is no session, and /authorize goes on (not a 500)', async () => {
+    const clientId = await register(srv);
+    const res = await fetch(
+      `${srv.url}/authorize?${new URLSearchParams(authorization(srv, clientId).query).toString()}`,
+      { headers: { cookie: '_session=j:1' }, redirect: 'manual' },
+    );
+    expect(res.status).toBe(303);
+  });
 });
