@@ -387,7 +387,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     throw new ConfigError(
       'Invalid QUEUE="redis": it needs REDIS_URL, the Redis server that holds the queue.',
     );
-  // Each variable once, by its key ({@link keyOf}); the MongoDB and S3 settings also as one group each.
+  // Each variable once, by its key ({@link keyOf}); MongoDB's and S3's settings only as a group each.
   const flat = Object.fromEntries(
     Object.entries(c)
       .filter(([name]) => !(READ_BY_OTHERS as readonly string[]).includes(name))

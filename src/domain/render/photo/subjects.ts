@@ -102,7 +102,7 @@ export interface SubjectDetector {
 }
 
 /**
- * A subject detector of its own: the composition root (src/runtime.ts) makes one per process and
+ * A subject detector of its own: the composition root (src/runtime.ts) makes one per runtime and
  * gives it to the renderer; a renderer made without one shares {@link processSubjectDetector}.
  */
 export function createSubjectDetector(): SubjectDetector {
