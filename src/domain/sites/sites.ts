@@ -128,7 +128,7 @@ export interface Sites {
 }
 
 export interface SiteOptions {
-  /** Seconds before a page is fetched again (`SITE_RECHECK`); default 3600. */
+  /** Seconds before a page is fetched again (`SITE_RECHECK`; its default is the configuration table's). */
   recheckSeconds: number;
 }
 
