@@ -5183,6 +5183,17 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
     };
   };
   fetchSiteLink: {
@@ -5245,6 +5256,17 @@ export interface operations {
       /** @description No such resource. */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {

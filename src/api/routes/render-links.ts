@@ -141,6 +141,7 @@ export const renderLinksResource: Resource = {
             content: json(ref('EndpointErrorBody')),
           },
           404: errorResponses[404],
+          503: errorResponses[503],
         },
       },
     },

@@ -175,6 +175,7 @@ export const siteLinksResource: Resource = {
             content: json(ref('EndpointErrorBody')),
           },
           404: errorResponses[404],
+          503: errorResponses[503],
         },
       },
     },
