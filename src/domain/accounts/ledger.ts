@@ -48,7 +48,7 @@ export interface SiteBudgetUse {
 export const CHARGE_SWEEP_BATCH = 5000;
 
 /** The periods of `at`, UTC: its hour `YYYY-MM-DDTHH` and its month `YYYY-MM`. */
-export function budgetPeriods(at: Date): { hour: string; month: string } {
+function budgetPeriods(at: Date): { hour: string; month: string } {
   const iso = at.toISOString();
   return { hour: iso.slice(0, 13), month: iso.slice(0, 7) };
 }

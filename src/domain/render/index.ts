@@ -56,16 +56,7 @@ import { processSubjectDetector } from './photo/subjects.js';
 
 export { BLEND_BAND_ROWS, READING_MARGIN_PX } from './paint/compose.js';
 export { type DisplayEncoding, encodeCard, encodeForDisplay, THUMBNAIL_WIDTH } from './encode/encode.js';
-export {
-  COLOR_GLYPH_MAX_CHARS,
-  DECODE_MEMORY_BUDGET,
-  FONT_BOUNDS,
-  GLYPH_CACHE_CHARS,
-  MAX_ASPECT_RATIO,
-  MAX_INPUT_PIXELS,
-  TEMPLATE_LIMITS,
-  UPSCALE_NOTICE,
-} from './limits.js';
+export { FONT_BOUNDS, MAX_ASPECT_RATIO, MAX_INPUT_PIXELS, TEMPLATE_LIMITS } from './limits.js';
 export { BUILT_IN_TEMPLATES, isBuiltIn } from './document/built-ins.js';
 export {
   fieldValues,
@@ -85,7 +76,6 @@ export { checkFontBounds } from './text/font-bounds.js';
 export { type FontLibrary, LoadedFont, loadFontLibrary } from './text/fonts.js';
 export { warmUp } from './warm-up.js';
 export type {
-  Fraction2D,
   LayerReport,
   LayoutReport,
   RenderCall,
@@ -96,7 +86,6 @@ export type {
   RenderReport,
   RenderResult,
   RenderTimings,
-  ReportedSubject,
   TemplateDesign,
 } from './types.js';
 
