@@ -26,7 +26,6 @@ async function accountOf(store: ReturnType<typeof openSqliteStore>, email: strin
     id,
     email,
     displayName: 'Bench',
-    tier: 'agency',
     createdAt: new Date(),
     passwordHash: null,
     emailVerifiedAt: null,

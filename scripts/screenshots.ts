@@ -33,9 +33,8 @@ try {
   await page.waitForURL('**/overview');
   await srv.confirmEmail('ada@example.com');
 
-  const user = await srv.services.accounts.findUserByEmail('ada@example.com');
-  await srv.services.accounts.setTier(user.email, 'pro');
-  const principal = { user: { ...user, tier: 'pro' as const } };
+  await srv.services.accounts.setTier('ada@example.com', 'pro');
+  const principal = await srv.services.accounts.actAs('ada@example.com');
   const made = [
     ['seeding.jpg', 'Spring release notes', 'What shipped in April'],
     ['friends.jpg', 'Meet the team', 'Our new office dogs'],

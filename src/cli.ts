@@ -183,29 +183,48 @@ function buildProgram(): Command {
     .option('--json', 'print one JSON object: {user, token}')
     .action((o: { email: string; name: string; tier: string; json?: boolean }) =>
       withServices(async ({ accounts }) => {
-        const { user, token } = await accounts.createUser({
+        const { user, workspace, token } = await accounts.createUser({
           email: o.email,
           displayName: o.name,
           tier: o.tier,
         });
-        if (o.json) out(JSON.stringify({ user: profileOf(user), token: token.token }));
+        if (o.json) out(JSON.stringify({ user: profileOf(user, workspace), token: token.token }));
         else
           out(
-            `Created ${user.email} (${user.id}, tier ${user.tier}).\nAPI token (shown once, keep it secret):\n\n  ${token.token}\n`,
+            `Created ${user.email} (${user.id}, tier ${workspace.tier}).\nAPI token (shown once, keep it secret):\n\n  ${token.token}\n`,
           );
       }),
     );
   users
     .command('set-tier')
-    .description("Change an account's tier.")
+    .description("Change the tier of an account's personal workspace (workspaces set-tier: any workspace).")
     .requiredOption('--email <email>', 'the account')
     .requiredOption('--tier <tier>', `one of ${TIERS.join(', ')}`)
     .option('--json', 'print one JSON object: {user}')
     .action((o: { email: string; tier: string; json?: boolean }) =>
       withServices(async ({ accounts }) => {
-        const user = await accounts.setTier(o.email, o.tier);
-        if (o.json) out(JSON.stringify({ user: profileOf(user) }));
-        else out(`${user.email} is now on the ${user.tier} tier.`);
+        const { user, workspace } = await accounts.setTier(o.email, o.tier);
+        if (o.json) out(JSON.stringify({ user: profileOf(user, workspace) }));
+        else out(`${user.email} is now on the ${workspace.tier} tier.`);
+      }),
+    );
+
+  program
+    .command('workspaces')
+    .description('Manage workspaces: workspaces set-tier.')
+    .command('set-tier')
+    .description("Change a workspace's tier (docs/workspaces.md).")
+    .requiredOption('--workspace <id>', "the workspace id (a personal workspace has its account's id)")
+    .requiredOption('--tier <tier>', `one of ${TIERS.join(', ')}`)
+    .option('--json', 'print one JSON object: {workspace}')
+    .action((o: { workspace: string; tier: string; json?: boolean }) =>
+      withServices(async ({ workspaces }) => {
+        const workspace = await workspaces.setTier(o.workspace, o.tier);
+        if (o.json)
+          out(
+            JSON.stringify({ workspace: { id: workspace.id, name: workspace.name, tier: workspace.tier } }),
+          );
+        else out(`${workspace.name} (${workspace.id}) is now on the ${workspace.tier} tier.`);
       }),
     );
 
@@ -216,11 +235,13 @@ function buildProgram(): Command {
     .description('Create another API token for an account; prints it, once.')
     .requiredOption('--email <email>', 'the account')
     .requiredOption('--name <name>', 'a descriptive name, 1 to 100 characters')
+    .option('--workspace <id>', "the workspace it acts in (default: the account's personal one)")
     .option('--json', 'print one JSON object: {token}')
-    .action((o: { email: string; name: string; json?: boolean }) =>
+    .action((o: { email: string; name: string; workspace?: string; json?: boolean }) =>
       withServices(async ({ accounts }) => {
-        const user = await accounts.findUserByEmail(o.email);
-        const token = await accounts.createToken(user, { name: o.name });
+        const member = await accounts.actAs(o.email, o.workspace);
+        const user = member.user;
+        const token = await accounts.createToken(member, { name: o.name });
         if (o.json) out(JSON.stringify({ token }));
         else
           out(

@@ -102,10 +102,20 @@ export const errorResponses = {
   },
 };
 
-/** 403 `FORBIDDEN`: the account's email is not confirmed (src/domain/accounts/confirmation.ts). */
+/**
+ * 403 `FORBIDDEN` for a caller without the scope an operation needs, the message naming it
+ * (docs/workspaces.md#scopes); `secured` adds it to every operation.
+ */
+export const forbiddenResponse = {
+  description:
+    "FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes).",
+  content: json(ref('EndpointErrorBody')),
+};
+
+/** 403 `FORBIDDEN`: the account's email is not confirmed (src/domain/accounts/confirmation.ts), or a scope is missing. */
 export const unconfirmedResponse = {
   description:
-    "The account's email is not confirmed yet: it makes no lasting credentials until then (docs/security.md).",
+    "The account's email is not confirmed yet: it makes no lasting credentials until then (docs/security.md). Or FORBIDDEN for a missing scope, as for every operation (docs/workspaces.md#scopes).",
   content: json(ref('EndpointErrorBody')),
 };
 
@@ -162,6 +172,7 @@ export const secretShownOnceResponses = (a: string, listed: string, gone: string
 export const secured = (op: Json) => ({
   ...op,
   responses: {
+    403: forbiddenResponse,
     503: errorResponses[503],
     ...(op.responses as Json),
     401: errorResponses[401],

@@ -61,6 +61,17 @@ import { imagesResource } from './routes/images.js';
 import { layoutResource } from './routes/layout.js';
 import { tokensResource } from './routes/tokens.js';
 import { usageResource } from './routes/usage.js';
+import { workspacesResource } from './routes/workspaces.js';
+import {
+  auditPageSchema,
+  createWorkspaceSchema,
+  invitationBodySchema,
+  invitationSchema,
+  memberSchema,
+  memberUpdateSchema,
+  updateWorkspaceSchema,
+  workspaceSchema,
+} from '../domain/workspaces/schemas.js';
 
 /** The resources under `/api`, in the order the document lists them. */
 export const API_RESOURCES: Resource[] = [
@@ -68,6 +79,7 @@ export const API_RESOURCES: Resource[] = [
   layoutResource,
   usageResource,
   tokensResource,
+  workspacesResource,
   assetsResource,
   presetsResource,
   templatesResource,
@@ -97,8 +109,9 @@ Choices made where the contract says "not shown":
 - VALIDATION_ERROR details.constraint is one of ${CONSTRAINTS.join(', ')}.
 - 401 responses carry WWW-Authenticate: Bearer (RFC 6750).
 - retryAfter (429) is in seconds until the quota resets, the first instant of the next UTC month; the Retry-After header carries the same value.
-- Quota: successful generations per user per UTC calendar month. A failed request uses none.
-- Tokens: "tc_" followed by 40 base62 characters; only a SHA-256 hash is stored. Names: 1 to 100 characters, need not be unique. At most ${LIMITS.activeTokensMax} active tokens per account. lastUsedAt is null until first use.
+- Quota: successful generations per workspace per UTC calendar month. A failed request uses none.
+- Tokens: "tc_" followed by 40 base62 characters; only a SHA-256 hash is stored. Names: 1 to 100 characters, need not be unique. At most ${LIMITS.activeTokensMax} active tokens per workspace. lastUsedAt is null until first use.
+- Workspaces (ours, docs/workspaces.md): a token acts in one workspace, with scopes within its member's role; the quota, tier and every record are the workspace's. A request outside the token's scopes answers 403 FORBIDDEN naming the missing scope. GET /tokens/validate also names the workspace, the role and the scopes.
 - Tiers are written free, pro, agency.
 - title and subtitle lengths count user-perceived characters (grapheme clusters); leading and trailing white space is trimmed; a line feed forces a line break.
 - position {x, y}: fractions 0 to 1 of the canvas, the centre of the text block, kept inside the safe zone.
@@ -154,6 +167,14 @@ export function buildOpenApiDocument(): Json {
         CreatedToken: schemaOf(createdTokenSchema),
         TokenListEntry: schemaOf(tokenListEntrySchema),
         CreateTokenRequest: schemaOf(createTokenBodySchema, 'input'),
+        Workspace: schemaOf(workspaceSchema),
+        CreateWorkspaceRequest: schemaOf(createWorkspaceSchema, 'input'),
+        UpdateWorkspaceRequest: schemaOf(updateWorkspaceSchema, 'input'),
+        Member: schemaOf(memberSchema),
+        MemberUpdateRequest: schemaOf(memberUpdateSchema, 'input'),
+        Invitation: schemaOf(invitationSchema),
+        InvitationRequest: schemaOf(invitationBodySchema, 'input'),
+        AuditPage: schemaOf(auditPageSchema),
         Asset: schemaOf(assetSchema),
         Preset: schemaOf(presetSchema),
         PresetRequest: schemaOf(presetBodySchema, 'input'),

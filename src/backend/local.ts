@@ -1,6 +1,7 @@
 /** The {@link TitlecardBackend} of the domain in this process, for a caller authenticated per call. */
 import type { Principal } from '../domain/accounts/accounts.js';
 import type { Services } from '../domain/services.js';
+import { requireScope } from '../domain/workspaces/roles.js';
 import type { TitlecardBackend } from './port.js';
 
 /** The domain, for a caller authenticated by `principal()` (called on every tool call). */
@@ -31,10 +32,12 @@ export function localBackend(services: Services, principal: () => Promise<Princi
       return services.images.list(await principal(), query);
     },
     async usage() {
-      return services.quota.usage((await principal()).user);
+      const caller = await principal();
+      requireScope(caller, 'usage:read');
+      return services.quota.usage(caller.workspace);
     },
     async validateToken() {
-      return services.quota.validation((await principal()).user);
+      return services.quota.validation(await principal());
     },
     async cardView(id) {
       return services.previews.view(await principal(), id);

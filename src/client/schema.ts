@@ -142,6 +142,130 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/workspaces': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The token's member's workspaces with their role in each: the personal one first, then by name. */
+    get: operations['listWorkspaces'];
+    put?: never;
+    /** Make a workspace (Free tier) with the caller as its owner; needs workspace:admin. */
+    post: operations['createWorkspace'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/workspaces/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The token's workspace, with its seats. */
+    get: operations['getWorkspace'];
+    put?: never;
+    post?: never;
+    /** Delete with every record and file (owners; a personal workspace goes only with its account). */
+    delete: operations['deleteWorkspace'];
+    options?: never;
+    head?: never;
+    /** Rename (workspace:admin) or hand over to a member (owners). */
+    patch: operations['updateWorkspace'];
+    trace?: never;
+  };
+  '/workspaces/{id}/members': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The members, oldest first. */
+    get: operations['listMembers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/workspaces/{id}/members/{userId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Remove a member (workspace:admin) or leave (oneself): their tokens here stop working at once. */
+    delete: operations['removeMember'];
+    options?: never;
+    head?: never;
+    /** Change a member's role at once, in every process (workspace:admin; owners make owners). */
+    patch: operations['updateMember'];
+    trace?: never;
+  };
+  '/workspaces/{id}/invitations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Pending invitations, newest first (workspace:admin). */
+    get: operations['listInvitations'];
+    put?: never;
+    /** Invite by email with a role: a single-use link good for 7 days is mailed (workspace:admin). Refused with 403 when the seats are taken. */
+    post: operations['createInvitation'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/workspaces/{id}/invitations/{invitationId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Withdraw a pending invitation: its link stops working (workspace:admin). */
+    delete: operations['withdrawInvitation'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/workspaces/{id}/audit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The audit log, newest first, kept a year (workspace:admin). */
+    get: operations['listAuditEntries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/assets': {
     parameters: {
       query?: never;
@@ -723,6 +847,7 @@ export interface components {
       tier: 'free' | 'pro' | 'agency';
     };
     TokenValidation: {
+      /** @description The token's member; `tier` is the workspace's */
       user: {
         id: string;
         /** Format: email */
@@ -740,6 +865,26 @@ export interface components {
         count: number;
         remaining: number;
       };
+      /** @description The workspace the token acts in (docs/workspaces.md) */
+      workspace: {
+        id: string;
+        name: string;
+        /**
+         * @description The member's role there
+         * @enum {string}
+         */
+        role: 'owner' | 'admin' | 'editor' | 'viewer';
+        /** @description What this token may do now: its scopes within the role */
+        scopes: (
+          | 'images:read'
+          | 'images:write'
+          | 'usage:read'
+          | 'templates:write'
+          | 'sites:write'
+          | 'webhooks:write'
+          | 'workspace:admin'
+        )[];
+      };
     };
     CreatedToken: {
       id: string;
@@ -750,6 +895,17 @@ export interface components {
        * @description ISO 8601 UTC timestamp
        */
       createdAt: string;
+      scopes: (
+        | 'images:read'
+        | 'images:write'
+        | 'usage:read'
+        | 'templates:write'
+        | 'sites:write'
+        | 'webhooks:write'
+        | 'workspace:admin'
+      )[];
+      /** @description The workspace it acts in */
+      workspaceId: string;
     };
     TokenListEntry: {
       id: string;
@@ -760,10 +916,150 @@ export interface components {
        * @description ISO 8601 UTC timestamp
        */
       createdAt: string;
+      /** @description Its scopes; null for a token made before scopes, which has every scope of its member's role */
+      scopes:
+        | (
+            | 'images:read'
+            | 'images:write'
+            | 'usage:read'
+            | 'templates:write'
+            | 'sites:write'
+            | 'webhooks:write'
+            | 'workspace:admin'
+          )[]
+        | null;
+      /** @description The member who made it */
+      userId: string;
     };
     CreateTokenRequest: {
       /** @description Descriptive name, 1 to 100 characters; need not be unique. */
       name: string;
+      /** @description What the token may do (docs/workspaces.md#scopes): at most the scopes of the caller. Default: every scope the caller has. */
+      scopes?: (
+        | 'images:read'
+        | 'images:write'
+        | 'usage:read'
+        | 'templates:write'
+        | 'sites:write'
+        | 'webhooks:write'
+        | 'workspace:admin'
+      )[];
+    };
+    Workspace: {
+      /** @description wsp_…; a personal workspace has its account's id */
+      id: string;
+      name: string;
+      /** @enum {string} */
+      tier: 'free' | 'pro' | 'agency';
+      /** @description The account's own, which goes only with it */
+      personal: boolean;
+      /**
+       * @description The caller's role there
+       * @enum {string}
+       */
+      role: 'owner' | 'admin' | 'editor' | 'viewer';
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC timestamp
+       */
+      createdAt: string;
+      /** @description Members and pending invitations, against the tier’s seats (GET /workspaces/{id} only) */
+      seats?: {
+        used: number;
+        limit: number;
+      };
+    };
+    CreateWorkspaceRequest: {
+      /** @description 1 to 100 characters */
+      name: string;
+    };
+    UpdateWorkspaceRequest: {
+      /** @description 1 to 100 characters */
+      name?: string;
+      /** @description Hands the workspace over: the id of a member, who becomes an owner; the caller becomes an admin */
+      owner?: string;
+    };
+    Member: {
+      userId: string;
+      email: string;
+      displayName: string;
+      /**
+       * @description owner, admin, editor or viewer (docs/workspaces.md#roles)
+       * @enum {string}
+       */
+      role: 'owner' | 'admin' | 'editor' | 'viewer';
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC timestamp
+       */
+      joinedAt: string;
+    };
+    MemberUpdateRequest: {
+      /**
+       * @description owner, admin, editor or viewer (docs/workspaces.md#roles)
+       * @enum {string}
+       */
+      role: 'owner' | 'admin' | 'editor' | 'viewer';
+    };
+    Invitation: {
+      id: string;
+      email: string;
+      /**
+       * @description owner, admin, editor or viewer (docs/workspaces.md#roles)
+       * @enum {string}
+       */
+      role: 'owner' | 'admin' | 'editor' | 'viewer';
+      /** @description The user id of who invited */
+      invitedBy: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC timestamp
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC timestamp
+       */
+      expiresAt: string;
+    };
+    InvitationRequest: {
+      /** Format: email */
+      email: string;
+      /**
+       * @description admin, editor (the default) or viewer; owners are made by handing over
+       * @default editor
+       * @enum {string}
+       */
+      role: 'admin' | 'editor' | 'viewer';
+    };
+    AuditPage: {
+      entries: {
+        id: string;
+        /** @description member.added, member.role_changed, token.created, … (docs/workspaces.md#audit-log) */
+        action: string;
+        /** @description Who did it; null for the operator (the CLI) */
+        actor: {
+          id: string;
+          email: string | null;
+        } | null;
+        target: string | null;
+        details: {
+          [key: string]: string;
+        };
+        /** @description The client's address; null from the CLI */
+        address: string | null;
+        /**
+         * Format: date-time
+         * @description ISO 8601 UTC timestamp
+         */
+        at: string;
+      }[];
+      pagination: {
+        total: number;
+        limit: number;
+        offset: number;
+        hasMore: boolean;
+      };
     };
     Asset: {
       id: string;
@@ -1639,6 +1935,15 @@ export interface operations {
           'application/json': components['schemas']['AuthErrorBody'];
         };
       };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
       /** @description A request with this Idempotency-Key is still under way. */
       409: {
         headers: {
@@ -1749,6 +2054,15 @@ export interface operations {
           'application/json': components['schemas']['AuthErrorBody'];
         };
       };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
       /** @description Internal server error, with a request id in the message. */
       500: {
         headers: {
@@ -1803,6 +2117,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
       /** @description Unknown, or another user's image. */
@@ -1868,6 +2191,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
       /** @description Unknown, or another user's image. */
@@ -2040,6 +2372,15 @@ export interface operations {
           'application/json': components['schemas']['AuthErrorBody'];
         };
       };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
       /** @description More than 60 checks in a minute. */
       429: {
         headers: {
@@ -2105,6 +2446,15 @@ export interface operations {
           'application/json': components['schemas']['AuthErrorBody'];
         };
       };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
       /** @description Internal server error, with a request id in the message. */
       500: {
         headers: {
@@ -2159,6 +2509,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
       /** @description Internal server error, with a request id in the message. */
@@ -2244,7 +2603,7 @@ export interface operations {
           'application/json': components['schemas']['AuthErrorBody'];
         };
       };
-      /** @description The account's email is not confirmed yet: it makes no lasting credentials until then (docs/security.md). */
+      /** @description The account's email is not confirmed yet: it makes no lasting credentials until then (docs/security.md). Or FORBIDDEN for a missing scope, as for every operation (docs/workspaces.md#scopes). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2334,6 +2693,15 @@ export interface operations {
           'application/json': components['schemas']['AuthErrorBody'];
         };
       };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
       /** @description Internal server error, with a request id in the message. */
       500: {
         headers: {
@@ -2390,7 +2758,993 @@ export interface operations {
           'application/json': components['schemas']['AuthErrorBody'];
         };
       };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
       /** @description Unknown, already revoked, or another user's token. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  listWorkspaces: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Workspaces. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: {
+              workspaces: components['schemas']['Workspace'][];
+            };
+          };
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  createWorkspace: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateWorkspaceRequest'];
+      };
+    };
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['Workspace'];
+          };
+        };
+      };
+      /** @description Invalid or missing parameter. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description The account's email is not confirmed yet: it makes no lasting credentials until then (docs/security.md). Or FORBIDDEN for a missing scope, as for every operation (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  getWorkspace: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The workspace. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['Workspace'];
+          };
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description No such resource. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  deleteWorkspace: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            message: string;
+          };
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description No such resource. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description CONFLICT: a personal workspace. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  updateWorkspace: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateWorkspaceRequest'];
+      };
+    };
+    responses: {
+      /** @description The workspace. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['Workspace'];
+          };
+        };
+      };
+      /** @description Invalid or missing parameter. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description No such resource. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  listMembers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Members. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: {
+              members: components['schemas']['Member'][];
+            };
+          };
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description No such resource. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  removeMember: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        userId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removed. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            message: string;
+          };
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description No such resource. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description CONFLICT: the last owner cannot leave or be removed. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  updateMember: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        userId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['MemberUpdateRequest'];
+      };
+    };
+    responses: {
+      /** @description The member. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['Member'];
+          };
+        };
+      };
+      /** @description Invalid or missing parameter. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description No such resource. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description CONFLICT: the last owner cannot be demoted. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  listInvitations: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invitations. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: {
+              invitations: components['schemas']['Invitation'][];
+            };
+          };
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description No such resource. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  createInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['InvitationRequest'];
+      };
+    };
+    responses: {
+      /** @description Sent. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['Invitation'];
+          };
+        };
+      };
+      /** @description Invalid or missing parameter. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the seats are taken (Free 1, Pro 3, Agency 10, pending invitations included; the message names the limit), the email is not confirmed, or a scope is missing. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description No such resource. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description CONFLICT: already a member, or invited already. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  withdrawInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        invitationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Withdrawn. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            message: string;
+          };
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description No such resource. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  listAuditEntries: {
+    parameters: {
+      query?: {
+        /** @description 1 to 100, default 50 */
+        limit?: number;
+        /** @description 0 or more, default 0 */
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of entries. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['AuditPage'];
+          };
+        };
+      };
+      /** @description Invalid or missing parameter. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description No such resource. */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2453,6 +3807,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
       /** @description Internal server error, with a request id in the message. */
@@ -2533,7 +3896,7 @@ export interface operations {
           'application/json': components['schemas']['AuthErrorBody'];
         };
       };
-      /** @description The account's email is not confirmed yet: it makes no lasting credentials until then (docs/security.md). */
+      /** @description The account's email is not confirmed yet: it makes no lasting credentials until then (docs/security.md). Or FORBIDDEN for a missing scope, as for every operation (docs/workspaces.md#scopes). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2605,6 +3968,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
       /** @description No such resource. */
@@ -2681,6 +4053,15 @@ export interface operations {
           'application/json': components['schemas']['AuthErrorBody'];
         };
       };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
       /** @description Internal server error, with a request id in the message. */
       500: {
         headers: {
@@ -2753,7 +4134,7 @@ export interface operations {
           'application/json': components['schemas']['AuthErrorBody'];
         };
       };
-      /** @description The account's email is not confirmed yet: it makes no lasting credentials until then (docs/security.md). */
+      /** @description The account's email is not confirmed yet: it makes no lasting credentials until then (docs/security.md). Or FORBIDDEN for a missing scope, as for every operation (docs/workspaces.md#scopes). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2825,6 +4206,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
       /** @description No such resource. */
@@ -2901,6 +4291,15 @@ export interface operations {
           'application/json': components['schemas']['AuthErrorBody'];
         };
       };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
       /** @description Internal server error, with a request id in the message. */
       500: {
         headers: {
@@ -2968,6 +4367,15 @@ export interface operations {
           'application/json': components['schemas']['AuthErrorBody'];
         };
       };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
       /** @description Internal server error, with a request id in the message. */
       500: {
         headers: {
@@ -3022,6 +4430,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
       /** @description No such resource. */
@@ -3102,6 +4519,15 @@ export interface operations {
           'application/json': components['schemas']['AuthErrorBody'];
         };
       };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
       /** @description No such resource. */
       404: {
         headers: {
@@ -3167,6 +4593,15 @@ export interface operations {
           'application/json': components['schemas']['AuthErrorBody'];
         };
       };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
       /** @description No such resource. */
       404: {
         headers: {
@@ -3230,6 +4665,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
       /** @description Internal server error, with a request id in the message. */
@@ -3299,7 +4743,7 @@ export interface operations {
           'application/json': components['schemas']['AuthErrorBody'];
         };
       };
-      /** @description The account's email is not confirmed yet: it makes no lasting credentials until then (docs/security.md). */
+      /** @description The account's email is not confirmed yet: it makes no lasting credentials until then (docs/security.md). Or FORBIDDEN for a missing scope, as for every operation (docs/workspaces.md#scopes). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3362,6 +4806,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
       /** @description No such resource. */
@@ -3440,6 +4893,15 @@ export interface operations {
           'application/json': components['schemas']['AuthErrorBody'];
         };
       };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
       /** @description Internal server error, with a request id in the message. */
       500: {
         headers: {
@@ -3494,6 +4956,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
       /** @description Internal server error, with a request id in the message. */
@@ -3627,6 +5098,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
       /** @description No such resource. */
@@ -3866,6 +5346,15 @@ export interface operations {
           'application/json': components['schemas']['AuthErrorBody'];
         };
       };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
       /** @description Internal server error, with a request id in the message. */
       500: {
         headers: {
@@ -3933,7 +5422,7 @@ export interface operations {
           'application/json': components['schemas']['AuthErrorBody'];
         };
       };
-      /** @description The account's email is not confirmed yet: it makes no lasting credentials until then (docs/security.md). */
+      /** @description The account's email is not confirmed yet: it makes no lasting credentials until then (docs/security.md). Or FORBIDDEN for a missing scope, as for every operation (docs/workspaces.md#scopes). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3996,6 +5485,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
       /** @description No such resource. */
@@ -4061,6 +5559,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
       /** @description No such resource. */
@@ -4141,6 +5648,15 @@ export interface operations {
           'application/json': components['schemas']['AuthErrorBody'];
         };
       };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
       /** @description No such resource. */
       404: {
         headers: {
@@ -4215,6 +5731,15 @@ export interface operations {
           'application/json': components['schemas']['AuthErrorBody'];
         };
       };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
       /** @description No such resource. */
       404: {
         headers: {
@@ -4282,6 +5807,15 @@ export interface operations {
           'application/json': components['schemas']['AuthErrorBody'];
         };
       };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
       /** @description No such resource. */
       404: {
         headers: {
@@ -4345,6 +5879,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
       /** @description Internal server error, with a request id in the message. */
@@ -4427,7 +5970,7 @@ export interface operations {
           'application/json': components['schemas']['AuthErrorBody'];
         };
       };
-      /** @description The account's email is not confirmed yet: it makes no lasting credentials until then (docs/security.md). */
+      /** @description The account's email is not confirmed yet: it makes no lasting credentials until then (docs/security.md). Or FORBIDDEN for a missing scope, as for every operation (docs/workspaces.md#scopes). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4503,6 +6046,15 @@ export interface operations {
           'application/json': components['schemas']['AuthErrorBody'];
         };
       };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
       /** @description No such resource. */
       404: {
         headers: {
@@ -4568,6 +6120,15 @@ export interface operations {
           'application/json': components['schemas']['AuthErrorBody'];
         };
       };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
       /** @description No such resource. */
       404: {
         headers: {
@@ -4627,6 +6188,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
       /** @description No such resource. */
@@ -4692,6 +6262,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
       /** @description Internal server error, with a request id in the message. */
@@ -4777,7 +6356,7 @@ export interface operations {
           'application/json': components['schemas']['AuthErrorBody'];
         };
       };
-      /** @description The account's email is not confirmed yet: it makes no lasting credentials until then (docs/security.md). */
+      /** @description The account's email is not confirmed yet: it makes no lasting credentials until then (docs/security.md). Or FORBIDDEN for a missing scope, as for every operation (docs/workspaces.md#scopes). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4872,6 +6451,15 @@ export interface operations {
           'application/json': components['schemas']['AuthErrorBody'];
         };
       };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
       /** @description Internal server error, with a request id in the message. */
       500: {
         headers: {
@@ -4926,6 +6514,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
       /** @description No such resource. */
@@ -4991,6 +6588,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
       /** @description No such resource. */

@@ -73,6 +73,36 @@ export const TIER_QUOTAS = { free: 10, pro: 500, agency: 2000 } as const;
 export type Tier = keyof typeof TIER_QUOTAS;
 export const TIERS = Object.keys(TIER_QUOTAS) as Tier[];
 
+/**
+ * Seats of a workspace per tier: its members and pending invitations together (issue 51; the
+ * seat counts of the plans, docs/workspaces.md#seats).
+ */
+export const TIER_SEATS = { free: 1, pro: 3, agency: 10 } as const satisfies Record<Tier, number>;
+
+/**
+ * A member's role in a workspace, each a superset of the next (docs/workspaces.md#roles): `owner`
+ * (also deletes the workspace and hands it over), `admin` (members, invitations, others' tokens,
+ * webhooks, sites, settings), `editor` (makes cards, batches, templates, assets, presets, render
+ * links), `viewer` (reads images, templates and usage; makes and spends nothing).
+ */
+export const ROLES = ['owner', 'admin', 'editor', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+/**
+ * The scopes of an API token (docs/workspaces.md#scopes). A token acts with the scopes it was given
+ * that its member's current role also has.
+ */
+export const SCOPES = [
+  'images:read',
+  'images:write',
+  'usage:read',
+  'templates:write',
+  'sites:write',
+  'webhooks:write',
+  'workspace:admin',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
 /** Output file formats (docs/api.md#generate-options). */
 export const FILE_FORMATS = ['png', 'jpeg', 'webp'] as const;
 export type FileFormat = (typeof FILE_FORMATS)[number];

@@ -46,6 +46,11 @@ import { createLedger, type Ledger } from './accounts/ledger.js';
 import { createQuota, type Quota } from './accounts/quota.js';
 import type { Renderer } from './render/index.js';
 import { createSessions, type Sessions, type SignUpMode } from './accounts/sessions.js';
+import { createAuditLog, type AuditLog } from './workspaces/audit.js';
+import { createWorkspaces, type Workspaces } from './workspaces/workspaces.js';
+import { guarded } from './workspaces/guard.js';
+import type { AuditAction } from './workspaces/audit.js';
+import type { Principal } from './workspaces/roles.js';
 
 export interface ServiceDeps {
   store: RecordStore;
@@ -103,6 +108,10 @@ export interface Services {
   accounts: Accounts;
   /** The monthly quota per tier as people see it (docs/api.md#limits). */
   quota: Quota;
+  /** Workspaces, members, invitations and the tier (docs/workspaces.md). */
+  workspaces: Workspaces;
+  /** The audit log of each workspace (docs/workspaces.md#audit-log). */
+  audit: AuditLog;
   /**
    * The charge ledger: every unit of quota and of a site's budget is charged, settled and refunded
    * here (accounts/ledger.ts). The use cases charge through it; tests use up a month with it.
@@ -145,8 +154,8 @@ export interface Services {
   /** Webhook endpoints, their signed deliveries and retries (`/webhooks`). */
   webhooks: Webhooks;
   /**
-   * The background work of a serving process: the batch runner, webhook deliveries and the hourly
-   * charge sweep (images/generation.ts `sweepCharges`). `start` is the server's to call (a CLI command runs
+   * The background work of a serving process: the batch runner, webhook deliveries, and the hourly
+   * charge sweep (images/generation.ts `sweepCharges`) with the audit log's prune. `start` is the server's to call (a CLI command runs
    * none); `close` stops it.
    */
   background: { start(): void };
@@ -334,6 +343,23 @@ export function createServices(deps: ServiceDeps): Services {
     signUpMode: deps.signUpMode,
   });
   const oauth = createOAuth({ store, clock, publicUrl: deps.publicUrl });
+  const audit = createAuditLog({ store, clock, logger: deps.logger });
+  /** Deletes a workspace: access first, then its records and files, the workspace record last. */
+  const deleteWorkspace = async (id: string) => {
+    await store.tokens.deleteAllForWorkspace(id);
+    for (const member of await store.workspaces.members(id)) await oauth.endGrantsIn(id, member.userId);
+    await store.invitations.deleteAllFor(id);
+    await images.deleteAllOf(id);
+    await sites.deleteAllOf(id);
+    await batches.deleteAllOf(id);
+    await webhooks.deleteAllOf(id);
+    await renderUrls.deleteAllOf(id);
+    await store.presets.deleteAllForUser(id);
+    await store.templates.deleteAllForUser(id);
+    await assets.deleteAllOf(id);
+    await store.audit.deleteAllFor(id);
+    await store.workspaces.delete(id);
+  };
   const accounts = createAccounts({
     store,
     clock,
@@ -342,25 +368,88 @@ export function createServices(deps: ServiceDeps): Services {
     sessions,
     throttle: deps.throttle,
     oauth,
-    deleteImagesOf: async (id) => {
-      await images.deleteAllOf(id);
-      await sites.deleteAllOf(id);
-      await batches.deleteAllOf(id);
-      await webhooks.deleteAllOf(id);
-      await renderUrls.deleteAllOf(id);
-      await store.presets.deleteAllForUser(id);
-      await store.templates.deleteAllForUser(id);
-      await assets.deleteAllOf(id);
-    },
+    deleteWorkspace,
+    audit,
+  });
+  const workspaces = createWorkspaces({
+    store,
+    clock,
+    mailer: deps.mailer,
+    logger: deps.logger,
+    publicUrl: deps.publicUrl,
+    audit,
+    deleteWorkspace,
+    endGrantsIn: (workspaceId, userId) => oauth.endGrantsIn(workspaceId, userId),
   });
   let chargeSweep: NodeJS.Timeout | undefined;
+  /** Records an audited change after it succeeds (sites and webhooks: docs/workspaces.md#audit-log). */
+  const recorded =
+    <A extends unknown[], R>(
+      action: AuditAction,
+      work: (principal: Principal, ...args: A) => Promise<R>,
+      target: (result: R, args: A) => string,
+    ) =>
+    async (principal: Principal, ...args: A): Promise<R> => {
+      const result = await work(principal, ...args);
+      await audit.record(principal, action, { target: target(result, args) });
+      return result;
+    };
+  const sitesAudited: Sites = {
+    ...sites,
+    create: recorded(
+      'site.created',
+      (p, body) => sites.create(p, body),
+      (site) => site.id,
+    ),
+    setBudget: recorded(
+      'site.updated',
+      (p, id, body) => sites.setBudget(p, id, body),
+      (site) => site.id,
+    ),
+    delete: recorded(
+      'site.deleted',
+      (p, id: string) => sites.delete(p, id),
+      (_r, [id]) => id,
+    ),
+  };
+  const webhooksAudited: Webhooks = {
+    ...webhooks,
+    create: recorded(
+      'webhook.created',
+      (p, body) => webhooks.create(p, body),
+      (hook) => hook.id,
+    ),
+    delete: recorded(
+      'webhook.deleted',
+      (p, id: string) => webhooks.delete(p, id),
+      (_r, [id]) => id,
+    ),
+  };
   return {
     accounts,
     quota,
+    workspaces,
+    audit,
     ledger,
-    generation,
-    previews,
-    images,
+    generation: guarded(generation, {
+      generate: 'images:write',
+      generateItem: 'internal',
+      renderQueued: 'internal',
+      sweepCharges: 'internal',
+    }),
+    previews: guarded(previews, {
+      preview: 'images:write',
+      previewTemplate: 'images:write',
+      view: 'images:read',
+      checkLayout: 'images:write',
+    }),
+    images: guarded(images, {
+      list: 'images:read',
+      get: 'images:read',
+      activity: 'images:read',
+      delete: 'images:write',
+      deleteAllOf: 'internal',
+    }),
     files,
     sessions,
     links,
@@ -368,13 +457,76 @@ export function createServices(deps: ServiceDeps): Services {
     oauth,
     oauthSecret: (purpose) =>
       createHmac('sha256', deps.secretsKey).update(`titlecard oauth ${purpose}`).digest(),
-    assets,
-    presets,
-    templates,
-    renderUrls,
-    sites,
-    batches,
-    webhooks,
+    assets: guarded(assets, {
+      uploadImage: 'templates:write',
+      uploadFont: 'templates:write',
+      delete: 'templates:write',
+      list: 'images:read',
+      imageRecordOf: 'internal',
+      fontRecordOf: 'internal',
+      imageOf: 'internal',
+      fontOf: 'internal',
+      deleteAllOf: 'internal',
+    }),
+    presets: guarded(presets, {
+      create: 'templates:write',
+      replace: 'templates:write',
+      delete: 'templates:write',
+      list: 'images:read',
+      get: 'images:read',
+      use: 'internal',
+    }),
+    templates: guarded(templates, {
+      create: 'templates:write',
+      replace: 'templates:write',
+      delete: 'templates:write',
+      list: 'images:read',
+      get: 'images:read',
+      design: 'internal',
+      draft: 'internal',
+      recordOf: 'internal',
+    }),
+    renderUrls: guarded(renderUrls, {
+      createKey: 'images:write',
+      revokeKey: 'images:write',
+      createUrl: 'images:write',
+      listKeys: 'images:read',
+      fetch: 'internal',
+      deleteAllOf: 'internal',
+    }),
+    sites: guarded(sitesAudited, {
+      create: 'sites:write',
+      setBudget: 'sites:write',
+      verify: 'sites:write',
+      delete: 'sites:write',
+      list: 'images:read',
+      get: 'images:read',
+      pages: 'images:read',
+      fetch: 'internal',
+      deleteAllOf: 'internal',
+    }),
+    batches: guarded(batches, {
+      create: 'images:write',
+      admit: 'images:write',
+      cancel: 'images:write',
+      archive: 'images:write',
+      list: 'images:read',
+      get: 'images:read',
+      viewOf: 'internal',
+      deleteAllOf: 'internal',
+    }),
+    webhooks: guarded(webhooksAudited, {
+      create: 'webhooks:write',
+      delete: 'webhooks:write',
+      sendTest: 'webhooks:write',
+      list: 'webhooks:write',
+      deliveries: 'webhooks:write',
+      batchSecret: 'internal',
+      deleteAllOf: 'internal',
+      publish: 'internal',
+      start: 'internal',
+      stop: 'internal',
+    }),
     background: {
       start() {
         if (!deps.itemQueue) runner.start();
@@ -390,6 +542,8 @@ export function createServices(deps: ServiceDeps): Services {
               (keys) => keys.length > 0 && deps.logger.warn({ keys }, 'charges without their image refunded'),
               (err: unknown) => deps.logger.error({ err }, 'the charge sweep failed'),
             );
+          // Audit entries are kept a year (workspaces/audit.ts).
+          audit.prune().catch((err: unknown) => deps.logger.error({ err }, 'the audit log prune failed'));
         }, CHARGE_SWEEP_EVERY_MS);
         chargeSweep.unref();
       },

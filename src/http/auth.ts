@@ -54,9 +54,9 @@ export function setRateLimitHeaders(res: Response, usage: UsageView): void {
  */
 export function requireAuth(services: Services) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const principal = await services.accounts.authenticate(req.headers.authorization);
+    const principal = await services.accounts.authenticate(req.headers.authorization, req.ip);
     res.locals.principal = principal;
-    setRateLimitHeaders(res, await services.quota.usage(principal.user));
+    setRateLimitHeaders(res, await services.quota.usage(principal.workspace));
     next();
   };
 }

@@ -32,7 +32,6 @@ import { unauthorizedResponse } from '../http/auth.js';
 import type { Principal } from '../domain/accounts/accounts.js';
 import { requestError } from '../http/errors.js';
 import { JSON_MAX_DEPTH, nestedDeeperThan } from '../http/json-body.js';
-import type { User } from '../domain/kernel/records.js';
 import { UnauthorizedError } from '../domain/kernel/errors.js';
 import { TOKEN_PATTERN } from '../domain/kernel/ids.js';
 import type { Runtime } from '../runtime.js';
@@ -191,15 +190,12 @@ export function createMcpRouter(
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
     // An API token is `tc_…`; any other bearer token is an OAuth access token (opaque, oidc-provider's).
     if (oauthBearer && bearer && !TOKEN_PATTERN.test(bearer)) {
-      await oauthBearer(req, res, () => {
-        const principal: Principal = { user: req.auth?.extra?.user as User };
-        if (req.auth) req.auth.extra = { ...req.auth.extra, principal };
-        next();
-      });
+      // The verifier (oauth-verifier.ts) put the principal of the grant's workspace in `extra`.
+      await oauthBearer(req, res, next);
       return;
     }
     try {
-      const principal = await services.accounts.authenticate(req.headers.authorization);
+      const principal = await services.accounts.authenticate(req.headers.authorization, req.ip);
       req.auth = { token: bearer ?? '', clientId: 'api-token', scopes: [], extra: { principal } };
     } catch (err) {
       if (!(err instanceof UnauthorizedError)) throw err;

@@ -6,6 +6,7 @@ import type { OAuthTokenVerifier as McpTokenVerifier } from '@modelcontextprotoc
 import { OAuthError as McpOAuthError, OAuthErrorCode } from '@modelcontextprotocol/server';
 import { OAuthRefusal } from '../domain/kernel/errors.js';
 import type { Services } from '../domain/services.js';
+import { memberPrincipal } from '../domain/workspaces/roles.js';
 
 /**
  * The token verifier of `/mcp` (with the MCP SDK v2's bearer middleware): a live access token for
@@ -23,7 +24,7 @@ export function oauthVerifier(services: Services): McpTokenVerifier {
           scopes: who.scopes,
           expiresAt: Math.floor(who.expiresAt.getTime() / 1000),
           resource: new URL(who.resource),
-          extra: { user: who.user },
+          extra: { principal: memberPrincipal(who.user, who.workspace, who.role) },
         };
       } catch (err) {
         if (err instanceof OAuthRefusal) throw new McpOAuthError(OAuthErrorCode.InvalidToken, err.message);

@@ -24,6 +24,7 @@ import { sitesRoutes } from './routes/sites.js';
 import { bulkRoutes } from './routes/bulk.js';
 import { templatesRoutes } from './routes/templates.js';
 import { settingsRoutes } from './routes/settings.js';
+import { workspacesRoutes } from './routes/workspaces.js';
 import { checkSameOrigin, cookieSettings, loadSession, requireSignIn } from './session.js';
 
 /** Paths only a signed-in person may open. */
@@ -64,6 +65,7 @@ export function createWebRouter(runtime: Runtime): express.Router {
   router.use(sitesRoutes(services));
   router.use(bulkRoutes(services));
   router.use(settingsRoutes(services, cookie));
+  router.use(workspacesRoutes(services, cookie));
   router.use(pageErrors);
   return router;
 }

@@ -32,7 +32,17 @@ export interface PageData {
 export function page(res: Response, view: string, data: PageData, status = 200): void {
   const signedIn = res.locals.signedIn as SessionPrincipal | undefined;
   const mailInTerminal = res.locals.mailInTerminal === true;
-  const html = eta.render(`./${view}`, { section: 'none', user: signedIn?.user, mailInTerminal, ...data });
+  const html = eta.render(`./${view}`, {
+    section: 'none',
+    user: signedIn?.user,
+    // The switcher's workspace and the person's others, with their role in each.
+    workspace: signedIn?.principal.workspace,
+    role: signedIn?.principal.role,
+    scopes: signedIn ? [...signedIn.principal.scopes] : [],
+    workspaces: signedIn?.workspaces ?? [],
+    mailInTerminal,
+    ...data,
+  });
   res.status(status).type('html').send(html);
 }
 

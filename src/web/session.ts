@@ -12,6 +12,7 @@
  */
 import type { NextFunction, Request, Response } from 'express';
 import type { SessionPrincipal, Sessions, SignedIn } from '../domain/accounts/sessions.js';
+import type { Principal } from '../domain/workspaces/roles.js';
 
 export interface CookieSettings {
   name: string;
@@ -45,10 +46,35 @@ export function sessionSecret(req: Request, cookie: CookieSettings): string | un
   return typeof value === 'string' ? value : undefined;
 }
 
-/** Resolves the request's session into `res.locals.signedIn` (undefined when signed out). */
+/**
+ * The cookie that remembers the workspace chosen in the dashboard's switcher: not a secret (the
+ * membership is checked on every request), and the session's other flags.
+ */
+export const workspaceCookieName = (cookie: CookieSettings) =>
+  cookie.secure ? '__Host-titlecard_workspace' : 'titlecard_workspace';
+
+/** Remembers the switcher's choice (a year; it only names a workspace). */
+export function setWorkspaceCookie(res: Response, cookie: CookieSettings, workspaceId: string): void {
+  res.cookie(workspaceCookieName(cookie), workspaceId, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: cookie.secure,
+    path: '/',
+    maxAge: 365 * 24 * 3600 * 1000,
+  });
+}
+
+/**
+ * Resolves the request's session into `res.locals.signedIn` (undefined when signed out), acting
+ * in the workspace of the switcher's cookie when the person belongs to it.
+ */
 export function loadSession(sessions: Sessions, cookie: CookieSettings) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    res.locals.signedIn = await sessions.authenticate(sessionSecret(req, cookie));
+    const chosen = (req.cookies as Record<string, unknown> | undefined)?.[workspaceCookieName(cookie)];
+    res.locals.signedIn = await sessions.authenticate(sessionSecret(req, cookie), {
+      ...(typeof chosen === 'string' ? { workspaceId: chosen } : {}),
+      ...(req.ip ? { address: req.ip } : {}),
+    });
     next();
   };
 }
@@ -70,6 +96,9 @@ export function mustBeSignedIn(res: Response): SessionPrincipal {
   if (!who) throw new Error('requireSignIn must run before this handler');
   return who;
 }
+
+/** The signed-in person acting in the switcher's workspace, for the use cases. */
+export const sessionPrincipal = (res: Response): Principal => mustBeSignedIn(res).principal;
 
 /** Refuses (403) a state-changing request whose Origin (or Referer) is not `origin`. */
 export function checkSameOrigin(origin: string) {

@@ -2,6 +2,7 @@
  * The REST API of docs/api.md#endpoints, through real HTTP: success shapes, error shapes, authentication,
  * tokens, listing, usage; every response checked against the served OpenAPI document.
  */
+import { SCOPES } from '../../src/domain/design.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertMatchesOpenApi, matchesComponent } from '../support/openapi.js';
 import { call, download, generate, startTestServer, type TestServer } from '../support/server.js';
@@ -88,6 +89,9 @@ describe('tokens (docs/api.md#endpoints)', () => {
       name: 'Production server',
       token: expect.stringMatching(/^tc_[0-9A-Za-z]{40}$/),
       createdAt: expect.any(String),
+      // Ours, beside the contract's four (docs/workspaces.md#scopes): every scope of its maker, an owner.
+      scopes: [...SCOPES],
+      workspaceId: expect.stringMatching(/^usr_/),
     });
     const list = await call(srv.base, 'GET', '/tokens', { token });
     expect(list.status).toBe(200);
@@ -101,6 +105,8 @@ describe('tokens (docs/api.md#endpoints)', () => {
       name: 'Production server',
       lastUsedAt: null,
       createdAt: res.body.data.createdAt,
+      scopes: [...SCOPES],
+      userId: res.body.data.workspaceId,
     });
   });
 
@@ -202,6 +208,8 @@ describe('tokens (docs/api.md#endpoints)', () => {
     expect(res.body.data).toEqual({
       user: { id: user.id, email: user.email, displayName: 'Test User', tier: 'agency' },
       usage: { month: new Date().toISOString().slice(0, 7), quota: 2000, count: 0, remaining: 2000 },
+      // Ours (docs/workspaces.md): the workspace the token acts in, the personal one here.
+      workspace: { id: user.id, name: 'Test User', role: 'owner', scopes: [...SCOPES] },
     });
   });
 });

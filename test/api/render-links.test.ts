@@ -536,7 +536,8 @@ describe('render links, presets and uploads', () => {
       json: { name: 'Free, edited', background: asset.body.data.id, template: 'split' },
     });
     expect(edit.status).toBe(200);
-    while ((await used(srv, freeToken)) < 10) await srv.services.ledger.charge(user);
+    while ((await used(srv, freeToken)) < 10)
+      await srv.services.ledger.charge((await srv.services.accounts.actAs(user.email)).workspace);
 
     const again = await fetchLink(early);
     expect(again.status).toBe(200);

@@ -533,7 +533,8 @@ describe('sites', () => {
     });
     const early = await fetchLink(linkOf(s, '/posts/early'));
     expect(early.headers.get('titlecard-fallback')).toBeNull();
-    while ((await used()) < 10) await srv.services.ledger.charge(user);
+    while ((await used()) < 10)
+      await srv.services.ledger.charge((await srv.services.accounts.actAs(user.email)).workspace);
 
     site.pages.set('/posts/early', {
       type: 'text/html',

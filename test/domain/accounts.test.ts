@@ -17,27 +17,27 @@ describe('quota period', () => {
   it('the quota resets at the first instant of the next UTC month, and retryAfter counts down to it', async () => {
     const clock = fakeClock('2026-11-30T23:59:58.500Z');
     const { s } = domainServices(clock);
-    const { user } = await s.accounts.createUser({
+    const { user, workspace } = await s.accounts.createUser({
       email: 'month@example.com',
       displayName: 'M',
       tier: 'free',
     });
-    for (let i = 0; i < 10; i++) await s.ledger.charge(user);
-    const err = await s.ledger.charge(user).then(
+    for (let i = 0; i < 10; i++) await s.ledger.charge(workspace);
+    const err = await s.ledger.charge(workspace).then(
       () => undefined,
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(QuotaExceededError);
     expect((err as QuotaExceededError).retryAfterSeconds).toBe(2);
     expect((err as QuotaExceededError).resetAt.toISOString()).toBe('2026-12-01T00:00:00.000Z');
-    expect(await s.quota.usage(user)).toEqual({
+    expect(await s.quota.usage(workspace)).toEqual({
       period: { start: '2026-11-01T00:00:00.000Z', end: '2026-12-01T00:00:00.000Z' },
       usage: { generated: 10, limit: 10, remaining: 0, percentUsed: 100 },
       tier: 'free',
     });
     clock.set('2026-12-01T00:00:00.000Z');
-    await expect(s.ledger.charge(user)).resolves.toMatchObject({ userId: user.id, month: '2026-12' });
-    expect((await s.quota.validation(user)).usage).toEqual({
+    await expect(s.ledger.charge(workspace)).resolves.toMatchObject({ userId: user.id, month: '2026-12' });
+    expect((await s.quota.validation(await s.accounts.actAs(user.email))).usage).toEqual({
       month: '2026-12',
       quota: 10,
       count: 1,
@@ -47,13 +47,13 @@ describe('quota period', () => {
 
   it('percentUsed has a decimal part', async () => {
     const { s } = domainServices(fakeClock('2026-03-15T12:00:00Z'));
-    const { user } = await s.accounts.createUser({
+    const { workspace } = await s.accounts.createUser({
       email: 'pct@example.com',
       displayName: 'P',
       tier: 'agency',
     });
-    for (let i = 0; i < 3; i++) await s.ledger.charge(user);
-    expect((await s.quota.usage(user)).usage.percentUsed).toBe(0.15);
+    for (let i = 0; i < 3; i++) await s.ledger.charge(workspace);
+    expect((await s.quota.usage(workspace)).usage.percentUsed).toBe(0.15);
   });
 });
 
@@ -136,7 +136,7 @@ describe('dashboard sessions', () => {
 
   it('previews are limited per account, use no quota and store nothing', async () => {
     const { s, blobs } = domainServices(fakeClock('2026-05-01T00:00:00Z'));
-    const { user, token } = await s.accounts.createUser({
+    const { workspace, token } = await s.accounts.createUser({
       email: 'preview@example.com',
       displayName: 'P',
       tier: 'free',
@@ -154,7 +154,7 @@ describe('dashboard sessions', () => {
         .preview(principal, async () => ({ image: Buffer.from('not read'), options: {} }))
         .catch(() => undefined);
     await expect(s.previews.preview(principal, read)).rejects.toBeInstanceOf(TooManyAttemptsError);
-    expect((await s.quota.usage(user)).usage.generated).toBe(0);
+    expect((await s.quota.usage(workspace)).usage.generated).toBe(0);
     const stored: string[] = [];
     for await (const { key } of blobs.list()) stored.push(key);
     expect(stored).toEqual([]);

@@ -26,7 +26,7 @@ describe('nothing lost, nothing charged wrongly', () => {
       },
     };
     const { s, blobs } = domainServices(fakeClock('2026-05-05T00:00:00Z'), failing);
-    const { user, token } = await s.accounts.createUser({
+    const { workspace, token } = await s.accounts.createUser({
       email: 'fail@example.com',
       displayName: 'F',
       tier: 'pro',
@@ -38,7 +38,7 @@ describe('nothing lost, nothing charged wrongly', () => {
         options: { title: 'Doomed' },
       })),
     ).rejects.toThrow('disk full');
-    expect((await s.quota.usage(user)).usage.generated).toBe(0);
+    expect((await s.quota.usage(workspace)).usage.generated).toBe(0);
     expect((await s.images.list(principal, {})).pagination.total).toBe(0);
     const left: string[] = [];
     for await (const { key } of blobs.list()) left.push(key);
@@ -67,7 +67,7 @@ describe('nothing lost, nothing charged wrongly', () => {
       blobs: createMemoryBlobStore(),
       clock,
     });
-    const { user, token } = await s.accounts.createUser({
+    const { workspace, token } = await s.accounts.createUser({
       email: 'twice@example.com',
       displayName: 'T',
       tier: 'pro',
@@ -83,18 +83,18 @@ describe('nothing lost, nothing charged wrongly', () => {
       chargeKey: 'bat_x:0',
       source: { batchId: 'bat_x', index: 0 },
     };
-    const first = s.generation.generateItem(user, { asset: asset.id, title: 'Taken over' }, item);
+    const first = s.generation.generateItem(workspace, { asset: asset.id, title: 'Taken over' }, item);
     while (inserts === 0) await new Promise((r) => setTimeout(r, 5));
-    const second = await s.generation.generateItem(user, { asset: asset.id, title: 'Taken over' }, item);
+    const second = await s.generation.generateItem(workspace, { asset: asset.id, title: 'Taken over' }, item);
     release();
     expect((await first).image.id).toBe(second.image.id);
-    expect((await s.quota.usage(user)).usage.generated).toBe(1);
+    expect((await s.quota.usage(workspace)).usage.generated).toBe(1);
     await s.close();
   });
 
   it('the charge sweep refunds an image charge whose process died before the record, and no other (issue 44)', async () => {
     const { s, store } = domainServices(fakeClock('2026-05-05T00:00:00Z'));
-    const { user, token } = await s.accounts.createUser({
+    const { user, workspace, token } = await s.accounts.createUser({
       email: 'sweep@example.com',
       displayName: 'S',
       tier: 'pro',
@@ -105,23 +105,23 @@ describe('nothing lost, nothing charged wrongly', () => {
       options: { title: 'Made' },
     }));
     // A generation whose process died after its charge: the key charged, no record.
-    await s.ledger.charge(user, 'img:img_diedbeforeitsrecord0');
-    expect((await s.quota.usage(user)).usage.generated).toBe(2);
+    await s.ledger.charge(workspace, 'img:img_diedbeforeitsrecord0');
+    expect((await s.quota.usage(workspace)).usage.generated).toBe(2);
     const window = { since: new Date(Date.now() - 3600_000), olderThan: new Date(Date.now() + 1000) };
     expect(await s.generation.sweepCharges({ ...window, dryRun: true })).toEqual([
       'img:img_diedbeforeitsrecord0',
     ]);
-    expect((await s.quota.usage(user)).usage.generated).toBe(2);
+    expect((await s.quota.usage(workspace)).usage.generated).toBe(2);
     expect(await s.generation.sweepCharges(window)).toEqual(['img:img_diedbeforeitsrecord0']);
-    expect((await s.quota.usage(user)).usage.generated).toBe(1);
+    expect((await s.quota.usage(workspace)).usage.generated).toBe(1);
     expect(await s.generation.sweepCharges(window)).toEqual([]);
     expect(await store.images.findById(user.id, made.image.id)).toBeDefined();
     // An image its user deleted keeps its unit (docs/api.md): its charge was settled when made.
     await s.images.delete(principal, made.image.id);
     expect(await s.generation.sweepCharges(window)).toEqual([]);
-    expect((await s.quota.usage(user)).usage.generated).toBe(1);
+    expect((await s.quota.usage(workspace)).usage.generated).toBe(1);
     // Too young for the window: left alone.
-    await s.ledger.charge(user, 'img:img_stillunderway0000000');
+    await s.ledger.charge(workspace, 'img:img_stillunderway0000000');
     expect(await s.generation.sweepCharges({ ...window, olderThan: new Date(Date.now() - 60_000) })).toEqual(
       [],
     );
@@ -129,7 +129,7 @@ describe('nothing lost, nothing charged wrongly', () => {
 
   it('an invalid option is refused before rendering, and its reserved unit is refunded', async () => {
     const { s, renders } = domainServices(fakeClock('2026-05-05T00:00:00Z'));
-    const { user, token } = await s.accounts.createUser({
+    const { workspace, token } = await s.accounts.createUser({
       email: 'bad@example.com',
       displayName: 'B',
       tier: 'pro',
@@ -146,17 +146,17 @@ describe('nothing lost, nothing charged wrongly', () => {
       constraint: 'enum',
     });
     expect(renders.count).toBe(0);
-    expect((await s.quota.usage(user)).usage.generated).toBe(0);
+    expect((await s.quota.usage(workspace)).usage.generated).toBe(0);
   });
 
   it('with the quota used up, a generation is refused before its request is read or rendered', async () => {
     const { s, renders } = domainServices(fakeClock('2026-05-05T00:00:00Z'));
-    const { user, token } = await s.accounts.createUser({
+    const { workspace, token } = await s.accounts.createUser({
       email: 'spent@example.com',
       displayName: 'S',
       tier: 'free',
     });
-    for (let i = 0; i < 10; i++) await s.ledger.charge(user);
+    for (let i = 0; i < 10; i++) await s.ledger.charge(workspace);
     const principal = await s.accounts.authenticate(`Bearer ${token.token}`);
     let reads = 0;
     await expect(
@@ -167,12 +167,12 @@ describe('nothing lost, nothing charged wrongly', () => {
     ).rejects.toBeInstanceOf(QuotaExceededError);
     expect(reads).toBe(0);
     expect(renders.count).toBe(0);
-    expect((await s.quota.usage(user)).usage.generated).toBe(10);
+    expect((await s.quota.usage(workspace)).usage.generated).toBe(10);
   });
 
   it('a request that cannot be read (an upload refused midway) gives its reserved unit back', async () => {
     const { s } = domainServices(fakeClock('2026-05-05T00:00:00Z'));
-    const { user, token } = await s.accounts.createUser({
+    const { workspace, token } = await s.accounts.createUser({
       email: 'midway@example.com',
       displayName: 'M',
       tier: 'free',
@@ -181,7 +181,7 @@ describe('nothing lost, nothing charged wrongly', () => {
     await expect(
       s.generation.generate(principal, () => Promise.reject(new FileTooLargeError(10))),
     ).rejects.toBeInstanceOf(FileTooLargeError);
-    expect((await s.quota.usage(user)).usage.generated).toBe(0);
+    expect((await s.quota.usage(workspace)).usage.generated).toBe(0);
   });
 });
 

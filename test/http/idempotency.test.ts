@@ -101,8 +101,14 @@ describe('Idempotency-Key', () => {
       name: 'ci',
       lastUsedAt: null,
       createdAt: first.body.data.createdAt,
+      scopes: first.body.data.scopes,
+      userId: user.id,
     });
-    expect((await srv.services.accounts.listTokens(user)).filter((t) => t.name === 'ci')).toHaveLength(1);
+    expect(
+      (await srv.services.accounts.listTokens(await srv.services.accounts.actAs(user.email))).filter(
+        (t) => t.name === 'ci',
+      ),
+    ).toHaveLength(1);
     // Nothing at rest holds the secret.
     const db = new Database(path.join(srv.dataDir, 'titlecard.db'), { readonly: true });
     const kept = db.prepare('SELECT response FROM idempotency WHERE key = ?').all('token-1');

@@ -190,7 +190,7 @@ describe('generate_image', () => {
   });
 
   it('errors the model can act on come back as isError results naming the problem', async () => {
-    const { user, token } = await srv.createUser('free');
+    const { workspace, token } = await srv.createUser('free');
     const client = await connect(token);
     expect(errorText(await tool(client, 'generate_image', { title: 'No image' }))).toMatch(
       /imageBase64, or one of asset and imageUrl \(or a preset with a background\)/,
@@ -232,7 +232,7 @@ describe('generate_image', () => {
       expect(made.isError, JSON.stringify(made.content)).toBeFalsy();
     }
     // The free tier's 10 units: the two cards above, and eight more.
-    for (let i = 0; i < 8; i++) await srv.services.ledger.charge(user);
+    for (let i = 0; i < 8; i++) await srv.services.ledger.charge(workspace);
     const quota = errorText(
       await tool(client, 'generate_image', { title: 'Over', imageBase64: jpeg.toString('base64') }),
     );
@@ -431,8 +431,8 @@ describe('authentication and the shared quota', () => {
   });
 
   it('a generation through MCP and one through REST draw on the same quota', async () => {
-    const { user, token } = await srv.createUser('free');
-    for (let i = 0; i < 9; i++) await srv.services.ledger.charge(user);
+    const { workspace, token } = await srv.createUser('free');
+    for (let i = 0; i < 9; i++) await srv.services.ledger.charge(workspace);
     const client = await connect(token);
     const r = await tool(client, 'generate_image', {
       title: 'Last one',

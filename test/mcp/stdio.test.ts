@@ -111,7 +111,7 @@ describe('stdio on the local store', () => {
       else expect(text).toMatch(message);
     }
     expect(
-      (await services.quota.usage(await services.accounts.findUserByEmail('desktop@example.com'))).usage
+      (await services.quota.usage((await services.accounts.actAs('desktop@example.com')).workspace)).usage
         .generated,
     ).toBe(1);
     expect(errors).toEqual([]); // nothing but JSON-RPC reached stdout
@@ -128,7 +128,7 @@ describe('stdio on the local store', () => {
     });
     const { client } = await stdioClient({ TITLECARD_TOKEN: token.token, DATA_DIR: dataDir });
     expect((await tool(client, 'validate_token')).isError).toBeFalsy();
-    await services.accounts.revokeToken(user, token.id);
+    await services.accounts.revokeToken(await services.accounts.actAs(user.email), token.id);
     const r = await tool(client, 'validate_token');
     expect(r.isError).toBe(true);
     expect((r.content[0] as { text: string }).text).toMatch(/invalid or expired/);

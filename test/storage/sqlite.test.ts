@@ -37,7 +37,6 @@ describe('SQLite specifics', () => {
       id: userId,
       email: 'kept@example.com',
       displayName: 'Kept',
-      tier: 'pro',
       createdAt: new Date('2026-01-01T00:00:00Z'),
       passwordHash: null,
       emailVerifiedAt: null,

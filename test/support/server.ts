@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pino, type Logger } from 'pino';
 import { loadConfig } from '../../src/config.js';
-import type { User } from '../../src/domain/kernel/records.js';
+import type { User, Workspace } from '../../src/domain/kernel/records.js';
 import type { Tier } from '../../src/domain/design.js';
 import type { Clock } from '../../src/domain/kernel/ports.js';
 import { loadFontLibrary, type FontLibrary } from '../../src/domain/render/text/fonts.js';
@@ -43,7 +43,8 @@ export interface TestServer {
   dataDir: string;
   services: Services;
   server: Server;
-  createUser(tier?: Tier, email?: string): Promise<{ user: User; token: string }>;
+  /** An account (its email confirmed) with its personal workspace and its first token's secret. */
+  createUser(tier?: Tier, email?: string): Promise<{ user: User; workspace: Workspace; token: string }>;
   /** The account emails this server sent (when the test gave it no SMTP_URL), oldest first. */
   mail: MailMessage[];
   /**
@@ -114,7 +115,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         displayName: 'Test User',
         tier,
       });
-      return { user: created.user, token: created.token.token };
+      return { user: created.user, workspace: created.workspace, token: created.token.token };
     },
     mail: mailer.sent,
     mailTo,

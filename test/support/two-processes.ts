@@ -58,12 +58,12 @@ export function twoProcessChecks(
 
   it('the quota is exact under concurrent requests split across both processes', async () => {
     const { a, b, local } = ctx;
-    const { user, token } = await local.accounts.createUser({
+    const { workspace, token } = await local.accounts.createUser({
       email: email('race'),
       displayName: 'Race',
       tier: 'free',
     });
-    for (let i = 0; i < 6; i++) await local.ledger.charge(user);
+    for (let i = 0; i < 6; i++) await local.ledger.charge(workspace);
     const results = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
         generate((i % 2 ? a : b).base, token.token, { title: `Split ${i}` }, { data: small }),
@@ -71,7 +71,7 @@ export function twoProcessChecks(
     );
     expect(results.filter((r) => r.status === 201)).toHaveLength(4);
     expect(results.filter((r) => r.status === 429)).toHaveLength(8);
-    expect((await local.quota.usage(user)).usage.generated).toBe(10);
+    expect((await local.quota.usage(workspace)).usage.generated).toBe(10);
   });
 
   it('a token revoked through one process is refused by the other on the next request', async () => {
@@ -116,12 +116,12 @@ export function twoProcessChecks(
 
   it('8 concurrent first fetches of one render link, split across both processes, render once and charge one unit', async () => {
     const { a, b, local } = ctx;
-    const { user, token } = await local.accounts.createUser({
+    const { user, workspace, token } = await local.accounts.createUser({
       email: email('link'),
       displayName: 'Link',
       tier: 'pro',
     });
-    const principal = { user };
+    const principal = await local.accounts.actAs(user.email);
     const asset = await local.assets.uploadImage(principal, small, { kind: 'background' });
     const preset = await local.presets.create(principal, { name: 'Shared', background: asset.id });
     await local.renderUrls.createKey(principal, { name: 'site' });
@@ -143,7 +143,7 @@ export function twoProcessChecks(
     expect(fetched.map((f) => f.status)).toEqual(Array(8).fill(200));
     expect(new Set(fetched.map((f) => f.etag)).size).toBe(1);
     expect(fetched.every((f) => f.body.equals(fetched[0]?.body ?? Buffer.alloc(0)))).toBe(true);
-    expect((await local.quota.usage(user)).usage.generated).toBe(1);
+    expect((await local.quota.usage(workspace)).usage.generated).toBe(1);
     expect((await call(a.base, 'GET', '/usage', { token: token.token })).body.data.usage.generated).toBe(1);
   });
 

@@ -2,6 +2,7 @@
  * The `titlecard` command as a user runs it: account creation with its token printed once, tiers,
  * extra tokens, --help, and configuration errors.
  */
+import { SCOPES } from '../../src/domain/design.js';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { accessSync, constants, readFileSync } from 'node:fs';
@@ -81,6 +82,9 @@ describe('titlecard CLI', () => {
         name: 'laptop',
         token: expect.stringMatching(/^tc_/),
         createdAt: expect.any(String),
+        // In the account's personal workspace, with every scope of its owner (docs/workspaces.md).
+        scopes: [...SCOPES],
+        workspaceId: expect.stringMatching(/^usr_/),
       },
     });
     const missing = await runCli(['tokens', 'create', '--email', 'nobody@example.com', '--name', 'x'], {

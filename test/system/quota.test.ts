@@ -40,8 +40,8 @@ describe('quota in one process', () => {
   afterAll(async () => srv.close());
 
   it('with k units left, exactly k of N concurrent generate requests succeed', async () => {
-    const { user, token } = await srv.createUser('free');
-    for (let i = 0; i < 7; i++) await srv.services.ledger.charge(user);
+    const { workspace, token } = await srv.createUser('free');
+    for (let i = 0; i < 7; i++) await srv.services.ledger.charge(workspace);
     const results = await Promise.all(
       Array.from({ length: 8 }, (_, i) => generate(srv.base, token, { title: `Race ${i}` }, { data: small })),
     );
@@ -55,8 +55,8 @@ describe('quota in one process', () => {
   });
 
   it('an exhausted quota is refused before the upload is read, and the 429 still arrives', async () => {
-    const { user, token } = await srv.createUser('free');
-    for (let i = 0; i < 10; i++) await srv.services.ledger.charge(user);
+    const { workspace, token } = await srv.createUser('free');
+    for (let i = 0; i < 10; i++) await srv.services.ledger.charge(workspace);
     // The answer comes while most of the upload is still unsent: the server did not read it.
     const early = await answerBeforeUploadEnds(
       srv.base,
@@ -84,8 +84,8 @@ describe('quota in one process', () => {
   });
 
   it('raising the tier raises the limit at once', async () => {
-    const { user, token } = await srv.createUser('free');
-    for (let i = 0; i < 10; i++) await srv.services.ledger.charge(user);
+    const { user, workspace, token } = await srv.createUser('free');
+    for (let i = 0; i < 10; i++) await srv.services.ledger.charge(workspace);
     expect((await generate(srv.base, token, { title: 'Blocked' }, { data: small })).status).toBe(429);
     await srv.services.accounts.setTier(user.email, 'pro');
     expect((await generate(srv.base, token, { title: 'Allowed' }, { data: small })).status).toBe(201);

@@ -118,7 +118,7 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
     await page.getByLabel('File format', { exact: true }).selectOption('jpeg');
     const preview = page.getByRole('img', { name: 'Preview of the image with the options as set' });
     await preview.waitFor({ state: 'visible', timeout: 20_000 });
-    const before = await srv.services.quota.usage(await srv.services.accounts.findUserByEmail(email));
+    const before = await srv.services.quota.usage((await srv.services.accounts.actAs(email)).workspace);
     expect(before.usage.generated).toBe(0);
 
     await page.getByRole('button', { name: 'Generate' }).click();
@@ -142,8 +142,8 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
   });
 
   it('shows on the overview exactly what GET /api/usage answers', async () => {
-    const user = await srv.services.accounts.findUserByEmail(email);
-    const { token } = await srv.services.accounts.createToken(user, { name: 'compare' });
+    const member = await srv.services.accounts.actAs(email);
+    const { token } = await srv.services.accounts.createToken(member, { name: 'compare' });
     const api = (await call(srv.base, 'GET', '/usage', { token })).body.data;
     await page.getByRole('link', { name: 'Overview', exact: true }).click();
     await expect(page.getByTestId('generated').textContent()).resolves.toBe(String(api.usage.generated));

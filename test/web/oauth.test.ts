@@ -120,12 +120,16 @@ describe('OAuth 2.1 for /mcp, over HTTP', () => {
     expect(consent.text).toContain(email);
     // Everything the grant lets the assistant do, the destructive part included.
     for (const can of [
-      /generate images, which uses your quota/,
-      /make render links from your presets/,
-      /list and open your images, and delete them/,
-      /read your usage, and your name, email and tier/,
+      /generate images, which uses the workspace’s quota/,
+      /make render links from its presets/,
+      /list and open its images, and delete them/,
+      /read its usage, and your name, email and the workspace’s tier/,
     ])
       expect(consent.text).toMatch(can);
+    // It acts in one workspace the person chooses: their personal one is offered (docs/workspaces.md).
+    expect(consent.text).toMatch(
+      /<select id="consent-workspace" name="workspace">\s*<option value="usr_\w+">[^<]*\(personal\) · you are owner</,
+    );
     expect(consent.text).toContain('127.0.0.1:9');
     expect(consent.headers.get('x-frame-options')).toBe('DENY');
     const csp = consent.headers.get('content-security-policy') ?? '';
@@ -380,8 +384,8 @@ describe('OAuth 2.1 for /mcp, over HTTP', () => {
 
   it('API tokens keep working at /mcp, and an OAuth token spends the same quota as REST', async () => {
     const { web, email } = await person(srv);
-    const user = await srv.services.accounts.findUserByEmail(email);
-    const { token } = await srv.services.accounts.createToken(user, { name: 'REST' });
+    const member = await srv.services.accounts.actAs(email);
+    const { token } = await srv.services.accounts.createToken(member, { name: 'REST' });
     expect((await mcpCall(srv, token)).status).toBe(200);
     const clientId = await register(srv);
     const tokens = await tokensFor(srv, web, clientId);
@@ -506,8 +510,8 @@ describe.skipIf(!hasChromium)(
       });
       expect(generated.isError).toBeFalsy();
       const imageId = (generated.structuredContent as { id: string }).id;
-      const user = await srv.services.accounts.findUserByEmail(email);
-      await expect(srv.services.images.get({ user }, imageId)).resolves.toMatchObject({
+      const member = await srv.services.accounts.actAs(email);
+      await expect(srv.services.images.get(member, imageId)).resolves.toMatchObject({
         title: 'Connected by OAuth',
       });
       await client.close();

@@ -91,9 +91,9 @@ describe.skipIf(!hasChromium)('sites in the dashboard, in Chromium', () => {
       await accessible();
 
       // The quota used up: both pages say what links do meanwhile.
-      const { user } = (await srv.services.sessions.authenticate(session))!;
-      while ((await srv.services.quota.usage(user)).usage.remaining > 0)
-        await srv.services.ledger.charge(user);
+      const { workspace } = (await srv.services.sessions.authenticate(session))!.principal;
+      while ((await srv.services.quota.usage(workspace)).usage.remaining > 0)
+        await srv.services.ledger.charge(workspace);
       await page.reload();
       await expect(page.getByRole('status').last().textContent()).resolves.toContain('quota is used up');
       await page.screenshot({

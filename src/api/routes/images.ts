@@ -131,7 +131,7 @@ export const imagesResource: Resource = {
             generateNow(async () => requestOf((upload.form ??= await receiveForm(req))), attempt),
         });
         // The image is made: a store blip reading the usage costs the headers, not the answer.
-        const usage = await services.quota.usage(principalOf(res).user).catch(() => undefined);
+        const usage = await services.quota.usage(principalOf(res).workspace).catch(() => undefined);
         if (usage) setRateLimitHeaders(res, usage);
         sendStored(res, answer);
       } finally {

@@ -31,26 +31,26 @@ export const tokensResource: Resource = {
     const { accounts, quota } = services;
 
     router.get('/tokens/validate', auth, async (_req, res) => {
-      ok(res, await quota.validation(principalOf(res).user));
+      ok(res, await quota.validation(principalOf(res)));
     });
     router.post('/tokens', auth, jsonBody('16kb'), async (req, res) => {
       const create = async (): Promise<StoredResponse> => ({
         status: 201,
         body: JSON.stringify({
           success: true,
-          data: await accounts.createToken(principalOf(res).user, req.body),
+          data: await accounts.createToken(principalOf(res), req.body),
         }),
         headers: {},
       });
-      const user = principalOf(res).user;
+      const principal = principalOf(res);
       const response = await idempotently(req, services.idempotency, {
-        userId: user.id,
+        userId: principal.workspace.id,
         fingerprint: async () => fingerprintOf(JSON.stringify(req.body ?? null)),
         work: create,
         // The secret is shown once and never stored: a retry learns which token its key made, and
         // whether it is still active, but not its secret (docs/api.md, "Idempotency-Key").
         ...secretShownOnce(
-          async (id) => (await accounts.listTokens(user)).find((t) => t.id === id),
+          async (id) => (await accounts.listTokens(principal)).find((t) => t.id === id),
           (id) =>
             `The token this Idempotency-Key created (${id}) has been revoked; create another with a new key`,
         ),
@@ -58,10 +58,10 @@ export const tokensResource: Resource = {
       sendStored(res, response);
     });
     router.get('/tokens', auth, async (_req, res) => {
-      ok(res, { tokens: await accounts.listTokens(principalOf(res).user) });
+      ok(res, { tokens: await accounts.listTokens(principalOf(res)) });
     });
     router.delete('/tokens/:id', auth, async (req, res) => {
-      await accounts.revokeToken(principalOf(res).user, req.params.id as string);
+      await accounts.revokeToken(principalOf(res), req.params.id as string);
       // docs/api.md#endpoints: this answer has `message` in place of `data`.
       res.json({ success: true, message: `Token ${req.params.id as string} revoked` });
     });

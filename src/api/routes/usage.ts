@@ -3,12 +3,15 @@ import express from 'express';
 import { principalOf, requireAuth } from '../../http/auth.js';
 import { envelope, json, secured, type Resource } from '../describe.js';
 import { ok } from '../../http/respond.js';
+import { requireScope } from '../../domain/workspaces/roles.js';
 
 export const usageResource: Resource = {
   router(services) {
     const router = express.Router();
     router.get('/usage', requireAuth(services), async (_req, res) => {
-      ok(res, await services.quota.usage(principalOf(res).user));
+      const principal = principalOf(res);
+      requireScope(principal, 'usage:read');
+      ok(res, await services.quota.usage(principal.workspace));
     });
     return router;
   },

@@ -205,9 +205,8 @@ export function createAccountLinks({
       await store.sessions.deleteAllForUser(user.id);
       // A new password also ends the access of connected apps (OAuth grants), as a change does.
       await store.oauth.endGrants(user.id);
-      const tokens = await store.tokens.listActive(user.id);
-      for (const token of tokens) await store.tokens.revoke(user.id, token.id, now);
-      return { user: { ...user, ...changes }, revokedTokens: tokens.length };
+      const revokedTokens = await store.tokens.revokeMade(user.id, now);
+      return { user: { ...user, ...changes }, revokedTokens };
     },
   };
 }

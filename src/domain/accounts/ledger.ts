@@ -14,7 +14,10 @@ import { TIER_QUOTAS } from '../design.js';
 import { QuotaExceededError } from '../kernel/errors.js';
 import { monthOf, nextMonthStart, secondsUntilReset } from '../kernel/period.js';
 import type { Clock, RecordStore } from '../kernel/ports.js';
-import type { SiteBudget, User } from '../kernel/records.js';
+import type { SiteBudget, Workspace } from '../kernel/records.js';
+
+/** What the ledger charges: a workspace, by its id and tier (docs/workspaces.md). */
+export type Account = Pick<Workspace, 'id' | 'tier'>;
 
 /** A unit of quota held by one generation, to be given back if the generation fails. */
 export interface Charge {
@@ -55,29 +58,33 @@ function budgetPeriods(at: Date): { hour: string; month: string } {
 
 export interface Ledger {
   /**
-   * Reserves one unit of `user`'s month atomically, once per `key` when given (a second call with
+   * Reserves one unit of `account`'s month atomically, once per `key` when given (a second call with
    * the same key answers the first charge: a batch item retried after a crash is charged once).
    * Throws QuotaExceededError when the tier's units are used up.
    */
-  charge(user: User, key?: string): Promise<Charge>;
+  charge(account: Account, key?: string): Promise<Charge>;
   /**
    * A generation under `key` was recorded: its unit is held (charged again if a process that gave
    * up on it refunded it meanwhile, past the tier's limit if need be: the unit was held when the
    * generation began) and marked made good, so that the charge sweep leaves it alone. Throws only
    * the store's own errors (an outage).
    */
-  settle(user: User, key: string): Promise<void>;
+  settle(account: Account, key: string): Promise<void>;
   /**
    * Gives a reserved unit back (its generation failed). Refunding twice is a no-op where the store
    * can tell. A refund that fails is logged and not thrown: the caller's own error matters more.
    */
   refund(charge: Charge): Promise<void>;
   /**
-   * Charge → work → refund: one unit of `user`'s month is charged (once per `key` when given), then
+   * Charge → work → refund: one unit of `account`'s month is charged (once per `key` when given), then
    * `work` runs with it; when `work` throws, the unit is refunded and the error rethrown.
    * QuotaExceededError, before `work` runs, when none is left.
    */
-  withCharge<T>(user: User, work: (charge: Charge) => Promise<T>, options?: { key?: string }): Promise<T>;
+  withCharge<T>(
+    account: Account,
+    work: (charge: Charge) => Promise<T>,
+    options?: { key?: string },
+  ): Promise<T>;
   /**
    * The charge sweep (issue 44): refunds the charges under keys starting with `prefix` made between
    * `since` and `olderThan` and not settled, whose work `made(charge)` says was never done (their
@@ -89,8 +96,8 @@ export interface Ledger {
     options: { prefix: string; since: Date; olderThan: Date; dryRun?: boolean },
     made: (charge: { userId: string; key: string }) => Promise<boolean>,
   ): Promise<string[]>;
-  /** `user`'s counts this month (usage views, rate-limit headers). */
-  used(user: User): Promise<MonthUse>;
+  /** `account`'s counts this month (usage views, rate-limit headers). */
+  used(account: Account): Promise<MonthUse>;
   /**
    * Spends one new card of `siteId`'s budget (sites/budget.ts): a function that gives it back (the
    * render failed), or `'hour'` / `'month'` when that part of the budget is spent. Counted under
@@ -107,12 +114,12 @@ export interface Ledger {
  */
 export function createLedger(store: RecordStore, clock: Clock, logger?: Logger): Ledger {
   const usage = store.usage;
-  const exceeded = (user: User, now: Date) =>
+  const exceeded = (user: Account, now: Date) =>
     new QuotaExceededError(TIER_QUOTAS[user.tier], user.tier, nextMonthStart(now), secondsUntilReset(now));
 
   /** One unit of this month, once per `key` when given; QuotaExceededError when none is left. */
   async function chargeThisMonth(
-    user: User,
+    user: Account,
     key?: string,
     limit: number = TIER_QUOTAS[user.tier],
   ): Promise<Charge> {
@@ -131,8 +138,8 @@ export function createLedger(store: RecordStore, clock: Clock, logger?: Logger):
       .refund(charge.userId, charge.month, charge.receipt, charge.key)
       .catch((err: unknown) => logger?.error({ err, charge }, 'quota refund failed'));
 
-  async function settle(user: User, key: string) {
-    await chargeThisMonth(user, key, Number.MAX_SAFE_INTEGER);
+  async function settle(account: Account, key: string) {
+    await chargeThisMonth(account, key, Number.MAX_SAFE_INTEGER);
     await usage.settle(key);
   }
 
@@ -165,8 +172,8 @@ export function createLedger(store: RecordStore, clock: Clock, logger?: Logger):
         // Made meanwhile: the work takes its unit again.
         if (!(await made(charge))) continue;
         refunded.pop();
-        const user = await store.users.findById(charge.userId);
-        if (user) await settle(user, charge.key);
+        const account = await store.workspaces.find(charge.userId);
+        if (account) await settle(account, charge.key);
       }
       return refunded;
     },

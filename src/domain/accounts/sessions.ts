@@ -20,7 +20,10 @@ import type { AccountLinks } from './email-links.js';
 import { ForbiddenError, ValidationError } from '../kernel/errors.js';
 import { createPasswordGuard } from './password-guard.js';
 import { hashToken, newId, randomBase62 } from '../kernel/ids.js';
-import type { Session, User } from '../kernel/records.js';
+import type { Session, User, Workspace } from '../kernel/records.js';
+import type { Role } from '../design.js';
+import { createPersonalWorkspace } from '../workspaces/personal.js';
+import { memberPrincipal, type Principal } from '../workspaces/roles.js';
 import { hashPassword, passwordSchema, verifyPassword } from './passwords.js';
 import type { Clock, RecordStore, Throttle } from '../kernel/ports.js';
 import { parseOrThrow } from '../kernel/validate.js';
@@ -58,6 +61,10 @@ export interface SignedIn {
 export interface SessionPrincipal {
   user: User;
   session: Session;
+  /** The person acting in the workspace chosen in the dashboard's switcher (their personal one by default). */
+  principal: Principal;
+  /** Every workspace the person belongs to, with their role: the personal one first, then by name. */
+  workspaces: { workspace: Workspace; role: Role }[];
 }
 
 export interface Sessions {
@@ -75,7 +82,15 @@ export interface Sessions {
    */
   signIn(input: unknown, client: string): Promise<SignedIn>;
   /** The live session of a cookie value, or undefined (missing, unknown, or expired: then deleted). */
-  authenticate(secret: string | undefined): Promise<SessionPrincipal | undefined>;
+  /**
+   * The session of this cookie value, acting in `workspaceId` when the person belongs to it (their
+   * personal workspace otherwise); undefined when there is no live session. `address` is the
+   * client's, for the audit log.
+   */
+  authenticate(
+    secret: string | undefined,
+    options?: { workspaceId?: string; address?: string },
+  ): Promise<SessionPrincipal | undefined>;
   /** Ends the session of this cookie value (no error when there is none). */
   signOut(secret: string | undefined): Promise<void>;
   /** Ends every session of the user but `keep` (a cookie value), or all of them. */
@@ -126,7 +141,6 @@ export function createSessions({ store, clock, throttle, links, signUpMode }: Se
         id: newId('usr'),
         email,
         displayName,
-        tier: 'free',
         createdAt: clock.now(),
         passwordHash,
         emailVerifiedAt: null,
@@ -138,6 +152,8 @@ export function createSessions({ store, clock, throttle, links, signUpMode }: Se
         if (err instanceof ValidationError && err.field === 'email') return;
         throw err;
       }
+      // New accounts are on the free tier.
+      await createPersonalWorkspace(store, user, 'free');
       links.sendVerification(user);
     },
 
@@ -151,7 +167,7 @@ export function createSessions({ store, clock, throttle, links, signUpMode }: Se
       return open(user as User);
     },
 
-    async authenticate(secret) {
+    async authenticate(secret, { workspaceId, address } = {}) {
       if (!secret || !SESSION_SECRET_PATTERN.test(secret)) return undefined;
       const idHash = hashToken(secret);
       const session = await store.sessions.find(idHash);
@@ -165,7 +181,20 @@ export function createSessions({ store, clock, throttle, links, signUpMode }: Se
       if (!user) return undefined;
       if (now.getTime() - session.lastSeenAt.getTime() >= TOUCH_EVERY_MS)
         await store.sessions.touch(idHash, now);
-      return { user, session };
+      let workspaces = await store.workspaces.listFor(user.id);
+      // An account whose sign-up stopped between its two writes gets its workspace now.
+      if (workspaces.length === 0) {
+        await createPersonalWorkspace(store, user, 'free');
+        workspaces = await store.workspaces.listFor(user.id);
+      }
+      const chosen = workspaces.find((w) => w.workspace.id === workspaceId) ?? workspaces[0];
+      if (!chosen) return undefined;
+      return {
+        user,
+        session,
+        principal: memberPrincipal(user, chosen.workspace, chosen.role, address),
+        workspaces,
+      };
     },
 
     async signOut(secret) {

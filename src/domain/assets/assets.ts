@@ -147,7 +147,7 @@ export function createAssets({
     const asset: Asset = {
       ...record,
       id: newId(prefix),
-      userId: principal.user.id,
+      userId: principal.workspace.id,
       bytes: body.length,
       sha256: createHash('sha256').update(body).digest('hex'),
       blobKey,
@@ -264,24 +264,24 @@ export function createAssets({
     },
 
     async list(principal, kinds) {
-      return (await store.assets.list(principal.user.id, kinds)).map(viewOfAsset);
+      return (await store.assets.list(principal.workspace.id, kinds)).map(viewOfAsset);
     },
 
     async delete(principal, id) {
       const what = id.startsWith('fnt_') ? 'font' : 'asset';
-      if (!(await store.assets.find(principal.user.id, id)))
+      if (!(await store.assets.find(principal.workspace.id, id)))
         throw new NotFoundError(`No ${what} with id ${id} on this account`);
-      const using = await store.presets.countUsing(principal.user.id, id);
+      const using = await store.presets.countUsing(principal.workspace.id, id);
       if (using > 0)
         throw new ConflictError(
           `The ${what} ${id} is used by ${using} preset${using === 1 ? '' : 's'}: change or delete ${using === 1 ? 'it' : 'them'} first`,
         );
-      const inTemplates = await store.templates.countUsing(principal.user.id, id);
+      const inTemplates = await store.templates.countUsing(principal.workspace.id, id);
       if (inTemplates > 0)
         throw new ConflictError(
           `The ${what} ${id} is used by ${inTemplates} template${inTemplates === 1 ? '' : 's'}: change or delete ${inTemplates === 1 ? 'it' : 'them'} first`,
         );
-      const asset = await store.assets.delete(principal.user.id, id);
+      const asset = await store.assets.delete(principal.workspace.id, id);
       if (!asset) throw new NotFoundError(`No ${what} with id ${id} on this account`);
       fonts.delete(asset.id);
       await blobs.delete(asset.blobKey);

@@ -191,7 +191,7 @@ export function createBatches(deps: BatchesDeps): Batches {
   }
 
   async function owned(principal: Principal, id: string): Promise<Batch> {
-    const batch = await store.batches.find(principal.user.id, id);
+    const batch = await store.batches.find(principal.workspace.id, id);
     if (!batch) throw new NotFoundError(`No batch with id ${id} on this account`);
     return batch;
   }
@@ -204,7 +204,7 @@ export function createBatches(deps: BatchesDeps): Batches {
     async create(principal, body) {
       const { items, webhookUrl } = parseOrThrow(batchBodySchema, body ?? {});
       assertConfirmed(principal.user, 'make batches');
-      const userId = principal.user.id;
+      const userId = principal.workspace.id;
       const kept = await store.batches.list(userId, 2 * BATCHES_KEPT);
       if (kept.filter((b) => !b.completedAt).length >= BATCHES_UNFINISHED)
         throw new TooManyAttemptsError(
@@ -249,7 +249,7 @@ export function createBatches(deps: BatchesDeps): Batches {
     viewOf: view,
 
     async list(principal) {
-      return Promise.all((await store.batches.list(principal.user.id, BATCHES_LISTED)).map(view));
+      return Promise.all((await store.batches.list(principal.workspace.id, BATCHES_LISTED)).map(view));
     },
 
     async get(principal, id) {
@@ -285,7 +285,7 @@ export function createBatches(deps: BatchesDeps): Batches {
     async cancel(principal, id) {
       await owned(principal, id);
       const at = clock.now();
-      await store.batches.cancel(principal.user.id, id, at);
+      await store.batches.cancel(principal.workspace.id, id, at);
       // With nothing running, cancelling completes it now; else the last running item does.
       if (await store.batches.complete(id, at)) await deps.completed(await owned(principal, id));
       return view(await owned(principal, id));
@@ -296,7 +296,7 @@ export function createBatches(deps: BatchesDeps): Batches {
       const entries: ArchiveEntry[] = [];
       for (const item of await store.batches.items(batch.id)) {
         if (item.status !== 'done' || !item.imageId) continue;
-        const record = await store.images.findById(principal.user.id, item.imageId);
+        const record = await store.images.findById(principal.workspace.id, item.imageId);
         if (!record) continue; // deleted since
         const name = `${String(item.index).padStart(4, '0')}-${slug(record.title)}.${FILE_TYPES[record.format].extension}`;
         entries.push({ name, open: () => deps.blobs.open(record.imageKey) });

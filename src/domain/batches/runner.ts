@@ -67,9 +67,10 @@ export function createItemProcessor(deps: ItemProcessorDeps): ItemProcessor {
   return async (item) => {
     const key = `${item.batchId}:${item.index}`;
     try {
-      const user = await store.users.findById(item.userId);
-      if (!user) throw new ValidationError('batch', 'format', 'The account of this batch no longer exists');
-      const { image, warnings } = await generation.generateItem(user, item.options, {
+      const workspace = await store.workspaces.find(item.userId);
+      if (!workspace)
+        throw new ValidationError('batch', 'format', 'The workspace of this batch no longer exists');
+      const { image, warnings } = await generation.generateItem(workspace, item.options, {
         imageId: derivedId('img', key),
         chargeKey: key,
         source: { batchId: item.batchId, index: item.index },

@@ -67,7 +67,7 @@ export interface Generation {
    * charging or rendering (no warnings then). Throws as {@link generate}; a failure refunds the unit.
    */
   generateItem(
-    user: Principal['user'],
+    workspace: Principal['workspace'],
     options: Record<string, unknown>,
     ids: { imageId: string; chargeKey: string; source: ImageSource },
   ): Promise<{ image: ImageView; warnings: string[] }>;
@@ -122,7 +122,7 @@ export function createGeneration({
 
   /** Render → files → record under `id` (no charge); deletes its files when it fails. */
   async function renderAndRecord(
-    principal: Principal,
+    principal: Pick<Principal, 'workspace'>,
     read: GenerateRequestReader,
     id: string,
     chargeKey: string,
@@ -133,10 +133,10 @@ export function createGeneration({
     try {
       // Admitted already (generate) or on a worker, whose capacity is its own.
       const rendered = await pipeline.render(
-        principal.user.id,
+        principal.workspace.id,
         async () => {
           const { image, imageField, options } = await read();
-          return resolver.prepare(principal.user.id, image, options, imageField);
+          return resolver.prepare(principal.workspace.id, image, options, imageField);
         },
         { admitted: false },
       );
@@ -144,7 +144,7 @@ export function createGeneration({
       keys = blobKeysOf(newBlobStem(), rendered.format);
       const record: ImageRecord = {
         id,
-        userId: principal.user.id,
+        userId: principal.workspace.id,
         title: parsed.title,
         subtitle: parsed.subtitle ?? null,
         width: rendered.width,
@@ -161,7 +161,7 @@ export function createGeneration({
       recorded = record;
       // The first rule: a process that refunded this key meanwhile (it gave up on the job) has
       // freed the unit; the record takes it again, and the charge is marked made good.
-      await ledger.settle(principal.user, chargeKey);
+      await ledger.settle(principal.workspace, chargeKey);
       await onCreated?.(record.userId, viewOf(record), source);
       return {
         image: viewOf(record),
@@ -182,10 +182,10 @@ export function createGeneration({
     id,
     { source, chargeKey = chargeKeyOf(id) } = {},
   ) => {
-    const userId = principal.user.id;
+    const userId = principal.workspace.id;
     const found = await existing(userId, id);
     if (found) return found;
-    const charge = await ledger.charge(principal.user, chargeKey);
+    const charge = await ledger.charge(principal.workspace, chargeKey);
     try {
       return await renderAndRecord(principal, read, id, chargeKey, source);
     } catch (err) {
@@ -200,18 +200,18 @@ export function createGeneration({
    * it appeared meanwhile. Otherwise rethrows `err`.
    */
   async function afterFailure(
-    principal: Principal,
+    principal: Pick<Principal, 'workspace'>,
     id: string,
     chargeKey: string,
     charge: Charge,
     err: unknown,
   ): Promise<Generated> {
-    const userId = principal.user.id;
+    const userId = principal.workspace.id;
     if (!(await store.images.findById(userId, id))) {
       await ledger.refund(charge);
       if (!(await store.images.findById(userId, id))) throw err;
     }
-    await ledger.settle(principal.user, chargeKey);
+    await ledger.settle(principal.workspace, chargeKey);
     const answer = await existing(userId, id);
     if (!answer) throw err;
     return answer;
@@ -234,13 +234,13 @@ export function createGeneration({
     async generate(principal, read, { imageId = newId('img') } = {}) {
       // Rendered on a worker: its capacity is the workers', so no admission here.
       if (pipeline.workers) return handoff.generateOnWorker(principal, read, imageId);
-      const found = await existing(principal.user.id, imageId);
+      const found = await existing(principal.workspace.id, imageId);
       if (found) return found;
       const key = chargeKeyOf(imageId);
-      const charge = await ledger.charge(principal.user, key);
+      const charge = await ledger.charge(principal.workspace, key);
       let admitted = false;
       try {
-        return await admission.admitted(principal.user.id, () => {
+        return await admission.admitted(principal.workspace.id, () => {
           admitted = true;
           return generateOne(principal, read, imageId);
         });
@@ -251,8 +251,8 @@ export function createGeneration({
       }
     },
 
-    async generateItem(user, options, { imageId, chargeKey, source }) {
-      const generated = await generateOne({ user }, async () => ({ options }), imageId, {
+    async generateItem(workspace, options, { imageId, chargeKey, source }) {
+      const generated = await generateOne({ workspace }, async () => ({ options }), imageId, {
         source,
         chargeKey,
       });

@@ -27,7 +27,7 @@ import type { Generated, GenerateRequestReader, ImageSource } from './types.js';
  * ValidationError); leaves no file and no charge when it fails.
  */
 export type GenerateOne = (
-  principal: Principal,
+  principal: Pick<Principal, 'workspace'>,
   read: GenerateRequestReader,
   id: string,
   options?: { source?: ImageSource; chargeKey?: string },
@@ -72,7 +72,7 @@ export interface HandoffDeps {
   existing: (userId: string, id: string) => Promise<Generated | undefined>;
   /** generation.ts's second rule: refund, then answer a record another process wrote, or rethrow. */
   afterFailure: (
-    principal: Principal,
+    principal: Pick<Principal, 'workspace'>,
     id: string,
     chargeKey: string,
     charge: Charge,
@@ -96,11 +96,11 @@ export function createHandoff({
     read: GenerateRequestReader,
     imageId: string,
   ): Promise<Generated> {
-    const userId = principal.user.id;
+    const userId = principal.workspace.id;
     const found = await existing(userId, imageId);
     if (found) return found;
     const key = chargeKeyOf(imageId);
-    const charge = await ledger.charge(principal.user, key);
+    const charge = await ledger.charge(principal.workspace, key);
     let uploadKey: string | null = null;
     try {
       const { image, imageField, options } = await read();
@@ -132,14 +132,14 @@ export function createHandoff({
 
   async function renderQueued(job: QueuedGeneration): Promise<QueuedGenerationResult> {
     if (await store.images.findById(job.userId, job.imageId)) return { ok: true, report: null };
-    const user = await store.users.findById(job.userId);
+    const workspace = await store.workspaces.find(job.userId);
     try {
-      if (!user) throw new NotFoundError('The account of this generation no longer exists');
+      if (!workspace) throw new NotFoundError('The workspace of this generation no longer exists');
       const upload = job.uploadKey ? await blobs.get(job.uploadKey) : undefined;
       if (job.uploadKey && !upload) throw new Error(`the upload ${job.uploadKey} is missing`);
       // The serving process's key: charged already unless it gave up meanwhile; refunded on failure.
       const generated = await generateOne(
-        { user },
+        { workspace },
         async () => ({ image: upload?.body, imageField: job.imageField, options: job.options }),
         job.imageId,
       );

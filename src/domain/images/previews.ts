@@ -71,9 +71,9 @@ export function createPreviews({
   const { merged, renderOptions, prepare } = resolver;
   /** A preview: limited per account, then the pipeline's render for display, {@link PREVIEW_WIDTH} px wide. */
   async function previewed(principal: Principal, prepared: () => Promise<PreparedRender>): Promise<Blob> {
-    const wait = await previewThrottle.hit(`preview:${principal.user.id}`);
+    const wait = await previewThrottle.hit(`preview:${principal.workspace.id}`);
     if (wait > 0) throw new TooManyAttemptsError(wait, 'previews');
-    const shown = await pipeline.renderForDisplay(principal.user.id, prepared, {
+    const shown = await pipeline.renderForDisplay(principal.workspace.id, prepared, {
       width: PREVIEW_WIDTH,
       quality: 70,
     });
@@ -84,15 +84,15 @@ export function createPreviews({
     preview: (principal, read) =>
       previewed(principal, async () => {
         const { image, imageField, options } = await read();
-        return prepare(principal.user.id, image, options, imageField);
+        return prepare(principal.workspace.id, image, options, imageField);
       }),
 
     previewTemplate: (principal, document, read) =>
       previewed(principal, async () => {
         const { image, imageField, options } = await read();
         const { fields, template: _template, ...rest } = (options ?? {}) as Record<string, unknown>;
-        const prepared = await prepare(principal.user.id, image, rest, imageField);
-        const design = await templates.draft(principal.user.id, document, {
+        const prepared = await prepare(principal.workspace.id, image, rest, imageField);
+        const design = await templates.draft(principal.workspace.id, document, {
           title: prepared.options.title,
           subtitle: prepared.options.subtitle,
           fields: fields as Record<string, unknown> | undefined,
@@ -101,7 +101,7 @@ export function createPreviews({
       }),
 
     async view(principal, id) {
-      const account = principal.user.id;
+      const account = principal.workspace.id;
       // Counted in one step: exactly PREVIEW_LIMIT a minute, however many calls arrive at once.
       if (!(await previewThrottle.take(`view:${account}`)))
         throw new TooManyAttemptsError(
@@ -115,9 +115,9 @@ export function createPreviews({
     },
 
     async checkLayout(principal, options) {
-      const { preset, raw } = await merged(principal.user.id, options);
-      const parsed = await renderOptions(principal.user.id, raw, preset, false);
-      const wait = await previewThrottle.hit(`layout:${principal.user.id}`);
+      const { preset, raw } = await merged(principal.workspace.id, options);
+      const parsed = await renderOptions(principal.workspace.id, raw, preset, false);
+      const wait = await previewThrottle.hit(`layout:${principal.workspace.id}`);
       if (wait > 0) throw new TooManyAttemptsError(wait, 'layout checks');
       return pipeline.layout(parsed);
     },

@@ -60,7 +60,7 @@ export function createImageRecords({
   return {
     async list(principal, query) {
       const q = parseOrThrow(listImagesQuerySchema, query);
-      const { items, total } = await store.images.list(principal.user.id, q);
+      const { items, total } = await store.images.list(principal.workspace.id, q);
       return {
         images: items.map((r) => ({
           id: r.id,
@@ -74,7 +74,7 @@ export function createImageRecords({
     },
 
     async get(principal, id) {
-      const r = await store.images.findById(principal.user.id, id);
+      const r = await store.images.findById(principal.workspace.id, id);
       if (!r) throw new NotFoundError(`No image with id ${id} on this account`);
       return {
         id: r.id,
@@ -90,7 +90,7 @@ export function createImageRecords({
     },
 
     async delete(principal, id) {
-      const r = await store.images.delete(principal.user.id, id);
+      const r = await store.images.delete(principal.workspace.id, id);
       if (!r) throw new NotFoundError(`No image with id ${id} on this account`);
       await Promise.all([blobs.delete(r.imageKey), blobs.delete(r.thumbnailKey)]);
     },
@@ -103,7 +103,7 @@ export function createImageRecords({
     async activity(principal) {
       const now = clock.now();
       const from = monthStart(now);
-      const counts = await store.images.countByDay(principal.user.id, from, nextMonthStart(now));
+      const counts = await store.images.countByDay(principal.workspace.id, from, nextMonthStart(now));
       const days: { date: string; count: number }[] = [];
       for (let d = new Date(from); d <= now; d = new Date(d.getTime() + 86_400_000)) {
         const date = d.toISOString().slice(0, 10);

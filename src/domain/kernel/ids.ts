@@ -16,9 +16,27 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-/** The prefixes of record ids: users, tokens, images, grants, assets, fonts, presets, keys, sites, batches, webhooks, messages, templates. */
+/**
+ * The prefixes of record ids: users, tokens, images, grants, assets, fonts, presets, keys, sites,
+ * batches, webhooks, messages, templates, workspaces, invitations, audit entries.
+ */
 export type IdPrefix =
-  'usr' | 'tok' | 'img' | 'grt' | 'ast' | 'fnt' | 'pre' | 'key' | 'sit' | 'bat' | 'whk' | 'msg' | 'tpl';
+  | 'usr'
+  | 'tok'
+  | 'img'
+  | 'grt'
+  | 'ast'
+  | 'fnt'
+  | 'pre'
+  | 'key'
+  | 'sit'
+  | 'bat'
+  | 'whk'
+  | 'msg'
+  | 'tpl'
+  | 'wsp'
+  | 'inv'
+  | 'aud';
 
 /** Characters of randomness in a record id and a blob stem: 22 base62 (131 bits). */
 export const ID_CHARACTERS = 22;

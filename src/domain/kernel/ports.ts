@@ -8,7 +8,6 @@ import type { Readable } from 'node:stream';
 import type {
   AccountLink,
   AccountLinkPurpose,
-  ApiToken,
   Asset,
   AssetKind,
   Batch,
@@ -25,46 +24,24 @@ import type {
   Site,
   SiteBudget,
   SitePage,
-  User,
-  UserChanges,
   WebhookDelivery,
   WebhookEndpoint,
 } from './records.js';
-import type { Tier } from '../design.js';
+import type {
+  AuditRepository,
+  InvitationRepository,
+  TokenRepository,
+  UserRepository,
+  WorkspaceRepository,
+} from './account-ports.js';
 
-export interface UserRepository {
-  /** Inserts a user. Throws {@link import('./errors.js').ValidationError} (field `email`) if the email is taken. */
-  create(user: User): Promise<void>;
-  findById(id: string): Promise<User | undefined>;
-  /** Case-insensitive match. */
-  findByEmail(email: string): Promise<User | undefined>;
-  /** Returns false when no user has that id. */
-  setTier(id: string, tier: Tier): Promise<boolean>;
-  /** Applies `changes`; false when no user has that id. Throws ValidationError (field `email`) if the new email is taken. */
-  update(id: string, changes: UserChanges): Promise<boolean>;
-  /** Deletes the user record (its tokens, images, sessions and links are deleted first, by their repositories). */
-  delete(id: string): Promise<void>;
-}
-
-export interface TokenRepository {
-  create(token: ApiToken): Promise<void>;
-  /**
-   * Creates the token only while its user has fewer than `max` active tokens; false otherwise.
-   * Atomic across processes: concurrent creations never exceed `max`.
-   */
-  createWithinLimit(token: ApiToken, max: number): Promise<boolean>;
-  /** The active (not revoked) token with this hash, if any. */
-  findActiveByHash(tokenHash: string): Promise<ApiToken | undefined>;
-  /** A user's active tokens, newest first. */
-  listActive(userId: string): Promise<ApiToken[]>;
-  countActive(userId: string): Promise<number>;
-  /** Revokes the user's active token `id`. Returns false when there is none (unknown, revoked, or another user's). */
-  revoke(userId: string, id: string, at: Date): Promise<boolean>;
-  /** Records that the token authenticated a request at `at`; never moves `lastUsedAt` back. */
-  touch(id: string, at: Date): Promise<void>;
-  /** Deletes every token of the user, revoked or not (account deletion). */
-  deleteAllForUser(userId: string): Promise<void>;
-}
+export type {
+  AuditRepository,
+  InvitationRepository,
+  TokenRepository,
+  UserRepository,
+  WorkspaceRepository,
+} from './account-ports.js';
 
 export interface ImageRepository {
   insert(image: ImageRecord): Promise<void>;
@@ -429,6 +406,9 @@ export interface WebhookRepository {
 export interface RecordStore {
   users: UserRepository;
   tokens: TokenRepository;
+  workspaces: WorkspaceRepository;
+  invitations: InvitationRepository;
+  audit: AuditRepository;
   images: ImageRepository;
   usage: UsageRepository;
   sessions: SessionRepository;

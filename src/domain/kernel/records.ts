@@ -2,14 +2,17 @@
  * Records of the domain, as stored and as returned by the services. Timestamps are `Date`s here;
  * the edges format them as ISO 8601 UTC strings.
  */
-import type { FileFormat, Tier } from '../design.js';
+import type { FileFormat, Role, Scope, Tier } from '../design.js';
 
-/** An account. `email` is unique, compared case-insensitively. */
+/**
+ * A person's account. `email` is unique, compared case-insensitively. What a person makes belongs
+ * to a {@link Workspace}: the records below name it in their `userId` (the account that owned
+ * them before workspaces; a personal workspace has its owner's id, so nothing moved at upgrade).
+ */
 export interface User {
   id: string;
   email: string;
   displayName: string;
-  tier: Tier;
   createdAt: Date;
   /** argon2id PHC string; `null` for an account made by `titlecard users create` until a password is set. */
   passwordHash: string | null;
@@ -50,10 +53,74 @@ export interface AccountLink {
   expiresAt: Date;
 }
 
+/**
+ * A workspace (docs/workspaces.md): owns the tier, the monthly quota and everything made in it.
+ * Every account has a personal one, whose id is the account's own id; others are `wsp_…`.
+ */
+export interface Workspace {
+  id: string;
+  /** 1 to 100 characters. */
+  name: string;
+  tier: Tier;
+  /** The personal workspace of this account, which goes only with it; `null` for the others. */
+  personalOf: string | null;
+  createdAt: Date;
+}
+
+/** The fields of a workspace that settings change. */
+export type WorkspaceChanges = Partial<Pick<Workspace, 'name' | 'tier'>>;
+
+/** A person's place in a workspace. */
+export interface Membership {
+  workspaceId: string;
+  userId: string;
+  role: Role;
+  createdAt: Date;
+}
+
+/** An invitation to a workspace, as stored: only the SHA-256 of the secret in its link. */
+export interface Invitation {
+  id: string;
+  workspaceId: string;
+  /** The invited address, lower-cased. */
+  email: string;
+  role: Role;
+  /** Who invited. */
+  invitedBy: string;
+  /** Hex SHA-256 of the link's secret. */
+  secretHash: string;
+  createdAt: Date;
+  expiresAt: Date;
+  /** Set once accepted (kept for the audit log's sake, no longer pending). */
+  acceptedAt: Date | null;
+}
+
+/** An entry of a workspace's audit log (docs/workspaces.md#audit-log). */
+export interface AuditEntry {
+  id: string;
+  workspaceId: string;
+  /** Who did it (a user id), or `null` for the operator (the CLI). */
+  actorId: string | null;
+  /** What happened: `member.added`, `token.created`, … (docs/workspaces.md#audit-log). */
+  action: string;
+  /** What it was done to: a user, token, invitation, site or webhook id. */
+  target: string | null;
+  /** Details of the change (a new role, a name), small and flat. */
+  details: Record<string, string>;
+  /** The client's address, as the service saw it; `null` from the CLI. */
+  address: string | null;
+  at: Date;
+}
+
 /** An API token as stored: only the SHA-256 hash of its secret is kept. */
 export interface ApiToken {
   id: string;
+  /** The workspace it acts in. */
+  workspaceId: string;
+  /** The member who made it: it never does more than their current role allows. */
   userId: string;
+  /** What it may do; `null` for a token made before scopes, which has every scope of its member's role. */
+  scopes: Scope[] | null;
   name: string;
   /** Hex SHA-256 of the secret. */
   tokenHash: string;

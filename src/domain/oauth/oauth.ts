@@ -14,7 +14,8 @@
  * Every request looks its token up in the shared store, so a revocation holds at once in every
  * process.
  */
-import type { User } from '../kernel/records.js';
+import type { User, Workspace } from '../kernel/records.js';
+import type { Role } from '../design.js';
 import { NotFoundError, OAuthRefusal } from '../kernel/errors.js';
 import { hashToken } from '../kernel/ids.js';
 import type { Clock, RecordStore } from '../kernel/ports.js';
@@ -56,12 +57,17 @@ export function shownClientName(name: string | undefined): string | undefined {
         .trimEnd()}…`
     : head;
 }
+/** Our own entry beside the library's models: the workspace a grant acts in, keyed by the grant. */
+const WORKSPACE_CHOICE = 'WorkspaceChoice';
+
 /** `lastUsedAt` of a grant is written at most this often (ms). */
 const TOUCH_EVERY_MS = 60_000;
 
-/** The caller behind a valid access token. */
+/** The caller behind a valid access token: the person acting in the workspace chosen at consent. */
 export interface OAuthPrincipal {
   user: User;
+  workspace: Workspace;
+  role: Role;
   clientId: string;
   scopes: string[];
   /** The resource the token is good for. */
@@ -95,6 +101,13 @@ export interface OAuth {
   connectedApps(user: User): Promise<ConnectedApp[]>;
   /** "Disconnect": ends every grant of `user` to `clientId` at once. NotFoundError when there is none. */
   disconnect(user: User, clientId: string): Promise<void>;
+  /**
+   * Records the workspace a grant acts in (the consent page's choice; the person's personal
+   * workspace when none is recorded). Kept with the grant, and gone with it.
+   */
+  chooseWorkspace(grantId: string, userId: string, workspaceId: string): Promise<void>;
+  /** Ends the grants of `userId` that act in `workspaceId` (the member removed). */
+  endGrantsIn(workspaceId: string, userId: string): Promise<void>;
   /** Ends every grant of a user and its sign-ins at the authorization server (password change or reset). */
   endAllFor(userId: string): Promise<void>;
   /** Deletes every grant, code and token of a user (account deletion). */
@@ -128,6 +141,11 @@ export function createOAuth({
   const resource = `${publicUrl}/mcp`;
   const oauth = store.oauth;
   const invalid = (why: string) => new OAuthRefusal('invalid_token', why);
+  /** The workspace a grant acts in: the consent's choice, else the person's personal one (their id). */
+  const chosenWorkspace = async (grantId: string, now: Date, accountId: string) => {
+    const choice = await oauth.find(WORKSPACE_CHOICE, hashToken(grantId), now);
+    return text(choice?.payload.workspaceId) ?? accountId;
+  };
 
   return {
     resource,
@@ -156,10 +174,20 @@ export function createOAuth({
       if (!grant) throw invalid('The access token was revoked');
       const user = await store.users.findById(accountId);
       if (!user) throw invalid('The account no longer exists');
+      // The membership is read afresh: a member removed is refused at once, a role lowered acts lower.
+      const workspaceId = await chosenWorkspace(grantId, now, accountId);
+      const [membership, workspace] = await Promise.all([
+        store.workspaces.member(workspaceId, accountId),
+        store.workspaces.find(workspaceId),
+      ]);
+      if (!membership || !workspace)
+        throw invalid('The account is no longer a member of the workspace of this access');
       if (!grant.lastUsedAt || now.getTime() - grant.lastUsedAt.getTime() >= TOUCH_EVERY_MS)
         await oauth.touchGrant(grant.key, now);
       return {
         user,
+        workspace,
+        role: membership.role,
         clientId: text(payload.clientId) ?? '',
         scopes: (text(payload.scope) ?? '').split(' ').filter(Boolean),
         resource: audience,
@@ -192,6 +220,27 @@ export function createOAuth({
     async disconnect(user, clientId) {
       if ((await oauth.endGrants(user.id, clientId)) === 0)
         throw new NotFoundError(`No connected app with id ${clientId} on this account`);
+    },
+
+    async chooseWorkspace(grantId, userId, workspaceId) {
+      await oauth.upsert(WORKSPACE_CHOICE, {
+        key: hashToken(grantId),
+        payload: { workspaceId },
+        grantId,
+        uid: null,
+        accountId: userId,
+        clientId: null,
+        expiresAt: null,
+      });
+    },
+
+    async endGrantsIn(workspaceId, userId) {
+      const now = clock.now();
+      for (const grant of await oauth.grantsOf(userId, now)) {
+        const grantId = grant.grantId;
+        if (grantId && (await chosenWorkspace(grantId, now, userId)) === workspaceId)
+          await oauth.revokeByGrantId(grantId);
+      }
     },
 
     async endAllFor(userId) {

@@ -105,10 +105,10 @@ export function createPresets({
 
   return {
     async create(principal, body) {
-      const fields = await fieldsOf(principal.user.id, body);
+      const fields = await fieldsOf(principal.workspace.id, body);
       const preset: Preset = {
         id: newId('pre'),
-        userId: principal.user.id,
+        userId: principal.workspace.id,
         version: 1,
         createdAt: fields.updatedAt,
         ...fields,
@@ -118,28 +118,28 @@ export function createPresets({
     },
 
     async list(principal) {
-      return (await store.presets.list(principal.user.id)).map(viewOfPreset);
+      return (await store.presets.list(principal.workspace.id)).map(viewOfPreset);
     },
 
     async get(principal, id) {
-      const preset = await store.presets.find(principal.user.id, id);
+      const preset = await store.presets.find(principal.workspace.id, id);
       if (!preset) throw notFound(id);
       return viewOfPreset(preset);
     },
 
     async replace(principal, id, body) {
-      if (!(await store.presets.find(principal.user.id, id))) throw notFound(id);
+      if (!(await store.presets.find(principal.workspace.id, id))) throw notFound(id);
       const updated = await store.presets.update(
-        principal.user.id,
+        principal.workspace.id,
         id,
-        await fieldsOf(principal.user.id, body),
+        await fieldsOf(principal.workspace.id, body),
       );
       if (!updated) throw notFound(id);
       return viewOfPreset(updated);
     },
 
     async delete(principal, id) {
-      if (!(await store.presets.delete(principal.user.id, id))) throw notFound(id);
+      if (!(await store.presets.delete(principal.workspace.id, id))) throw notFound(id);
     },
 
     async use(userId, id, field = 'preset') {

@@ -18,7 +18,8 @@ import type { Logger } from 'pino';
 import { ServiceBusyError, TitlecardError, ValidationError } from '../kernel/errors.js';
 import { FILE_TYPES, type FileFormat } from '../design.js';
 import { type CardPipeline, type RequestResolver, resultOfError } from '../images/images.js';
-import type { Preset, RenderEntry, User } from '../kernel/records.js';
+import type { Preset, RenderEntry } from '../kernel/records.js';
+import type { Account } from '../accounts/ledger.js';
 import type {
   BlobStore,
   Clock,
@@ -91,7 +92,7 @@ export interface RenderCache {
    * and computes its content hash: the preset's id and version, the texts, the format, and the
    * SHA-256 of every upload it draws (background, logo, font), or the background's URL.
    */
-  plan(user: User, request: CardRequest): Promise<PlannedCard>;
+  plan(user: Account, request: CardRequest): Promise<PlannedCard>;
   /** Whether an `If-None-Match` value names `hash` (strong or weak, RFC 9110 section 13.1.2). */
   matches(ifNoneMatch: string | undefined, hash: string): boolean;
   /** The answer of a matched `If-None-Match` (a 304): the card's ETag and type, no body. */
@@ -104,13 +105,13 @@ export interface RenderCache {
    * after a new render of this call is stored.
    */
   serve(
-    user: User,
+    user: Account,
     card: PlannedCard,
     charge: boolean,
     onRendered?: () => Promise<void>,
   ): Promise<ServedRender>;
   /** The fallback card: the preset's design with `name` as its title, rendered free, once. */
-  fallback(user: User, preset: Preset, name: string, format: FileFormat): Promise<ServedRender>;
+  fallback(user: Account, preset: Preset, name: string, format: FileFormat): Promise<ServedRender>;
   /** Deletes a user's cards and their files (account deletion). */
   deleteAllOf(userId: string): Promise<void>;
   /**
@@ -206,7 +207,7 @@ export function createRenderCache(deps: RenderCacheDeps): RenderCache {
   }
 
   /** Renders `card` once across processes (see the module comment); answers the done entry. */
-  async function renderOnce(user: User, card: PlannedCard, charged: boolean): Promise<RenderEntry> {
+  async function renderOnce(user: Account, card: PlannedCard, charged: boolean): Promise<RenderEntry> {
     const { hash } = card;
     // A real wait, so measured on the system clock (a test's clock may stand still).
     const deadline = Date.now() + CLAIM_STALE_MS;
@@ -232,7 +233,7 @@ export function createRenderCache(deps: RenderCacheDeps): RenderCache {
   }
 
   async function serve(
-    user: User,
+    user: Account,
     card: PlannedCard,
     charge: boolean,
     onRendered?: () => Promise<void>,

@@ -109,7 +109,7 @@ export function createRenderUrls(deps: RenderUrlsDeps): RenderUrls {
     async createKey(principal, body) {
       const { name } = parseOrThrow(createSigningKeyBodySchema, body ?? {});
       assertConfirmed(principal.user, 'make signing keys');
-      if ((await store.signingKeys.listActive(principal.user.id)).length >= SIGNING_KEYS_MAX)
+      if ((await store.signingKeys.listActive(principal.workspace.id)).length >= SIGNING_KEYS_MAX)
         throw new ValidationError(
           'name',
           'max',
@@ -120,7 +120,7 @@ export function createRenderUrls(deps: RenderUrlsDeps): RenderUrls {
       const createdAt = clock.now();
       await store.signingKeys.create({
         id,
-        userId: principal.user.id,
+        userId: principal.workspace.id,
         name,
         sealedSecret: box.seal(secret, id),
         createdAt,
@@ -130,7 +130,7 @@ export function createRenderUrls(deps: RenderUrlsDeps): RenderUrls {
     },
 
     async listKeys(principal) {
-      return (await store.signingKeys.listActive(principal.user.id)).map((k) => ({
+      return (await store.signingKeys.listActive(principal.workspace.id)).map((k) => ({
         id: k.id,
         name: k.name,
         createdAt: k.createdAt.toISOString(),
@@ -138,16 +138,16 @@ export function createRenderUrls(deps: RenderUrlsDeps): RenderUrls {
     },
 
     async revokeKey(principal, id) {
-      if (!(await store.signingKeys.revoke(principal.user.id, id, clock.now())))
+      if (!(await store.signingKeys.revoke(principal.workspace.id, id, clock.now())))
         throw new NotFoundError(`No active signing key with id ${id} on this account`);
     },
 
     async createUrl(principal, body) {
       const request = parseOrThrow(renderUrlBodySchema, body ?? {});
-      await presets.use(principal.user.id, request.preset);
+      await presets.use(principal.workspace.id, request.preset);
       if (request.image?.startsWith('ast_'))
-        await deps.assets.imageRecordOf(principal.user.id, request.image, 'image');
-      const keys = await store.signingKeys.listActive(principal.user.id);
+        await deps.assets.imageRecordOf(principal.workspace.id, request.image, 'image');
+      const keys = await store.signingKeys.listActive(principal.workspace.id);
       const key = request.key ? keys.find((k) => k.id === request.key) : keys[0];
       if (!key)
         throw new ValidationError(
@@ -196,7 +196,7 @@ export function createRenderUrls(deps: RenderUrlsDeps): RenderUrls {
         if (clock.now().getTime() / 1000 > Number(exp))
           throw new InvalidSignatureError('This link has expired');
       }
-      const user = await store.users.findById(key.userId);
+      const user = await store.workspaces.find(key.userId);
       if (!user) throw new InvalidSignatureError('This link was signed with an unknown or revoked key');
       const preset = await store.presets.find(user.id, link.presetId);
       if (!preset) throw new NotFoundError(`No preset ${link.presetId}: it may have been deleted`);

@@ -203,7 +203,7 @@ export function createSites(deps: SitesDeps): Sites {
 
   async function owned(principal: Principal, id: string): Promise<Site> {
     const site = await store.sites.find(id);
-    if (!site || site.userId !== principal.user.id)
+    if (!site || site.userId !== principal.workspace.id)
       throw new NotFoundError(`No site with id ${id} on this account`);
     return site;
   }
@@ -247,7 +247,7 @@ export function createSites(deps: SitesDeps): Sites {
   }
 
   async function fallback(site: Site, userId: string, format: FileFormat, standIn: StandIn) {
-    const user = await store.users.findById(userId);
+    const user = await store.workspaces.find(userId);
     const preset = await store.presets.find(userId, site.presetId);
     if (!user || !preset) throw new NotFoundError(`The preset of site ${site.id} has been deleted`);
     return { ...(await cache.fallback(user, preset, site.name, format)), standIn };
@@ -272,8 +272,8 @@ export function createSites(deps: SitesDeps): Sites {
       const parsed = parseOrThrow(siteBodySchema, body ?? {});
       assertConfirmed(principal.user, 'add sites');
       const origin = new URL(parsed.origin).origin;
-      await presets.use(principal.user.id, parsed.preset, 'preset');
-      if ((await store.sites.list(principal.user.id)).length >= SITES_MAX)
+      await presets.use(principal.workspace.id, parsed.preset, 'preset');
+      if ((await store.sites.list(principal.workspace.id)).length >= SITES_MAX)
         throw new ValidationError(
           'origin',
           'max',
@@ -281,7 +281,7 @@ export function createSites(deps: SitesDeps): Sites {
         );
       const site: Site = {
         id: newId('sit'),
-        userId: principal.user.id,
+        userId: principal.workspace.id,
         origin,
         name: parsed.name ?? new URL(origin).host,
         presetId: parsed.preset,
@@ -300,7 +300,7 @@ export function createSites(deps: SitesDeps): Sites {
     },
 
     async list(principal) {
-      return Promise.all((await store.sites.list(principal.user.id)).map(view));
+      return Promise.all((await store.sites.list(principal.workspace.id)).map(view));
     },
 
     async get(principal, id) {
@@ -314,7 +314,7 @@ export function createSites(deps: SitesDeps): Sites {
         cardsPerHour: parsed.cardsPerHour ?? site.budget.cardsPerHour,
         cardsPerMonth: parsed.cardsPerMonth ?? site.budget.cardsPerMonth,
       };
-      if (!(await store.sites.setBudget(principal.user.id, id, budget)))
+      if (!(await store.sites.setBudget(principal.workspace.id, id, budget)))
         throw new NotFoundError(`No site with id ${id} on this account`);
       return view({ ...site, budget });
     },
@@ -365,13 +365,13 @@ export function createSites(deps: SitesDeps): Sites {
 
       async function markVerified(s: Site): Promise<Site> {
         const at = clock.now();
-        await store.sites.setVerified(principal.user.id, s.id, at);
+        await store.sites.setVerified(principal.workspace.id, s.id, at);
         return { ...s, verifiedAt: at };
       }
     },
 
     async delete(principal, id) {
-      if (!(await store.sites.delete(principal.user.id, id)))
+      if (!(await store.sites.delete(principal.workspace.id, id)))
         throw new NotFoundError(`No site with id ${id} on this account`);
     },
 
@@ -433,7 +433,7 @@ export function createSites(deps: SitesDeps): Sites {
         return (await earlier()) ?? fallback(site, site.userId, format, spent);
       }
 
-      const user = await store.users.findById(site.userId);
+      const user = await store.workspaces.find(site.userId);
       const preset = await store.presets.find(site.userId, site.presetId);
       if (!user || !preset) throw new NotFoundError(`The preset of site ${site.id} has been deleted`);
       let texts;

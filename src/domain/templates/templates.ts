@@ -142,7 +142,7 @@ export function createTemplates({
 
   return {
     async create(principal, body) {
-      const userId = principal.user.id;
+      const userId = principal.workspace.id;
       if ((await store.templates.count(userId)) >= TEMPLATES_PER_ACCOUNT)
         throw new ForbiddenError(
           `An account keeps at most ${TEMPLATES_PER_ACCOUNT} templates: delete one first`,
@@ -163,19 +163,22 @@ export function createTemplates({
     },
 
     async list(principal) {
-      return [...TEMPLATES.map(builtInView), ...(await store.templates.list(principal.user.id)).map(viewOf)];
+      return [
+        ...TEMPLATES.map(builtInView),
+        ...(await store.templates.list(principal.workspace.id)).map(viewOf),
+      ];
     },
 
     async get(principal, id) {
       if (isBuiltIn(id)) return builtInView(id);
-      const found = await findOwn(principal.user.id, id);
+      const found = await findOwn(principal.workspace.id, id);
       if (!found) throw notFound(id);
       return viewOf(found);
     },
 
     async replace(principal, id, body) {
       if (isBuiltIn(id)) throw readOnly(id);
-      const userId = principal.user.id;
+      const userId = principal.workspace.id;
       if (!(await findOwn(userId, id))) throw notFound(id);
       const document = await documentOf(userId, body);
       const updated = await store.templates.update(userId, id, {
@@ -189,7 +192,7 @@ export function createTemplates({
 
     async delete(principal, id) {
       if (isBuiltIn(id)) throw readOnly(id);
-      const userId = principal.user.id;
+      const userId = principal.workspace.id;
       if (!(await findOwn(userId, id))) throw notFound(id);
       const using = await store.presets.countUsing(userId, id);
       if (using > 0)

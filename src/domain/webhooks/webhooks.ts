@@ -246,7 +246,7 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
   }
 
   async function owned(principal: Principal, id: string): Promise<WebhookEndpoint> {
-    const endpoint = (await store.webhooks.listEndpoints(principal.user.id)).find((e) => e.id === id);
+    const endpoint = (await store.webhooks.listEndpoints(principal.workspace.id)).find((e) => e.id === id);
     if (!endpoint) throw new NotFoundError(`No webhook endpoint with id ${id} on this account`);
     return endpoint;
   }
@@ -255,7 +255,7 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
     async create(principal, raw) {
       const { url } = parseOrThrow(webhookBodySchema, raw ?? {});
       assertConfirmed(principal.user, 'add webhook endpoints');
-      if ((await store.webhooks.listEndpoints(principal.user.id)).length >= ENDPOINTS_MAX)
+      if ((await store.webhooks.listEndpoints(principal.workspace.id)).length >= ENDPOINTS_MAX)
         throw new ValidationError(
           'url',
           'max',
@@ -265,7 +265,7 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
       const secret = newSecret();
       const endpoint = {
         id,
-        userId: principal.user.id,
+        userId: principal.workspace.id,
         url,
         sealedSecret: box.seal(secret, id),
         createdAt: clock.now(),
@@ -275,17 +275,17 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
     },
 
     async list(principal) {
-      return (await store.webhooks.listEndpoints(principal.user.id)).map(viewOf);
+      return (await store.webhooks.listEndpoints(principal.workspace.id)).map(viewOf);
     },
 
     async delete(principal, id) {
-      if (!(await store.webhooks.deleteEndpoint(principal.user.id, id)))
+      if (!(await store.webhooks.deleteEndpoint(principal.workspace.id, id)))
         throw new NotFoundError(`No webhook endpoint with id ${id} on this account`);
     },
 
     async sendTest(principal, id) {
       const endpoint = await owned(principal, id);
-      const waiting = (await store.webhooks.listDeliveries(principal.user.id, 50, endpoint.id)).filter(
+      const waiting = (await store.webhooks.listDeliveries(principal.workspace.id, 50, endpoint.id)).filter(
         (d) => d.type === 'webhook.test' && d.status === 'pending',
       ).length;
       // A receiver that never answers keeps its tests pending: they are not piled up (issue 41).
@@ -294,18 +294,23 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
           RETRY_SCHEDULE_SECONDS[0] ?? 5,
           'test events waiting for this endpoint',
         );
-      const d = delivery(principal.user.id, 'webhook.test', body('webhook.test', { endpoint: endpoint.id }), {
-        url: endpoint.url,
-        endpointId: endpoint.id,
-        batchId: null,
-      });
+      const d = delivery(
+        principal.workspace.id,
+        'webhook.test',
+        body('webhook.test', { endpoint: endpoint.id }),
+        {
+          url: endpoint.url,
+          endpointId: endpoint.id,
+          batchId: null,
+        },
+      );
       await store.webhooks.enqueue([d]);
       wakeUp?.();
       return deliveryView(d);
     },
 
     async deliveries(principal, endpointId) {
-      return (await store.webhooks.listDeliveries(principal.user.id, 50, endpointId)).map(deliveryView);
+      return (await store.webhooks.listDeliveries(principal.workspace.id, 50, endpointId)).map(deliveryView);
     },
 
     async publish(userId, type, data, also) {

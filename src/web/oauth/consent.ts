@@ -85,7 +85,10 @@ export function createConsentRouter(runtime: Runtime, provider: Provider): expre
       );
       return;
     }
-    if (decision === 'allow' && confirmed) {
+    // The workspace the assistant acts in: one of the person's (their personal one by default).
+    const chosenId = req.method === 'POST' ? formText(req.body, 'workspace') : '';
+    const chosen = who.workspaces.find((w) => w.workspace.id === chosenId) ?? who.workspaces[0];
+    if (decision === 'allow' && confirmed && chosen) {
       const grant = details.grantId
         ? ((await provider.Grant.find(details.grantId)) ??
           new provider.Grant({ accountId: who.user.id, clientId }))
@@ -93,6 +96,7 @@ export function createConsentRouter(runtime: Runtime, provider: Provider): expre
       grant.addOIDCScope(OAUTH_SCOPE);
       grant.addResourceScope(resource, OAUTH_SCOPE);
       const grantId = await grant.save();
+      await services.oauth.chooseWorkspace(grantId, who.user.id, chosen.workspace.id);
       await provider.interactionFinished(
         req,
         res,
@@ -101,7 +105,7 @@ export function createConsentRouter(runtime: Runtime, provider: Provider): expre
       );
       return;
     }
-    const usage = await services.quota.usage(who.user);
+    const usage = await services.quota.usage(who.principal.workspace);
     const status = decision === 'allow' ? 403 : 200;
     const redirectHost = new URL(redirectUri).host || redirectUri;
     // A client known by its metadata document: the host that publishes it answers for its name.
@@ -122,6 +126,12 @@ export function createConsentRouter(runtime: Runtime, provider: Provider): expre
           action: `${INTERACTION_PATH}/${uid}`,
           usage: usage.usage,
           user: who.user,
+          choices: who.workspaces.map(({ workspace, role }) => ({
+            id: workspace.id,
+            name: workspace.name,
+            personal: workspace.personalOf !== null,
+            role,
+          })),
           confirmed,
         },
         status,

@@ -30,17 +30,25 @@ export function authRoutes(services: Services, cookie: CookieSettings): express.
     res.redirect(303, signedInOf(res) ? '/overview' : '/sign-in');
   });
 
-  router.get('/sign-up', (_req, res) => {
-    if (signedInOf(res)) return res.redirect(303, '/overview');
-    page(res, 'sign-up', { title: 'Create your account', closed: sessions.signUpMode === 'closed' });
+  // `next`: where signing in leads afterwards (an invitation's page, say), kept through sign-up.
+  router.get('/sign-up', (req, res) => {
+    if (signedInOf(res)) return res.redirect(303, safeNext(req.query.next));
+    page(res, 'sign-up', {
+      title: 'Create your account',
+      closed: sessions.signUpMode === 'closed',
+      next: safeNext(req.query.next),
+      values: { email: typeof req.query.email === 'string' ? req.query.email : '' },
+    });
   });
   router.post('/sign-up', async (req, res) => {
     const values = { email: formText(req.body, 'email'), displayName: formText(req.body, 'displayName') };
-    await orShowError(res, 'sign-up', { title: 'Create your account', values }, async () => {
+    const next = safeNext(formText(req.body, 'next'));
+    await orShowError(res, 'sign-up', { title: 'Create your account', values, next }, async () => {
       await sessions.signUp({ ...values, password: formText(req.body, 'password') });
       // The same page whether or not the address had an account (no enumeration; sessions.ts).
       page(res, 'sign-up', {
         title: 'Create your account',
+        next,
         sent: true,
         notice: res.locals.mailInTerminal
           ? `Check ${values.email}: we sent a link to confirm the address, and this server sends no email (no SMTP_URL), so it is printed in the terminal where the server runs. You can sign in now; to make API tokens, confirm it first.`

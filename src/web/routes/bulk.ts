@@ -8,13 +8,12 @@
  *                                the recent deliveries with the receiver's status codes
  */
 import express, { type Response } from 'express';
-import type { Principal } from '../../domain/accounts/accounts.js';
 import { BATCH_MAX_ITEMS } from '../../domain/batches/schemas.js';
 import type { Services } from '../../domain/services.js';
 import { batchBodyOfCsvForm, sendZip } from '../../http/bulk.js';
 import { formText, noticeFrom, orRefusal } from '../forms.js';
 import { day, page } from '../render.js';
-import { mustBeSignedIn } from '../session.js';
+import { sessionPrincipal } from '../session.js';
 
 const NOTICES: Record<string, string> = {
   cancelled: 'The batch is cancelled: the images not started will not be made, nor charged.',
@@ -25,7 +24,6 @@ const NOTICES: Record<string, string> = {
 export function bulkRoutes(services: Services): express.Router {
   const { batches, presets, webhooks } = services;
   const router = express.Router();
-  const principal = (res: Response): Principal => ({ user: mustBeSignedIn(res).user });
 
   const bulkPage = async (res: Response, extra: Record<string, unknown> = {}, status = 200) => {
     page(
@@ -34,8 +32,8 @@ export function bulkRoutes(services: Services): express.Router {
       {
         title: 'Bulk',
         section: 'bulk',
-        batches: await batches.list(principal(res)),
-        presets: await presets.list(principal(res)),
+        batches: await batches.list(sessionPrincipal(res)),
+        presets: await presets.list(sessionPrincipal(res)),
         maxItems: BATCH_MAX_ITEMS,
         day,
         ...extra,
@@ -52,14 +50,14 @@ export function bulkRoutes(services: Services): express.Router {
       (error, status) => bulkPage(res, { error }, status),
       async () => {
         // The account first: an upload is not read for an account that may not make batches.
-        batches.admit(principal(res));
-        const batch = await batches.create(principal(res), await batchBodyOfCsvForm(req));
+        batches.admit(sessionPrincipal(res));
+        const batch = await batches.create(sessionPrincipal(res), await batchBodyOfCsvForm(req));
         res.redirect(303, `/bulk/${batch.id}`);
       },
     );
   });
   const batchPage = async (res: Response, id: string, extra: Record<string, unknown> = {}, status = 200) => {
-    const batch = await batches.get(principal(res), id);
+    const batch = await batches.get(sessionPrincipal(res), id);
     page(res, 'batch', { title: 'Batch', section: 'bulk', batch, day, ...extra }, status);
   };
   router.get('/bulk/:id', async (req, res) => {
@@ -70,13 +68,13 @@ export function bulkRoutes(services: Services): express.Router {
       res,
       (error, status) => batchPage(res, req.params.id, { error }, status),
       async () => {
-        await batches.cancel(principal(res), req.params.id);
+        await batches.cancel(sessionPrincipal(res), req.params.id);
         res.redirect(303, `/bulk/${req.params.id}?done=cancelled`);
       },
     );
   });
   router.get('/bulk/:id/archive', async (req, res) => {
-    await sendZip(res, req.params.id, await batches.archive(principal(res), req.params.id));
+    await sendZip(res, req.params.id, await batches.archive(sessionPrincipal(res), req.params.id));
   });
 
   const webhooksPage = async (res: Response, extra: Record<string, unknown> = {}, status = 200) => {
@@ -87,8 +85,8 @@ export function bulkRoutes(services: Services): express.Router {
         title: 'Webhooks',
         section: 'settings',
         tab: 'webhooks',
-        endpoints: await webhooks.list(principal(res)),
-        deliveries: await webhooks.deliveries(principal(res)),
+        endpoints: await webhooks.list(sessionPrincipal(res)),
+        deliveries: await webhooks.deliveries(sessionPrincipal(res)),
         day,
         ...extra,
       },
@@ -103,7 +101,9 @@ export function bulkRoutes(services: Services): express.Router {
       res,
       (error, status) => webhooksPage(res, { error }, status),
       async () => {
-        const created = await webhooks.create(principal(res), { url: formText(req.body, 'url').trim() });
+        const created = await webhooks.create(sessionPrincipal(res), {
+          url: formText(req.body, 'url').trim(),
+        });
         // The secret is shown on this answer only (no redirect: it never sits in a URL or history).
         res.set('Cache-Control', 'no-store');
         await webhooksPage(res, { created }, 201);
@@ -115,7 +115,7 @@ export function bulkRoutes(services: Services): express.Router {
       res,
       (error, status) => webhooksPage(res, { error }, status),
       async () => {
-        await webhooks.sendTest(principal(res), req.params.id);
+        await webhooks.sendTest(sessionPrincipal(res), req.params.id);
         res.redirect(303, '/settings/webhooks?done=test-sent');
       },
     );
@@ -125,7 +125,7 @@ export function bulkRoutes(services: Services): express.Router {
       res,
       (error, status) => webhooksPage(res, { error }, status),
       async () => {
-        await webhooks.delete(principal(res), req.params.id);
+        await webhooks.delete(sessionPrincipal(res), req.params.id);
         res.redirect(303, '/settings/webhooks?done=webhook-deleted');
       },
     );

@@ -1,7 +1,6 @@
 /** The signed-in pages: overview, images, playground and "Connect an assistant". */
 import { readFile } from 'node:fs/promises';
 import express, { type Request, type Response } from 'express';
-import type { Principal } from '../../domain/accounts/accounts.js';
 import { TitlecardError, ValidationError } from '../../domain/kernel/errors.js';
 import type { GenerateRequestReader } from '../../domain/images/images.js';
 import { FONT_NAMES } from '../../domain/design.js';
@@ -10,7 +9,7 @@ import { decodeFields } from '../../http/form.js';
 import { receiveForm, type ReceivedForm } from '../../http/multipart.js';
 import { orRefusal, refusalStatus } from '../forms.js';
 import { day, page, STATIC_DIR } from '../render.js';
-import { mustBeSignedIn } from '../session.js';
+import { sessionPrincipal } from '../session.js';
 import { oauthAvailable } from '../../domain/oauth/clients.js';
 
 /** Sample backgrounds bundled with the dashboard (credits in src/web/static/samples/README.md). */
@@ -21,8 +20,6 @@ export const SAMPLES = [
 ] as const;
 
 const PAGE_SIZE = 24;
-
-const principal = (res: Response): Principal => ({ user: mustBeSignedIn(res).user });
 
 /** The playground's form as typed generate options, and its background: the upload, or a sample. */
 function playgroundReader(req: Request, upload: { form?: ReceivedForm }): GenerateRequestReader {
@@ -60,9 +57,9 @@ export function dashboardRoutes(services: Services, publicUrl: string): express.
   const router = express.Router();
 
   router.get('/overview', async (_req, res) => {
-    const who = principal(res);
+    const who = sessionPrincipal(res);
     const [usage, latest, activity] = await Promise.all([
-      quota.usage(who.user),
+      quota.usage(who.workspace),
       images.list(who, { limit: 6 }),
       images.activity(who),
     ]);
@@ -106,7 +103,7 @@ export function dashboardRoutes(services: Services, publicUrl: string): express.
       1,
       Number.parseInt(typeof req.query.page === 'string' ? req.query.page : '1', 10) || 1,
     );
-    const list = await images.list(principal(res), {
+    const list = await images.list(sessionPrincipal(res), {
       limit: PAGE_SIZE,
       offset: (pageNumber - 1) * PAGE_SIZE,
       sort,
@@ -128,7 +125,7 @@ export function dashboardRoutes(services: Services, publicUrl: string): express.
     });
   });
   router.post('/images/:id/delete', async (req, res) => {
-    await images.delete(principal(res), req.params.id);
+    await images.delete(sessionPrincipal(res), req.params.id);
     res.redirect(303, '/images?done=deleted');
   });
 
@@ -137,7 +134,7 @@ export function dashboardRoutes(services: Services, publicUrl: string): express.
     section: 'playground' as const,
     samples: SAMPLES,
     fonts: FONT_NAMES,
-    remaining: (await quota.usage(mustBeSignedIn(res).user)).usage.remaining,
+    remaining: (await quota.usage(sessionPrincipal(res).workspace)).usage.remaining,
     values: {
       sample: 'seeding',
       title: '',
@@ -158,7 +155,7 @@ export function dashboardRoutes(services: Services, publicUrl: string): express.
   router.post('/playground/preview', async (req, res) => {
     const upload: { form?: ReceivedForm } = {};
     try {
-      const preview = await previews.preview(principal(res), playgroundReader(req, upload));
+      const preview = await previews.preview(sessionPrincipal(res), playgroundReader(req, upload));
       res.set('Cache-Control', 'no-store').type(preview.contentType).send(preview.body);
     } catch (err) {
       if (!(err instanceof TitlecardError)) throw err;
@@ -181,7 +178,10 @@ export function dashboardRoutes(services: Services, publicUrl: string): express.
         async (error, status) =>
           page(res, 'playground', { ...(await playgroundData(res, fields())), error }, status),
         async () => {
-          const { image, report } = await generation.generate(principal(res), playgroundReader(req, upload));
+          const { image, report } = await generation.generate(
+            sessionPrincipal(res),
+            playgroundReader(req, upload),
+          );
           page(res, 'playground', {
             ...(await playgroundData(res, fields())),
             result: {

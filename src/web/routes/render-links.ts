@@ -9,13 +9,12 @@
 import express, { type Response } from 'express';
 import { decodeFields } from '../../http/form.js';
 import { receiveForm } from '../../http/multipart.js';
-import type { Principal } from '../../domain/accounts/accounts.js';
 import { FONT_MAX_BYTES } from '../../domain/assets/assets.js';
 import { LIMITS, FONT_NAMES, LOGO, LOGO_CORNERS } from '../../domain/design.js';
 import type { Services } from '../../domain/services.js';
 import { formText, noticeFrom, orRefusal } from '../forms.js';
 import { day, page } from '../render.js';
-import { mustBeSignedIn } from '../session.js';
+import { mustBeSignedIn, sessionPrincipal } from '../session.js';
 import { quotaUsedUp } from './sites.js';
 
 const NOTICES: Record<string, string> = {
@@ -92,12 +91,11 @@ function valuesOf(preset: {
 export function linksRoutes(services: Services, publicUrl: string): express.Router {
   const { presets, assets, renderUrls } = services;
   const router = express.Router();
-  const principal = (res: Response): Principal => ({ user: mustBeSignedIn(res).user });
 
   /** What the preset form offers: the uploads and fonts to choose from. */
   const choices = async (res: Response) => ({
-    images: await assets.list(principal(res), ['background', 'logo']),
-    customFonts: await assets.list(principal(res), ['font']),
+    images: await assets.list(sessionPrincipal(res), ['background', 'logo']),
+    customFonts: await assets.list(sessionPrincipal(res), ['font']),
     systemFonts: FONT_NAMES,
     logoCorners: LOGO_CORNERS,
     logo: LOGO,
@@ -111,7 +109,7 @@ export function linksRoutes(services: Services, publicUrl: string): express.Rout
         title: 'Presets',
         section: 'links',
         tab: 'presets',
-        presets: await presets.list(principal(res)),
+        presets: await presets.list(sessionPrincipal(res)),
         ...(await choices(res)),
         values: {
           gradient: 'true',
@@ -136,13 +134,13 @@ export function linksRoutes(services: Services, publicUrl: string): express.Rout
       res,
       (error, status) => presetsPage(res, { error, values: req.body as Record<string, unknown> }, status),
       async () => {
-        await presets.create(principal(res), presetBodyOf(req.body));
+        await presets.create(sessionPrincipal(res), presetBodyOf(req.body));
         res.redirect(303, '/links/presets?done=preset-saved');
       },
     );
   });
   const editPage = async (res: Response, id: string, extra: Record<string, unknown> = {}, status = 200) => {
-    const preset = await presets.get(principal(res), id);
+    const preset = await presets.get(sessionPrincipal(res), id);
     page(
       res,
       'preset-edit',
@@ -167,7 +165,7 @@ export function linksRoutes(services: Services, publicUrl: string): express.Rout
       (error, status) =>
         editPage(res, req.params.id, { error, values: req.body as Record<string, unknown> }, status),
       async () => {
-        await presets.replace(principal(res), req.params.id, presetBodyOf(req.body));
+        await presets.replace(sessionPrincipal(res), req.params.id, presetBodyOf(req.body));
         res.redirect(303, '/links/presets?done=preset-saved');
       },
     );
@@ -177,7 +175,7 @@ export function linksRoutes(services: Services, publicUrl: string): express.Rout
       res,
       (error, status) => presetsPage(res, { error }, status),
       async () => {
-        await presets.delete(principal(res), req.params.id);
+        await presets.delete(sessionPrincipal(res), req.params.id);
         res.redirect(303, '/links/presets?done=preset-deleted');
       },
     );
@@ -191,8 +189,8 @@ export function linksRoutes(services: Services, publicUrl: string): express.Rout
         title: 'Uploads',
         section: 'links',
         tab: 'uploads',
-        images: await assets.list(principal(res), ['background', 'logo']),
-        fonts: await assets.list(principal(res), ['font']),
+        images: await assets.list(sessionPrincipal(res), ['background', 'logo']),
+        fonts: await assets.list(sessionPrincipal(res), ['font']),
         imageLimitMb: LIMITS.imageBytes / 1024 / 1024,
         fontLimitMb: FONT_MAX_BYTES / 1024 / 1024,
         day,
@@ -218,8 +216,9 @@ export function linksRoutes(services: Services, publicUrl: string): express.Rout
             const file = form.image && { path: form.image.path };
             // Empty fields are left out (a name left blank means the file's name).
             const fields = decodeFields(form.fields);
-            if (field === 'image') await assets.uploadImage(principal(res), file, fields, form.fileName);
-            else await assets.uploadFont(principal(res), file, fields, form.fileName);
+            if (field === 'image')
+              await assets.uploadImage(sessionPrincipal(res), file, fields, form.fileName);
+            else await assets.uploadFont(sessionPrincipal(res), file, fields, form.fileName);
           } finally {
             await form.cleanup();
           }
@@ -239,7 +238,7 @@ export function linksRoutes(services: Services, publicUrl: string): express.Rout
       res,
       (error, status) => uploadsPage(res, { error }, status),
       async () => {
-        await assets.delete(principal(res), req.params.id);
+        await assets.delete(sessionPrincipal(res), req.params.id);
         res.redirect(303, '/links/uploads?done=upload-deleted');
       },
     );
@@ -253,9 +252,9 @@ export function linksRoutes(services: Services, publicUrl: string): express.Rout
         title: 'Signing keys and links',
         section: 'links',
         tab: 'keys',
-        keys: await renderUrls.listKeys(principal(res)),
+        keys: await renderUrls.listKeys(sessionPrincipal(res)),
         quotaUsedUp: await quotaUsedUp(services, res),
-        presets: await presets.list(principal(res)),
+        presets: await presets.list(sessionPrincipal(res)),
         publicUrl,
         values: {},
         day,
@@ -272,7 +271,9 @@ export function linksRoutes(services: Services, publicUrl: string): express.Rout
       res,
       (error, status) => keysPage(res, { error }, status),
       async () => {
-        const created = await renderUrls.createKey(principal(res), { name: formText(req.body, 'name') });
+        const created = await renderUrls.createKey(sessionPrincipal(res), {
+          name: formText(req.body, 'name'),
+        });
         // The secret is shown on this answer only (no redirect: it never sits in a URL or history).
         res.set('Cache-Control', 'no-store');
         await keysPage(res, { created }, 201);
@@ -284,7 +285,7 @@ export function linksRoutes(services: Services, publicUrl: string): express.Rout
       res,
       (error, status) => keysPage(res, { error }, status),
       async () => {
-        await renderUrls.revokeKey(principal(res), req.params.id);
+        await renderUrls.revokeKey(sessionPrincipal(res), req.params.id);
         res.redirect(303, '/links/keys?done=key-revoked');
       },
     );
@@ -296,7 +297,7 @@ export function linksRoutes(services: Services, publicUrl: string): express.Rout
       (error, status) => keysPage(res, { error, values }, status),
       async () => {
         const text = (name: string) => formText(req.body, name).trim() || undefined;
-        const { url } = await renderUrls.createUrl(principal(res), {
+        const { url } = await renderUrls.createUrl(sessionPrincipal(res), {
           preset: text('preset'),
           title: text('title'),
           subtitle: text('subtitle'),

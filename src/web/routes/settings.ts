@@ -3,7 +3,13 @@ import express, { type Response } from 'express';
 import type { Services } from '../../domain/services.js';
 import { formText, noticeFrom, orRefusal } from '../forms.js';
 import { day, page } from '../render.js';
-import { clearSessionCookie, mustBeSignedIn, sessionSecret, type CookieSettings } from '../session.js';
+import {
+  clearSessionCookie,
+  mustBeSignedIn,
+  sessionPrincipal,
+  sessionSecret,
+  type CookieSettings,
+} from '../session.js';
 
 const NOTICES: Record<string, string> = {
   revoked: 'The token is revoked: requests with it are refused from now on.',
@@ -20,12 +26,26 @@ const NOTICES: Record<string, string> = {
 /** The notice for a `?done=` code, if it is one of ours. */
 const noticeOf = (done: unknown) => noticeFrom(NOTICES, done);
 
+/**
+ * The token form: its name and the scopes ticked. The form says it offered scopes
+ * (`scopesOffered`), so that none ticked is refused naming `scopes`; without it, the token gets
+ * every scope of its maker.
+ */
+const tokenForm = (body: unknown) => {
+  const form = (body ?? {}) as Record<string, unknown>;
+  const ticked = form.scopes;
+  const scopes = Array.isArray(ticked) ? ticked : typeof ticked === 'string' ? [ticked] : [];
+  return {
+    name: formText(body, 'name'),
+    ...(form.scopesOffered === '1' || scopes.length > 0 ? { scopes } : {}),
+  };
+};
+
 export function settingsRoutes(services: Services, cookie: CookieSettings): express.Router {
   const { accounts, sessions, oauth } = services;
   const router = express.Router();
 
   const tokensPage = async (res: Response, extra: Record<string, unknown> = {}, status = 200) => {
-    const { user } = mustBeSignedIn(res);
     page(
       res,
       'tokens',
@@ -33,7 +53,7 @@ export function settingsRoutes(services: Services, cookie: CookieSettings): expr
         title: 'API Tokens',
         section: 'settings',
         tab: 'tokens',
-        tokens: await accounts.listTokens(user),
+        tokens: await accounts.listTokens(sessionPrincipal(res)),
         day,
         ...extra,
       },
@@ -41,7 +61,6 @@ export function settingsRoutes(services: Services, cookie: CookieSettings): expr
     );
   };
   const accountPage = async (res: Response, extra: Record<string, unknown> = {}, status = 200) => {
-    const { user } = mustBeSignedIn(res);
     page(
       res,
       'account',
@@ -49,7 +68,7 @@ export function settingsRoutes(services: Services, cookie: CookieSettings): expr
         title: 'Account',
         section: 'settings',
         tab: 'account',
-        tokens: await accounts.listTokens(user),
+        tokens: await accounts.listTokens(sessionPrincipal(res)),
         day,
         ...extra,
       },
@@ -67,9 +86,7 @@ export function settingsRoutes(services: Services, cookie: CookieSettings): expr
       res,
       (error, status) => tokensPage(res, { error }, status),
       async () => {
-        const created = await accounts.createToken(mustBeSignedIn(res).user, {
-          name: formText(req.body, 'name'),
-        });
+        const created = await accounts.createToken(sessionPrincipal(res), tokenForm(req.body));
         // The secret is shown on this answer only (no redirect: it never sits in a URL or history).
         res.set('Cache-Control', 'no-store');
         await tokensPage(res, { created }, 201);
@@ -81,7 +98,7 @@ export function settingsRoutes(services: Services, cookie: CookieSettings): expr
       res,
       (error, status) => tokensPage(res, { error }, status),
       async () => {
-        await accounts.revokeToken(mustBeSignedIn(res).user, req.params.id);
+        await accounts.revokeToken(sessionPrincipal(res), req.params.id);
         res.redirect(303, '/settings/tokens?done=revoked');
       },
     );

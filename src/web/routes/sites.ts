@@ -7,11 +7,10 @@
  *                           recent pages and their problems; delete
  */
 import express, { type Response } from 'express';
-import type { Principal } from '../../domain/accounts/accounts.js';
 import type { Services } from '../../domain/services.js';
 import { formText, noticeFrom, orRefusal } from '../forms.js';
 import { day, page } from '../render.js';
-import { mustBeSignedIn } from '../session.js';
+import { sessionPrincipal } from '../session.js';
 
 const NOTICES: Record<string, string> = {
   added: 'The site is added. Verify that the origin is yours to turn its link on.',
@@ -28,18 +27,17 @@ export async function quotaUsedUp(
   services: Services,
   res: Response,
 ): Promise<{ resetsOn: string } | undefined> {
-  const usage = await services.quota.usage(mustBeSignedIn(res).user);
+  const usage = await services.quota.usage(sessionPrincipal(res).workspace);
   return usage.usage.remaining > 0 ? undefined : { resetsOn: day(usage.period.end) };
 }
 
 export function sitesRoutes(services: Services): express.Router {
   const { sites, presets } = services;
   const router = express.Router();
-  const principal = (res: Response): Principal => ({ user: mustBeSignedIn(res).user });
   const quotaState = (res: Response) => quotaUsedUp(services, res);
 
   const listPage = async (res: Response, extra: Record<string, unknown> = {}, status = 200) => {
-    const presetList = await presets.list(principal(res));
+    const presetList = await presets.list(sessionPrincipal(res));
     page(
       res,
       'sites',
@@ -47,7 +45,7 @@ export function sitesRoutes(services: Services): express.Router {
         title: 'Sites',
         section: 'links',
         tab: 'sites',
-        sites: await sites.list(principal(res)),
+        sites: await sites.list(sessionPrincipal(res)),
         presetNames: Object.fromEntries(presetList.map((p) => [p.id, p.name])),
         presets: presetList,
         quotaUsedUp: await quotaState(res),
@@ -59,7 +57,7 @@ export function sitesRoutes(services: Services): express.Router {
     );
   };
   const sitePage = async (res: Response, id: string, extra: Record<string, unknown> = {}, status = 200) => {
-    const site = await sites.get(principal(res), id);
+    const site = await sites.get(sessionPrincipal(res), id);
     page(
       res,
       'site',
@@ -68,7 +66,7 @@ export function sitesRoutes(services: Services): express.Router {
         section: 'links',
         tab: 'sites',
         site,
-        pages: await sites.pages(principal(res), id),
+        pages: await sites.pages(sessionPrincipal(res), id),
         quotaUsedUp: await quotaState(res),
         day,
         ...extra,
@@ -87,7 +85,7 @@ export function sitesRoutes(services: Services): express.Router {
       (error, status) => listPage(res, { error, values }, status),
       async () => {
         const name = formText(req.body, 'name').trim();
-        const created = await sites.create(principal(res), {
+        const created = await sites.create(sessionPrincipal(res), {
           origin: formText(req.body, 'origin').trim(),
           preset: formText(req.body, 'preset'),
           ...(name ? { name } : {}),
@@ -106,7 +104,7 @@ export function sitesRoutes(services: Services): express.Router {
       res,
       (error, status) => sitePage(res, req.params.id, { error }, status),
       async () => {
-        await sites.verify(principal(res), req.params.id);
+        await sites.verify(sessionPrincipal(res), req.params.id);
         res.redirect(303, `/links/sites/${req.params.id}?done=verified`);
       },
     );
@@ -121,7 +119,7 @@ export function sitesRoutes(services: Services): express.Router {
           const text = formText(req.body, name).trim();
           return /^\d{1,9}$/.test(text) ? Number(text) : text;
         };
-        await sites.setBudget(principal(res), req.params.id, {
+        await sites.setBudget(sessionPrincipal(res), req.params.id, {
           cardsPerHour: count('cardsPerHour'),
           cardsPerMonth: count('cardsPerMonth'),
         });
@@ -134,7 +132,7 @@ export function sitesRoutes(services: Services): express.Router {
       res,
       (error, status) => sitePage(res, req.params.id, { error }, status),
       async () => {
-        await sites.delete(principal(res), req.params.id);
+        await sites.delete(sessionPrincipal(res), req.params.id);
         res.redirect(303, '/links/sites?done=deleted');
       },
     );

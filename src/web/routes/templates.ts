@@ -9,7 +9,6 @@
  */
 import { readFile } from 'node:fs/promises';
 import express, { type Request, type Response } from 'express';
-import type { Principal } from '../../domain/accounts/accounts.js';
 import { TitlecardError, ValidationError } from '../../domain/kernel/errors.js';
 import { TEMPLATE_LIMITS } from '../../domain/render/index.js';
 import type { TemplateView } from '../../domain/templates/templates.js';
@@ -17,7 +16,7 @@ import type { Services } from '../../domain/services.js';
 import { receiveForm, type ReceivedForm } from '../../http/multipart.js';
 import { formText, noticeFrom, orRefusal, refusalStatus } from '../forms.js';
 import { day, page, STATIC_DIR } from '../render.js';
-import { mustBeSignedIn } from '../session.js';
+import { sessionPrincipal } from '../session.js';
 import { SAMPLES } from './dashboard.js';
 
 const NOTICES: Record<string, string> = {
@@ -45,13 +44,12 @@ function parseJson(text: string): unknown {
 export function templatesRoutes(services: Services): express.Router {
   const { templates, previews } = services;
   const router = express.Router();
-  const principal = (res: Response): Principal => ({ user: mustBeSignedIn(res).user });
   // The editor's document is larger than the other forms' fields.
   const editorBody = express.urlencoded({ extended: false, limit: `${2 * TEMPLATE_LIMITS.bytes}b` });
   const previewBody = express.json({ limit: `${2 * TEMPLATE_LIMITS.bytes}b` });
 
   const listPage = async (res: Response, extra: Record<string, unknown> = {}, status = 200) => {
-    const all = await templates.list(principal(res));
+    const all = await templates.list(sessionPrincipal(res));
     page(
       res,
       'templates',
@@ -98,8 +96,8 @@ export function templatesRoutes(services: Services): express.Router {
       res,
       (error, status) => listPage(res, { error }, status),
       async () => {
-        const from = await templates.get(principal(res), formText(req.body, 'from'));
-        const copy = await templates.create(principal(res), {
+        const from = await templates.get(sessionPrincipal(res), formText(req.body, 'from'));
+        const copy = await templates.create(sessionPrincipal(res), {
           ...from.document,
           name: `${from.name} copy`.slice(0, TEMPLATE_LIMITS.nameLength),
         });
@@ -120,7 +118,7 @@ export function templatesRoutes(services: Services): express.Router {
           if (!form.image || form.image.bytes === 0)
             throw new ValidationError('file', 'required', 'Expected a template file (.json) to import');
           const document = parseJson(await readFile(form.image.path, 'utf8'));
-          const created = await templates.create(principal(res), document);
+          const created = await templates.create(sessionPrincipal(res), document);
           res.redirect(303, `/templates/${created.id}?done=created`);
         },
       );
@@ -134,7 +132,7 @@ export function templatesRoutes(services: Services): express.Router {
       res,
       (error, status) => listPage(res, { error }, status),
       async () => {
-        const template = await templates.get(principal(res), req.params.id);
+        const template = await templates.get(sessionPrincipal(res), req.params.id);
         await editorPage(res, template, { notice: noticeFrom(NOTICES, req.query.done) });
       },
     );
@@ -145,7 +143,7 @@ export function templatesRoutes(services: Services): express.Router {
       res,
       (error, status) => listPage(res, { error }, status),
       async () => {
-        const template = await templates.get(principal(res), req.params.id);
+        const template = await templates.get(sessionPrincipal(res), req.params.id);
         const file = `${template.name.replace(/[^\w.-]+/g, '-').replace(/^-|-$/g, '') || 'template'}.json`;
         res
           .set('Content-Disposition', `attachment; filename="${file}"`)
@@ -157,13 +155,13 @@ export function templatesRoutes(services: Services): express.Router {
 
   router.post('/templates/:id', editorBody, async (req, res) => {
     const text = formText(req.body, 'document');
-    const template = await templates.get(principal(res), req.params.id).catch(() => undefined);
+    const template = await templates.get(sessionPrincipal(res), req.params.id).catch(() => undefined);
     if (!template) {
       await listPage(res, { error: `No template with id ${req.params.id} on this account` }, 404);
       return;
     }
     try {
-      await templates.replace(principal(res), template.id, parseJson(text));
+      await templates.replace(sessionPrincipal(res), template.id, parseJson(text));
       res.redirect(303, `/templates/${template.id}?done=saved`);
     } catch (err) {
       if (!(err instanceof TitlecardError)) throw err;
@@ -176,12 +174,12 @@ export function templatesRoutes(services: Services): express.Router {
     await orRefusal(
       res,
       async (error, status) => {
-        const template = await templates.get(principal(res), req.params.id).catch(() => undefined);
+        const template = await templates.get(sessionPrincipal(res), req.params.id).catch(() => undefined);
         if (template) await editorPage(res, template, { error }, status);
         else await listPage(res, { error }, status);
       },
       async () => {
-        await templates.delete(principal(res), req.params.id);
+        await templates.delete(sessionPrincipal(res), req.params.id);
         res.redirect(303, '/templates?done=deleted');
       },
     );
@@ -195,7 +193,7 @@ export function templatesRoutes(services: Services): express.Router {
     const body = (req.body ?? {}) as Record<string, unknown>;
     try {
       const sample = SAMPLES.find((s) => s.id === body.sample) ?? SAMPLES[0];
-      const preview = await previews.previewTemplate(principal(res), body.document, async () => ({
+      const preview = await previews.previewTemplate(sessionPrincipal(res), body.document, async () => ({
         image: await readFile(`${STATIC_DIR}/samples/${sample.file}`),
         options: {
           title: body.title,

@@ -3,6 +3,11 @@
 from .asset import Asset
 from .asset_format import AssetFormat
 from .asset_kind import AssetKind
+from .audit_page import AuditPage
+from .audit_page_entries_item import AuditPageEntriesItem
+from .audit_page_entries_item_actor_type_0 import AuditPageEntriesItemActorType0
+from .audit_page_entries_item_details import AuditPageEntriesItemDetails
+from .audit_page_pagination import AuditPagePagination
 from .auth_error_body import AuthErrorBody
 from .batch import Batch
 from .batch_detail import BatchDetail
@@ -32,6 +37,7 @@ from .check_layout_body_template_name import CheckLayoutBodyTemplateName
 from .check_layout_response_200 import CheckLayoutResponse200
 from .create_batch_files_body import CreateBatchFilesBody
 from .create_batch_response_202 import CreateBatchResponse202
+from .create_invitation_response_201 import CreateInvitationResponse201
 from .create_preset_response_201 import CreatePresetResponse201
 from .create_render_url_response_200 import CreateRenderUrlResponse200
 from .create_signing_key_request import CreateSigningKeyRequest
@@ -39,14 +45,18 @@ from .create_signing_key_response_201 import CreateSigningKeyResponse201
 from .create_site_response_201 import CreateSiteResponse201
 from .create_template_response_201 import CreateTemplateResponse201
 from .create_token_request import CreateTokenRequest
+from .create_token_request_scopes_item import CreateTokenRequestScopesItem
 from .create_token_response_200 import CreateTokenResponse200
 from .create_token_response_201 import CreateTokenResponse201
 from .create_webhook_response_200 import CreateWebhookResponse200
 from .create_webhook_response_201 import CreateWebhookResponse201
+from .create_workspace_request import CreateWorkspaceRequest
+from .create_workspace_response_201 import CreateWorkspaceResponse201
 from .created_batch import CreatedBatch
 from .created_batch_status import CreatedBatchStatus
 from .created_signing_key import CreatedSigningKey
 from .created_token import CreatedToken
+from .created_token_scopes_item import CreatedTokenScopesItem
 from .created_webhook import CreatedWebhook
 from .delete_asset_response_200 import DeleteAssetResponse200
 from .delete_font_response_200 import DeleteFontResponse200
@@ -55,6 +65,7 @@ from .delete_preset_response_200 import DeletePresetResponse200
 from .delete_site_response_200 import DeleteSiteResponse200
 from .delete_template_response_200 import DeleteTemplateResponse200
 from .delete_webhook_response_200 import DeleteWebhookResponse200
+from .delete_workspace_response_200 import DeleteWorkspaceResponse200
 from .endpoint_error_body import EndpointErrorBody
 from .endpoint_error_body_error import EndpointErrorBodyError
 from .file_too_large_body import FileTooLargeBody
@@ -81,18 +92,24 @@ from .get_preset_response_200 import GetPresetResponse200
 from .get_site_response_200 import GetSiteResponse200
 from .get_template_response_200 import GetTemplateResponse200
 from .get_usage_response_200 import GetUsageResponse200
+from .get_workspace_response_200 import GetWorkspaceResponse200
 from .image_detail import ImageDetail
 from .image_detail_format import ImageDetailFormat
 from .image_page import ImagePage
 from .image_page_images_item import ImagePageImagesItem
 from .image_page_pagination import ImagePagePagination
 from .image_record import ImageRecord
+from .invitation import Invitation
+from .invitation_request import InvitationRequest
+from .invitation_request_role import InvitationRequestRole
+from .invitation_role import InvitationRole
 from .layout_report import LayoutReport
 from .layout_report_layers_item import LayoutReportLayersItem
 from .layout_report_lines import LayoutReportLines
 from .layout_report_template_type_0_type_0 import LayoutReportTemplateType0Type0
 from .list_assets_response_200 import ListAssetsResponse200
 from .list_assets_response_200_data import ListAssetsResponse200Data
+from .list_audit_entries_response_200 import ListAuditEntriesResponse200
 from .list_batches_response_200 import ListBatchesResponse200
 from .list_batches_response_200_data import ListBatchesResponse200Data
 from .list_fonts_response_200 import ListFontsResponse200
@@ -100,6 +117,10 @@ from .list_fonts_response_200_data import ListFontsResponse200Data
 from .list_images_order import ListImagesOrder
 from .list_images_response_200 import ListImagesResponse200
 from .list_images_sort import ListImagesSort
+from .list_invitations_response_200 import ListInvitationsResponse200
+from .list_invitations_response_200_data import ListInvitationsResponse200Data
+from .list_members_response_200 import ListMembersResponse200
+from .list_members_response_200_data import ListMembersResponse200Data
 from .list_presets_response_200 import ListPresetsResponse200
 from .list_presets_response_200_data import ListPresetsResponse200Data
 from .list_signing_keys_response_200 import ListSigningKeysResponse200
@@ -118,6 +139,12 @@ from .list_webhook_deliveries_response_200_data import (
 )
 from .list_webhooks_response_200 import ListWebhooksResponse200
 from .list_webhooks_response_200_data import ListWebhooksResponse200Data
+from .list_workspaces_response_200 import ListWorkspacesResponse200
+from .list_workspaces_response_200_data import ListWorkspacesResponse200Data
+from .member import Member
+from .member_role import MemberRole
+from .member_update_request import MemberUpdateRequest
+from .member_update_request_role import MemberUpdateRequestRole
 from .preset import Preset
 from .preset_logo_type_0 import PresetLogoType0
 from .preset_options import PresetOptions
@@ -138,6 +165,7 @@ from .preset_request_position_type_0 import PresetRequestPositionType0
 from .preset_request_position_type_1 import PresetRequestPositionType1
 from .preset_request_template_name import PresetRequestTemplateName
 from .quota_error_body import QuotaErrorBody
+from .remove_member_response_200 import RemoveMemberResponse200
 from .render_url import RenderUrl
 from .render_url_request import RenderUrlRequest
 from .render_url_request_fields import RenderUrlRequestFields
@@ -199,10 +227,17 @@ from .template_document_variables_text_variable import (
     TemplateDocumentVariablesTextVariable,
 )
 from .token_list_entry import TokenListEntry
+from .token_list_entry_scopes_type_0_item import TokenListEntryScopesType0Item
 from .token_validation import TokenValidation
 from .token_validation_usage import TokenValidationUsage
 from .token_validation_user import TokenValidationUser
 from .token_validation_user_tier import TokenValidationUserTier
+from .token_validation_workspace import TokenValidationWorkspace
+from .token_validation_workspace_role import TokenValidationWorkspaceRole
+from .token_validation_workspace_scopes_item import TokenValidationWorkspaceScopesItem
+from .update_member_response_200 import UpdateMemberResponse200
+from .update_workspace_request import UpdateWorkspaceRequest
+from .update_workspace_response_200 import UpdateWorkspaceResponse200
 from .upload_asset_body import UploadAssetBody
 from .upload_asset_body_kind import UploadAssetBodyKind
 from .upload_asset_response_201 import UploadAssetResponse201
@@ -224,11 +259,21 @@ from .webhook_delivery import WebhookDelivery
 from .webhook_delivery_status import WebhookDeliveryStatus
 from .webhook_endpoint import WebhookEndpoint
 from .webhook_request import WebhookRequest
+from .withdraw_invitation_response_200 import WithdrawInvitationResponse200
+from .workspace import Workspace
+from .workspace_role import WorkspaceRole
+from .workspace_seats import WorkspaceSeats
+from .workspace_tier import WorkspaceTier
 
 __all__ = (
     "Asset",
     "AssetFormat",
     "AssetKind",
+    "AuditPage",
+    "AuditPageEntriesItem",
+    "AuditPageEntriesItemActorType0",
+    "AuditPageEntriesItemDetails",
+    "AuditPagePagination",
     "AuthErrorBody",
     "Batch",
     "BatchDetail",
@@ -258,6 +303,7 @@ __all__ = (
     "CheckLayoutResponse200",
     "CreateBatchFilesBody",
     "CreateBatchResponse202",
+    "CreateInvitationResponse201",
     "CreatePresetResponse201",
     "CreateRenderUrlResponse200",
     "CreateSigningKeyRequest",
@@ -265,14 +311,18 @@ __all__ = (
     "CreateSiteResponse201",
     "CreateTemplateResponse201",
     "CreateTokenRequest",
+    "CreateTokenRequestScopesItem",
     "CreateTokenResponse200",
     "CreateTokenResponse201",
     "CreateWebhookResponse200",
     "CreateWebhookResponse201",
+    "CreateWorkspaceRequest",
+    "CreateWorkspaceResponse201",
     "CreatedBatch",
     "CreatedBatchStatus",
     "CreatedSigningKey",
     "CreatedToken",
+    "CreatedTokenScopesItem",
     "CreatedWebhook",
     "DeleteAssetResponse200",
     "DeleteFontResponse200",
@@ -281,6 +331,7 @@ __all__ = (
     "DeleteSiteResponse200",
     "DeleteTemplateResponse200",
     "DeleteWebhookResponse200",
+    "DeleteWorkspaceResponse200",
     "EndpointErrorBody",
     "EndpointErrorBodyError",
     "FileTooLargeBody",
@@ -307,18 +358,24 @@ __all__ = (
     "GetSiteResponse200",
     "GetTemplateResponse200",
     "GetUsageResponse200",
+    "GetWorkspaceResponse200",
     "ImageDetail",
     "ImageDetailFormat",
     "ImagePage",
     "ImagePageImagesItem",
     "ImagePagePagination",
     "ImageRecord",
+    "Invitation",
+    "InvitationRequest",
+    "InvitationRequestRole",
+    "InvitationRole",
     "LayoutReport",
     "LayoutReportLayersItem",
     "LayoutReportLines",
     "LayoutReportTemplateType0Type0",
     "ListAssetsResponse200",
     "ListAssetsResponse200Data",
+    "ListAuditEntriesResponse200",
     "ListBatchesResponse200",
     "ListBatchesResponse200Data",
     "ListFontsResponse200",
@@ -326,6 +383,10 @@ __all__ = (
     "ListImagesOrder",
     "ListImagesResponse200",
     "ListImagesSort",
+    "ListInvitationsResponse200",
+    "ListInvitationsResponse200Data",
+    "ListMembersResponse200",
+    "ListMembersResponse200Data",
     "ListPresetsResponse200",
     "ListPresetsResponse200Data",
     "ListSigningKeysResponse200",
@@ -342,6 +403,12 @@ __all__ = (
     "ListWebhookDeliveriesResponse200Data",
     "ListWebhooksResponse200",
     "ListWebhooksResponse200Data",
+    "ListWorkspacesResponse200",
+    "ListWorkspacesResponse200Data",
+    "Member",
+    "MemberRole",
+    "MemberUpdateRequest",
+    "MemberUpdateRequestRole",
     "Preset",
     "PresetLogoType0",
     "PresetOptions",
@@ -362,6 +429,7 @@ __all__ = (
     "PresetRequestPositionType1",
     "PresetRequestTemplateName",
     "QuotaErrorBody",
+    "RemoveMemberResponse200",
     "RenderUrl",
     "RenderUrlRequest",
     "RenderUrlRequestFields",
@@ -409,10 +477,17 @@ __all__ = (
     "TemplateDocumentVariablesImageVariable",
     "TemplateDocumentVariablesTextVariable",
     "TokenListEntry",
+    "TokenListEntryScopesType0Item",
     "TokenValidation",
     "TokenValidationUsage",
     "TokenValidationUser",
     "TokenValidationUserTier",
+    "TokenValidationWorkspace",
+    "TokenValidationWorkspaceRole",
+    "TokenValidationWorkspaceScopesItem",
+    "UpdateMemberResponse200",
+    "UpdateWorkspaceRequest",
+    "UpdateWorkspaceResponse200",
     "UploadAssetBody",
     "UploadAssetBodyKind",
     "UploadAssetResponse201",
@@ -432,4 +507,9 @@ __all__ = (
     "WebhookDeliveryStatus",
     "WebhookEndpoint",
     "WebhookRequest",
+    "WithdrawInvitationResponse200",
+    "Workspace",
+    "WorkspaceRole",
+    "WorkspaceSeats",
+    "WorkspaceTier",
 )

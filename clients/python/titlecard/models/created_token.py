@@ -6,6 +6,8 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..models.created_token_scopes_item import CreatedTokenScopesItem
+
 T = TypeVar("T", bound="CreatedToken")
 
 
@@ -17,12 +19,16 @@ class CreatedToken:
         name (str):
         token (str):
         created_at (datetime.datetime): ISO 8601 UTC timestamp
+        scopes (list[CreatedTokenScopesItem]):
+        workspace_id (str): The workspace it acts in
     """
 
     id: str
     name: str
     token: str
     created_at: datetime.datetime
+    scopes: list[CreatedTokenScopesItem]
+    workspace_id: str
 
     def to_dict(self) -> dict[str, Any]:
         id = self.id
@@ -33,6 +39,13 @@ class CreatedToken:
 
         created_at = self.created_at.isoformat()
 
+        scopes = []
+        for scopes_item_data in self.scopes:
+            scopes_item = scopes_item_data.value
+            scopes.append(scopes_item)
+
+        workspace_id = self.workspace_id
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -41,6 +54,8 @@ class CreatedToken:
                 "name": name,
                 "token": token,
                 "createdAt": created_at,
+                "scopes": scopes,
+                "workspaceId": workspace_id,
             }
         )
 
@@ -57,11 +72,22 @@ class CreatedToken:
 
         created_at = datetime.datetime.fromisoformat(d.pop("createdAt"))
 
+        scopes = []
+        _scopes = d.pop("scopes")
+        for scopes_item_data in _scopes:
+            scopes_item = CreatedTokenScopesItem(scopes_item_data)
+
+            scopes.append(scopes_item)
+
+        workspace_id = d.pop("workspaceId")
+
         created_token = cls(
             id=id,
             name=name,
             token=token,
             created_at=created_at,
+            scopes=scopes,
+            workspace_id=workspace_id,
         )
 
         return created_token

@@ -12,7 +12,8 @@ T = TypeVar("T", bound="TokenValidationUser")
 
 @_attrs_define
 class TokenValidationUser:
-    """
+    """The token's member; `tier` is the workspace's
+
     Attributes:
         id (str):
         email (str):

@@ -16,6 +16,8 @@ import type { StoredResponse } from '../../../domain/kernel/ports.js';
 export interface UserDoc extends Omit<User, 'id'> {
   _id: string;
   emailLower: string;
+  /** The tier of an account stored before workspaces (its personal workspace's now, workspaces.ts). */
+  tier?: string;
 }
 export interface TokenDoc extends Omit<ApiToken, 'id'> {
   _id: string;
@@ -44,8 +46,10 @@ export interface IdempotencyDoc {
   response: StoredResponse | null;
 }
 /** One claimed place among a user's `max` active tokens: `${userId}:${slot}`, freed on revocation. */
+/** A token's place under its workspace's cap: `_id` is `workspaceId:slot`. */
 export interface TokenSlotDoc {
   _id: string;
+  /** The workspace (named `userId` since the accounts that owned tokens before workspaces). */
   userId: string;
   slot: number;
   tokenId: string;
@@ -91,7 +95,7 @@ export const toSigningKey = ({ _id, ...rest }: SigningKeyDoc): SigningKey => ({ 
 export const toRender = ({ _id, ...rest }: RenderDoc): RenderEntry => ({ hash: _id, ...rest });
 
 // Users stored before the dashboard existed have no password or verification fields.
-export const toUser = ({ _id, emailLower: _e, ...rest }: UserDoc): User => ({
+export const toUser = ({ _id, emailLower: _e, tier: _t, ...rest }: UserDoc): User => ({
   id: _id,
   ...rest,
   passwordHash: rest.passwordHash ?? null,

@@ -18,6 +18,7 @@ import type { Db, MongoClient } from 'mongodb';
 import type { RecordStore } from '../../../domain/kernel/ports.js';
 import { mongoUsers } from './users.js';
 import { mongoTokens } from './tokens.js';
+import { mongoAudit, mongoInvitations, mongoWorkspaces } from './workspaces.js';
 import { mongoImages } from './images.js';
 import { mongoSessions } from './sessions.js';
 import { mongoLinks } from './email-links.js';
@@ -63,6 +64,9 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Record
   const repositories = await awaitEach({
     users: mongoUsers(db),
     tokens: mongoTokens(db),
+    workspaces: mongoWorkspaces(db),
+    invitations: mongoInvitations(db),
+    audit: mongoAudit(db),
     images: mongoImages(db),
     sessions: mongoSessions(db),
     links: mongoLinks(db),

@@ -1,4 +1,4 @@
-/** API tokens: only the SHA-256 of each secret; the per-account limit held by numbered token slots. */
+/** API tokens: only the SHA-256 of each secret; the per-workspace limit held by numbered token slots. */
 import type { Collection, Db } from 'mongodb';
 import { ServiceBusyError } from '../../../domain/kernel/errors.js';
 import type { ApiToken } from '../../../domain/kernel/records.js';
@@ -12,17 +12,22 @@ export async function mongoTokens(db: Db): Promise<RecordStore['tokens']> {
   await Promise.all([
     tokens.createIndex({ tokenHash: 1 }, { unique: true, name: 'token_hash_unique' }),
     tokens.createIndex({ userId: 1, createdAt: -1 }, { name: 'tokens_by_user' }),
+    tokens.createIndex({ workspaceId: 1, createdAt: -1 }, { name: 'tokens_by_workspace' }),
     tokenSlots.createIndex({ tokenId: 1 }, { name: 'token_slots_by_token' }),
   ]);
-  /** The token slots a user holds. */
-  const takenTokenSlots = async (userId: string) =>
-    new Set((await tokenSlots.find({ userId }, { projection: { slot: 1 } }).toArray()).map((d) => d.slot));
+  /** The token slots a workspace holds. */
+  const takenTokenSlots = async (workspaceId: string) =>
+    new Set(
+      (await tokenSlots.find({ userId: workspaceId }, { projection: { slot: 1 } }).toArray()).map(
+        (d) => d.slot,
+      ),
+    );
   /** Claims `slot` for the token; false when another token holds it. */
   const claimTokenSlot = async (token: ApiToken, slot: number): Promise<boolean> => {
     try {
       await tokenSlots.insertOne({
-        _id: `${token.userId}:${slot}`,
-        userId: token.userId,
+        _id: `${token.workspaceId}:${slot}`,
+        userId: token.workspaceId,
         slot,
         tokenId: token.id,
       });
@@ -32,11 +37,22 @@ export async function mongoTokens(db: Db): Promise<RecordStore['tokens']> {
       throw err;
     }
   };
+  const revoke: RecordStore['tokens']['revoke'] = async (workspaceId, id, at, userId) => {
+    const revoked =
+      (
+        await tokens.updateOne(
+          { _id: id, workspaceId, revokedAt: null, ...(userId ? { userId } : {}) },
+          { $set: { revokedAt: at } },
+        )
+      ).modifiedCount === 1;
+    if (revoked) await tokenSlots.deleteOne({ tokenId: id });
+    return revoked;
+  };
   return {
     async create(token) {
       // Without a cap, but still in a slot (the lowest free), so that createWithinLimit counts it.
       for (;;) {
-        const taken = await takenTokenSlots(token.userId);
+        const taken = await takenTokenSlots(token.workspaceId);
         let slot = 0;
         while (taken.has(slot)) slot++;
         if (await claimTokenSlot(token, slot)) break;
@@ -48,9 +64,10 @@ export async function mongoTokens(db: Db): Promise<RecordStore['tokens']> {
       // The cap as slots, like the quota (see the module comment): a unique _id per place, so
       // concurrent creations on any server never exceed `max`. Tokens stored before slots existed
       // have none: the active count is checked first, so they count, though not atomically.
-      if ((await tokens.countDocuments({ userId: token.userId, revokedAt: null })) >= max) return false;
+      if ((await tokens.countDocuments({ workspaceId: token.workspaceId, revokedAt: null })) >= max)
+        return false;
       for (let attempt = 0; attempt < CHARGE_ATTEMPTS; attempt++) {
-        const taken = await takenTokenSlots(token.userId);
+        const taken = await takenTokenSlots(token.workspaceId);
         const free: number[] = [];
         for (let i = 0; i < max && free.length < 16; i++) if (!taken.has(i)) free.push(i);
         if (free.length === 0) return false;
@@ -66,20 +83,25 @@ export async function mongoTokens(db: Db): Promise<RecordStore['tokens']> {
       const doc = await tokens.findOne({ tokenHash, revokedAt: null });
       return doc ? toToken(doc) : undefined;
     },
-    async listActive(userId) {
-      return (await tokens.find({ userId, revokedAt: null }).sort({ createdAt: -1, _id: -1 }).toArray()).map(
-        toToken,
-      );
+    async listActive(workspaceId, userId) {
+      return (
+        await tokens
+          .find({ workspaceId, revokedAt: null, ...(userId ? { userId } : {}) })
+          .sort({ createdAt: -1, _id: -1 })
+          .toArray()
+      ).map(toToken);
     },
-    async countActive(userId) {
-      return tokens.countDocuments({ userId, revokedAt: null });
+    async countActive(workspaceId) {
+      return tokens.countDocuments({ workspaceId, revokedAt: null });
     },
-    async revoke(userId, id, at) {
-      const revoked =
-        (await tokens.updateOne({ _id: id, userId, revokedAt: null }, { $set: { revokedAt: at } }))
-          .modifiedCount === 1;
-      if (revoked) await tokenSlots.deleteOne({ tokenId: id });
-      return revoked;
+    revoke,
+    async revokeMade(userId, at, workspaceId) {
+      const active = await tokens
+        .find({ userId, revokedAt: null, ...(workspaceId ? { workspaceId } : {}) })
+        .toArray();
+      let n = 0;
+      for (const t of active) if (await revoke(t.workspaceId, t._id, at)) n++;
+      return n;
     },
     async touch(id, at) {
       await tokens.updateOne(
@@ -87,9 +109,14 @@ export async function mongoTokens(db: Db): Promise<RecordStore['tokens']> {
         { $set: { lastUsedAt: at } },
       );
     },
+    async deleteAllForWorkspace(workspaceId) {
+      await tokens.deleteMany({ workspaceId });
+      await tokenSlots.deleteMany({ userId: workspaceId });
+    },
     async deleteAllForUser(userId) {
+      const made = await tokens.find({ userId }, { projection: { _id: 1 } }).toArray();
+      await tokenSlots.deleteMany({ tokenId: { $in: made.map((d) => d._id) } });
       await tokens.deleteMany({ userId });
-      await tokenSlots.deleteMany({ userId });
     },
   };
 }

@@ -26,9 +26,6 @@ export async function mongoUsers(db: Db): Promise<RecordStore['users']> {
       const doc = await users.findOne({ emailLower: email.toLowerCase() });
       return doc ? toUser(doc) : undefined;
     },
-    async setTier(id, tier) {
-      return (await users.updateOne({ _id: id }, { $set: { tier } })).matchedCount === 1;
-    },
     async update(id, changes) {
       const set: Partial<UserDoc> = Object.fromEntries(
         Object.entries(changes).filter(([, v]) => v !== undefined),

@@ -10,6 +10,7 @@ import type { RecordStore } from '../../../domain/kernel/ports.js';
 import { migrate } from './migrations.js';
 import { sqliteUsers } from './users.js';
 import { sqliteTokens } from './tokens.js';
+import { sqliteAudit, sqliteInvitations, sqliteWorkspaces } from './workspaces.js';
 import { sqliteImages } from './images.js';
 import { sqliteSessions } from './sessions.js';
 import { sqliteLinks } from './email-links.js';
@@ -55,6 +56,9 @@ export function openSqliteStore(file: string): RecordStore {
   return {
     users: sqliteUsers(db),
     tokens: sqliteTokens(db),
+    workspaces: sqliteWorkspaces(db),
+    invitations: sqliteInvitations(db),
+    audit: sqliteAudit(db),
     images: sqliteImages(db),
     sessions: sqliteSessions(db),
     links: sqliteLinks(db),

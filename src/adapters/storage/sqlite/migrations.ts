@@ -320,6 +320,86 @@ export const MIGRATIONS = [
    CREATE INDEX usage_charges_by_time ON usage_charges(charged_at);`,
   // 16: a done batch item's warnings (issue 42: a background enlarged past 1.5 times), JSON.
   `ALTER TABLE batch_items ADD COLUMN warnings TEXT;`,
+  // 17: workspaces (issue 51). Each account becomes its personal workspace, with the account's id,
+  // name and tier, and its only member, the owner: records keyed by the account's id are the
+  // workspace's, unchanged. Tokens name their workspace and may carry scopes (NULL: every scope of
+  // the member's role). The images table loses its reference to users (a workspace owns images now).
+  `CREATE TABLE workspaces (
+     id TEXT PRIMARY KEY,
+     name TEXT NOT NULL,
+     tier TEXT NOT NULL,
+     personal_of TEXT UNIQUE,
+     created_at TEXT NOT NULL
+   );
+   CREATE TABLE memberships (
+     workspace_id TEXT NOT NULL,
+     user_id TEXT NOT NULL,
+     role TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     PRIMARY KEY (workspace_id, user_id)
+   ) WITHOUT ROWID;
+   CREATE INDEX memberships_by_user ON memberships(user_id);
+   CREATE TABLE invitations (
+     id TEXT PRIMARY KEY,
+     workspace_id TEXT NOT NULL,
+     email TEXT NOT NULL,
+     role TEXT NOT NULL,
+     invited_by TEXT NOT NULL,
+     secret_hash TEXT NOT NULL UNIQUE,
+     created_at TEXT NOT NULL,
+     expires_at TEXT NOT NULL,
+     accepted_at TEXT
+   );
+   CREATE INDEX invitations_by_workspace ON invitations(workspace_id, created_at);
+   CREATE TABLE audit_entries (
+     id TEXT PRIMARY KEY,
+     workspace_id TEXT NOT NULL,
+     actor_id TEXT,
+     action TEXT NOT NULL,
+     target TEXT,
+     details TEXT NOT NULL,
+     address TEXT,
+     at TEXT NOT NULL
+   );
+   CREATE INDEX audit_by_workspace ON audit_entries(workspace_id, at, id);
+   CREATE INDEX audit_by_time ON audit_entries(at);
+   INSERT INTO workspaces (id, name, tier, personal_of, created_at)
+     SELECT id, display_name, tier, id, created_at FROM users;
+   INSERT INTO memberships (workspace_id, user_id, role, created_at)
+     SELECT id, id, 'owner', created_at FROM users;
+   ALTER TABLE users DROP COLUMN tier;
+   ALTER TABLE tokens ADD COLUMN workspace_id TEXT NOT NULL DEFAULT '';
+   UPDATE tokens SET workspace_id = user_id;
+   ALTER TABLE tokens ADD COLUMN scopes TEXT;
+   CREATE INDEX tokens_by_workspace ON tokens(workspace_id, created_at);
+   CREATE TABLE images_v17 (
+     id TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL,
+     title TEXT NOT NULL,
+     subtitle TEXT,
+     width INTEGER NOT NULL,
+     height INTEGER NOT NULL,
+     format TEXT NOT NULL,
+     image_key TEXT NOT NULL,
+     thumbnail_key TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     title_key TEXT NOT NULL DEFAULT ''
+   );
+   INSERT INTO images_v17 (id, user_id, title, subtitle, width, height, format, image_key,
+                           thumbnail_key, created_at, title_key)
+     SELECT id, user_id, title, subtitle, width, height, format, image_key, thumbnail_key,
+            created_at, title_key FROM images;
+   DROP TABLE images;
+   ALTER TABLE images_v17 RENAME TO images;
+   CREATE INDEX images_by_user_created ON images(user_id, created_at, id);
+   CREATE INDEX images_by_user_title_key ON images(user_id, title_key, id);
+   CREATE TRIGGER images_count_insert AFTER INSERT ON images BEGIN
+     INSERT INTO image_counts (user_id, n) VALUES (NEW.user_id, 1)
+       ON CONFLICT (user_id) DO UPDATE SET n = n + 1;
+   END;
+   CREATE TRIGGER images_count_delete AFTER DELETE ON images BEGIN
+     UPDATE image_counts SET n = n - 1 WHERE user_id = OLD.user_id;
+   END;`,
 ];
 
 /**

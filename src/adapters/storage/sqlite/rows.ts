@@ -11,13 +11,12 @@ import type {
   SigningKey,
   User,
 } from '../../../domain/kernel/records.js';
-import type { Tier } from '../../../domain/design.js';
+import type { Scope } from '../../../domain/design.js';
 
 export interface UserRow {
   id: string;
   email: string;
   display_name: string;
-  tier: Tier;
   created_at: string;
   password_hash: string | null;
   email_verified_at: string | null;
@@ -39,7 +38,10 @@ export interface LinkRow {
 }
 export interface TokenRow {
   id: string;
+  workspace_id: string;
   user_id: string;
+  /** JSON array of scopes, or NULL (every scope of the member's role). */
+  scopes: string | null;
   name: string;
   token_hash: string;
   created_at: string;
@@ -63,7 +65,6 @@ export const toUser = (r: UserRow): User => ({
   id: r.id,
   email: r.email,
   displayName: r.display_name,
-  tier: r.tier,
   createdAt: new Date(r.created_at),
   passwordHash: r.password_hash,
   emailVerifiedAt: r.email_verified_at ? new Date(r.email_verified_at) : null,
@@ -92,7 +93,9 @@ export const USER_COLUMNS = {
 } as const;
 export const toToken = (r: TokenRow): ApiToken => ({
   id: r.id,
+  workspaceId: r.workspace_id,
   userId: r.user_id,
+  scopes: r.scopes === null ? null : (JSON.parse(r.scopes) as Scope[]),
   name: r.name,
   tokenHash: r.token_hash,
   createdAt: new Date(r.created_at),

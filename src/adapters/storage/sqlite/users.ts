@@ -8,13 +8,12 @@ import { toUser, USER_COLUMNS, type UserRow } from './rows.js';
 export function sqliteUsers(db: Database.Database): RecordStore['users'] {
   const q = {
     insertUser: db.prepare(
-      `INSERT INTO users (id, email, display_name, tier, created_at, password_hash, email_verified_at)
-       VALUES (@id, @email, @displayName, @tier, @createdAt, @passwordHash, @emailVerifiedAt)`,
+      `INSERT INTO users (id, email, display_name, created_at, password_hash, email_verified_at)
+       VALUES (@id, @email, @displayName, @createdAt, @passwordHash, @emailVerifiedAt)`,
     ),
     deleteUser: db.prepare('DELETE FROM users WHERE id = ?'),
     userById: db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?'),
     userByEmail: db.prepare<[string], UserRow>('SELECT * FROM users WHERE email = ?'),
-    setTier: db.prepare('UPDATE users SET tier = ? WHERE id = ?'),
   };
   return {
     async create(user) {
@@ -36,9 +35,6 @@ export function sqliteUsers(db: Database.Database): RecordStore['users'] {
     async findByEmail(email) {
       const r = q.userByEmail.get(email);
       return r && toUser(r);
-    },
-    async setTier(id, tier) {
-      return q.setTier.run(tier, id).changes === 1;
     },
     async update(id, changes) {
       const entries = Object.entries(changes).filter(([, v]) => v !== undefined);

@@ -17,14 +17,15 @@ export const user = (email: string): User => ({
   id: newId('usr'),
   email,
   displayName: 'Contract',
-  tier: 'pro',
   createdAt: new Date('2026-01-02T03:04:05.678Z'),
   passwordHash: null,
   emailVerifiedAt: null,
 });
-export const token = (userId: string, at: string): ApiToken => ({
+export const token = (userId: string, at: string, workspaceId = userId): ApiToken => ({
   id: newId('tok'),
+  workspaceId,
   userId,
+  scopes: null,
   name: 'n',
   tokenHash: newId('tok'),
   createdAt: new Date(at),

@@ -58,6 +58,11 @@ def _parse_response(
 
         return response_401
 
+    if response.status_code == 403:
+        response_403 = EndpointErrorBody.from_dict(response.json())
+
+        return response_403
+
     if response.status_code == 429:
         response_429 = QuotaErrorBody.from_dict(response.json())
 

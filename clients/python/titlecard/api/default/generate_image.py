@@ -63,6 +63,11 @@ def _parse_response(
 
         return response_401
 
+    if response.status_code == 403:
+        response_403 = EndpointErrorBody.from_dict(response.json())
+
+        return response_403
+
     if response.status_code == 409:
         response_409 = EndpointErrorBody.from_dict(response.json())
 

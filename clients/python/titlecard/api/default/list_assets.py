@@ -34,6 +34,11 @@ def _parse_response(
 
         return response_401
 
+    if response.status_code == 403:
+        response_403 = EndpointErrorBody.from_dict(response.json())
+
+        return response_403
+
     if response.status_code == 500:
         response_500 = EndpointErrorBody.from_dict(response.json())
 

@@ -1,0 +1,11 @@
+from enum import StrEnum
+
+
+class MemberRole(StrEnum):
+    ADMIN = "admin"
+    EDITOR = "editor"
+    OWNER = "owner"
+    VIEWER = "viewer"
+
+    def __str__(self) -> str:
+        return str(self.value)
