@@ -12,7 +12,7 @@ import type { Services } from '../../src/domain/services.js';
 import { openStorage, type StorageConfig } from '../../src/adapters/storage/index.js';
 import { solid } from './images.js';
 import { spawnServer, type ServerProcess } from './process.js';
-import { call, download, generate, testServices } from './server.js';
+import { call, download, generate, memoryMailer, testServices } from './server.js';
 
 export interface TwoProcesses {
   a: ServerProcess;
@@ -35,6 +35,7 @@ export function twoProcessChecks(
   let ctx: TwoProcesses;
   let dataDir: string;
   let small: Buffer;
+  const mailer = memoryMailer();
   const run = randomBytes(3).toString('hex');
   const email = (what: string) => `${what}-${run}@example.com`;
 
@@ -44,7 +45,7 @@ export function twoProcessChecks(
     const stores = await openStorage({ dataDir, ...config });
     // One SECRETS_KEY for both processes and this one: each must open the others' signing keys.
     const secretsKey = randomBytes(32);
-    const local = testServices({ ...stores, publicUrl: 'http://unused', secretsKey });
+    const local = testServices({ ...stores, publicUrl: 'http://unused', secretsKey, mailer });
     const fullEnv = { ...env, DATA_DIR: dataDir, SECRETS_KEY: secretsKey.toString('base64') };
     const [a, b] = await Promise.all([spawnServer(fullEnv), spawnServer(fullEnv)]);
     ctx = { a, b, local, blobs: stores.blobs, env: fullEnv };
@@ -89,6 +90,48 @@ export function twoProcessChecks(
         .status,
     ).toBe(200);
     expect((await call(b.base, 'GET', '/usage', { token: secret })).status).toBe(401);
+  });
+
+  it("a member's lower role and removal are seen at once by both processes: the token they hold loses images:write, then answers 401 (issue 51)", async () => {
+    const { a, b, local } = ctx;
+    const owner = await local.accounts.createUser({
+      email: email('ws-owner'),
+      displayName: 'Owner',
+      tier: 'agency',
+    });
+    const member = await local.accounts.createUser({
+      email: email('ws-member'),
+      displayName: 'Member',
+      tier: 'free',
+    });
+    const ownerAsOwner = await local.accounts.actAs(owner.user.email);
+    const workspace = owner.workspace.id;
+    await local.workspaces.invite(ownerAsOwner, workspace, { email: member.user.email, role: 'editor' });
+    const secret = /token=(inv_\w+)/.exec(mailer.sent.at(-1)?.text ?? '')?.[1] ?? '';
+    await local.workspaces.accept(member.user, secret);
+    const { token } = await local.accounts.createToken(
+      await local.accounts.actAs(member.user.email, workspace),
+      {
+        name: 'editor laptop',
+      },
+    );
+    for (const p of [a, b])
+      expect(
+        (await generate(p.base, token, { title: `By the editor on ${p.base}` }, { data: small })).status,
+      ).toBe(201);
+    await local.workspaces.setRole(ownerAsOwner, workspace, member.user.id, { role: 'viewer' });
+    for (const p of [a, b]) {
+      const refused = await generate(p.base, token, { title: 'No longer' }, { data: small });
+      expect(refused.status).toBe(403);
+      expect(refused.body.error.message).toContain('images:write');
+      expect((await call(p.base, 'GET', '/images', { token })).body.data.pagination.total).toBe(2);
+    }
+    // Two cards, on the owner's quota; the refused ones spent nothing.
+    expect(
+      (await call(a.base, 'GET', '/usage', { token: owner.token.token })).body.data.usage.generated,
+    ).toBe(2);
+    await local.workspaces.removeMember(ownerAsOwner, workspace, member.user.id);
+    for (const p of [a, b]) expect((await call(p.base, 'GET', '/images', { token })).status).toBe(401);
   });
 
   it('an image generated through one is listed and served through the other, bytes intact', async () => {

@@ -19,6 +19,7 @@ import { sitesContract } from './records/sites.js';
 import { batchesContract } from './records/batches.js';
 import { webhooksContract } from './records/webhooks.js';
 import { templatesContract } from './records/templates.js';
+import { workspacesContract } from './records/workspaces.js';
 
 /**
  * `open` opens the adapter in this process; `storage()` is the store `open` opened last, as
@@ -46,5 +47,6 @@ export function recordStoreContract(
     batchesContract(context);
     webhooksContract(context);
     templatesContract(context);
+    workspacesContract(context);
   });
 }
