@@ -4,7 +4,7 @@
  * signed in, its email confirmed by the emailed link), a few
  * images made from the bundled sample photos, then the overview, the playground with its live
  * preview, the tokens page right after a token is created, the render links page with a link made,
- * and the consent page an assistant opens to connect with OAuth.
+ * the Members page of a shared workspace, and the consent page an assistant opens to connect with OAuth.
  *
  *   npx tsx scripts/screenshots.ts
  */
@@ -90,6 +90,24 @@ try {
     fullPage: true,
   });
 
+  // Members (docs/workspaces.md): a colleague who joined as an editor, a client invited as a viewer.
+  await srv.services.accounts.setTier('ada@example.com', 'agency');
+  const ada = await srv.services.accounts.actAs('ada@example.com');
+  await srv.services.workspaces.invite(ada, ada.workspace.id, { email: 'grace@example.com', role: 'editor' });
+  const invitation = await srv.mailTo('grace@example.com', /token=(inv_\w+)/);
+  const grace = await srv.services.accounts.createUser({
+    email: 'grace@example.com',
+    displayName: 'Grace Hopper',
+    tier: 'free',
+  });
+  await srv.services.workspaces.accept(grace.user, /token=(inv_\w+)/.exec(invitation.text)?.[1] ?? '');
+  await srv.services.workspaces.invite(ada, ada.workspace.id, {
+    email: 'client@example.org',
+    role: 'viewer',
+  });
+  await page.goto(`${srv.url}/settings/members`);
+  await page.screenshot({ path: `${DOCS}dashboard-members.jpg`, type: 'jpeg', quality: 82, fullPage: true });
+
   // The consent page an assistant opens (OAuth for the MCP connector).
   const registered = (await (
     await fetch(`${srv.url}/register`, {
@@ -113,7 +131,9 @@ try {
   });
   await page.goto(`${srv.url}/authorize?${authorize.toString()}`);
   await page.screenshot({ path: `${DOCS}dashboard-consent.jpg`, type: 'jpeg', quality: 82 });
-  process.stdout.write(`wrote ${DOCS}dashboard-{overview,playground,tokens,render-links,consent}.jpg\n`);
+  process.stdout.write(
+    `wrote ${DOCS}dashboard-{overview,playground,tokens,render-links,members,consent}.jpg\n`,
+  );
 } finally {
   await browser.close();
   await srv.close();

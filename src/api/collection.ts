@@ -60,7 +60,7 @@ export function collectionRoutes(router: Router, service: OwnedCollection, optio
     sendStored(
       res,
       await idempotently(req, options.idempotency, {
-        userId: principal.workspace.id,
+        caller: principal,
         fingerprint: async () => fingerprintOf(JSON.stringify(req.body ?? null)),
         work: create,
         ...(options.secretOnCreate

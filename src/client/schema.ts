@@ -951,7 +951,7 @@ export interface components {
       name: string;
       /** @enum {string} */
       tier: 'free' | 'pro' | 'agency';
-      /** @description The account's own, which goes only with it */
+      /** @description A personal workspace (its owner's own, which goes only with their account) */
       personal: boolean;
       /**
        * @description The caller's role there

@@ -56,7 +56,9 @@ export function requireAuth(services: Services) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const principal = await services.accounts.authenticate(req.headers.authorization, req.ip);
     res.locals.principal = principal;
-    setRateLimitHeaders(res, await services.quota.usage(principal.workspace));
+    // The quota's headers are the usage's: only for a caller who may read it.
+    if (principal.scopes.has('usage:read'))
+      setRateLimitHeaders(res, await services.quota.usage(principal.workspace));
     next();
   };
 }

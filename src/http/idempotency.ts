@@ -7,11 +7,12 @@ import type { Request } from 'express';
 import { NotFoundError } from '../domain/kernel/errors.js';
 import type { Attempt, Idempotency } from '../domain/kernel/idempotency.js';
 import type { StoredResponse } from '../domain/kernel/ports.js';
+import type { Principal } from '../domain/workspaces/roles.js';
 
 /** What a route gives {@link idempotently}: how to fingerprint its request, and the work itself. */
 export interface IdempotentRequest {
-  /** The caller's account id: keys are per account. */
-  userId: string;
+  /** The caller: keys are per person in a workspace ({@link idempotencyScope}). */
+  caller: Pick<Principal, 'user' | 'workspace'>;
   /**
    * The request's fingerprint (`fingerprintOf` of its fields and bytes). Called only when an
    * `Idempotency-Key` was sent, before `work`; it may read the whole body.
@@ -30,7 +31,17 @@ export interface IdempotentRequest {
 }
 
 /**
- * Runs `work` once per (`userId`, `Idempotency-Key`, fingerprint): without the header, it just runs
+ * Whose keys a request's are: one person's in one workspace, so that two members' keys, or one
+ * person's in two workspaces, never answer each other. A person in their personal workspace keeps
+ * the scope of the account before workspaces (its id), so a retry across the upgrade still finds
+ * its key.
+ */
+export function idempotencyScope({ user, workspace }: Pick<Principal, 'user' | 'workspace'>): string {
+  return user.id === workspace.id ? user.id : `${workspace.id}/${user.id}`;
+}
+
+/**
+ * Runs `work` once per ({@link idempotencyScope}, `Idempotency-Key`, fingerprint): without the header, it just runs
  * it; with it, a retry gets the first answer again and is not charged again. Throws ValidationError
  * (field `Idempotency-Key`) for a malformed key, IdempotencyMismatchError (422),
  * IdempotencyInFlightError (409), and whatever `work` throws.
@@ -38,11 +49,12 @@ export interface IdempotentRequest {
 export async function idempotently(
   req: Request,
   idempotency: Idempotency,
-  { userId, fingerprint, work, keep, replay }: IdempotentRequest,
+  { caller, fingerprint, work, keep, replay }: IdempotentRequest,
 ): Promise<StoredResponse> {
   const key = req.headers['idempotency-key'];
   if (typeof key !== 'string') return work();
-  const { response, replayed } = await idempotency.run(userId, key, await fingerprint(), work, keep);
+  const scope = idempotencyScope(caller);
+  const { response, replayed } = await idempotency.run(scope, key, await fingerprint(), work, keep);
   return replayed && replay ? replay(response) : response;
 }
 

@@ -226,6 +226,27 @@ describe('workspaces (issue 51)', () => {
     expect((await web.get('/overview')).status).toBe(200);
   });
 
+  it("two members' Idempotency-Keys never answer each other: the same key makes each their own token", async () => {
+    const owner = await srv.createUser('agency');
+    const email = newEmail('keyed');
+    const web = await joins(email, await invite(owner.token, owner.workspace.id, email, 'editor'));
+    const editorToken = await dashboardToken(web, 'keyed');
+    const headers = { 'idempotency-key': 'deploy-1' };
+    const mine = await call(srv.base, 'POST', '/tokens', {
+      token: owner.token,
+      json: { name: 'ci' },
+      headers,
+    });
+    const theirs = await call(srv.base, 'POST', '/tokens', {
+      token: editorToken,
+      json: { name: 'ci' },
+      headers,
+    });
+    expect([mine.status, theirs.status]).toEqual([201, 201]);
+    expect(theirs.body.data.id).not.toBe(mine.body.data.id);
+    expect(theirs.body.data.token).toMatch(/^tc_/);
+  });
+
   it('the audit log shows each action with who, when and from where, newest first; entries page', async () => {
     const owner = await srv.createUser('agency');
     const workspaceId = owner.workspace.id;

@@ -119,7 +119,7 @@ export const imagesResource: Resource = {
         // unless an Idempotency-Key is sent: then the whole request is read first, since its
         // fingerprint decides whether this is a retry (answered from the store, not charged).
         const answer = await idempotently(req, services.idempotency, {
-          userId: principalOf(res).user.id,
+          caller: principalOf(res),
           fingerprint: async () => {
             const form = (upload.form = await receiveForm(req));
             return fingerprintOf(
@@ -131,7 +131,10 @@ export const imagesResource: Resource = {
             generateNow(async () => requestOf((upload.form ??= await receiveForm(req))), attempt),
         });
         // The image is made: a store blip reading the usage costs the headers, not the answer.
-        const usage = await services.quota.usage(principalOf(res).workspace).catch(() => undefined);
+        const caller = principalOf(res);
+        const usage = caller.scopes.has('usage:read')
+          ? await services.quota.usage(caller.workspace).catch(() => undefined)
+          : undefined;
         if (usage) setRateLimitHeaders(res, usage);
         sendStored(res, answer);
       } finally {

@@ -44,7 +44,7 @@ export const tokensResource: Resource = {
       });
       const principal = principalOf(res);
       const response = await idempotently(req, services.idempotency, {
-        userId: principal.workspace.id,
+        caller: principal,
         fingerprint: async () => fingerprintOf(JSON.stringify(req.body ?? null)),
         work: create,
         // The secret is shown once and never stored: a retry learns which token its key made, and

@@ -65,7 +65,7 @@ export interface WorkspaceRepository {
   update(id: string, changes: WorkspaceChanges): Promise<boolean>;
   /** Deletes the workspace, its members, invitations and audit log (its other records go first). */
   delete(id: string): Promise<void>;
-  /** The person's workspaces with their role in each: the personal one first, then by name. */
+  /** The person's workspaces with their role in each: their own personal one first, then by name. */
   listFor(userId: string): Promise<{ workspace: Workspace; role: Role }[]>;
   /** A person's membership of a workspace; undefined when they are not a member. */
   member(workspaceId: string, userId: string): Promise<Membership | undefined>;

@@ -40,7 +40,9 @@ export const workspaceSchema = z.object({
   id: z.string().describe("wsp_…; a personal workspace has its account's id"),
   name: z.string(),
   tier: z.enum(TIERS),
-  personal: z.boolean().describe("The account's own, which goes only with it"),
+  personal: z
+    .boolean()
+    .describe("A personal workspace (its owner's own, which goes only with their account)"),
   role: roleSchema.describe("The caller's role there"),
   createdAt: isoTimestamp,
   seats: z

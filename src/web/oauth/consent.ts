@@ -125,11 +125,12 @@ export function createConsentRouter(runtime: Runtime, provider: Provider): expre
           },
           action: `${INTERACTION_PATH}/${uid}`,
           usage: usage.usage,
+          usageOf: who.principal.workspace.name,
           user: who.user,
           choices: who.workspaces.map(({ workspace, role }) => ({
             id: workspace.id,
             name: workspace.name,
-            personal: workspace.personalOf !== null,
+            personal: workspace.personalOf === who.user.id,
             role,
           })),
           confirmed,

@@ -24,7 +24,7 @@ class Workspace:
         id (str): wsp_…; a personal workspace has its account's id
         name (str):
         tier (WorkspaceTier):
-        personal (bool): The account's own, which goes only with it
+        personal (bool): A personal workspace (its owner's own, which goes only with their account)
         role (WorkspaceRole): The caller's role there
         created_at (datetime.datetime): ISO 8601 UTC timestamp
         seats (WorkspaceSeats | Unset): Members and pending invitations, against the tier’s seats (GET /workspaces/{id}

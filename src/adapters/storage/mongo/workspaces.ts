@@ -125,7 +125,7 @@ export async function mongoWorkspaces(db: Db): Promise<RecordStore['workspaces']
         .map((w) => ({ workspace: toWorkspace(w), role: roles.get(w._id) as Role }))
         .sort(
           (a, b) =>
-            Number(a.workspace.personalOf === null) - Number(b.workspace.personalOf === null) ||
+            Number(a.workspace.id !== userId) - Number(b.workspace.id !== userId) ||
             (a.workspace.name < b.workspace.name ? -1 : a.workspace.name > b.workspace.name ? 1 : 0) ||
             (a.workspace.id < b.workspace.id ? -1 : 1),
         );
@@ -162,6 +162,10 @@ export async function mongoWorkspaces(db: Db): Promise<RecordStore['workspaces']
 /** The `invitations` repository of the {@link RecordStore} on MongoDB; creates its indexes first. */
 export async function mongoInvitations(db: Db): Promise<RecordStore['invitations']> {
   const invitations: Collection<InvitationDoc> = db.collection('invitations');
+  // An acceptance is an insert of the invitation's id here: a unique `_id` holds on every server
+  // that speaks the protocol, where a conditional update does not (FerretDB reads, then writes;
+  // see index.ts), so of concurrent accepts exactly one wins.
+  const accepted: Collection<{ _id: string; at: Date }> = db.collection('invitation_acceptances');
   await Promise.all([
     invitations.createIndex({ secretHash: 1 }, { unique: true, name: 'invitations_by_secret' }),
     invitations.createIndex({ workspaceId: 1, createdAt: -1 }, { name: 'invitations_by_workspace' }),
@@ -184,16 +188,27 @@ export async function mongoInvitations(db: Db): Promise<RecordStore['invitations
       return doc ? toInvitation(doc) : undefined;
     },
     async accept(id, at) {
-      return (
-        (await invitations.updateOne({ _id: id, acceptedAt: null }, { $set: { acceptedAt: at } }))
-          .modifiedCount === 1
-      );
+      if (!(await invitations.findOne({ _id: id, acceptedAt: null }))) return false;
+      try {
+        await accepted.insertOne({ _id: id, at });
+      } catch (err) {
+        if (isDuplicateKey(err)) return false;
+        throw err;
+      }
+      await invitations.updateOne({ _id: id }, { $set: { acceptedAt: at } });
+      return true;
     },
     async delete(workspaceId, id) {
-      return (await invitations.deleteOne({ _id: id, workspaceId })).deletedCount === 1;
+      const deleted = (await invitations.deleteOne({ _id: id, workspaceId })).deletedCount === 1;
+      if (deleted) await accepted.deleteOne({ _id: id });
+      return deleted;
     },
     async deleteAllFor(workspaceId) {
+      const ids = (await invitations.find({ workspaceId }, { projection: { _id: 1 } }).toArray()).map(
+        (d) => d._id,
+      );
       await invitations.deleteMany({ workspaceId });
+      await accepted.deleteMany({ _id: { $in: ids } });
     },
   };
 }

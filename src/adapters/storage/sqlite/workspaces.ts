@@ -89,9 +89,9 @@ export function sqliteWorkspaces(db: Database.Database): RecordStore['workspaces
     delete: db.prepare('DELETE FROM workspaces WHERE id = ?'),
     update: db.prepare('UPDATE workspaces SET name = @name, tier = @tier WHERE id = @id'),
     deleteMembers: db.prepare('DELETE FROM memberships WHERE workspace_id = ?'),
-    listFor: db.prepare<[string], WorkspaceRow & { role: Role }>(
+    listFor: db.prepare<{ userId: string }, WorkspaceRow & { role: Role }>(
       `SELECT w.*, m.role FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
-       WHERE m.user_id = ? ORDER BY w.personal_of IS NULL, w.name, w.id`,
+       WHERE m.user_id = @userId ORDER BY w.id <> @userId, w.name, w.id`,
     ),
     member: db.prepare<[string, string], MembershipRow>(
       'SELECT * FROM memberships WHERE workspace_id = ? AND user_id = ?',
@@ -128,7 +128,7 @@ export function sqliteWorkspaces(db: Database.Database): RecordStore['workspaces
       remove(id);
     },
     async listFor(userId) {
-      return q.listFor.all(userId).map((r) => ({ workspace: toWorkspace(r), role: r.role }));
+      return q.listFor.all({ userId }).map((r) => ({ workspace: toWorkspace(r), role: r.role }));
     },
     async member(workspaceId, userId) {
       const r = q.member.get(workspaceId, userId);
