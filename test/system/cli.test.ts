@@ -94,6 +94,35 @@ describe('titlecard CLI', () => {
     expect(missing.stderr).toMatch(/nobody@example.com/);
   });
 
+  it("workspaces set-tier changes any workspace's tier, which its tokens then see (docs/workspaces.md)", async () => {
+    const t = await runCli(['tokens', 'create', '--email', 'you@example.com', '--name', 'tier', '--json'], {
+      DATA_DIR: dataDir,
+    });
+    const { workspaceId, token } = (JSON.parse(t.stdout) as { token: { workspaceId: string; token: string } })
+      .token;
+    const set = await runCli(
+      ['workspaces', 'set-tier', '--workspace', workspaceId, '--tier', 'pro', '--json'],
+      {
+        DATA_DIR: dataDir,
+      },
+    );
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toEqual({
+      workspace: { id: workspaceId, name: expect.any(String), tier: 'pro' },
+    });
+    const server = await spawnServer({ DATA_DIR: dataDir });
+    try {
+      expect((await call(server.base, 'GET', '/usage', { token })).body.data.tier).toBe('pro');
+    } finally {
+      await server.stop();
+    }
+    const unknown = await runCli(['workspaces', 'set-tier', '--workspace', 'wsp_nope', '--tier', 'pro'], {
+      DATA_DIR: dataDir,
+    });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/No workspace wsp_nope/);
+  });
+
   it('the built CLI is executable, so npx titlecard can run it (npm test builds dist first)', () => {
     expect(() => accessSync(path.join(ROOT, 'dist/cli.js'), constants.X_OK)).not.toThrow();
   });
