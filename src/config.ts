@@ -296,6 +296,65 @@ export const CONFIG_TABLE = {
     default: '`Titlecard <no-reply@…>`',
     description: 'Sender of those emails; the default uses the host of `PUBLIC_URL`.',
   },
+  STRIPE_SECRET_KEY: {
+    schema: z
+      .string()
+      .regex(/^(sk|rk)_(test|live)_\w+$/, 'expected a Stripe secret key, sk_live_… or sk_test_…')
+      .optional(),
+    default: 'none',
+    description:
+      'Turns billing on ([billing.md](billing.md)): people buy Pro and Agency with Stripe Checkout and manage them in its Customer Portal. Unset: no billing anywhere, tiers are set with the CLI.',
+  },
+  STRIPE_WEBHOOK_SECRET: {
+    schema: z
+      .string()
+      .regex(/^whsec_\w+$/, 'expected a webhook signing secret, whsec_…')
+      .optional(),
+    default: 'none',
+    description:
+      "The signing secret of the webhook endpoint `PUBLIC_URL/api/billing/webhook` in Stripe's dashboard; needed with `STRIPE_SECRET_KEY`.",
+  },
+  STRIPE_API_BASE: {
+    schema: z
+      .url({ protocol: /^https?$/ })
+      .default('https://api.stripe.com')
+      .transform((url) => url.replace(/\/+$/, '')),
+    default: '`https://api.stripe.com`',
+    description:
+      "The Stripe API's address: another one for a Stripe-compatible server (the tests run a local one).",
+  },
+  STRIPE_PRICE_PRO_MONTHLY: {
+    schema: z
+      .string()
+      .regex(/^price_\w+$/, 'expected a Stripe price id, price_…')
+      .optional(),
+    default: 'none',
+    description: 'The price of Pro, billed monthly; needed with `STRIPE_SECRET_KEY`, as are the three below.',
+  },
+  STRIPE_PRICE_PRO_YEARLY: {
+    schema: z
+      .string()
+      .regex(/^price_\w+$/, 'expected a Stripe price id, price_…')
+      .optional(),
+    default: 'none',
+    description: 'The price of Pro, billed yearly.',
+  },
+  STRIPE_PRICE_AGENCY_MONTHLY: {
+    schema: z
+      .string()
+      .regex(/^price_\w+$/, 'expected a Stripe price id, price_…')
+      .optional(),
+    default: 'none',
+    description: 'The price of Agency, billed monthly.',
+  },
+  STRIPE_PRICE_AGENCY_YEARLY: {
+    schema: z
+      .string()
+      .regex(/^price_\w+$/, 'expected a Stripe price id, price_…')
+      .optional(),
+    default: 'none',
+    description: 'The price of Agency, billed yearly.',
+  },
   AWS_ACCESS_KEY_ID: {
     schema: z.string().optional(),
     default: 'none',
@@ -364,8 +423,9 @@ type Flat = {
  * path, `SECRETS_KEY` 32 bytes (undefined: DATA_DIR/secrets.key, src/runtime.ts), `PUBLIC_URL`
  * without a trailing slash (undefined: http://localhost:<the port bound>), `RENDER_CONCURRENCY`
  * undefined for the number of cores; MongoDB's and S3's settings as the groups `mongo` and `s3`
- * (undefined unless `MONGODB_URI`, `S3_BUCKET` is set). Throws ConfigError naming the first bad
- * variable.
+ * (undefined unless `MONGODB_URI`, `S3_BUCKET` is set), Stripe's as `billing` (undefined unless
+ * `STRIPE_SECRET_KEY` is set; then the webhook secret and the four prices are needed too). Throws
+ * ConfigError naming the first bad or missing variable.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
@@ -393,13 +453,55 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       .filter(([name]) => !(READ_BY_OTHERS as readonly string[]).includes(name))
       .map(([name, value]) => [keyOf(name), value]),
   ) as Flat;
-  const { mongodbUri, mongodbDb, s3Bucket, s3Endpoint, s3Region, s3ForcePathStyle, s3PublicUrl, ...rest } =
-    flat;
+  const {
+    mongodbUri,
+    mongodbDb,
+    s3Bucket,
+    s3Endpoint,
+    s3Region,
+    s3ForcePathStyle,
+    s3PublicUrl,
+    stripeSecretKey,
+    stripeWebhookSecret,
+    stripeApiBase,
+    stripePriceProMonthly,
+    stripePriceProYearly,
+    stripePriceAgencyMonthly,
+    stripePriceAgencyYearly,
+    ...rest
+  } = flat;
+  const prices = {
+    STRIPE_PRICE_PRO_MONTHLY: stripePriceProMonthly,
+    STRIPE_PRICE_PRO_YEARLY: stripePriceProYearly,
+    STRIPE_PRICE_AGENCY_MONTHLY: stripePriceAgencyMonthly,
+    STRIPE_PRICE_AGENCY_YEARLY: stripePriceAgencyYearly,
+  };
+  if (stripeSecretKey) {
+    const missing = Object.entries({ STRIPE_WEBHOOK_SECRET: stripeWebhookSecret, ...prices }).find(
+      ([, v]) => !v,
+    );
+    if (missing)
+      throw new ConfigError(
+        `Invalid STRIPE_SECRET_KEY: billing also needs ${missing[0]} (docs/billing.md lists what to set up in Stripe).`,
+      );
+  }
   return {
     // MongoDB's and S3's settings as one group each, not one by one.
     ...rest,
     /** Set: records in MongoDB. */
     mongo: mongodbUri ? { uri: mongodbUri, dbName: mongodbDb } : undefined,
+    /** Set: billing by Stripe (docs/billing.md); undefined without STRIPE_SECRET_KEY. */
+    billing: stripeSecretKey
+      ? {
+          secretKey: stripeSecretKey,
+          webhookSecret: stripeWebhookSecret as string,
+          apiBase: stripeApiBase,
+          prices: {
+            pro: { month: stripePriceProMonthly as string, year: stripePriceProYearly as string },
+            agency: { month: stripePriceAgencyMonthly as string, year: stripePriceAgencyYearly as string },
+          },
+        }
+      : undefined,
     /** Set: image files in S3. */
     s3: s3Bucket
       ? {

@@ -192,8 +192,15 @@ export async function createRuntime(
       : undefined;
   const fetcherOptions = options.fetcher ?? { allowAddresses: config.fetchAllowAddresses };
   const fetchImage = createImageFetcher(fetcherOptions);
+  const billing = config.billing
+    ? {
+        gateway: await (await import('./adapters/stripe.js')).openStripeGateway(config.billing),
+        prices: config.billing.prices,
+      }
+    : undefined;
   const services = createServices({
     store,
+    ...(billing ? { billing } : {}),
     secretsKey: await loadSecretsKey(config),
     fetchImage,
     fetchPage: createPageFetcher(fetcherOptions),

@@ -47,6 +47,8 @@ import { createQuota, type Quota } from './accounts/quota.js';
 import type { Renderer } from './render/index.js';
 import { createSessions, type Sessions, type SignUpMode } from './accounts/sessions.js';
 import { createAuditLog, type AuditLog } from './workspaces/audit.js';
+import { createBilling, type Billing, type PriceTable } from './billing/billing.js';
+import type { BillingGateway } from './billing/gateway.js';
 import { createWorkspaces, type Workspaces } from './workspaces/workspaces.js';
 import { guarded } from './workspaces/guard.js';
 import type { AuditAction } from './workspaces/audit.js';
@@ -73,6 +75,8 @@ export interface ServiceDeps {
   maxWaitMs: number;
   /** `SIGNUP`. */
   signUpMode: SignUpMode;
+  /** Stripe and the plans' prices when billing is on (`STRIPE_SECRET_KEY`, docs/billing.md); none: off. */
+  billing?: { gateway: BillingGateway; prices: PriceTable };
   /** Default the system clock; tests inject one to cross a month boundary. */
   clock?: Clock;
   /** SECRETS_KEY (32 bytes): seals the signing keys of render links at rest (secrets.ts). */
@@ -112,6 +116,8 @@ export interface Services {
   workspaces: Workspaces;
   /** The audit log of each workspace (docs/workspaces.md#audit-log). */
   audit: AuditLog;
+  /** Subscriptions by Stripe (docs/billing.md); undefined while billing is off. */
+  billing: Billing | undefined;
   /**
    * The charge ledger: every unit of quota and of a site's budget is charged, settled and refunded
    * here (accounts/ledger.ts). The use cases charge through it; tests use up a month with it.
@@ -344,6 +350,18 @@ export function createServices(deps: ServiceDeps): Services {
   });
   const oauth = createOAuth({ store, clock, publicUrl: deps.publicUrl });
   const audit = createAuditLog({ store, clock, logger: deps.logger });
+  const billing = deps.billing
+    ? createBilling({
+        store,
+        clock,
+        mailer: deps.mailer,
+        logger: deps.logger,
+        audit,
+        gateway: deps.billing.gateway,
+        prices: deps.billing.prices,
+        publicUrl: deps.publicUrl,
+      })
+    : undefined;
   /** Deletes a workspace: access first, then its records and files, the workspace record last. */
   const deleteWorkspace = async (id: string) => {
     await store.tokens.deleteAllForWorkspace(id);
@@ -358,6 +376,7 @@ export function createServices(deps: ServiceDeps): Services {
     await store.templates.deleteAllForUser(id);
     await assets.deleteAllOf(id);
     await store.audit.deleteAllFor(id);
+    await store.billing.delete(id);
     await store.workspaces.delete(id);
   };
   const accounts = createAccounts({
@@ -430,6 +449,7 @@ export function createServices(deps: ServiceDeps): Services {
     quota,
     workspaces,
     audit,
+    billing,
     ledger,
     generation: guarded(generation, {
       generate: 'images:write',
@@ -509,7 +529,7 @@ export function createServices(deps: ServiceDeps): Services {
       create: 'images:write',
       admit: 'images:write',
       cancel: 'images:write',
-      archive: 'images:write',
+      archive: 'images:read',
       list: 'images:read',
       get: 'images:read',
       viewOf: 'internal',
@@ -542,8 +562,9 @@ export function createServices(deps: ServiceDeps): Services {
               (keys) => keys.length > 0 && deps.logger.warn({ keys }, 'charges without their image refunded'),
               (err: unknown) => deps.logger.error({ err }, 'the charge sweep failed'),
             );
-          // Audit entries are kept a year (workspaces/audit.ts).
+          // Audit entries are kept a year (workspaces/audit.ts); a payment past due keeps its tier 7 days.
           audit.prune().catch((err: unknown) => deps.logger.error({ err }, 'the audit log prune failed'));
+          billing?.sweep().catch((err: unknown) => deps.logger.error({ err }, 'the billing sweep failed'));
         }, CHARGE_SWEEP_EVERY_MS);
         chargeSweep.unref();
       },

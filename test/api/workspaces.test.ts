@@ -215,7 +215,25 @@ describe('workspaces (issue 51)', () => {
       json: { role: 'admin' },
     });
     expect(demoteOwner.status).toBe(409);
-    expect(demoteOwner.body.error.message).toContain('always has an owner');
+    expect(demoteOwner.body.error.message).toContain('The account of a personal workspace stays its owner');
+    // In a workspace of its own, the last owner can neither leave nor be demoted either.
+    const made = await call(srv.base, 'POST', '/workspaces', { token: owner.token, json: { name: 'Solo' } });
+    const solo = made.body.data.id as string;
+    const { token: soloToken } = await srv.services.accounts.createToken(
+      await srv.services.accounts.actAs(owner.user.email, solo),
+      { name: 'solo' },
+    );
+    for (const [method, json] of [
+      ['DELETE', undefined],
+      ['PATCH', { role: 'admin' }],
+    ] as const) {
+      const refused = await call(srv.base, method, `/workspaces/${solo}/members/${ownerId}`, {
+        token: soloToken,
+        json,
+      });
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.message).toContain('always has an owner');
+    }
 
     const removed = await call(srv.base, 'DELETE', `/workspaces/${workspaceId}/members/${memberId}`, {
       token: owner.token,

@@ -22,6 +22,7 @@ import { TIERS, type Scope, type Tier } from '../design.js';
 import { effectiveScopes, memberPrincipal, ROLE_SCOPES, type Principal } from '../workspaces/roles.js';
 import type { AuditLog } from '../workspaces/audit.js';
 import { createPersonalWorkspace } from '../workspaces/personal.js';
+import { assertNoLiveSubscription } from '../billing/billing.js';
 import { hashPassword, passwordSchema, verifyPassword } from './passwords.js';
 import type { Clock, RecordStore, Throttle } from '../kernel/ports.js';
 import { createTokenBodySchema, type createdTokenSchema, type tokenListEntrySchema } from './schemas.js';
@@ -231,6 +232,10 @@ export function createAccounts({
       const workspace = await store.workspaces.find(user.id);
       if (!workspace) throw new NotFoundError(`No personal workspace for ${email}`);
       await store.workspaces.update(workspace.id, { tier: parsedTier });
+      await audit.record(null, 'workspace.updated', {
+        workspaceId: workspace.id,
+        details: { tier: parsedTier },
+      });
       return { user, workspace: { ...workspace, tier: parsedTier } };
     },
 
@@ -356,6 +361,8 @@ export function createAccounts({
       const { password } = parseOrThrow(confirmSchema, input);
       await checkPassword(user, password, client);
       const places = await store.workspaces.listFor(user.id);
+      for (const { workspace } of places)
+        if (workspace.personalOf === user.id) await assertNoLiveSubscription(store, workspace);
       for (const { workspace, role } of places) {
         if (workspace.personalOf === user.id || role !== 'owner') continue;
         const members = await store.workspaces.members(workspace.id);

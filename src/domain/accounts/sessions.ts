@@ -182,9 +182,17 @@ export function createSessions({ store, clock, throttle, links, signUpMode }: Se
       if (now.getTime() - session.lastSeenAt.getTime() >= TOUCH_EVERY_MS)
         await store.sessions.touch(idHash, now);
       let workspaces = await store.workspaces.listFor(user.id);
-      // An account whose sign-up stopped between its two writes gets its workspace now.
+      // An account whose sign-up stopped between its two writes gets its workspace now (or its
+      // place in it back, when the workspace was written and the membership not).
       if (workspaces.length === 0) {
-        await createPersonalWorkspace(store, user, 'free');
+        if (await store.workspaces.find(user.id))
+          await store.workspaces.addMember({
+            workspaceId: user.id,
+            userId: user.id,
+            role: 'owner',
+            createdAt: user.createdAt,
+          });
+        else await createPersonalWorkspace(store, user, 'free');
         workspaces = await store.workspaces.listFor(user.id);
       }
       const chosen = workspaces.find((w) => w.workspace.id === workspaceId) ?? workspaces[0];

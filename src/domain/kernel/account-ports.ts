@@ -6,6 +6,7 @@ import type { Role } from '../design.js';
 import type {
   ApiToken,
   AuditEntry,
+  Subscription,
   Invitation,
   Membership,
   User,
@@ -103,4 +104,20 @@ export interface AuditRepository {
   prune(before: Date): Promise<number>;
   /** Deletes every entry of the workspace. */
   deleteAllFor(workspaceId: string): Promise<void>;
+}
+
+/** Workspaces' subscriptions and the billing events applied (docs/billing.md). */
+export interface BillingRepository {
+  find(workspaceId: string): Promise<Subscription | undefined>;
+  findByCustomer(customerId: string): Promise<Subscription | undefined>;
+  /** Inserts or replaces the workspace's subscription. */
+  upsert(subscription: Subscription): Promise<void>;
+  /** Whether the event id was applied already. */
+  seen(eventId: string): Promise<boolean>;
+  /** Records an event as applied (a second record of it is not an error). */
+  markSeen(eventId: string, at: Date): Promise<void>;
+  /** The subscriptions `past_due` since before `before`. */
+  pastDueSince(before: Date): Promise<Subscription[]>;
+  /** Deletes the workspace's subscription record (the workspace deleted). */
+  delete(workspaceId: string): Promise<void>;
 }

@@ -29,6 +29,7 @@ import type {
 } from './records.js';
 import type {
   AuditRepository,
+  BillingRepository,
   InvitationRepository,
   TokenRepository,
   UserRepository,
@@ -37,6 +38,7 @@ import type {
 
 export type {
   AuditRepository,
+  BillingRepository,
   InvitationRepository,
   TokenRepository,
   UserRepository,
@@ -409,6 +411,7 @@ export interface RecordStore {
   workspaces: WorkspaceRepository;
   invitations: InvitationRepository;
   audit: AuditRepository;
+  billing: BillingRepository;
   images: ImageRepository;
   usage: UsageRepository;
   sessions: SessionRepository;

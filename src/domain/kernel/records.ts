@@ -112,6 +112,26 @@ export interface AuditEntry {
   at: Date;
 }
 
+/** How often a plan is billed. */
+export type BillingInterval = 'month' | 'year';
+
+/** A workspace's Stripe subscription as last read from Stripe (docs/billing.md). */
+export interface Subscription {
+  workspaceId: string;
+  customerId: string;
+  subscriptionId: string | null;
+  /** Stripe's status (`active`, `past_due`, `canceled`, …). */
+  status: string;
+  priceId: string | null;
+  interval: BillingInterval | null;
+  currentPeriodEnd: Date | null;
+  cancelAtPeriodEnd: boolean;
+  /** When it turned `past_due`; `null` otherwise (the grace period counts from here). */
+  pastDueSince: Date | null;
+  /** When Stripe made the event whose state this is: an older event's state is not applied. */
+  updatedAt: Date;
+}
+
 /** An API token as stored: only the SHA-256 hash of its secret is kept. */
 export interface ApiToken {
   id: string;

@@ -29,7 +29,8 @@ export type AuditAction =
   | 'webhook.deleted'
   | 'site.created'
   | 'site.updated'
-  | 'site.deleted';
+  | 'site.deleted'
+  | 'subscription.changed';
 
 export interface AuditLog {
   /**
@@ -56,6 +57,9 @@ export function createAuditLog({
   clock: Clock;
   logger: Logger;
 }): AuditLog {
+  // Entries one process records within a millisecond keep their order: each is stamped at least
+  // 1 ms after the one before (the log is read newest first, by time).
+  let last = 0;
   return {
     async record(actor, action, { target, details, workspaceId } = {}) {
       const workspace = workspaceId ?? actor?.workspace.id;
@@ -68,7 +72,7 @@ export function createAuditLog({
         target: target ?? null,
         details: details ?? {},
         address: actor?.address ?? null,
-        at: clock.now(),
+        at: new Date((last = Math.max(clock.now().getTime(), last + 1))),
       };
       await store.audit
         .append(entry)

@@ -38,6 +38,7 @@ import type { Invitation, User, Workspace } from '../kernel/records.js';
 import { parseOrThrow } from '../kernel/validate.js';
 import { assertConfirmed } from '../accounts/confirmation.js';
 import type { AuditLog } from './audit.js';
+import { assertNoLiveSubscription } from '../billing/billing.js';
 import { memberPrincipal, requireScope, type Principal } from './roles.js';
 import type { Logger } from 'pino';
 
@@ -200,7 +201,8 @@ export function createWorkspaces(deps: WorkspacesDeps): Workspaces {
     },
 
     async create(principal, body) {
-      requireScope(principal, 'workspace:admin');
+      // A person makes workspaces of their own: a token needs workspace:admin for it, a session not.
+      if (principal.tokenId) requireScope(principal, 'workspace:admin');
       const { name } = parseOrThrow(createWorkspaceSchema, body ?? {});
       assertConfirmed(principal.user, 'make workspaces');
       const mine = await store.workspaces.listFor(principal.user.id);
@@ -239,7 +241,12 @@ export function createWorkspaces(deps: WorkspacesDeps): Workspaces {
       }
       let role = principal.role;
       if (owner !== undefined && owner !== principal.user.id) {
+        requireScope(principal, 'workspace:admin');
         if (principal.role !== 'owner') throw new ForbiddenError('Only an owner hands a workspace over');
+        if (workspace.personalOf !== null)
+          throw new ConflictError(
+            'A personal workspace stays with its account: make a workspace to hand over',
+          );
         if (!(await store.workspaces.member(id, owner)))
           throw new ValidationError(
             'owner',
@@ -256,11 +263,13 @@ export function createWorkspaces(deps: WorkspacesDeps): Workspaces {
 
     async delete(principal, id) {
       const workspace = own(principal, id);
+      requireScope(principal, 'workspace:admin');
       if (principal.role !== 'owner') throw new ForbiddenError('Only an owner deletes a workspace');
       if (workspace.personalOf !== null)
         throw new ConflictError(
           'A personal workspace goes only with its account (Settings → Delete account)',
         );
+      await assertNoLiveSubscription(store, workspace);
       await deps.deleteWorkspace(id);
     },
 
@@ -278,6 +287,8 @@ export function createWorkspaces(deps: WorkspacesDeps): Workspaces {
       if (!target) throw new NotFoundError(`No member ${userId} in this workspace`);
       if ((role === 'owner' || target.role === 'owner') && principal.role !== 'owner')
         throw new ForbiddenError('Only an owner makes or unmakes owners');
+      if (userId === principal.workspace.personalOf && role !== 'owner')
+        throw new ConflictError('The account of a personal workspace stays its owner');
       if (target.role === 'owner' && role !== 'owner' && (await ownerCount(id)) <= 1)
         throw new ConflictError('A workspace always has an owner: make another member its owner first');
       if (target.role !== role) {
@@ -298,6 +309,10 @@ export function createWorkspaces(deps: WorkspacesDeps): Workspaces {
       if (!target) throw new NotFoundError(`No member ${userId} in this workspace`);
       if (target.role === 'owner' && !leaving && principal.role !== 'owner')
         throw new ForbiddenError('Only an owner removes an owner');
+      if (userId === principal.workspace.personalOf)
+        throw new ConflictError(
+          'The account of a personal workspace stays in it: it goes only with the account',
+        );
       if (target.role === 'owner' && (await ownerCount(id)) <= 1)
         throw new ConflictError(
           'A workspace always has an owner: the last owner cannot leave or be removed (hand it over, or delete it)',

@@ -14,7 +14,7 @@ import { LIMITS, FONT_NAMES, LOGO, LOGO_CORNERS } from '../../domain/design.js';
 import type { Services } from '../../domain/services.js';
 import { formText, noticeFrom, orRefusal } from '../forms.js';
 import { day, page } from '../render.js';
-import { mustBeSignedIn, sessionPrincipal } from '../session.js';
+import { sessionPrincipal } from '../session.js';
 import { quotaUsedUp } from './sites.js';
 
 const NOTICES: Record<string, string> = {
@@ -228,7 +228,7 @@ export function linksRoutes(services: Services, publicUrl: string): express.Rout
     });
   }
   router.get('/links/uploads/:id/file', async (req, res) => {
-    const { asset, bytes } = await assets.imageOf(mustBeSignedIn(res).user.id, req.params.id, 'asset');
+    const { asset, bytes } = await assets.imageOf(sessionPrincipal(res).workspace.id, req.params.id, 'asset');
     res
       .set({ 'Cache-Control': 'private, max-age=3600', 'Content-Type': `image/${asset.format}` })
       .send(bytes);

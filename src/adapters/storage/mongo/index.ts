@@ -19,6 +19,7 @@ import type { RecordStore } from '../../../domain/kernel/ports.js';
 import { mongoUsers } from './users.js';
 import { mongoTokens } from './tokens.js';
 import { mongoAudit, mongoInvitations, mongoWorkspaces } from './workspaces.js';
+import { mongoBilling } from './billing.js';
 import { mongoImages } from './images.js';
 import { mongoSessions } from './sessions.js';
 import { mongoLinks } from './email-links.js';
@@ -67,6 +68,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Record
     workspaces: mongoWorkspaces(db),
     invitations: mongoInvitations(db),
     audit: mongoAudit(db),
+    billing: mongoBilling(db),
     images: mongoImages(db),
     sessions: mongoSessions(db),
     links: mongoLinks(db),

@@ -76,9 +76,11 @@ async function upgradeAccounts(
       createdAt: u.createdAt,
     })),
   );
+  // Every account still to upgrade gets its membership, also when its workspace is there already
+  // (an upgrade that stopped midway, or another process's under way): inserts by a unique `_id`.
   await insertMissing(
     members,
-    missing.map((u) => ({
+    accounts.map((u) => ({
       _id: `${u._id}:${u._id}`,
       workspaceId: u._id,
       userId: u._id,

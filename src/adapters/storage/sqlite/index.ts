@@ -11,6 +11,7 @@ import { migrate } from './migrations.js';
 import { sqliteUsers } from './users.js';
 import { sqliteTokens } from './tokens.js';
 import { sqliteAudit, sqliteInvitations, sqliteWorkspaces } from './workspaces.js';
+import { sqliteBilling } from './billing.js';
 import { sqliteImages } from './images.js';
 import { sqliteSessions } from './sessions.js';
 import { sqliteLinks } from './email-links.js';
@@ -59,6 +60,7 @@ export function openSqliteStore(file: string): RecordStore {
     workspaces: sqliteWorkspaces(db),
     invitations: sqliteInvitations(db),
     audit: sqliteAudit(db),
+    billing: sqliteBilling(db),
     images: sqliteImages(db),
     sessions: sqliteSessions(db),
     links: sqliteLinks(db),

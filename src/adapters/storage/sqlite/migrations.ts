@@ -400,6 +400,25 @@ export const MIGRATIONS = [
    CREATE TRIGGER images_count_delete AFTER DELETE ON images BEGIN
      UPDATE image_counts SET n = n - 1 WHERE user_id = OLD.user_id;
    END;`,
+  // 18: subscriptions (issue 52): each workspace's as last read from Stripe, and the webhook events
+  // applied (each once).
+  `CREATE TABLE subscriptions (
+     workspace_id TEXT PRIMARY KEY,
+     customer_id TEXT NOT NULL,
+     subscription_id TEXT,
+     status TEXT NOT NULL,
+     price_id TEXT,
+     billing_interval TEXT,
+     current_period_end TEXT,
+     cancel_at_period_end INTEGER NOT NULL,
+     past_due_since TEXT,
+     updated_at TEXT NOT NULL
+   );
+   CREATE INDEX subscriptions_by_customer ON subscriptions(customer_id);
+   CREATE TABLE billing_events (
+     id TEXT PRIMARY KEY,
+     applied_at TEXT NOT NULL
+   ) WITHOUT ROWID;`,
 ];
 
 /**

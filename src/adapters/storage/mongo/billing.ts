@@ -1,0 +1,48 @@
+/** Workspaces' subscriptions and the billing events applied (docs/billing.md) on MongoDB. */
+import type { Collection, Db } from 'mongodb';
+import type { Subscription } from '../../../domain/kernel/records.js';
+import type { RecordStore } from '../../../domain/kernel/ports.js';
+import { isDuplicateKey } from './documents.js';
+
+interface SubscriptionDoc extends Omit<Subscription, 'workspaceId'> {
+  _id: string;
+}
+const toSubscription = ({ _id, ...rest }: SubscriptionDoc): Subscription => ({ workspaceId: _id, ...rest });
+
+/** The `billing` repository of the {@link RecordStore} on MongoDB; creates its indexes first. */
+export async function mongoBilling(db: Db): Promise<RecordStore['billing']> {
+  const subscriptions: Collection<SubscriptionDoc> = db.collection('subscriptions');
+  const events: Collection<{ _id: string; at: Date }> = db.collection('billing_events');
+  await subscriptions.createIndex({ customerId: 1 }, { name: 'subscriptions_by_customer' });
+  return {
+    async find(workspaceId) {
+      const doc = await subscriptions.findOne({ _id: workspaceId });
+      return doc ? toSubscription(doc) : undefined;
+    },
+    async findByCustomer(customerId) {
+      const doc = await subscriptions.find({ customerId }).sort({ updatedAt: -1 }).limit(1).next();
+      return doc ? toSubscription(doc) : undefined;
+    },
+    async upsert({ workspaceId, ...rest }) {
+      await subscriptions.replaceOne({ _id: workspaceId }, rest, { upsert: true });
+    },
+    async seen(eventId) {
+      return (await events.findOne({ _id: eventId })) !== null;
+    },
+    async markSeen(eventId, at) {
+      try {
+        await events.insertOne({ _id: eventId, at });
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+      }
+    },
+    async pastDueSince(before) {
+      return (await subscriptions.find({ status: 'past_due', pastDueSince: { $lt: before } }).toArray()).map(
+        toSubscription,
+      );
+    },
+    async delete(workspaceId) {
+      await subscriptions.deleteOne({ _id: workspaceId });
+    },
+  };
+}
