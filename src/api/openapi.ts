@@ -62,6 +62,8 @@ import { layoutResource } from './routes/layout.js';
 import { tokensResource } from './routes/tokens.js';
 import { usageResource } from './routes/usage.js';
 import { workspacesResource } from './routes/workspaces.js';
+import { billingResource } from './routes/billing.js';
+import { billingViewSchema, checkoutBodySchema } from '../domain/billing/billing.js';
 import {
   auditPageSchema,
   createWorkspaceSchema,
@@ -80,6 +82,7 @@ export const API_RESOURCES: Resource[] = [
   usageResource,
   tokensResource,
   workspacesResource,
+  billingResource,
   assetsResource,
   presetsResource,
   templatesResource,
@@ -167,6 +170,8 @@ export function buildOpenApiDocument(): Json {
         CreatedToken: schemaOf(createdTokenSchema),
         TokenListEntry: schemaOf(tokenListEntrySchema),
         CreateTokenRequest: schemaOf(createTokenBodySchema, 'input'),
+        BillingView: schemaOf(billingViewSchema),
+        CheckoutRequest: schemaOf(checkoutBodySchema, 'input'),
         Workspace: schemaOf(workspaceSchema),
         CreateWorkspaceRequest: schemaOf(createWorkspaceSchema, 'input'),
         UpdateWorkspaceRequest: schemaOf(updateWorkspaceSchema, 'input'),
@@ -226,6 +231,11 @@ export function buildOpenApiDocument(): Json {
             error: { const: 'Rate limit exceeded' },
             message: { type: 'string' },
             retryAfter: { type: 'integer', minimum: 1, description: 'Seconds until the quota resets.' },
+            upgradeUrl: {
+              type: 'string',
+              format: 'uri',
+              description: 'Ours, with billing on (docs/billing.md): where the owner buys a larger plan.',
+            },
           },
         },
       },

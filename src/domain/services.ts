@@ -47,7 +47,7 @@ import { createQuota, type Quota } from './accounts/quota.js';
 import type { Renderer } from './render/index.js';
 import { createSessions, type Sessions, type SignUpMode } from './accounts/sessions.js';
 import { createAuditLog, type AuditLog } from './workspaces/audit.js';
-import { createBilling, type Billing, type PriceTable } from './billing/billing.js';
+import { createBilling, upgradeUrlOf, type Billing, type PriceTable } from './billing/billing.js';
 import type { BillingGateway } from './billing/gateway.js';
 import { createWorkspaces, type Workspaces } from './workspaces/workspaces.js';
 import { guarded } from './workspaces/guard.js';
@@ -238,7 +238,12 @@ export const STALLED_AFTER_MS = 120_000;
 export function createServices(deps: ServiceDeps): Services {
   const clock = deps.clock ?? systemClock;
   const { store } = deps;
-  const ledger = createLedger(store, clock, deps.logger);
+  const ledger = createLedger(
+    store,
+    clock,
+    deps.logger,
+    deps.billing ? upgradeUrlOf(deps.publicUrl) : undefined,
+  );
   const quota = createQuota(ledger);
   const assets = createAssets({ store, blobs: deps.blobs, clock });
   const templates = createTemplates({ store, clock, assets, fetchImage: deps.fetchImage });

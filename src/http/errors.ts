@@ -157,8 +157,11 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
   const outage = outageOf(err);
   if (outage) req.log.warn({ err }, 'a store or the queue is away: 503');
   const mapped = httpErrorOf(requestError(err) ?? outage ?? err);
-  if (err instanceof QuotaExceededError)
+  if (err instanceof QuotaExceededError) {
     (req.app.locals as { metrics?: Metrics }).metrics?.quotaRefusals.inc();
+    // With billing on, the quota wall names the way past it (docs/billing.md).
+    if (err.upgradeUrl && mapped) mapped.body = { ...(mapped.body as object), upgradeUrl: err.upgradeUrl };
+  }
   drainAfterResponse(req, res);
   if (mapped) {
     if (mapped.headers) res.set(mapped.headers);

@@ -25,6 +25,7 @@ import { bulkRoutes } from './routes/bulk.js';
 import { templatesRoutes } from './routes/templates.js';
 import { settingsRoutes } from './routes/settings.js';
 import { workspacesRoutes } from './routes/workspaces.js';
+import { billingRoutes } from './routes/billing.js';
 import { checkSameOrigin, cookieSettings, loadSession, requireSignIn } from './session.js';
 
 /** Paths only a signed-in person may open. */
@@ -55,6 +56,7 @@ export function createWebRouter(runtime: Runtime): express.Router {
   // pages that ask for a confirmation say so.
   router.use((_req, res, next) => {
     res.locals.mailInTerminal = !runtime.config.smtpUrl;
+    res.locals.billingOn = services.billing !== undefined;
     next();
   });
   router.use(authRoutes(services, cookie));
@@ -66,6 +68,7 @@ export function createWebRouter(runtime: Runtime): express.Router {
   router.use(bulkRoutes(services));
   router.use(settingsRoutes(services, cookie));
   router.use(workspacesRoutes(services, cookie));
+  if (services.billing) router.use(billingRoutes(runtime, services.billing));
   router.use(pageErrors);
   return router;
 }

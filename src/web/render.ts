@@ -40,6 +40,8 @@ export function page(res: Response, view: string, data: PageData, status = 200):
     role: signedIn?.principal.role,
     scopes: signedIn ? [...signedIn.principal.scopes] : [],
     workspaces: signedIn?.workspaces ?? [],
+    // With billing on (docs/billing.md): the Billing tab, and Upgrade beside the usage.
+    billingOn: res.locals.billingOn === true,
     mailInTerminal,
     ...data,
   });

@@ -130,6 +130,14 @@ export async function startFerretdb(): Promise<(ServerProcessHandle & { uri: str
   return { ...handle, uri: `mongodb://127.0.0.1:${handle.port}/` };
 }
 
+/** stripe-mock (Stripe's mock of its API, stateless) on a free port; undefined without the binary. */
+export async function startStripeMock(): Promise<(ServerProcessHandle & { url: string }) | undefined> {
+  const bin = findBinary('stripe-mock');
+  if (!bin) return undefined;
+  const handle = await serve(bin, 'stripe-mock', (port) => ['-http-addr', `127.0.0.1:${port}`]);
+  return { ...handle, url: `http://127.0.0.1:${handle.port}` };
+}
+
 /** versitygw over a new directory, with its bucket made; undefined without the binary. */
 export async function startVersitygw(): Promise<(ServerProcessHandle & { s3: S3TestServer }) | undefined> {
   const bin = findBinary('versitygw');

@@ -16,6 +16,7 @@ import {
   createBucket,
   startFerretdb,
   startRedis,
+  startStripeMock,
   startVersitygw,
   type S3TestServer,
   type ServerProcessHandle,
@@ -28,6 +29,7 @@ declare module 'vitest' {
     mongoUri: string | undefined;
     s3: S3TestServer | undefined;
     redisUrl: string | undefined;
+    stripeUrl: string | undefined;
   }
 }
 
@@ -70,11 +72,13 @@ export default async function setup(project: TestProject) {
     await createBucket(s3);
   } else s3 = started(await startVersitygw())?.s3;
   const redisUrl = process.env.TITLECARD_TEST_REDIS_URL ?? started(await startRedis())?.url;
+  const stripeUrl = process.env.TITLECARD_TEST_STRIPE_URL ?? started(await startStripeMock())?.url;
 
   const missing = [
     !mongoUri && 'a MongoDB server (ferretdb)',
     !s3 && 'an S3 server (versitygw)',
     !redisUrl && 'a Redis server (redis-server)',
+    !stripeUrl && 'a Stripe API mock (stripe-mock)',
   ].filter(Boolean);
   if (missing.length > 0 && process.env.CI === 'true') {
     await Promise.all(running.map((r) => r.stop()));
@@ -89,6 +93,7 @@ export default async function setup(project: TestProject) {
   project.provide('mongoUri', mongoUri);
   project.provide('s3', s3);
   project.provide('redisUrl', redisUrl);
+  project.provide('stripeUrl', stripeUrl);
 
   return async () => {
     await Promise.all(running.map((r) => r.stop()));

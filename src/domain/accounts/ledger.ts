@@ -112,10 +112,20 @@ export interface Ledger {
  * The ledger over `store`'s usage counters, its months and hours read from `clock`; a refund that
  * fails is logged to `logger`.
  */
-export function createLedger(store: RecordStore, clock: Clock, logger?: Logger): Ledger {
+/**
+ * The ledger on `store`. `upgradeUrl` (billing on): named in the quota's refusal, where the owner
+ * buys a larger plan.
+ */
+export function createLedger(store: RecordStore, clock: Clock, logger?: Logger, upgradeUrl?: string): Ledger {
   const usage = store.usage;
   const exceeded = (user: Account, now: Date) =>
-    new QuotaExceededError(TIER_QUOTAS[user.tier], user.tier, nextMonthStart(now), secondsUntilReset(now));
+    new QuotaExceededError(
+      TIER_QUOTAS[user.tier],
+      user.tier,
+      nextMonthStart(now),
+      secondsUntilReset(now),
+      upgradeUrl,
+    );
 
   /** One unit of this month, once per `key` when given; QuotaExceededError when none is left. */
   async function chargeThisMonth(

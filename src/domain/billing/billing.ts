@@ -20,7 +20,8 @@
  */
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { TIER_SEATS, type Tier } from '../design.js';
+import { TIER_SEATS, TIERS, type Tier } from '../design.js';
+import { isoTimestamp } from '../schemas.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../kernel/errors.js';
 import type { Clock, Mailer, RecordStore } from '../kernel/ports.js';
 import type { BillingInterval, Subscription, Workspace } from '../kernel/records.js';
@@ -60,17 +61,20 @@ const PAYING = new Set(['active', 'trialing']);
 /** The statuses that end it. */
 const ENDED = new Set(['canceled', 'unpaid', 'incomplete_expired']);
 
+const plansSchema = z.object({ month: z.string(), year: z.string() });
 /** `GET /billing`: the workspace's plan as its owner sees it. */
-export interface BillingView {
-  tier: Tier;
-  status: string | null;
-  interval: BillingInterval | null;
-  currentPeriodEnd: string | null;
-  cancelAtPeriodEnd: boolean;
-  seats: { used: number; limit: number };
-  /** The plans on offer, by tier and interval: their Stripe price ids. */
-  plans: PriceTable;
-}
+export const billingViewSchema = z.object({
+  tier: z.enum(TIERS),
+  status: z.string().nullable().describe("Stripe's status of the subscription; null before any purchase"),
+  interval: z.enum(['month', 'year']).nullable(),
+  currentPeriodEnd: isoTimestamp.nullable(),
+  cancelAtPeriodEnd: z.boolean(),
+  seats: z.object({ used: z.number().int(), limit: z.number().int() }),
+  plans: z
+    .object({ pro: plansSchema, agency: plansSchema })
+    .describe('The plans on offer, by tier and interval: their Stripe price ids'),
+});
+export type BillingView = z.infer<typeof billingViewSchema>;
 
 export interface Billing {
   /** The workspace's plan (`workspace:admin`). */
@@ -105,9 +109,12 @@ export interface BillingDeps {
   publicUrl: string;
 }
 
+/** Where a person upgrades: the dashboard's Billing page. */
+export const upgradeUrlOf = (publicUrl: string) => `${publicUrl}/settings/billing`;
+
 export function createBilling(deps: BillingDeps): Billing {
   const { store, clock, gateway, prices, audit } = deps;
-  const upgradeUrl = `${deps.publicUrl}/settings/billing`;
+  const upgradeUrl = upgradeUrlOf(deps.publicUrl);
 
   /** The tier and interval of a price id; undefined for a price that is not one of ours. */
   function planOf(
@@ -257,16 +264,21 @@ export function createBilling(deps: BillingDeps): Billing {
 
     async receive(payload, signature) {
       const event = gateway.verify(payload, signature);
-      if (await store.billing.seen(event.id)) return false;
-      const state =
-        event.subscription ??
-        (event.subscriptionId ? await gateway.subscription(event.subscriptionId) : undefined);
-      const workspaceId = await workspaceOf(event, state);
-      const applied = state && workspaceId ? await apply(workspaceId, state, event.created) : false;
-      if (!applied)
-        deps.logger.info({ event: event.id, type: event.type }, 'a billing event that changes nothing');
-      await store.billing.markSeen(event.id, clock.now());
-      return applied;
+      // Once per event id, across processes: the claim comes first, and is given back on failure.
+      if (!(await store.billing.claimEvent(event.id, clock.now()))) return false;
+      try {
+        const state =
+          event.subscription ??
+          (event.subscriptionId ? await gateway.subscription(event.subscriptionId) : undefined);
+        const workspaceId = await workspaceOf(event, state);
+        const applied = state && workspaceId ? await apply(workspaceId, state, event.created) : false;
+        if (!applied)
+          deps.logger.info({ event: event.id, type: event.type }, 'a billing event that changes nothing');
+        return applied;
+      } catch (err) {
+        await store.billing.releaseEvent(event.id);
+        throw err;
+      }
     },
 
     async sweep() {

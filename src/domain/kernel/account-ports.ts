@@ -112,10 +112,13 @@ export interface BillingRepository {
   findByCustomer(customerId: string): Promise<Subscription | undefined>;
   /** Inserts or replaces the workspace's subscription. */
   upsert(subscription: Subscription): Promise<void>;
-  /** Whether the event id was applied already. */
-  seen(eventId: string): Promise<boolean>;
-  /** Records an event as applied (a second record of it is not an error). */
-  markSeen(eventId: string, at: Date): Promise<void>;
+  /**
+   * Claims an event id for applying: true for the one caller that did (atomic, across processes),
+   * false when it was claimed before.
+   */
+  claimEvent(eventId: string, at: Date): Promise<boolean>;
+  /** Gives a claim back (applying it failed: Stripe's retry applies it). */
+  releaseEvent(eventId: string): Promise<void>;
   /** The subscriptions `past_due` since before `before`. */
   pastDueSince(before: Date): Promise<Subscription[]>;
   /** Deletes the workspace's subscription record (the workspace deleted). */

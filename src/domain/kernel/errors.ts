@@ -106,10 +106,13 @@ export class QuotaExceededError extends TitlecardError {
     readonly resetAt: Date,
     /** Whole seconds from now until `resetAt`, at least 1. */
     readonly retryAfterSeconds: number,
+    /** Where the owner buys a larger plan, with billing on (docs/billing.md). */
+    readonly upgradeUrl?: string,
   ) {
     super(
       'QUOTA_EXCEEDED',
-      `Monthly quota exceeded: the ${tier} tier allows ${quota} images a month; it resets at ${resetAt.toISOString()}`,
+      `Monthly quota exceeded: the ${tier} tier allows ${quota} images a month; it resets at ${resetAt.toISOString()}` +
+        (upgradeUrl ? `. A workspace owner can upgrade the plan now at ${upgradeUrl}` : ''),
     );
   }
 }

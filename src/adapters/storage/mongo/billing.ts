@@ -26,15 +26,17 @@ export async function mongoBilling(db: Db): Promise<RecordStore['billing']> {
     async upsert({ workspaceId, ...rest }) {
       await subscriptions.replaceOne({ _id: workspaceId }, rest, { upsert: true });
     },
-    async seen(eventId) {
-      return (await events.findOne({ _id: eventId })) !== null;
-    },
-    async markSeen(eventId, at) {
+    async claimEvent(eventId, at) {
       try {
         await events.insertOne({ _id: eventId, at });
+        return true;
       } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
+        if (isDuplicateKey(err)) return false;
+        throw err;
       }
+    },
+    async releaseEvent(eventId) {
+      await events.deleteOne({ _id: eventId });
     },
     async pastDueSince(before) {
       return (await subscriptions.find({ status: 'past_due', pastDueSince: { $lt: before } }).toArray()).map(

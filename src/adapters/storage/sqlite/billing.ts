@@ -47,8 +47,8 @@ export function sqliteBilling(db: Database.Database): RecordStore['billing'] {
          current_period_end = excluded.current_period_end, cancel_at_period_end = excluded.cancel_at_period_end,
          past_due_since = excluded.past_due_since, updated_at = excluded.updated_at`,
     ),
-    seen: db.prepare<[string], { id: string }>('SELECT id FROM billing_events WHERE id = ?'),
-    markSeen: db.prepare('INSERT OR IGNORE INTO billing_events (id, applied_at) VALUES (?, ?)'),
+    claim: db.prepare('INSERT OR IGNORE INTO billing_events (id, applied_at) VALUES (?, ?)'),
+    release: db.prepare('DELETE FROM billing_events WHERE id = ?'),
     pastDue: db.prepare<[string], SubscriptionRow>(
       "SELECT * FROM subscriptions WHERE status = 'past_due' AND past_due_since < ?",
     ),
@@ -72,11 +72,11 @@ export function sqliteBilling(db: Database.Database): RecordStore['billing'] {
         updatedAt: s.updatedAt.toISOString(),
       });
     },
-    async seen(eventId) {
-      return q.seen.get(eventId) !== undefined;
+    async claimEvent(eventId, at) {
+      return q.claim.run(eventId, at.toISOString()).changes === 1;
     },
-    async markSeen(eventId, at) {
-      q.markSeen.run(eventId, at.toISOString());
+    async releaseEvent(eventId) {
+      q.release.run(eventId);
     },
     async pastDueSince(before) {
       return q.pastDue.all(before.toISOString()).map(toSubscription);

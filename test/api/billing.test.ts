@@ -1,0 +1,353 @@
+/**
+ * Billing through real HTTP against stripe-mock, Stripe's own mock of its API (issue 52,
+ * docs/billing.md): the quota wall names the upgrade, a Checkout Session is made, the events that
+ * follow (signed with the test's webhook secret, as Stripe signs them) move the workspace's tier;
+ * forged, stale, replayed and reordered events change nothing they should not; the portal; the
+ * past-due grace; and with billing off, nothing of it answers.
+ */
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { fakeClock } from '../support/domain.js';
+import { solid } from '../support/images.js';
+import { assertMatchesOpenApi } from '../support/openapi.js';
+import { call, generate, startTestServer, type TestServer } from '../support/server.js';
+
+const stripeUrl = inject('stripeUrl');
+const SECRET = 'whsec_titlecard_test_secret';
+/** The price of stripe-mock's subscription fixture: every subscription it answers is on it. */
+const MOCK_PRICE = 'price_1PgafmB7WZ01zgkW6dKueIc5';
+export const BILLING_ENV = (apiBase: string) => ({
+  STRIPE_SECRET_KEY: 'sk_test_titlecard',
+  STRIPE_WEBHOOK_SECRET: SECRET,
+  STRIPE_API_BASE: apiBase,
+  STRIPE_PRICE_PRO_MONTHLY: MOCK_PRICE,
+  STRIPE_PRICE_PRO_YEARLY: 'price_pro_yearly',
+  STRIPE_PRICE_AGENCY_MONTHLY: 'price_agency_monthly',
+  STRIPE_PRICE_AGENCY_YEARLY: 'price_agency_yearly',
+});
+
+let serial = 0;
+/** A Stripe event as Stripe sends it: `created` in Unix seconds. */
+export function stripeEvent(
+  type: string,
+  object: Record<string, unknown>,
+  created = Math.floor(Date.now() / 1000),
+) {
+  return {
+    id: `evt_test_${process.pid}_${++serial}`,
+    object: 'event',
+    type,
+    created,
+    livemode: false,
+    data: { object },
+  };
+}
+/** A subscription object as a `customer.subscription.*` event carries it. */
+export function subscription(
+  id: string,
+  workspace: string,
+  status: string,
+  extra: { price?: string; cancelAtPeriodEnd?: boolean; periodEnd?: number } = {},
+) {
+  return {
+    id,
+    object: 'subscription',
+    customer: `cus_${workspace}`,
+    status,
+    cancel_at_period_end: extra.cancelAtPeriodEnd ?? false,
+    metadata: { workspace },
+    items: {
+      object: 'list',
+      data: [
+        {
+          id: `si_${id}`,
+          price: { id: extra.price ?? MOCK_PRICE },
+          current_period_end: extra.periodEnd ?? 1_900_000_000,
+        },
+      ],
+    },
+  };
+}
+/** POSTs an event to the webhook, signed with `secret` at `timestamp` (seconds). */
+export async function deliver(
+  base: string,
+  event: unknown,
+  { secret = SECRET, timestamp }: { secret?: string; timestamp?: number } = {},
+) {
+  const payload = JSON.stringify(event);
+  const header = Stripe.webhooks.generateTestHeaderString({
+    payload,
+    secret,
+    ...(timestamp ? { timestamp } : {}),
+  });
+  const res = await fetch(`${base}/billing/webhook`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'stripe-signature': header },
+    body: payload,
+  });
+  return {
+    status: res.status,
+    body: (await res.json()) as {
+      success: boolean;
+      data?: { applied: boolean };
+      error?: { code: string; message: string };
+    },
+  };
+}
+
+describe.skipIf(!stripeUrl)('billing with Stripe (stripe-mock)', () => {
+  let srv: TestServer;
+  let small: Buffer;
+  const clock = fakeClock(new Date().toISOString());
+  beforeAll(async () => {
+    srv = await startTestServer({ env: BILLING_ENV(stripeUrl ?? ''), clock });
+    small = await solid([90, 40, 120], 'jpeg', 480, 300);
+  });
+  afterAll(() => srv.close());
+  const tier = async (token: string) =>
+    (await call(srv.base, 'GET', '/usage', { token })).body.data.tier as string;
+
+  it('a free account at the quota wall is offered the upgrade, checks out Pro, and makes its 11th card once the event lands; then cancels and is Free at period end', async () => {
+    const owner = await srv.createUser('free');
+    for (let i = 0; i < 10; i++) await srv.services.ledger.charge(owner.workspace);
+    const wall = await generate(srv.base, owner.token, { title: 'The 11th' }, { data: small });
+    expect(wall.status).toBe(429);
+    assertMatchesOpenApi('POST', '/generate', 429, wall.body);
+    expect(wall.body).toMatchObject({
+      error: 'Rate limit exceeded',
+      retryAfter: expect.any(Number),
+      upgradeUrl: `${srv.url}/settings/billing`,
+    });
+    expect(wall.body.message).toContain(`${srv.url}/settings/billing`);
+
+    const checkout = await call(srv.base, 'POST', '/billing/checkout', {
+      token: owner.token,
+      json: { tier: 'pro', interval: 'month' },
+    });
+    expect(checkout.status, JSON.stringify(checkout.body)).toBe(200);
+    assertMatchesOpenApi('POST', '/billing/checkout', 200, checkout.body);
+    expect(checkout.body.data.url).toMatch(/^https:\/\/checkout\.stripe\.com\//);
+
+    // Stripe's answer once the person has paid: the session, naming the workspace and the subscription.
+    const completed = await deliver(
+      srv.base,
+      stripeEvent('checkout.session.completed', {
+        id: 'cs_test_1',
+        object: 'checkout.session',
+        mode: 'subscription',
+        client_reference_id: owner.workspace.id,
+        customer: `cus_${owner.workspace.id}`,
+        subscription: `sub_${owner.workspace.id}`,
+      }),
+    );
+    expect(completed).toEqual({ status: 200, body: { success: true, data: { applied: true } } });
+    expect(await tier(owner.token)).toBe('pro');
+    expect((await generate(srv.base, owner.token, { title: 'The 11th' }, { data: small })).status).toBe(201);
+    const plan = await call(srv.base, 'GET', '/billing', { token: owner.token });
+    assertMatchesOpenApi('GET', '/billing', 200, plan.body);
+    expect(plan.body.data).toMatchObject({ tier: 'pro', status: 'active', interval: 'month' });
+    // Stripe's next word on it: renewing (stripe-mock's fixture says otherwise; events are newer).
+    const sub = `sub_${owner.workspace.id}`;
+    await deliver(
+      srv.base,
+      stripeEvent('customer.subscription.updated', subscription(sub, owner.workspace.id, 'active')),
+    );
+    expect(
+      (await call(srv.base, 'GET', '/billing', { token: owner.token })).body.data.cancelAtPeriodEnd,
+    ).toBe(false);
+
+    // The portal: there the person cancels at period end; Stripe says so, then ends it at that date.
+    const portal = await call(srv.base, 'POST', '/billing/portal', { token: owner.token });
+    expect(portal.status).toBe(200);
+    expect(portal.body.data.url).toMatch(/^https:\/\//);
+    const mailsBefore = srv.mail.length;
+    await deliver(
+      srv.base,
+      stripeEvent(
+        'customer.subscription.updated',
+        subscription(sub, owner.workspace.id, 'active', { cancelAtPeriodEnd: true }),
+      ),
+    );
+    expect(await tier(owner.token)).toBe('pro');
+    expect(
+      (await call(srv.base, 'GET', '/billing', { token: owner.token })).body.data.cancelAtPeriodEnd,
+    ).toBe(true);
+    const notice = await srv.mailTo(owner.user.email, /returns to the Free tier/, mailsBefore);
+    expect(notice.subject).toContain('returns to Free on 2030-03-17');
+    await deliver(
+      srv.base,
+      stripeEvent('customer.subscription.deleted', subscription(sub, owner.workspace.id, 'canceled')),
+    );
+    expect(await tier(owner.token)).toBe('free');
+    // The audit log has each change of tier.
+    const log = await call(srv.base, 'GET', `/workspaces/${owner.workspace.id}/audit`, {
+      token: owner.token,
+    });
+    expect(
+      (log.body.data.entries as { action: string; details: Record<string, string> }[])
+        .filter((e) => e.action === 'subscription.changed')
+        .map((e) => `${e.details.from}→${e.details.to}`),
+    ).toEqual(['pro→free', 'free→pro']);
+  });
+
+  it('a forged, stale or unsigned event answers 400 and changes nothing; the same event twice changes once', async () => {
+    const owner = await srv.createUser('free');
+    const event = stripeEvent(
+      'customer.subscription.created',
+      subscription('sub_forged', owner.workspace.id, 'active'),
+    );
+    const forged = await deliver(srv.base, event, { secret: 'whsec_someone_else' });
+    expect(forged.status).toBe(400);
+    expect(forged.body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: expect.stringContaining('signature'),
+    });
+    const stale = await deliver(srv.base, event, { timestamp: Math.floor(Date.now() / 1000) - 600 });
+    expect(stale.status).toBe(400);
+    const unsigned = await fetch(`${srv.base}/billing/webhook`, {
+      method: 'POST',
+      body: JSON.stringify(event),
+    });
+    expect(unsigned.status).toBe(400);
+    expect(await tier(owner.token)).toBe('free');
+
+    expect((await deliver(srv.base, event)).body.data).toEqual({ applied: true });
+    expect((await deliver(srv.base, event)).body.data).toEqual({ applied: false });
+    expect(await tier(owner.token)).toBe('pro');
+    const changes = (
+      (await call(srv.base, 'GET', `/workspaces/${owner.workspace.id}/audit`, { token: owner.token })).body
+        .data.entries as { action: string }[]
+    ).filter((e) => e.action === 'subscription.changed');
+    expect(changes).toHaveLength(1);
+  });
+
+  it('a deleted event before its updated: the final state is the latest (Free); an ended subscription never comes back', async () => {
+    const owner = await srv.createUser('free');
+    const sub = `sub_order_${owner.workspace.id}`;
+    const t = Math.floor(Date.now() / 1000);
+    await deliver(
+      srv.base,
+      stripeEvent('customer.subscription.created', subscription(sub, owner.workspace.id, 'active'), t - 30),
+    );
+    expect(await tier(owner.token)).toBe('pro');
+    const updated = stripeEvent(
+      'customer.subscription.updated',
+      subscription(sub, owner.workspace.id, 'active'),
+      t - 10,
+    );
+    const deleted = stripeEvent(
+      'customer.subscription.deleted',
+      subscription(sub, owner.workspace.id, 'canceled'),
+      t - 5,
+    );
+    expect((await deliver(srv.base, deleted)).body.data).toEqual({ applied: true });
+    expect((await deliver(srv.base, updated)).body.data).toEqual({ applied: false });
+    expect(await tier(owner.token)).toBe('free');
+    // Even a newer event naming it active again does not revive it.
+    await deliver(
+      srv.base,
+      stripeEvent('customer.subscription.updated', subscription(sub, owner.workspace.id, 'active'), t),
+    );
+    expect(await tier(owner.token)).toBe('free');
+  });
+
+  it('past due keeps the tier 7 days and mails the owner, then the sweep returns the workspace to Free', async () => {
+    const owner = await srv.createUser('free');
+    const sub = `sub_due_${owner.workspace.id}`;
+    await deliver(
+      srv.base,
+      stripeEvent(
+        'customer.subscription.created',
+        subscription(sub, owner.workspace.id, 'active', { price: 'price_agency_monthly' }),
+      ),
+    );
+    expect(await tier(owner.token)).toBe('agency');
+    const before = srv.mail.length;
+    await deliver(
+      srv.base,
+      stripeEvent(
+        'customer.subscription.updated',
+        subscription(sub, owner.workspace.id, 'past_due', { price: 'price_agency_monthly' }),
+      ),
+    );
+    expect(await tier(owner.token)).toBe('agency');
+    expect((await srv.mailTo(owner.user.email, /payment for the agency plan/, before)).subject).toContain(
+      'failed',
+    );
+    const billing = srv.services.billing;
+    if (!billing) throw new Error('billing is on here');
+    const now = clock.now().getTime();
+    clock.set(new Date(now + 6 * 24 * 3600 * 1000).toISOString());
+    await billing.sweep();
+    expect(await tier(owner.token)).toBe('agency');
+    clock.set(new Date(now + 8 * 24 * 3600 * 1000).toISOString());
+    expect(await billing.sweep()).toBeGreaterThanOrEqual(1);
+    expect(await tier(owner.token)).toBe('free');
+    clock.set(new Date(now).toISOString());
+  });
+
+  it('only owners buy: an admin reads the plan, an editor cannot, a viewer token gets 403; a second checkout is refused', async () => {
+    const owner = await srv.createUser('free');
+    const reader = await call(srv.base, 'POST', '/tokens', {
+      token: owner.token,
+      json: { name: 'reader', scopes: ['images:read'] },
+    });
+    const readOnly = reader.body.data.token as string;
+    expect((await call(srv.base, 'GET', '/billing', { token: readOnly })).status).toBe(403);
+    await deliver(
+      srv.base,
+      stripeEvent(
+        'customer.subscription.created',
+        subscription(`sub_twice_${owner.workspace.id}`, owner.workspace.id, 'active'),
+      ),
+    );
+    const again = await call(srv.base, 'POST', '/billing/checkout', {
+      token: owner.token,
+      json: { tier: 'agency' },
+    });
+    expect(again.status).toBe(409);
+    const bad = await call(srv.base, 'POST', '/billing/checkout', {
+      token: owner.token,
+      json: { tier: 'gold' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.field).toBe('tier');
+  });
+});
+
+describe('billing off (no STRIPE_SECRET_KEY)', () => {
+  let srv: TestServer;
+  beforeAll(async () => {
+    srv = await startTestServer();
+  });
+  afterAll(() => srv.close());
+
+  it('answers 404 on every billing route, offers no upgrade at the quota wall, and shows no Billing page', async () => {
+    const owner = await srv.createUser('free');
+    for (const [method, path] of [
+      ['GET', '/billing'],
+      ['POST', '/billing/checkout'],
+      ['POST', '/billing/portal'],
+      ['POST', '/billing/webhook'],
+    ] as const)
+      expect(
+        (
+          await call(srv.base, method, path, {
+            token: owner.token,
+            ...(method === 'POST' ? { json: {} } : {}),
+          })
+        ).status,
+        path,
+      ).toBe(404);
+    for (let i = 0; i < 10; i++) await srv.services.ledger.charge(owner.workspace);
+    const wall = await generate(
+      srv.base,
+      owner.token,
+      { title: 'x' },
+      { data: await solid([1, 2, 3], 'jpeg', 300, 200) },
+    );
+    expect(wall.status).toBe(429);
+    expect(Object.keys(wall.body as object).sort()).toEqual(['error', 'message', 'retryAfter']);
+    expect(srv.services.billing).toBeUndefined();
+  });
+});
