@@ -19,6 +19,13 @@ from .batch_detail_status import BatchDetailStatus
 from .batch_request import BatchRequest
 from .batch_request_items_item import BatchRequestItemsItem
 from .batch_status import BatchStatus
+from .billing_view import BillingView
+from .billing_view_interval_type_0 import BillingViewIntervalType0
+from .billing_view_plans import BillingViewPlans
+from .billing_view_plans_agency import BillingViewPlansAgency
+from .billing_view_plans_pro import BillingViewPlansPro
+from .billing_view_seats import BillingViewSeats
+from .billing_view_tier import BillingViewTier
 from .cancel_batch_response_200 import CancelBatchResponse200
 from .check_layout_body import CheckLayoutBody
 from .check_layout_body_aspect import CheckLayoutBodyAspect
@@ -35,9 +42,16 @@ from .check_layout_body_position_type_0 import CheckLayoutBodyPositionType0
 from .check_layout_body_position_type_1 import CheckLayoutBodyPositionType1
 from .check_layout_body_template_name import CheckLayoutBodyTemplateName
 from .check_layout_response_200 import CheckLayoutResponse200
+from .checkout_request import CheckoutRequest
+from .checkout_request_interval import CheckoutRequestInterval
+from .checkout_request_tier import CheckoutRequestTier
 from .create_batch_files_body import CreateBatchFilesBody
 from .create_batch_response_202 import CreateBatchResponse202
+from .create_checkout_response_200 import CreateCheckoutResponse200
+from .create_checkout_response_200_data import CreateCheckoutResponse200Data
 from .create_invitation_response_201 import CreateInvitationResponse201
+from .create_portal_session_response_200 import CreatePortalSessionResponse200
+from .create_portal_session_response_200_data import CreatePortalSessionResponse200Data
 from .create_preset_response_201 import CreatePresetResponse201
 from .create_render_url_response_200 import CreateRenderUrlResponse200
 from .create_signing_key_request import CreateSigningKeyRequest
@@ -86,6 +100,7 @@ from .generate_image_body_position_type_1 import GenerateImageBodyPositionType1
 from .generate_image_body_template_name import GenerateImageBodyTemplateName
 from .generate_image_response_201 import GenerateImageResponse201
 from .get_batch_response_200 import GetBatchResponse200
+from .get_billing_response_200 import GetBillingResponse200
 from .get_image_response_200 import GetImageResponse200
 from .get_open_api_response_200 import GetOpenApiResponse200
 from .get_preset_response_200 import GetPresetResponse200
@@ -165,6 +180,9 @@ from .preset_request_position_type_0 import PresetRequestPositionType0
 from .preset_request_position_type_1 import PresetRequestPositionType1
 from .preset_request_template_name import PresetRequestTemplateName
 from .quota_error_body import QuotaErrorBody
+from .receive_billing_event_body import ReceiveBillingEventBody
+from .receive_billing_event_response_200 import ReceiveBillingEventResponse200
+from .receive_billing_event_response_200_data import ReceiveBillingEventResponse200Data
 from .remove_member_response_200 import RemoveMemberResponse200
 from .render_url import RenderUrl
 from .render_url_request import RenderUrlRequest
@@ -285,6 +303,13 @@ __all__ = (
     "BatchRequest",
     "BatchRequestItemsItem",
     "BatchStatus",
+    "BillingView",
+    "BillingViewIntervalType0",
+    "BillingViewPlans",
+    "BillingViewPlansAgency",
+    "BillingViewPlansPro",
+    "BillingViewSeats",
+    "BillingViewTier",
     "CancelBatchResponse200",
     "CheckLayoutBody",
     "CheckLayoutBodyAspect",
@@ -301,9 +326,16 @@ __all__ = (
     "CheckLayoutBodyPositionType1",
     "CheckLayoutBodyTemplateName",
     "CheckLayoutResponse200",
+    "CheckoutRequest",
+    "CheckoutRequestInterval",
+    "CheckoutRequestTier",
     "CreateBatchFilesBody",
     "CreateBatchResponse202",
+    "CreateCheckoutResponse200",
+    "CreateCheckoutResponse200Data",
     "CreateInvitationResponse201",
+    "CreatePortalSessionResponse200",
+    "CreatePortalSessionResponse200Data",
     "CreatePresetResponse201",
     "CreateRenderUrlResponse200",
     "CreateSigningKeyRequest",
@@ -352,6 +384,7 @@ __all__ = (
     "GenerateImageBodyTemplateName",
     "GenerateImageResponse201",
     "GetBatchResponse200",
+    "GetBillingResponse200",
     "GetImageResponse200",
     "GetOpenApiResponse200",
     "GetPresetResponse200",
@@ -429,6 +462,9 @@ __all__ = (
     "PresetRequestPositionType1",
     "PresetRequestTemplateName",
     "QuotaErrorBody",
+    "ReceiveBillingEventBody",
+    "ReceiveBillingEventResponse200",
+    "ReceiveBillingEventResponse200Data",
     "RemoveMemberResponse200",
     "RenderUrl",
     "RenderUrlRequest",

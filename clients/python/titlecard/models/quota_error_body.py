@@ -12,6 +12,8 @@ from typing import (
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 T = TypeVar("T", bound="QuotaErrorBody")
 
 
@@ -22,11 +24,13 @@ class QuotaErrorBody:
         error (Literal['Rate limit exceeded']):
         message (str):
         retry_after (int): Seconds until the quota resets.
+        upgrade_url (str | Unset): Ours, with billing on (docs/billing.md): where the owner buys a larger plan.
     """
 
     error: Literal["Rate limit exceeded"]
     message: str
     retry_after: int
+    upgrade_url: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -35,6 +39,8 @@ class QuotaErrorBody:
         message = self.message
 
         retry_after = self.retry_after
+
+        upgrade_url = self.upgrade_url
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -45,6 +51,8 @@ class QuotaErrorBody:
                 "retryAfter": retry_after,
             }
         )
+        if upgrade_url is not UNSET:
+            field_dict["upgradeUrl"] = upgrade_url
 
         return field_dict
 
@@ -61,10 +69,13 @@ class QuotaErrorBody:
 
         retry_after = d.pop("retryAfter")
 
+        upgrade_url = d.pop("upgradeUrl", UNSET)
+
         quota_error_body = cls(
             error=error,
             message=message,
             retry_after=retry_after,
+            upgrade_url=upgrade_url,
         )
 
         quota_error_body.additional_properties = d
