@@ -4,13 +4,17 @@
  * signed in, its email confirmed by the emailed link), a few
  * images made from the bundled sample photos, then the overview, the playground with its live
  * preview, the tokens page right after a token is created, the render links page with a link made,
- * the Members page of a shared workspace, and the consent page an assistant opens to connect with OAuth.
+ * the Members page of a shared workspace, the consent page, and the Billing page before and
+ * after buying Pro (on stripe-mock, which it starts) for docs/billing.md. The consent page is the one
+ * an assistant opens to connect with OAuth.
  *
  *   npx tsx scripts/screenshots.ts
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { launchChromium } from '../test/support/browser.js';
+import { launchChromium, signedInPage } from '../test/support/browser.js';
+import { startStripeMock } from '../test/support/server-processes.js';
+import { BILLING_ENV, deliver, stripeEvent, subscription } from '../test/support/stripe.js';
 import { startTestServer } from '../test/support/server.js';
 
 const DOCS = fileURLToPath(new URL('../docs/', import.meta.url));
@@ -134,7 +138,39 @@ try {
   process.stdout.write(
     `wrote ${DOCS}dashboard-{overview,playground,tokens,render-links,members,consent}.jpg\n`,
   );
+  await billingScreenshots();
 } finally {
   await browser.close();
   await srv.close();
+}
+
+/**
+ * The Billing page before and after buying Pro (docs/billing.md), on a server whose Stripe is
+ * stripe-mock; the purchase's event is the script's own, signed as Stripe signs them.
+ */
+async function billingScreenshots() {
+  const mock = await startStripeMock();
+  if (!mock) throw new Error('stripe-mock is needed for the Billing screenshots (.ci/run builds it)');
+  const billed = await startTestServer({ env: BILLING_ENV(mock.url) });
+  try {
+    const { page, session } = await signedInPage(browser, billed, 'ada');
+    const signedIn = await billed.services.sessions.authenticate(session);
+    if (!signedIn) throw new Error('not signed in');
+    const { workspace } = signedIn.principal;
+    for (let i = 0; i < 10; i++) await billed.services.ledger.charge(workspace);
+    await page.setViewportSize({ width: 1280, height: 640 });
+    await page.goto(`${billed.url}/settings/billing`);
+    await page.screenshot({ path: `${DOCS}billing-before.jpg`, type: 'jpeg', quality: 82 });
+    const sub = `sub_${workspace.id}`;
+    await deliver(
+      billed.base,
+      stripeEvent('customer.subscription.created', subscription(sub, workspace.id, 'active')),
+    );
+    await page.goto(`${billed.url}/settings/billing`);
+    await page.screenshot({ path: `${DOCS}billing-after.jpg`, type: 'jpeg', quality: 82 });
+    process.stdout.write(`wrote ${DOCS}billing-{before,after}.jpg\n`);
+  } finally {
+    await billed.close();
+    await mock.stop();
+  }
 }
