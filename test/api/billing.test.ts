@@ -5,6 +5,7 @@
  * forged, stale, replayed and reordered events change nothing they should not; the portal; the
  * past-due grace; and with billing off, nothing of it answers.
  */
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { fakeClock } from '../support/domain.js';
 import { solid } from '../support/images.js';
@@ -106,6 +107,67 @@ describe.skipIf(!stripeUrl)('billing with Stripe (stripe-mock)', () => {
         .filter((e) => e.action === 'subscription.changed')
         .map((e) => `${e.details.from}→${e.details.to}`),
     ).toEqual(['pro→free', 'free→pro']);
+  });
+
+  it('an MCP client that takes URL elicitation is offered the upgrade page at the quota wall, and its call goes through once the person has upgraded; another is told the page', async () => {
+    const owner = await srv.createUser('free');
+    for (let i = 0; i < 10; i++) await srv.services.ledger.charge(owner.workspace);
+    const offered: { mode?: string; url?: string; message?: string }[] = [];
+    const client = new Client(
+      { name: 'elicitation test', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: { url: {} } } },
+    );
+    client.setRequestHandler('elicitation/create', async (request) => {
+      offered.push(request.params as { mode?: string; url?: string; message?: string });
+      // The person opens the page and pays; Stripe tells Titlecard; then the assistant is told to go on.
+      await deliver(
+        srv.base,
+        stripeEvent(
+          'customer.subscription.created',
+          subscription(`sub_mcp_${owner.workspace.id}`, owner.workspace.id, 'active'),
+        ),
+      );
+      return { action: 'accept' };
+    });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${srv.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${owner.token}` } },
+      }),
+    );
+    const made = await client.callTool({
+      name: 'generate_image',
+      arguments: { title: 'After the upgrade', imageBase64: small.toString('base64') },
+    });
+    await client.close();
+    expect(offered).toEqual([
+      expect.objectContaining({
+        mode: 'url',
+        url: `${srv.url}/settings/billing`,
+        message: expect.stringContaining('quota'),
+      }),
+    ]);
+    expect(made.isError).toBeFalsy();
+    expect(await tier(owner.token)).toBe('pro');
+
+    // A client without URL elicitation: the tool's answer names the page.
+    const plain = await srv.createUser('free');
+    for (let i = 0; i < 10; i++) await srv.services.ledger.charge(plain.workspace);
+    const other = new Client(
+      { name: 'plain', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await other.connect(
+      new StreamableHTTPClientTransport(new URL(`${srv.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${plain.token}` } },
+      }),
+    );
+    const refused = await other.callTool({
+      name: 'generate_image',
+      arguments: { title: 'No room', imageBase64: small.toString('base64') },
+    });
+    await other.close();
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toContain(`${srv.url}/settings/billing`);
   });
 
   it('a forged, stale or unsigned event answers 400 and changes nothing; the same event twice changes once', async () => {

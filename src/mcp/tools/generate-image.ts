@@ -1,5 +1,13 @@
 /** `generate_image`: docs/api.md#generate-options as a tool, with an inline preview and a link to the full image. */
-import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  inputRequired,
+  type CallToolResult,
+  type ClientCapabilities,
+  type McpServer,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { QuotaExceededError } from '../../domain/kernel/errors.js';
 import { pathToFileURL } from 'node:url';
 import { contentTypeOfKey } from '../../domain/images/files.js';
 import { imageRecordSchema } from '../../domain/images/schemas.js';
@@ -7,7 +15,7 @@ import { type DisplayEncoding, encodeForDisplay } from '../../domain/render/inde
 import type { ToolContext } from './context.js';
 import { backgroundOf, generateInputSchema } from './generate-input.js';
 import { STUDIO_URI } from '../studio.js';
-import { safely, structuredResult } from './results.js';
+import { errorResult, structuredResult } from './results.js';
 
 /**
  * The inline preview: JPEG, at most 1568 px on the long side (what assistants downscale images to)
@@ -39,7 +47,29 @@ export function registerGenerateImage(
       // Hosts that render MCP Apps show the result in the studio (src/mcp/studio.ts); others ignore it.
       _meta: { ui: { resourceUri: STUDIO_URI } },
     },
-    safely(logger, async (args: Record<string, unknown>) => {
+    async (args: Record<string, unknown>, ctx: ServerContext) => {
+      try {
+        return await generate(args);
+      } catch (err) {
+        // The quota wall, with billing on: a client that takes URL-mode elicitation is offered the
+        // upgrade page (docs/billing.md), and retries once the person is back.
+        const upgradeUrl = err instanceof QuotaExceededError ? err.upgradeUrl : undefined;
+        if (upgradeUrl && takesUrlElicitation(ctx) && ctx.mcpReq.inputResponses?.upgrade === undefined)
+          return inputRequired({
+            inputRequests: {
+              upgrade: inputRequired.elicitUrl({
+                message: `${err instanceof Error ? err.message : ''}. Open the Billing page to upgrade, then come back: the image is made then.`,
+                url: upgradeUrl,
+              }),
+            },
+          });
+        return errorResult(err, logger);
+      }
+    },
+  );
+
+  async function generate(args: Record<string, unknown>): Promise<CallToolResult> {
+    {
       const { bytes, options } = backgroundOf(args, imageSources);
       const { image, thumbnail, warnings } = await backend.generate(bytes, options);
 
@@ -73,6 +103,17 @@ export function registerGenerateImage(
         description: `The full ${image.width}×${image.height} image`,
       });
       return structuredResult(image, content);
-    }),
-  );
+    }
+  }
+}
+
+/**
+ * Whether the client of this request declared URL-mode elicitation: on the 2026-07-28 revision
+ * every request carries its capabilities; a stateless 2025-era request carries none.
+ */
+function takesUrlElicitation(ctx: ServerContext): boolean {
+  // The SDK types the envelope as `{}`; its keys are the revision's reserved `_meta` names.
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const declared = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+  return declared?.elicitation?.url !== undefined;
 }
