@@ -118,7 +118,7 @@ describe.skipIf(!stripeUrl)('billing with Stripe (stripe-mock)', () => {
       { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: { url: {} } } },
     );
     client.setRequestHandler('elicitation/create', async (request) => {
-      offered.push(request.params as { mode?: string; url?: string; message?: string });
+      offered.push(request.params);
       // The person opens the page and pays; Stripe tells Titlecard; then the assistant is told to go on.
       await deliver(
         srv.base,
