@@ -5,7 +5,7 @@
  * package's `constructEvent`, with its default tolerance of 300 s.
  */
 import type Stripe from 'stripe';
-import { ValidationError } from '../domain/kernel/errors.js';
+import { ConflictError, ServiceUnavailableError, ValidationError } from '../domain/kernel/errors.js';
 import type { BillingEvent, BillingGateway, SubscriptionState } from '../domain/billing/gateway.js';
 
 export interface StripeSettings {
@@ -57,6 +57,33 @@ export function eventOf(event: Stripe.Event): BillingEvent {
   };
 }
 
+/**
+ * Runs a call to Stripe, its failures as the domain's: Stripe away or overloaded (no answer, a 5xx,
+ * a rate limit) is ServiceUnavailableError (503, retry); a request Stripe refuses (a customer
+ * deleted in its dashboard, a price that is gone) is ConflictError naming what and why.
+ */
+async function stripeCall<T>(what: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    const e = err as { type?: string; statusCode?: number; message?: string };
+    if (
+      e.type === 'StripeConnectionError' ||
+      e.type === 'StripeRateLimitError' ||
+      e.type === 'StripeAPIError' ||
+      (e.statusCode ?? 0) >= 500
+    )
+      throw new ServiceUnavailableError(`Stripe did not answer (${what}): try again in a moment`, 30);
+    if (
+      e.type === 'StripeInvalidRequestError' ||
+      e.type === 'StripeCardError' ||
+      e.type === 'StripePermissionError'
+    )
+      throw new ConflictError(`Stripe refused ${what}: ${e.message ?? 'no reason given'}`);
+    throw err;
+  }
+}
+
 /** Opens the gateway. Throws when the `stripe` package is not installed (an optional dependency). */
 export async function openStripeGateway(settings: StripeSettings): Promise<BillingGateway> {
   const { default: StripeClient } = await import('stripe');
@@ -71,33 +98,40 @@ export async function openStripeGateway(settings: StripeSettings): Promise<Billi
   });
   return {
     async checkout({ priceId, workspaceId, customerId, email, successUrl, cancelUrl }) {
-      const session = await stripe.checkout.sessions.create({
-        mode: 'subscription',
-        line_items: [{ price: priceId, quantity: 1 }],
-        success_url: successUrl,
-        cancel_url: cancelUrl,
-        client_reference_id: workspaceId,
-        subscription_data: { metadata: { workspace: workspaceId } },
-        metadata: { workspace: workspaceId },
-        ...(customerId ? { customer: customerId } : { customer_email: email }),
-      });
+      const session = await stripeCall('the Checkout Session', () =>
+        stripe.checkout.sessions.create({
+          mode: 'subscription',
+          line_items: [{ price: priceId, quantity: 1 }],
+          success_url: successUrl,
+          cancel_url: cancelUrl,
+          client_reference_id: workspaceId,
+          subscription_data: { metadata: { workspace: workspaceId } },
+          metadata: { workspace: workspaceId },
+          ...(customerId ? { customer: customerId } : { customer_email: email }),
+        }),
+      );
       if (!session.url) throw new Error(`Stripe answered a Checkout Session without a URL (${session.id})`);
       return { url: session.url };
     },
     async portal(customerId, returnUrl) {
-      const session = await stripe.billingPortal.sessions.create({
-        customer: customerId,
-        return_url: returnUrl,
-      });
+      const session = await stripeCall('the billing portal session', () =>
+        stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl }),
+      );
       return { url: session.url };
     },
+    async price(id) {
+      const price = await stripeCall(`the price ${id}`, () => stripe.prices.retrieve(id));
+      return { id: price.id, amount: price.unit_amount, currency: price.currency };
+    },
     async subscription(id) {
-      try {
-        return stateOf(await stripe.subscriptions.retrieve(id));
-      } catch (err) {
-        if ((err as { statusCode?: number }).statusCode === 404) return undefined;
-        throw err;
-      }
+      return stripeCall(`the subscription ${id}`, async () => {
+        try {
+          return stateOf(await stripe.subscriptions.retrieve(id));
+        } catch (err) {
+          if ((err as { statusCode?: number }).statusCode === 404) return undefined;
+          throw err;
+        }
+      });
     },
     verify(payload, signature) {
       if (!signature)

@@ -1025,15 +1025,43 @@ export interface components {
         used: number;
         limit: number;
       };
-      /** @description The plans on offer, by tier and interval: their Stripe price ids */
+      /** @description The plans on offer, by tier and interval: their prices, as Stripe has them */
       plans: {
         pro: {
-          month: string;
-          year: string;
+          month: {
+            /** @description The Stripe price id */
+            id: string;
+            /** @description In the currency's minor unit (cents); null when Stripe did not say */
+            amount: number | null;
+            /** @description ISO 4217, lower case (usd) */
+            currency: string | null;
+          };
+          year: {
+            /** @description The Stripe price id */
+            id: string;
+            /** @description In the currency's minor unit (cents); null when Stripe did not say */
+            amount: number | null;
+            /** @description ISO 4217, lower case (usd) */
+            currency: string | null;
+          };
         };
         agency: {
-          month: string;
-          year: string;
+          month: {
+            /** @description The Stripe price id */
+            id: string;
+            /** @description In the currency's minor unit (cents); null when Stripe did not say */
+            amount: number | null;
+            /** @description ISO 4217, lower case (usd) */
+            currency: string | null;
+          };
+          year: {
+            /** @description The Stripe price id */
+            id: string;
+            /** @description In the currency's minor unit (cents); null when Stripe did not say */
+            amount: number | null;
+            /** @description ISO 4217, lower case (usd) */
+            currency: string | null;
+          };
         };
       };
     };

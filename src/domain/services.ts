@@ -51,6 +51,7 @@ import { createBilling, upgradeUrlOf, type Billing, type PriceTable } from './bi
 import type { BillingGateway } from './billing/gateway.js';
 import { createWorkspaces, type Workspaces } from './workspaces/workspaces.js';
 import { guarded } from './workspaces/guard.js';
+import { SCOPE_TABLES } from './workspaces/scope-tables.js';
 import type { AuditAction } from './workspaces/audit.js';
 import type { Principal } from './workspaces/roles.js';
 
@@ -456,25 +457,9 @@ export function createServices(deps: ServiceDeps): Services {
     audit,
     billing,
     ledger,
-    generation: guarded(generation, {
-      generate: 'images:write',
-      generateItem: 'internal',
-      renderQueued: 'internal',
-      sweepCharges: 'internal',
-    }),
-    previews: guarded(previews, {
-      preview: 'images:write',
-      previewTemplate: 'images:write',
-      view: 'images:read',
-      checkLayout: 'images:write',
-    }),
-    images: guarded(images, {
-      list: 'images:read',
-      get: 'images:read',
-      activity: 'images:read',
-      delete: 'images:write',
-      deleteAllOf: 'internal',
-    }),
+    generation: guarded(generation, SCOPE_TABLES.generation),
+    previews: guarded(previews, SCOPE_TABLES.previews),
+    images: guarded(images, SCOPE_TABLES.images),
     files,
     sessions,
     links,
@@ -482,76 +467,13 @@ export function createServices(deps: ServiceDeps): Services {
     oauth,
     oauthSecret: (purpose) =>
       createHmac('sha256', deps.secretsKey).update(`titlecard oauth ${purpose}`).digest(),
-    assets: guarded(assets, {
-      uploadImage: 'templates:write',
-      uploadFont: 'templates:write',
-      delete: 'templates:write',
-      list: 'images:read',
-      imageRecordOf: 'internal',
-      fontRecordOf: 'internal',
-      imageOf: 'internal',
-      fontOf: 'internal',
-      deleteAllOf: 'internal',
-    }),
-    presets: guarded(presets, {
-      create: 'templates:write',
-      replace: 'templates:write',
-      delete: 'templates:write',
-      list: 'images:read',
-      get: 'images:read',
-      use: 'internal',
-    }),
-    templates: guarded(templates, {
-      create: 'templates:write',
-      replace: 'templates:write',
-      delete: 'templates:write',
-      list: 'images:read',
-      get: 'images:read',
-      design: 'internal',
-      draft: 'internal',
-      recordOf: 'internal',
-    }),
-    renderUrls: guarded(renderUrls, {
-      createKey: 'images:write',
-      revokeKey: 'images:write',
-      createUrl: 'images:write',
-      listKeys: 'images:read',
-      fetch: 'internal',
-      deleteAllOf: 'internal',
-    }),
-    sites: guarded(sitesAudited, {
-      create: 'sites:write',
-      setBudget: 'sites:write',
-      verify: 'sites:write',
-      delete: 'sites:write',
-      list: 'images:read',
-      get: 'images:read',
-      pages: 'images:read',
-      fetch: 'internal',
-      deleteAllOf: 'internal',
-    }),
-    batches: guarded(batches, {
-      create: 'images:write',
-      admit: 'images:write',
-      cancel: 'images:write',
-      archive: 'images:read',
-      list: 'images:read',
-      get: 'images:read',
-      viewOf: 'internal',
-      deleteAllOf: 'internal',
-    }),
-    webhooks: guarded(webhooksAudited, {
-      create: 'webhooks:write',
-      delete: 'webhooks:write',
-      sendTest: 'webhooks:write',
-      list: 'webhooks:write',
-      deliveries: 'webhooks:write',
-      batchSecret: 'internal',
-      deleteAllOf: 'internal',
-      publish: 'internal',
-      start: 'internal',
-      stop: 'internal',
-    }),
+    assets: guarded(assets, SCOPE_TABLES.assets),
+    presets: guarded(presets, SCOPE_TABLES.presets),
+    templates: guarded(templates, SCOPE_TABLES.templates),
+    renderUrls: guarded(renderUrls, SCOPE_TABLES.renderUrls),
+    sites: guarded(sitesAudited, SCOPE_TABLES.sites),
+    batches: guarded(batches, SCOPE_TABLES.batches),
+    webhooks: guarded(webhooksAudited, SCOPE_TABLES.webhooks),
     background: {
       start() {
         if (!deps.itemQueue) runner.start();

@@ -65,6 +65,12 @@ describe.skipIf(!stripeUrl)('billing with Stripe (stripe-mock)', () => {
     const plan = await call(srv.base, 'GET', '/billing', { token: owner.token });
     assertMatchesOpenApi('GET', '/billing', 200, plan.body);
     expect(plan.body.data).toMatchObject({ tier: 'pro', status: 'active', interval: 'month' });
+    // The prices as Stripe has them (stripe-mock's fixture amount), for the Billing page.
+    expect(plan.body.data.plans.agency.year).toEqual({
+      id: 'price_agency_yearly',
+      amount: expect.any(Number),
+      currency: 'usd',
+    });
     // Stripe's next word on it: renewing (stripe-mock's fixture says otherwise; events are newer).
     const sub = `sub_${owner.workspace.id}`;
     await deliver(
@@ -292,6 +298,83 @@ describe.skipIf(!stripeUrl)('billing with Stripe (stripe-mock)', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details.field).toBe('tier');
+  });
+  it("unpaid gives Free until the invoice is paid; the end of an earlier subscription never replaces a live newer one; an owner's narrow token cannot reach the subscription", async () => {
+    const owner = await srv.createUser('free');
+    const ws = owner.workspace.id;
+    const t = Math.floor(Date.now() / 1000);
+    await deliver(
+      srv.base,
+      stripeEvent('customer.subscription.created', subscription(`sub_a_${ws}`, ws, 'active'), t - 50),
+    );
+    await deliver(
+      srv.base,
+      stripeEvent('customer.subscription.updated', subscription(`sub_a_${ws}`, ws, 'unpaid'), t - 40),
+    );
+    expect(await tier(owner.token)).toBe('free');
+    await deliver(
+      srv.base,
+      stripeEvent('customer.subscription.updated', subscription(`sub_a_${ws}`, ws, 'active'), t - 30),
+    );
+    expect(await tier(owner.token)).toBe('pro');
+    // A second subscription (another checkout), then the first one's end arrives late.
+    await deliver(
+      srv.base,
+      stripeEvent(
+        'customer.subscription.created',
+        subscription(`sub_b_${ws}`, ws, 'active', { price: 'price_agency_monthly' }),
+        t - 20,
+      ),
+    );
+    expect(await tier(owner.token)).toBe('agency');
+    expect(
+      (
+        await deliver(
+          srv.base,
+          stripeEvent('customer.subscription.deleted', subscription(`sub_a_${ws}`, ws, 'canceled'), t - 10),
+        )
+      ).body.data,
+    ).toEqual({ applied: false });
+    expect(await tier(owner.token)).toBe('agency');
+    const narrow = await call(srv.base, 'POST', '/tokens', {
+      token: owner.token,
+      json: { name: 'ci', scopes: ['images:read', 'images:write'] },
+    });
+    const portal = await call(srv.base, 'POST', '/billing/portal', {
+      token: narrow.body.data.token as string,
+    });
+    expect(portal.status).toBe(403);
+    expect(portal.body.error.message).toContain('workspace:admin');
+  });
+});
+
+describe.skipIf(!stripeUrl)('billing while Stripe does not answer', () => {
+  let srv: TestServer;
+  beforeAll(async () => {
+    // Port 9 (discard): nothing listens there.
+    srv = await startTestServer({ env: BILLING_ENV('http://127.0.0.1:9') });
+  });
+  afterAll(() => srv.close());
+
+  it('a checkout answers 503 with Retry-After; an event that needs Stripe answers 503 at each delivery, so Stripe retries it, and none is taken as seen', async () => {
+    const owner = await srv.createUser('free');
+    const checkout = await call(srv.base, 'POST', '/billing/checkout', {
+      token: owner.token,
+      json: { tier: 'pro' },
+    });
+    expect(checkout.status).toBe(503);
+    expect(checkout.body.error.code).toBe('UNAVAILABLE');
+    expect(checkout.headers.get('retry-after')).toBe('30');
+    const completed = stripeEvent('checkout.session.completed', {
+      id: 'cs_test_down',
+      object: 'checkout.session',
+      client_reference_id: owner.workspace.id,
+      customer: `cus_${owner.workspace.id}`,
+      subscription: `sub_down_${owner.workspace.id}`,
+    });
+    expect((await deliver(srv.base, completed)).status).toBe(503);
+    // Stripe retries; the claim was given back, so this delivery takes it (and meets the same outage).
+    expect((await deliver(srv.base, completed)).status).toBe(503);
   });
 });
 

@@ -34,7 +34,7 @@ describe.skipIf(!stripeUrl).each(stores)('billing events on two processes: %s', 
     await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
   });
 
-  it('the same event sent to both, eight times, is applied once; the next moves the workspace on', async () => {
+  it('the same event sent to both, eight times, is applied once; the next moves the workspace on; reordered across them, the latest wins', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'titlecard-billing-'));
     dirs.push(dir);
     const env = { DATA_DIR: dir, ...BILLING_ENV(stripeUrl ?? ''), ...storeEnv(dir) };
@@ -66,5 +66,22 @@ describe.skipIf(!stripeUrl).each(stores)('billing events on two processes: %s', 
     expect((await deliver(b.base, later)).body.data).toEqual({ applied: true });
     for (const p of [a, b])
       expect((await call(p.base, 'GET', '/usage', { token })).body.data.tier).toBe('agency');
+
+    // Reordered across the two: the end arrives at one before an older update at the other.
+    const t = Math.floor(Date.now() / 1000);
+    const ended = stripeEvent(
+      'customer.subscription.deleted',
+      subscription(`sub_${user.id}`, user.id, 'canceled'),
+      t + 5,
+    );
+    const older = stripeEvent(
+      'customer.subscription.updated',
+      subscription(`sub_${user.id}`, user.id, 'active'),
+      t + 1,
+    );
+    expect((await deliver(a.base, ended)).body.data).toEqual({ applied: true });
+    expect((await deliver(b.base, older)).body.data).toEqual({ applied: false });
+    for (const p of [a, b])
+      expect((await call(p.base, 'GET', '/usage', { token })).body.data.tier).toBe('free');
   });
 });

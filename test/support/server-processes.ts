@@ -134,7 +134,13 @@ export async function startFerretdb(): Promise<(ServerProcessHandle & { uri: str
 export async function startStripeMock(): Promise<(ServerProcessHandle & { url: string }) | undefined> {
   const bin = findBinary('stripe-mock');
   if (!bin) return undefined;
-  const handle = await serve(bin, 'stripe-mock', (port) => ['-http-addr', `127.0.0.1:${port}`]);
+  // Its HTTPS listener on a port of the system's choosing: its default (12112) may be taken.
+  const handle = await serve(bin, 'stripe-mock', (port) => [
+    '-http-addr',
+    `127.0.0.1:${port}`,
+    '-https-addr',
+    '127.0.0.1:',
+  ]);
   return { ...handle, url: `http://127.0.0.1:${handle.port}` };
 }
 

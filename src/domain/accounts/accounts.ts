@@ -361,8 +361,11 @@ export function createAccounts({
       const { password } = parseOrThrow(confirmSchema, input);
       await checkPassword(user, password, client);
       const places = await store.workspaces.listFor(user.id);
-      for (const { workspace } of places)
-        if (workspace.personalOf === user.id) await assertNoLiveSubscription(store, workspace);
+      // Every workspace that goes with the account: its own, and those where it is the only member.
+      for (const { workspace } of places) {
+        const alone = (await store.workspaces.members(workspace.id)).every((m) => m.userId === user.id);
+        if (workspace.personalOf === user.id || alone) await assertNoLiveSubscription(store, workspace);
+      }
       for (const { workspace, role } of places) {
         if (workspace.personalOf === user.id || role !== 'owner') continue;
         const members = await store.workspaces.members(workspace.id);

@@ -13,8 +13,10 @@
  *   of order never move a workspace backwards.
  * - `active` and `trialing` give the price's tier at once (usage kept: an upgrade mid-month gives
  *   the new quota at once); `past_due` keeps it for {@link PAST_DUE_GRACE_MS} (7 days, the owner
- *   mailed), then Free; `canceled`, `unpaid` and `incomplete_expired` give Free; a cancel at period
- *   end is Stripe's to carry out at that date (the owner mailed when it is set).
+ *   mailed), then Free; `canceled` and `incomplete_expired` end it (Free, for good); `unpaid` and
+ *   `paused` give Free until Stripe says otherwise; a cancel at period end is Stripe's to carry
+ *   out at that date (the owner mailed when it is set). The end of an earlier subscription never
+ *   replaces a live newer one.
  * - A plan with fewer seats than members keeps every member; invitations wait for room
  *   (workspaces.ts counts seats against the tier).
  */
@@ -29,6 +31,15 @@ import { parseOrThrow } from '../kernel/validate.js';
 import type { AuditLog } from '../workspaces/audit.js';
 import { requireScope, type Principal } from '../workspaces/roles.js';
 import type { BillingEvent, BillingGateway, SubscriptionState } from './gateway.js';
+
+/**
+ * How long a claim on an event holds before another delivery may take it over: 10 minutes (our
+ * choice; Stripe retries a failed delivery for 3 days, first within minutes).
+ */
+const EVENT_CLAIM_LEASE_MS = 10 * 60 * 1000;
+
+/** How long the prices read from Stripe are reused for the Billing page: 10 minutes (our choice). */
+const PRICES_KEPT_MS = 10 * 60 * 1000;
 
 /** How long a `past_due` subscription keeps its tier: 7 days (docs/billing.md). */
 export const PAST_DUE_GRACE_MS = 7 * 24 * 3600 * 1000;
@@ -59,9 +70,20 @@ export async function assertNoLiveSubscription(
 /** The statuses that give the price's tier. */
 const PAYING = new Set(['active', 'trialing']);
 /** The statuses that end it. */
-const ENDED = new Set(['canceled', 'unpaid', 'incomplete_expired']);
+const ENDED = new Set(['canceled', 'incomplete_expired']);
+/** The statuses that give Free while they last, from which Stripe can still bring it back (an invoice paid). */
+const LAPSED = new Set(['unpaid', 'paused']);
 
-const plansSchema = z.object({ month: z.string(), year: z.string() });
+const priceSchema = z.object({
+  id: z.string().describe('The Stripe price id'),
+  amount: z
+    .number()
+    .int()
+    .nullable()
+    .describe("In the currency's minor unit (cents); null when Stripe did not say"),
+  currency: z.string().nullable().describe('ISO 4217, lower case (usd)'),
+});
+const plansSchema = z.object({ month: priceSchema, year: priceSchema });
 /** `GET /billing`: the workspace's plan as its owner sees it. */
 export const billingViewSchema = z.object({
   tier: z.enum(TIERS),
@@ -72,7 +94,7 @@ export const billingViewSchema = z.object({
   seats: z.object({ used: z.number().int(), limit: z.number().int() }),
   plans: z
     .object({ pro: plansSchema, agency: plansSchema })
-    .describe('The plans on offer, by tier and interval: their Stripe price ids'),
+    .describe('The plans on offer, by tier and interval: their prices, as Stripe has them'),
 });
 export type BillingView = z.infer<typeof billingViewSchema>;
 
@@ -129,7 +151,28 @@ export function createBilling(deps: BillingDeps): Billing {
     return undefined;
   }
 
+  /** The four prices as Stripe has them, read at most every {@link PRICES_KEPT_MS}; unknown amounts if Stripe does not answer. */
+  let known: { at: number; plans: BillingView['plans'] } | undefined;
+  async function planPrices(): Promise<BillingView['plans']> {
+    const now = clock.now().getTime();
+    if (known && now - known.at < PRICES_KEPT_MS) return known.plans;
+    const read = async (id: string) =>
+      gateway.price(id).catch((err: unknown) => {
+        deps.logger.warn({ err, price: id }, 'a price could not be read from Stripe');
+        return { id, amount: null, currency: null };
+      });
+    const plans = {
+      pro: { month: await read(prices.pro.month), year: await read(prices.pro.year) },
+      agency: { month: await read(prices.agency.month), year: await read(prices.agency.year) },
+    };
+    if (Object.values(plans).every((p) => p.month.amount !== null && p.year.amount !== null))
+      known = { at: now, plans };
+    return plans;
+  }
+
   function mustOwn(principal: Principal): void {
+    // An owner's narrow token (images:read for CI) does not reach the subscription.
+    requireScope(principal, 'workspace:admin');
     if (principal.role !== 'owner')
       throw new ForbiddenError("Only the workspace's owners manage its subscription");
   }
@@ -160,13 +203,21 @@ export function createBilling(deps: BillingDeps): Billing {
     if (before?.subscriptionId === state.id) {
       if (before.updatedAt > at) return false;
       if (ENDED.has(before.status) && !ENDED.has(state.status)) return false;
-    }
+    } else if (before && !ENDED.has(before.status) && ENDED.has(state.status)) {
+      // The end of an earlier subscription, arriving after a newer one began: the newer one stays.
+      return false;
+    } else if (before && !ENDED.has(before.status) && before.subscriptionId !== null)
+      deps.logger.warn(
+        { workspace: workspaceId, was: before.subscriptionId, now: state.id },
+        'a second live subscription for one workspace: the newer is applied',
+      );
     const now = clock.now();
     const plan = planOf(state.priceId);
-    const pastDueSince = state.status === 'past_due' ? (before?.pastDueSince ?? now) : null;
+    // The grace counts from the event that said so, not from when it was delivered.
+    const pastDueSince = state.status === 'past_due' ? (before?.pastDueSince ?? at) : null;
     let tier: Tier = workspace.tier;
     if (plan && PAYING.has(state.status)) tier = plan.tier;
-    else if (ENDED.has(state.status)) tier = 'free';
+    else if (ENDED.has(state.status) || LAPSED.has(state.status)) tier = 'free';
     else if (state.status === 'past_due' && plan)
       tier = now.getTime() - (pastDueSince ?? now).getTime() > PAST_DUE_GRACE_MS ? 'free' : plan.tier;
     const next: Subscription = {
@@ -221,10 +272,11 @@ export function createBilling(deps: BillingDeps): Billing {
 
     async view(principal) {
       requireScope(principal, 'workspace:admin');
-      const [sub, members, pending] = await Promise.all([
+      const [sub, members, pending, plans] = await Promise.all([
         store.billing.find(principal.workspace.id),
         store.workspaces.members(principal.workspace.id),
         store.invitations.pending(principal.workspace.id, clock.now()),
+        planPrices(),
       ]);
       return {
         tier: principal.workspace.tier,
@@ -233,7 +285,7 @@ export function createBilling(deps: BillingDeps): Billing {
         currentPeriodEnd: sub?.currentPeriodEnd?.toISOString() ?? null,
         cancelAtPeriodEnd: sub?.cancelAtPeriodEnd ?? false,
         seats: { used: members.length + pending.length, limit: TIER_SEATS[principal.workspace.tier] },
-        plans: prices,
+        plans,
       };
     },
 
@@ -264,8 +316,11 @@ export function createBilling(deps: BillingDeps): Billing {
 
     async receive(payload, signature) {
       const event = gateway.verify(payload, signature);
-      // Once per event id, across processes: the claim comes first, and is given back on failure.
-      if (!(await store.billing.claimEvent(event.id, clock.now()))) return false;
+      // Once per event id, across processes: the claim comes first, and is given back on failure;
+      // a claim whose process died (or could not give it back) is taken over after 10 minutes.
+      const now = clock.now();
+      if (!(await store.billing.claimEvent(event.id, now, new Date(now.getTime() - EVENT_CLAIM_LEASE_MS))))
+        return false;
       try {
         const state =
           event.subscription ??
@@ -274,9 +329,14 @@ export function createBilling(deps: BillingDeps): Billing {
         const applied = state && workspaceId ? await apply(workspaceId, state, event.created) : false;
         if (!applied)
           deps.logger.info({ event: event.id, type: event.type }, 'a billing event that changes nothing');
+        await store.billing.finishEvent(event.id);
         return applied;
       } catch (err) {
-        await store.billing.releaseEvent(event.id);
+        await store.billing
+          .releaseEvent(event.id)
+          .catch((e: unknown) =>
+            deps.logger.error({ err: e, event: event.id }, 'billing event claim not given back'),
+          );
         throw err;
       }
     },

@@ -19,6 +19,15 @@ export interface SubscriptionState {
   workspaceId: string | undefined;
 }
 
+/** What a plan costs, as Stripe's price has it. */
+export interface PlanPrice {
+  id: string;
+  /** In the currency's minor unit (cents); null for a price without a fixed amount. */
+  amount: number | null;
+  /** ISO 4217, lower case as Stripe writes it (`usd`). */
+  currency: string;
+}
+
 /** A verified webhook event, reduced to what billing reads of it. */
 export interface BillingEvent {
   id: string;
@@ -46,6 +55,8 @@ export interface BillingGateway {
   }): Promise<{ url: string }>;
   /** A Customer Portal session: its URL. */
   portal(customerId: string, returnUrl: string): Promise<{ url: string }>;
+  /** A price's amount (in the currency's minor unit) and currency, for the Billing page. */
+  price(id: string): Promise<PlanPrice>;
   /** The subscription's state now; undefined when Stripe has none by that id. */
   subscription(id: string): Promise<SubscriptionState | undefined>;
   /**

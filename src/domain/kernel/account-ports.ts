@@ -113,10 +113,13 @@ export interface BillingRepository {
   /** Inserts or replaces the workspace's subscription. */
   upsert(subscription: Subscription): Promise<void>;
   /**
-   * Claims an event id for applying: true for the one caller that did (atomic, across processes),
-   * false when it was claimed before.
+   * Claims an event id for applying at `at`: true for the one caller that did (atomic, across
+   * processes); false when it is applied, or claimed since `staleBefore` (a claim older than that
+   * whose process died or could not give it back is taken over).
    */
-  claimEvent(eventId: string, at: Date): Promise<boolean>;
+  claimEvent(eventId: string, at: Date, staleBefore: Date): Promise<boolean>;
+  /** Marks a claimed event applied: never claimed again. */
+  finishEvent(eventId: string): Promise<void>;
   /** Gives a claim back (applying it failed: Stripe's retry applies it). */
   releaseEvent(eventId: string): Promise<void>;
   /** The subscriptions `past_due` since before `before`. */

@@ -1,6 +1,6 @@
 /**
- * The scope each use case needs, in one table per service (docs/workspaces.md#scopes), and the
- * wrapper that checks it before the use case runs: the REST API, the MCP tools and the dashboard
+ * The wrapper that checks the scope each use case needs (its table in scope-tables.ts,
+ * docs/workspaces.md#scopes) before the use case runs: the REST API, the MCP tools and the dashboard
  * reach the same checked services, so no edge can forget one. The tables are complete by type:
  * a method added to a service without an entry here does not compile.
  */

@@ -14,6 +14,16 @@ import { sessionPrincipal } from '../session.js';
 /** Where the page's forms lead once the server answers: Stripe's Checkout and Customer Portal. */
 const STRIPE_PAGES = ['https://checkout.stripe.com', 'https://billing.stripe.com'];
 
+/** A price as people read it: `$20.00`, in the currency's own minor units; '' when unknown. */
+export function money(price: { amount: number | null; currency: string | null }): string {
+  if (price.amount === null || !price.currency) return '';
+  const format = new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency: price.currency.toUpperCase(),
+  });
+  return format.format(price.amount / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
+}
+
 const NOTICES = {
   checkout:
     'Thank you: the payment is confirmed by Stripe in a moment, and the new plan shows here as soon as it is (reload the page).',
@@ -22,6 +32,8 @@ const NOTICES = {
 export function billingRoutes(runtime: Runtime, billing: Billing): express.Router {
   const { services } = runtime;
   const router = express.Router();
+  // Every answer of these pages may hold a form that leads to Stripe (a refusal re-renders one).
+  router.use('/settings/billing', securityHeaders(runtime, STRIPE_PAGES));
 
   const billingPage = async (res: Response, extra: Record<string, unknown> = {}, status = 200) => {
     const who = sessionPrincipal(res);
@@ -41,16 +53,15 @@ export function billingRoutes(runtime: Runtime, billing: Billing): express.Route
         usage,
         owner: who.role === 'owner',
         day,
+        money,
         ...extra,
       },
       status,
     );
   };
 
-  router.get('/settings/billing', (req, res, next) => {
-    securityHeaders(runtime, STRIPE_PAGES)(req, res, () => {
-      billingPage(res, { notice: noticeFrom(NOTICES, req.query.done) }).catch(next);
-    });
+  router.get('/settings/billing', async (req, res) => {
+    await billingPage(res, { notice: noticeFrom(NOTICES, req.query.done) });
   });
   router.post('/settings/billing/checkout', async (req, res) => {
     await orRefusal(

@@ -23,7 +23,11 @@ from .billing_view import BillingView
 from .billing_view_interval_type_0 import BillingViewIntervalType0
 from .billing_view_plans import BillingViewPlans
 from .billing_view_plans_agency import BillingViewPlansAgency
+from .billing_view_plans_agency_month import BillingViewPlansAgencyMonth
+from .billing_view_plans_agency_year import BillingViewPlansAgencyYear
 from .billing_view_plans_pro import BillingViewPlansPro
+from .billing_view_plans_pro_month import BillingViewPlansProMonth
+from .billing_view_plans_pro_year import BillingViewPlansProYear
 from .billing_view_seats import BillingViewSeats
 from .billing_view_tier import BillingViewTier
 from .cancel_batch_response_200 import CancelBatchResponse200
@@ -307,7 +311,11 @@ __all__ = (
     "BillingViewIntervalType0",
     "BillingViewPlans",
     "BillingViewPlansAgency",
+    "BillingViewPlansAgencyMonth",
+    "BillingViewPlansAgencyYear",
     "BillingViewPlansPro",
+    "BillingViewPlansProMonth",
+    "BillingViewPlansProYear",
     "BillingViewSeats",
     "BillingViewTier",
     "CancelBatchResponse200",

@@ -27,7 +27,7 @@ class BillingView:
         current_period_end (datetime.datetime | None):
         cancel_at_period_end (bool):
         seats (BillingViewSeats):
-        plans (BillingViewPlans): The plans on offer, by tier and interval: their Stripe price ids
+        plans (BillingViewPlans): The plans on offer, by tier and interval: their prices, as Stripe has them
     """
 
     tier: BillingViewTier

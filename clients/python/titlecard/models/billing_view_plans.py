@@ -15,7 +15,7 @@ T = TypeVar("T", bound="BillingViewPlans")
 
 @_attrs_define
 class BillingViewPlans:
-    """The plans on offer, by tier and interval: their Stripe price ids
+    """The plans on offer, by tier and interval: their prices, as Stripe has them
 
     Attributes:
         pro (BillingViewPlansPro):

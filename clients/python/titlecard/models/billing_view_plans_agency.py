@@ -1,9 +1,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+
+if TYPE_CHECKING:
+    from ..models.billing_view_plans_agency_month import BillingViewPlansAgencyMonth
+    from ..models.billing_view_plans_agency_year import BillingViewPlansAgencyYear
+
 
 T = TypeVar("T", bound="BillingViewPlansAgency")
 
@@ -12,17 +17,17 @@ T = TypeVar("T", bound="BillingViewPlansAgency")
 class BillingViewPlansAgency:
     """
     Attributes:
-        month (str):
-        year (str):
+        month (BillingViewPlansAgencyMonth):
+        year (BillingViewPlansAgencyYear):
     """
 
-    month: str
-    year: str
+    month: BillingViewPlansAgencyMonth
+    year: BillingViewPlansAgencyYear
 
     def to_dict(self) -> dict[str, Any]:
-        month = self.month
+        month = self.month.to_dict()
 
-        year = self.year
+        year = self.year.to_dict()
 
         field_dict: dict[str, Any] = {}
 
@@ -37,10 +42,13 @@ class BillingViewPlansAgency:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        d = dict(src_dict)
-        month = d.pop("month")
+        from ..models.billing_view_plans_agency_month import BillingViewPlansAgencyMonth
+        from ..models.billing_view_plans_agency_year import BillingViewPlansAgencyYear
 
-        year = d.pop("year")
+        d = dict(src_dict)
+        month = BillingViewPlansAgencyMonth.from_dict(d.pop("month"))
+
+        year = BillingViewPlansAgencyYear.from_dict(d.pop("year"))
 
         billing_view_plans_agency = cls(
             month=month,

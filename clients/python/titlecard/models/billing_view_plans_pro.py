@@ -1,9 +1,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+
+if TYPE_CHECKING:
+    from ..models.billing_view_plans_pro_month import BillingViewPlansProMonth
+    from ..models.billing_view_plans_pro_year import BillingViewPlansProYear
+
 
 T = TypeVar("T", bound="BillingViewPlansPro")
 
@@ -12,17 +17,17 @@ T = TypeVar("T", bound="BillingViewPlansPro")
 class BillingViewPlansPro:
     """
     Attributes:
-        month (str):
-        year (str):
+        month (BillingViewPlansProMonth):
+        year (BillingViewPlansProYear):
     """
 
-    month: str
-    year: str
+    month: BillingViewPlansProMonth
+    year: BillingViewPlansProYear
 
     def to_dict(self) -> dict[str, Any]:
-        month = self.month
+        month = self.month.to_dict()
 
-        year = self.year
+        year = self.year.to_dict()
 
         field_dict: dict[str, Any] = {}
 
@@ -37,10 +42,13 @@ class BillingViewPlansPro:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        d = dict(src_dict)
-        month = d.pop("month")
+        from ..models.billing_view_plans_pro_month import BillingViewPlansProMonth
+        from ..models.billing_view_plans_pro_year import BillingViewPlansProYear
 
-        year = d.pop("year")
+        d = dict(src_dict)
+        month = BillingViewPlansProMonth.from_dict(d.pop("month"))
+
+        year = BillingViewPlansProYear.from_dict(d.pop("year"))
 
         billing_view_plans_pro = cls(
             month=month,

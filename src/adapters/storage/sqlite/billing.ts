@@ -47,8 +47,14 @@ export function sqliteBilling(db: Database.Database): RecordStore['billing'] {
          current_period_end = excluded.current_period_end, cancel_at_period_end = excluded.cancel_at_period_end,
          past_due_since = excluded.past_due_since, updated_at = excluded.updated_at`,
     ),
-    claim: db.prepare('INSERT OR IGNORE INTO billing_events (id, applied_at) VALUES (?, ?)'),
-    release: db.prepare('DELETE FROM billing_events WHERE id = ?'),
+    // One statement: a new id is inserted, a stale unfinished claim taken over, anything else left.
+    claim: db.prepare(
+      `INSERT INTO billing_events (id, claimed_at, done) VALUES (@id, @at, 0)
+       ON CONFLICT (id) DO UPDATE SET claimed_at = @at
+       WHERE billing_events.done = 0 AND billing_events.claimed_at < @staleBefore`,
+    ),
+    finish: db.prepare('UPDATE billing_events SET done = 1 WHERE id = ?'),
+    release: db.prepare('DELETE FROM billing_events WHERE id = ? AND done = 0'),
     pastDue: db.prepare<[string], SubscriptionRow>(
       "SELECT * FROM subscriptions WHERE status = 'past_due' AND past_due_since < ?",
     ),
@@ -72,8 +78,14 @@ export function sqliteBilling(db: Database.Database): RecordStore['billing'] {
         updatedAt: s.updatedAt.toISOString(),
       });
     },
-    async claimEvent(eventId, at) {
-      return q.claim.run(eventId, at.toISOString()).changes === 1;
+    async claimEvent(eventId, at, staleBefore) {
+      return (
+        q.claim.run({ id: eventId, at: at.toISOString(), staleBefore: staleBefore.toISOString() }).changes ===
+        1
+      );
+    },
+    async finishEvent(eventId) {
+      q.finish.run(eventId);
     },
     async releaseEvent(eventId) {
       q.release.run(eventId);

@@ -417,7 +417,8 @@ export const MIGRATIONS = [
    CREATE INDEX subscriptions_by_customer ON subscriptions(customer_id);
    CREATE TABLE billing_events (
      id TEXT PRIMARY KEY,
-     applied_at TEXT NOT NULL
+     claimed_at TEXT NOT NULL,
+     done INTEGER NOT NULL DEFAULT 0
    ) WITHOUT ROWID;`,
 ];
 
