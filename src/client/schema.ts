@@ -3299,6 +3299,15 @@ export interface operations {
           'application/json': components['schemas']['EndpointErrorBody'];
         };
       };
+      /** @description CONFLICT: a personal workspace is not handed over. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
       /** @description Internal server error, with a request id in the message. */
       500: {
         headers: {

@@ -39,13 +39,13 @@ export const billingResource: Resource = {
     const router = express.Router();
     const on = billingOn(services);
     const auth = requireAuth(services);
-    router.get('/billing', on, auth, async (_req, res) => {
+    router.get('/billing', auth, on, async (_req, res) => {
       ok(res, await billingOf(res).view(principalOf(res)));
     });
-    router.post('/billing/checkout', on, auth, jsonBody('16kb'), async (req, res) => {
+    router.post('/billing/checkout', auth, on, jsonBody('16kb'), async (req, res) => {
       ok(res, await billingOf(res).checkout(principalOf(res), req.body));
     });
-    router.post('/billing/portal', on, auth, async (_req, res) => {
+    router.post('/billing/portal', auth, on, async (_req, res) => {
       ok(res, await billingOf(res).portal(principalOf(res)));
     });
     // Stripe's deliveries: the signature is over the raw bytes, so the body is read as they came.

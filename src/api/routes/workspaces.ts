@@ -20,6 +20,7 @@ import {
 } from '../describe.js';
 import { ok } from '../../http/respond.js';
 import { jsonBody } from '../../http/json-body.js';
+import { decodeFields } from '../../http/form.js';
 import { auditQuerySchema } from '../../domain/workspaces/schemas.js';
 
 const userIdParameter = { name: 'userId', in: 'path', required: true, schema: { type: 'string' } };
@@ -81,7 +82,8 @@ export const workspacesResource: Resource = {
       res.json({ success: true, message: `Invitation ${req.params.invitationId as string} withdrawn` });
     });
     router.get('/workspaces/:id/audit', auth, async (req, res) => {
-      ok(res, await workspaces.audit(principalOf(res), id(req.params), req.query));
+      // As GET /images reads its query: an empty value is not sent, a number a number.
+      ok(res, await workspaces.audit(principalOf(res), id(req.params), decodeFields(req.query)));
     });
     return router;
   },
@@ -124,6 +126,7 @@ export const workspacesResource: Resource = {
           200: { description: 'The workspace.', content: json(envelope('Workspace')) },
           400: errorResponses[400],
           404: errorResponses[404],
+          409: conflict('CONFLICT: a personal workspace is not handed over.'),
         },
       }),
       delete: secured({

@@ -291,7 +291,7 @@ export function createBilling(deps: BillingDeps): Billing {
 
     async checkout(principal, body) {
       mustOwn(principal);
-      const { tier, interval } = parseOrThrow(checkoutBodySchema, body ?? {});
+      const { tier, interval } = parseOrThrow(checkoutBodySchema, body);
       const sub = await store.billing.find(principal.workspace.id);
       if (sub && !ENDED.has(sub.status))
         throw new ConflictError(

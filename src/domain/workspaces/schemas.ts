@@ -32,8 +32,8 @@ export const invitationBodySchema = z.object({
 });
 /** `GET /workspaces/{id}/audit`. */
 export const auditQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(50).describe('1 to 100, default 50'),
-  offset: z.coerce.number().int().min(0).default(0).describe('0 or more, default 0'),
+  limit: z.number().int().min(1).max(100).default(50).describe('1 to 100, default 50'),
+  offset: z.number().int().min(0).default(0).describe('0 or more, default 0'),
 });
 
 export const workspaceSchema = z.object({

@@ -203,7 +203,7 @@ export function createWorkspaces(deps: WorkspacesDeps): Workspaces {
     async create(principal, body) {
       // A person makes workspaces of their own: a token needs workspace:admin for it, a session not.
       if (principal.tokenId) requireScope(principal, 'workspace:admin');
-      const { name } = parseOrThrow(createWorkspaceSchema, body ?? {});
+      const { name } = parseOrThrow(createWorkspaceSchema, body);
       assertConfirmed(principal.user, 'make workspaces');
       const mine = await store.workspaces.listFor(principal.user.id);
       if (mine.filter((w) => w.role === 'owner' && w.workspace.personalOf === null).length >= WORKSPACES_MAX)
@@ -232,7 +232,7 @@ export function createWorkspaces(deps: WorkspacesDeps): Workspaces {
 
     async update(principal, id, body) {
       let workspace = own(principal, id);
-      const { name, owner } = parseOrThrow(updateWorkspaceSchema, body ?? {});
+      const { name, owner } = parseOrThrow(updateWorkspaceSchema, body);
       if (name !== undefined) {
         requireScope(principal, 'workspace:admin');
         await store.workspaces.update(id, { name });
@@ -282,7 +282,7 @@ export function createWorkspaces(deps: WorkspacesDeps): Workspaces {
     async setRole(principal, id, userId, body) {
       own(principal, id);
       requireScope(principal, 'workspace:admin');
-      const { role } = parseOrThrow(memberUpdateSchema, body ?? {});
+      const { role } = parseOrThrow(memberUpdateSchema, body);
       const target = await store.workspaces.member(id, userId);
       if (!target) throw new NotFoundError(`No member ${userId} in this workspace`);
       if ((role === 'owner' || target.role === 'owner') && principal.role !== 'owner')
@@ -326,7 +326,7 @@ export function createWorkspaces(deps: WorkspacesDeps): Workspaces {
     async invite(principal, id, body) {
       const workspace = own(principal, id);
       requireScope(principal, 'workspace:admin');
-      const { email, role } = parseOrThrow(invitationBodySchema, body ?? {});
+      const { email, role } = parseOrThrow(invitationBodySchema, body);
       assertConfirmed(principal.user, 'invite people');
       const address = email.toLowerCase();
       const invitee = await store.users.findByEmail(address);
