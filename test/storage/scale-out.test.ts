@@ -180,8 +180,10 @@ describe('a store that cannot be used stops start-up with a message naming it', 
   }, 20_000);
 
   it('unreachable or missing S3 bucket', async () => {
+    // A directory of its own: the embedded record store opens there too.
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'titlecard-s3-refused-'));
     const err = await openStorage({
-      dataDir: os.tmpdir(),
+      dataDir,
       s3: {
         bucket: 'nope',
         endpoint: 'http://127.0.0.1:1',
@@ -194,11 +196,12 @@ describe('a store that cannot be used stops start-up with a message naming it', 
     expect((err as Error).message).toMatch(/S3 bucket nope at http:\/\/127\.0\.0\.1:1 \(S3_BUCKET\)/);
     if (s3) {
       const missing = await openStorage({
-        dataDir: os.tmpdir(),
+        dataDir,
         s3: { ...(s3Options() as NonNullable<ReturnType<typeof s3Options>>), bucket: `missing-${runId}` },
       }).catch((e: unknown) => e);
       expect((missing as Error).message).toMatch(new RegExp(`S3 bucket missing-${runId}`));
     }
+    await rm(dataDir, { recursive: true, force: true });
   }, 30_000);
 });
 

@@ -4,7 +4,7 @@
  * the scopes it was given that its member's current role also has, read afresh at each request,
  * so a lowered role or a removed member takes effect at once in every process.
  */
-import { ROLES, SCOPES, type Role, type Scope } from '../design.js';
+import { SCOPES, type Role, type Scope } from '../design.js';
 import { ForbiddenError } from '../kernel/errors.js';
 import type { User, Workspace } from '../kernel/records.js';
 
@@ -59,9 +59,4 @@ export function requireScope(principal: Pick<Principal, 'scopes' | 'role' | 'tok
       ? `This token lacks the scope ${scope}; make a token with it`
       : `This needs the scope ${scope}, which the role ${principal.role} does not have in this workspace`,
   );
-}
-
-/** True when `role` is `at` or above it (owner > admin > editor > viewer). */
-export function roleAtLeast(role: Role, at: Role): boolean {
-  return ROLES.indexOf(role) <= ROLES.indexOf(at);
 }
