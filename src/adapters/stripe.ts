@@ -21,7 +21,7 @@ const idOf = (v: unknown): string | undefined =>
   text(v) ?? (v && typeof v === 'object' ? text((v as { id?: unknown }).id) : undefined);
 const dateOf = (seconds: unknown) => (typeof seconds === 'number' ? new Date(seconds * 1000) : null);
 
-/** Stripe's subscription as billing reads it (period end on the subscription, or on its item since 2025). */
+/** Stripe's subscription as billing reads it (the period end on its first item, or on the subscription itself in older API versions). */
 export function stateOf(sub: Stripe.Subscription): SubscriptionState {
   const item = sub.items.data[0];
   const raw = sub as unknown as { current_period_end?: number };
