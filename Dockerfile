@@ -7,6 +7,7 @@ WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY fonts ./fonts
+COPY models ./models
 # `npm ci` runs the `prepare` script, which builds dist/; then drop the dev dependencies.
 RUN npm ci --no-audit --no-fund && npm prune --omit=dev --no-audit --no-fund
 
@@ -19,6 +20,7 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/fonts ./fonts
+COPY --from=build /app/models ./models
 # The dashboard's templates and static files are read from src/web at run time.
 COPY --from=build /app/src/web/views ./src/web/views
 COPY --from=build /app/src/web/static ./src/web/static

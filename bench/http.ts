@@ -5,6 +5,9 @@
  * that has run for a while would:
  *
  * - every photo in every output format, 4 in flight;
+ * - a new photo against a seen one (issue 53): each photo as a JPEG card with the defaults, one at
+ *   a time, sent with new bytes each time ({@link unseen}: the subject detector has not seen them)
+ *   and with the same bytes again; the server's CPU and the wall time per card;
  * - throughput: JPEG cards per second with 1, 4 and 8 requests in flight (each client sends its next
  *   request when its last answer arrives), with the server's CPU per card, beside the floor's cards
  *   per second and CPU per card at 4 at a time in one process (sharp's decode, resize and two
@@ -18,13 +21,14 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import { crc32 } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { runCli, spawnServer, type ServerProcess } from '../test/support/process.js';
 import { floorEngine, TITLE, SUBTITLE, type Format } from './engines.js';
-import { procCpuMs, procMemoryMiB, runInFlight } from './stats.js';
+import { median, procCpuMs, procMemoryMiB, runInFlight } from './stats.js';
 
 /** Most bytes a photo may have (docs/api.md#generate-options: 10 MB). */
 const UPLOAD_LIMIT = 10 * 1024 * 1024;
@@ -230,6 +234,8 @@ export async function serverSession(
     throughputPhotos: Map<string, Buffer>;
     levels: number[];
     total: number;
+    /** Cards per photo, new and seen each, of the new-against-seen part. */
+    rounds: number;
     large: Buffer;
     clients: number;
   },
@@ -248,6 +254,8 @@ export async function serverSession(
     const cards = await everyFormat(server, token, options.photos, options.formats, 4);
     print(`  ${cards} cards, every photo × format, 4 in flight`);
     memory(`after them`);
+    await newAgainstSeen(server, token, options.photos, options.rounds, print);
+    memory(`after them`);
     let more = 0;
     for (const [name, photo] of options.throughputPhotos) {
       const rows = await throughput(server, token, photo, name, options.levels, options.total, print);
@@ -260,6 +268,87 @@ export async function serverSession(
     );
   } finally {
     await cleanup();
+  }
+}
+
+/**
+ * `photo` with bytes of its own (`n` written into it) and the same pixels: a JPEG gets a comment
+ * segment (COM) after its start marker, a PNG a tEXt chunk after IHDR, a WebP a chunk of its own at
+ * the end (its RIFF size raised to match): segments and chunks decoders skip.
+ */
+export function unseen(photo: Buffer, n: number): Buffer {
+  const note = Buffer.from(`titlecard bench ${n} ${process.hrtime.bigint()}`);
+  if (photo[0] === 0xff && photo[1] === 0xd8) {
+    const head = Buffer.from([0xff, 0xfe, 0, 0]);
+    head.writeUInt16BE(note.length + 2, 2);
+    return Buffer.concat([photo.subarray(0, 2), head, note, photo.subarray(2)]);
+  }
+  if (photo.subarray(1, 4).toString('latin1') === 'PNG') {
+    const ihdrEnd = 8 + 12 + photo.readUInt32BE(8);
+    const body = Buffer.concat([Buffer.from('tEXt'), Buffer.from('Comment\0'), note]);
+    const chunk = Buffer.alloc(body.length + 8);
+    chunk.writeUInt32BE(body.length - 4, 0);
+    body.copy(chunk, 4);
+    chunk.writeUInt32BE(crc32(body), body.length + 4);
+    return Buffer.concat([photo.subarray(0, ihdrEnd), chunk, photo.subarray(ihdrEnd)]);
+  }
+  const even = note.length % 2 ? Buffer.concat([note, Buffer.alloc(1)]) : note;
+  const chunk = Buffer.alloc(8 + even.length);
+  chunk.write('TCBN', 0, 'latin1');
+  chunk.writeUInt32LE(even.length, 4);
+  even.copy(chunk, 8);
+  const out = Buffer.concat([photo, chunk]);
+  out.writeUInt32LE(out.length - 8, 4);
+  return out;
+}
+
+/**
+ * Each photo as a JPEG card with the defaults (`focus` auto: the subject detector looks at a photo
+ * whose crop cuts it), one request at a time, `rounds` times with new bytes and `rounds` times with
+ * the same bytes, interleaved; prints the server's CPU (from /proc, all its threads) and the median
+ * wall time per card of each, and their differences.
+ */
+async function newAgainstSeen(
+  server: ServerProcess,
+  token: string,
+  photos: Map<string, Buffer>,
+  rounds: number,
+  print: (line: string) => void,
+) {
+  const pid = server.proc.pid as number;
+  let n = 0;
+  print(
+    `\nA new photo against a seen one: JPEG cards with the defaults, one at a time, ${rounds} of each per photo\n` +
+      `${'photo'.padEnd(42)}${'new CPU / wall'.padStart(18)}${'seen CPU / wall'.padStart(18)}${'CPU +ms'.padStart(9)}${'wall ×'.padStart(8)}`,
+  );
+  for (const [name, photo] of photos) {
+    const seen = await generateClient(server, token, photo, name);
+    try {
+      // The seen photo is seen: its first card looked at it.
+      await seen.send();
+      const cpu = { new: 0, seen: 0 };
+      const wall = { new: [] as number[], seen: [] as number[] };
+      for (let i = 0; i < rounds; i++)
+        for (const kind of ['new', 'seen'] as const) {
+          const client =
+            kind === 'seen' ? seen : await generateClient(server, token, unseen(photo, n++), name);
+          const c0 = procCpuMs(pid);
+          const t0 = performance.now();
+          const status = await client.send();
+          wall[kind].push(performance.now() - t0);
+          cpu[kind] += procCpuMs(pid) - c0;
+          if (kind === 'new') client.close();
+          if (status !== 201) throw new Error(`POST /generate answered ${status}`);
+        }
+      const c = { new: cpu.new / rounds, seen: cpu.seen / rounds };
+      const w = { new: median(wall.new), seen: median(wall.seen) };
+      print(
+        `${name.padEnd(42)}${`${c.new.toFixed(0)} / ${w.new.toFixed(0)} ms`.padStart(18)}${`${c.seen.toFixed(0)} / ${w.seen.toFixed(0)} ms`.padStart(18)}` +
+          `${(c.new - c.seen).toFixed(0).padStart(9)}${(w.new / w.seen).toFixed(2).padStart(8)}`,
+      );
+    } finally {
+      seen.close();
+    }
   }
 }
 

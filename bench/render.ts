@@ -141,6 +141,7 @@ async function serverFigures() {
       ),
       levels: [1, 4, 8],
       total: RUNS * 8,
+      rounds: RUNS * 4,
       large: await tenMegabytePhoto(readFileSync(photoPath('Dragonfly_by_Bolly.jpg', PHOTOS))),
       clients: 16,
     },

@@ -1,6 +1,6 @@
 /**
  * The subject detector's cost (src/domain/render/photo/subjects.ts), for photos it has not seen: the
- * 320 px copy and both models (BlazeFace and the SSD, on the detector's worker thread), per photo.
+ * 300 px copy and both models (BlazeFace and the SSD, on the detector's worker thread), per photo.
  * Wall time, and CPU time of the whole process (every thread: libvips's, the worker's), medians.
  * Each run gives the detector's cache (by the bytes' hash) a key it has not seen; the photo and
  * its small copy are the service's own (decode.ts `findSubjects`).
@@ -17,7 +17,9 @@ export async function subjectFigures(
 ) {
   const started = performance.now();
   await processSubjectDetector().warmUp();
-  print(`Subject detector loaded (LiteRT.js, two models) in ${(performance.now() - started).toFixed(0)} ms.`);
+  print(
+    `Subject detector loaded (ONNX Runtime, two models) in ${(performance.now() - started).toFixed(0)} ms.`,
+  );
   const rows: string[] = [];
   const cpus: number[] = [];
   let seq = 0;

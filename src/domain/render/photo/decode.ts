@@ -109,6 +109,9 @@ export interface DecodedCanvas {
  */
 export type Focus = 'auto' | 'center' | 'attention' | { x: number; y: number };
 
+/** The centre of the photo as a focus point. */
+const CENTRE = { x: 0.5, y: 0.5 };
+
 /**
  * The checks of an uploaded image (docs/api.md#generate-options), on its bytes: a JPEG, PNG or WebP by its
  * magic numbers, a readable header, at most {@link MAX_INPUT_PIXELS} pixels and
@@ -223,17 +226,54 @@ export async function startDecodeCover(
     };
   // A detector that is busy or fails leaves the crop centred (or as asked).
   const detector = options.detector ?? processSubjectDetector();
-  const found = detector.detect(bytes, () => smallCopy(bytes, format, meta)).catch(() => undefined);
+  // A photo seen before has its subjects at hand: its crop is decoded at once, as any other.
+  const recalled = await detector.recall(bytes);
+  if (recalled) {
+    const known = recalled.subjects.catch(() => undefined);
+    const at = known.then((s) => subjectFocus(s ?? [], upright.width, upright.height, width, height));
+    const focusOf = focus === 'auto' ? at : Promise.resolve(typeof focus === 'object' ? focus : CENTRE);
+    return {
+      decoded: focusOf.then((p) => decodeChecked(bytes, format, meta, width, height, p)),
+      source,
+      subjects: Promise.all([known, focusOf]).then(([s, p]) =>
+        s ? subjectsOnCard(s, upright.width, upright.height, width, height, p) : undefined,
+      ),
+    };
+  }
+  // One decode (issue 53): the whole photo at the cover crop's scale, from which the card's crop
+  // is cut once the subjects are known. The detector's small copy comes from that decode too, or,
+  // for a baseline JPEG, from libjpeg's DCT scaling at the same time (a quarter or an eighth of
+  // the work: 3 ms for 1.6 megapixels where the whole takes 8, so detection overlaps the decode; a
+  // progressive JPEG's scaled decode costs most of a whole one, `npm run bench`). A photo whose
+  // scaled whole would be much larger than the card (a panorama on a portrait card), or too small
+  // to look at, is decoded small and then cropped instead, as a bound on memory and on what the
+  // detector sees.
+  const scaled = focusCrop(upright.width, upright.height, width, height, CENTRE).resize;
+  const oneDecode =
+    scaled.width * scaled.height <= MAX_WHOLE_SHARE * width * height &&
+    Math.max(scaled.width, scaled.height) >= DETECTION_SIZE;
+  const whole = oneDecode ? decodeWhole(bytes, format, meta, scaled.width, scaled.height) : undefined;
+  whole?.catch(() => undefined);
+  const dctScaled = format === 'jpeg' && !meta.isProgressive;
+  const small = whole && !dctScaled ? () => whole.then(smallCopyOf) : () => smallCopy(bytes, format, meta);
+  const found = detector.detect(bytes, small).catch(() => undefined);
   // Only focus auto's crop waits for the subjects; the others start decoding now.
   const point =
     focus === 'auto'
       ? found.then((s) => subjectFocus(s ?? [], upright.width, upright.height, width, height))
-      : Promise.resolve(typeof focus === 'object' ? focus : { x: 0.5, y: 0.5 });
-  return {
-    decoded:
+      : Promise.resolve(typeof focus === 'object' ? focus : CENTRE);
+  let decoded: Promise<DecodedCanvas>;
+  if (whole)
+    decoded = Promise.all([whole, point]).then(([w, p]) =>
+      cropOf(w, focusCrop(upright.width, upright.height, width, height, p).extract),
+    );
+  else
+    decoded =
       focus === 'auto'
         ? point.then((p) => decodeChecked(bytes, format, meta, width, height, p))
-        : decodeChecked(bytes, format, meta, width, height, focus),
+        : decodeChecked(bytes, format, meta, width, height, focus);
+  return {
+    decoded,
     source,
     subjects: Promise.all([found, point]).then(([s, p]) =>
       s ? subjectsOnCard(s, upright.width, upright.height, width, height, p) : undefined,
@@ -242,22 +282,73 @@ export async function startDecodeCover(
 }
 
 /**
- * The copy of the upright photo the subject detector looks at ({@link DETECTION_SIZE} px on its
- * long side, sRGB), decoded within the decode budget, as the card's own decode is.
+ * Most times the card's area the whole photo may take at the cover crop's scale to be decoded once
+ * ({@link startDecodeCover}): a 4:3 or 3:2 photo on a 1.91:1 card takes 1.3 to 1.4; a portrait one
+ * 2.9 (on a 1.91:1 card the whole of a 1065 × 1600 photo is 1200 × 1803), whose whole decode cost
+ * 57 ms of CPU where its crop's cost 19 (`npm run bench -- --compare`): it is looked at small and
+ * then cropped.
  */
-function smallCopy(bytes: Buffer, format: SniffedFormat, meta: Metadata): Promise<SmallCopy> {
+const MAX_WHOLE_SHARE = 2;
+
+/**
+ * The whole upright photo scaled to `width × height` (the cover crop's scale, before the crop),
+ * 8-bit sRGB, decoded within the decode budget as {@link decodeChecked} does, with its errors.
+ */
+function decodeWhole(
+  bytes: Buffer,
+  format: SniffedFormat,
+  meta: Metadata,
+  width: number,
+  height: number,
+): Promise<DecodedCanvas> {
+  return decodeChecked(bytes, format, meta, width, height, CENTRE, false);
+}
+
+/** The detector's copy ({@link SmallCopy}) of a decoded photo. */
+async function smallCopyOf(whole: DecodedCanvas): Promise<SmallCopy> {
+  const raw = { raw: { width: whole.width, height: whole.height, channels: whole.channels } };
+  const data = await sharp(whole.pixels, raw)
+    .resize(DETECTION_SIZE, DETECTION_SIZE, { fit: 'fill' })
+    .removeAlpha()
+    .raw()
+    .toBuffer();
+  return { data, photo: { width: whole.width, height: whole.height } };
+}
+
+/** The `rect` of `canvas`, its rows copied out. */
+function cropOf(canvas: DecodedCanvas, rect: { left: number; top: number; width: number; height: number }) {
+  const { channels } = canvas;
+  const row = rect.width * channels;
+  const pixels = Buffer.allocUnsafe(row * rect.height);
+  for (let y = 0; y < rect.height; y++) {
+    const from = ((rect.top + y) * canvas.width + rect.left) * channels;
+    canvas.pixels.copy(pixels, y * row, from, from + row);
+  }
+  return { pixels, width: rect.width, height: rect.height, channels };
+}
+
+/**
+ * The detector's copy ({@link SmallCopy}) of the photo `bytes`, decoded within the decode budget as
+ * the card's own decode is (a JPEG's with libjpeg's DCT scaling: sharp shrinks on load): for
+ * baseline JPEGs, the photos {@link startDecodeCover} does not decode whole, and
+ * {@link findSubjects}.
+ */
+async function smallCopy(bytes: Buffer, format: SniffedFormat, meta: Metadata): Promise<SmallCopy> {
   const mib = Math.ceil(Math.min(DECODE_MEMORY_BUDGET, decodeMemory(format, meta)) / MIB);
-  return decodeBudget.runExclusive(
+  const data = await decodeBudget.runExclusive(
     () =>
       sharp(bytes, { failOn: 'warning', limitInputPixels: MAX_INPUT_PIXELS })
         .rotate()
-        .resize(DETECTION_SIZE, DETECTION_SIZE, { fit: 'inside' })
+        .resize(DETECTION_SIZE, DETECTION_SIZE, { fit: 'fill' })
         .removeAlpha()
         .toColourspace('srgb')
         .raw()
-        .toBuffer({ resolveWithObject: true }),
+        .toBuffer(),
     Math.max(1, mib),
   );
+  const quarter = (meta.orientation ?? 1) >= 5;
+  const [width, height] = [meta.width ?? 1, meta.height ?? 1];
+  return { data, photo: quarter ? { width: height, height: width } : { width, height } };
 }
 
 /**
@@ -325,7 +416,10 @@ export function decodeMemory(format: SniffedFormat, meta: Metadata): number {
   return pixels * (format === 'png' ? 2.2 : 0.5);
 }
 
-/** The decode of {@link decodeCover}, on bytes that passed {@link checkImage}. */
+/**
+ * The decode of {@link decodeCover}, on bytes that passed {@link checkImage}; with `crop` false
+ * (and `focus` a point), the whole photo scaled as the crop would scale it to `width × height`.
+ */
 async function decodeChecked(
   bytes: Buffer,
   format: SniffedFormat,
@@ -333,6 +427,7 @@ async function decodeChecked(
   width: number,
   height: number,
   focus: Exclude<Focus, 'auto'>,
+  crop = true,
 ): Promise<DecodedCanvas> {
   const w = meta.width ?? 0;
   const h = meta.height ?? 0;
@@ -343,11 +438,11 @@ async function decodeChecked(
     if (typeof focus === 'object') {
       // EXIF orientations 5 to 8 turn the photo a quarter: its upright width is the stored height.
       const quarter = (meta.orientation ?? 1) >= 5;
-      const crop = focusCrop(quarter ? h : w, quarter ? w : h, width, height, focus);
-      // extract after resize crops the resized image (sharp's post-resize extraction).
-      pipeline = pipeline
-        .resize(crop.resize.width, crop.resize.height, { fit: 'fill' })
-        .extract(crop.extract);
+      const window = focusCrop(quarter ? h : w, quarter ? w : h, width, height, focus);
+      pipeline = crop
+        ? // extract after resize crops the resized image (sharp's post-resize extraction).
+          pipeline.resize(window.resize.width, window.resize.height, { fit: 'fill' }).extract(window.extract)
+        : pipeline.resize(width, height, { fit: 'fill' });
     } else
       pipeline = pipeline.resize(width, height, {
         fit: 'cover',

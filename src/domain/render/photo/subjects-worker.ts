@@ -1,30 +1,27 @@
 /**
  * The subject detector's thread (a `worker_threads` worker, started by subjects.ts): runs two
- * TensorFlow Lite models with LiteRT.js (`@litertjs/core`, its WebAssembly CPU build with XNNPack)
- * off the main thread, so that an inference never holds up other requests.
+ * detection models with ONNX Runtime's native CPU build (`onnxruntime-node`, one thread each) off
+ * the main thread: its `run` holds the thread that calls it, so it must not be the event loop's.
  *
  * - Faces: MediaPipe's short-range face detector (BlazeFace, `@mediapipe/face_detection`,
  *   `face_detection_short_range.tflite`, Apache-2.0): a 128 × 128 input, 896 anchors.
  * - People, cats and dogs: MediaPipe Objectron's SSD-MobileNetV2 trained on Open Images v4
- *   (`@mediapipe/objectron`, Apache-2.0, inside `objectron_solution_packed_assets.data`, whose
- *   loader script lists each file's byte range): a 300 × 300 input, 1917 anchors, 24 classes.
+ *   (`@mediapipe/objectron`, Apache-2.0): a 300 × 300 input, 1917 anchors, 24 classes.
  *
- * Both ship inside their npm packages: nothing is downloaded at run time. This file imports no
- * module of the project (Node runs it as TypeScript with its type stripping under the tests), and
- * its syntax is erasable TypeScript only.
+ * Both are converted once from MediaPipe's TensorFlow Lite files to ONNX by
+ * scripts/detector-models.sh and kept in models/ with their licence and the SSD's label map:
+ * nothing is downloaded at run time. This file imports no module of the project (Node runs it as
+ * TypeScript with its type stripping under the tests), and its syntax is erasable TypeScript only.
  *
- * Messages in: `{ id, ssd: Float32Array (300·300·3, RGB in [-1, 1]), face: Float32Array (128·128·3,
- * letterboxed: the photo scaled to fit, padded on the right and bottom), faceScale: {x, y} (the
- * photo's share of the face input) }`. Out: `{ id, subjects }` with boxes as fractions of the photo,
- * or `{ id, error }`. A message with only an `id` is answered `{ id, subjects: [] }` once the
+ * Messages in: `{ id, pixels: Uint8Array (300 × 300 RGB, the photo stretched to a square), aspect
+ * (the photo's width over its height) }`. Out: `{ id, subjects }` with boxes as fractions of the
+ * photo, or `{ id, error }`. A message with only an `id` is answered `{ id, subjects: [] }` once the
  * models are loaded.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import vm from 'node:vm';
+import { fileURLToPath } from 'node:url';
 import { parentPort } from 'node:worker_threads';
-import { loadAndCompile, loadLiteRt, Tensor, type CompiledModel } from '@litertjs/core';
+import * as ort from 'onnxruntime-node';
 
 interface Box {
   x: number;
@@ -38,8 +35,8 @@ interface Found {
   box: Box;
 }
 
-const require = createRequire(import.meta.url);
-const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`));
+/** The models' folder: models/ at the package's root (from src/ or dist/ alike). */
+const MODELS = fileURLToPath(new URL('../../../../models/', import.meta.url));
 
 /** Lowest scores kept: MediaPipe's face detector default (0.5), and 0.4 for the SSD's classes. */
 const FACE_MIN_SCORE = 0.5;
@@ -48,70 +45,18 @@ const OBJECT_MIN_SCORE = 0.4;
 const NMS_IOU = 0.45;
 
 /**
- * LiteRT.js in Node: its loader expects a browser (`importScripts`, `self.ModuleFactory`), and its
- * Emscripten glue is a CommonJS script inside an ESM package. The glue is evaluated as CommonJS
- * here, and the two globals are set only while the runtime loads. The non-threaded build: one
- * inference at a time on this thread.
+ * The SSD's class indices of the kinds looked for, from its label map (Open Images v4 names, one a
+ * line, in the order of the model's class outputs).
  */
-async function loadRuntime(): Promise<void> {
-  const wasmDir = join(packageDir('@litertjs/core'), 'wasm');
-  const g = globalThis as Record<string, unknown>;
-  const hadSelf = 'self' in g;
-  g.self ??= globalThis;
-  g.importScripts = (file: string) => {
-    const wrapped = vm.runInThisContext(
-      `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`,
-      { filename: file },
-    ) as (...args: unknown[]) => void;
-    const module = { exports: {} as unknown };
-    wrapped(module.exports, createRequire(file), module, file, dirname(file));
-    g.ModuleFactory = module.exports;
-  };
-  // The glue prints its accelerators' registration (INFO and WARNING lines): only other lines are
-  // passed on, and to stderr, never stdout (which `titlecard mcp` keeps for the protocol).
-  const toStderr = (line: string) => {
-    if (!/^(INFO|WARNING):/.test(line)) process.stderr.write(`${line}\n`);
-  };
-  g.Module = { print: toStderr, printErr: toStderr };
-  try {
-    await loadLiteRt(`${wasmDir}/`);
-  } finally {
-    delete g.importScripts;
-    delete g.Module;
-    if (!hadSelf) delete g.self;
-  }
-}
-
-// This thread's console: nothing to stdout, which `titlecard mcp` keeps for the protocol, and
-// LiteRT's warning that there is no WebGPU device (the CPU is what it is meant to use) is dropped.
-/* eslint-disable no-console -- the console of this thread only, redirected */
-console.log =
-  console.info =
-  console.debug =
-    (...args: unknown[]) => process.stderr.write(`${args.join(' ')}\n`);
-console.warn = (...args: unknown[]) => {
-  if (!/WebGPU/.test(args.join(' '))) process.stderr.write(`${args.join(' ')}\n`);
-};
-/* eslint-enable no-console */
-
-/** The SSD's bytes and its class indices, read from Objectron's packed assets by their loader's list. */
-function objectModel(): { bytes: Uint8Array; classes: Map<number, Found['kind']> } {
-  const dir = packageDir('@mediapipe/objectron');
-  const loader = readFileSync(join(dir, 'objectron_solution_packed_assets_loader.js'), 'utf8');
-  const data = readFileSync(join(dir, 'objectron_solution_packed_assets.data'));
-  const range = (suffix: string) => {
-    const m = new RegExp(`"filename": "[^"]*${suffix}", "start": (\\d+), "end": (\\d+)`).exec(loader);
-    if (!m) throw new Error(`@mediapipe/objectron: no ${suffix} in its packed assets`);
-    return data.subarray(Number(m[1]), Number(m[2]));
-  };
-  const labels = range('oidv4_labelmap.txt').toString('utf8').split('\n');
+function objectClasses(): Map<number, Found['kind']> {
+  const labels = readFileSync(`${MODELS}oidv4_labelmap.txt`, 'utf8').split('\n');
   const classes = new Map<number, Found['kind']>();
   labels.forEach((label, i) => {
     const kind = ({ Person: 'person', Cat: 'cat', Dog: 'dog' } as const)[label.trim() as 'Person'];
     if (kind) classes.set(i, kind);
   });
-  if (classes.size !== 3) throw new Error('@mediapipe/objectron: its label map lacks Person, Cat or Dog');
-  return { bytes: range('ssd_mobilenetv2_oidv4_fp16.tflite'), classes };
+  if (classes.size !== 3) throw new Error('models/oidv4_labelmap.txt lacks Person, Cat or Dog');
+  return classes;
 }
 
 /**
@@ -190,45 +135,134 @@ function clip(cx: number, cy: number, w: number, h: number): Box {
   return { x: x0, y: y0, width: Math.min(1, cx + w / 2) - x0, height: Math.min(1, cy + h / 2) - y0 };
 }
 
-const ready = (async () => {
-  await loadRuntime();
-  const objects = objectModel();
-  const face = readFileSync(
-    join(packageDir('@mediapipe/face_detection'), 'face_detection_short_range.tflite'),
-  );
-  return {
-    ssd: await loadAndCompile(objects.bytes, { accelerator: 'wasm' }),
-    classes: objects.classes,
-    face: await loadAndCompile(new Uint8Array(face), { accelerator: 'wasm' }),
-    ssdAnchors: ssdAnchors(),
-    faceAnchors: faceAnchors(),
-  };
-})();
+/**
+ * Two threads per model run (an SSD's run took 6 ms instead of 11.7, for 10.4 ms of CPU instead of
+ * 11.7), which wait without spinning (spinning burnt 3 ms of CPU a run, taken from the renders on
+ * the other core); the whole graph optimised; no memory arena or pattern planning: with them the
+ * models held 12 MiB more for under 0.5 ms less a photo (docs/performance.md).
+ */
+const SESSION_OPTIONS: ort.InferenceSession.SessionOptions = {
+  intraOpNumThreads: 2,
+  interOpNumThreads: 1,
+  executionMode: 'sequential',
+  graphOptimizationLevel: 'all',
+  enableCpuMemArena: false,
+  enableMemPattern: false,
+  // Errors only: its warnings (about nodes it leaves to the CPU) would go to stderr at every load.
+  logSeverityLevel: 3,
+  extra: { session: { intra_op: { allow_spinning: '0' } } },
+};
+
+const ready = (async () => ({
+  ssd: await ort.InferenceSession.create(`${MODELS}ssd_mobilenetv2_oidv4.onnx`, SESSION_OPTIONS),
+  classes: objectClasses(),
+  face: await ort.InferenceSession.create(`${MODELS}face_detection_short_range.onnx`, SESSION_OPTIONS),
+  ssdAnchors: ssdAnchors(),
+  faceAnchors: faceAnchors(),
+}))();
 
 // A model that cannot load is answered per message (below), not left an unhandled rejection.
 ready.catch(() => undefined);
 
-async function run(model: CompiledModel, name: string, input: Float32Array, shape: number[]) {
-  const tensor = new Tensor(input, shape);
-  let out: Record<string, Tensor>;
-  try {
-    out = await model.run({ [name]: tensor });
-  } finally {
-    tensor.delete();
-  }
+/** Runs `session` on `input` (planar RGB, `size` × `size`); its outputs by name. */
+async function run(session: ort.InferenceSession, input: Float32Array, size: number) {
+  const name = session.inputNames[0] as string;
+  const out = await session.run({ [name]: new ort.Tensor('float32', input, [1, 3, size, size]) });
   const arrays: Record<string, Float32Array> = {};
-  for (const [key, t] of Object.entries(out)) {
-    arrays[key] = t.toTypedArray() as Float32Array;
-    t.delete();
-  }
+  for (const [key, t] of Object.entries(out)) arrays[key] = t.data as Float32Array;
   return arrays;
 }
 
-async function detect(ssdInput: Float32Array, faceInput: Float32Array, faceScale: { x: number; y: number }) {
+/** Side of the SSD's input, and of the pixels a message brings, px. */
+const SSD_SIZE = 300;
+/** Side of BlazeFace's input, px. */
+const FACE_SIZE = 128;
+
+/**
+ * Whether the RGB `pixels` are all but one colour: the standard deviation of their luma (Rec. 709
+ * weights) under 2 levels. A flat photo (a solid colour, a plain gradient) has no subject; most
+ * tests' backgrounds are such, and so are some cards' photos.
+ */
+function flat(pixels: Uint8Array): boolean {
+  let sum = 0;
+  let squares = 0;
+  const n = pixels.length / 3;
+  for (let i = 0; i < pixels.length; i += 3) {
+    const y =
+      0.2126 * (pixels[i] as number) +
+      0.7152 * (pixels[i + 1] as number) +
+      0.0722 * (pixels[i + 2] as number);
+    sum += y;
+    squares += y * y;
+  }
+  const mean = sum / n;
+  return squares / n - mean * mean < 4;
+}
+
+/** The SSD's input: the `SSD_SIZE`² RGB `pixels` planar (NCHW), each value mapped to -1..1. */
+function ssdInput(pixels: Uint8Array): Float32Array {
+  const plane = SSD_SIZE * SSD_SIZE;
+  const out = new Float32Array(3 * plane);
+  for (let p = 0, i = 0; p < plane; p++, i += 3) {
+    out[p] = (pixels[i] as number) / 127.5 - 1;
+    out[plane + p] = (pixels[i + 1] as number) / 127.5 - 1;
+    out[2 * plane + p] = (pixels[i + 2] as number) / 127.5 - 1;
+  }
+  return out;
+}
+
+/**
+ * BlazeFace's input, the shape MediaPipe gives it: the photo scaled to fit `FACE_SIZE`² with its
+ * aspect, padded black on the right and bottom; drawn from the stretched `pixels` by bilinear
+ * sampling, planar and mapped to -1..1. `scale`: the photo's share of the input on each axis.
+ */
+function faceInput(
+  pixels: Uint8Array,
+  aspect: number,
+): { input: Float32Array; scale: { x: number; y: number } } {
+  const fw = aspect >= 1 ? FACE_SIZE : Math.max(1, Math.round(FACE_SIZE * aspect));
+  const fh = aspect >= 1 ? Math.max(1, Math.round(FACE_SIZE / aspect)) : FACE_SIZE;
+  const plane = FACE_SIZE * FACE_SIZE;
+  const out = new Float32Array(3 * plane).fill(-1);
+  const last = SSD_SIZE - 1;
+  // Each output column's two source columns (as byte offsets in a row) and weight, computed once.
+  const left = new Int32Array(fw);
+  const right = new Int32Array(fw);
+  const wxs = new Float32Array(fw);
+  for (let x = 0; x < fw; x++) {
+    const sx = Math.min(last, Math.max(0, ((x + 0.5) * SSD_SIZE) / fw - 0.5));
+    const x0 = Math.floor(sx);
+    left[x] = x0 * 3;
+    right[x] = Math.min(last, x0 + 1) * 3;
+    wxs[x] = sx - x0;
+  }
+  for (let y = 0; y < fh; y++) {
+    const sy = Math.min(last, Math.max(0, ((y + 0.5) * SSD_SIZE) / fh - 0.5));
+    const y0 = Math.floor(sy);
+    const wy = sy - y0;
+    const top = y0 * SSD_SIZE * 3;
+    const bottom = Math.min(last, y0 + 1) * SSD_SIZE * 3;
+    for (let x = 0; x < fw; x++) {
+      const wx = wxs[x] as number;
+      const l = left[x] as number;
+      const r = right[x] as number;
+      const at = y * FACE_SIZE + x;
+      for (let c = 0; c < 3; c++) {
+        const upper = (pixels[top + l + c] as number) * (1 - wx) + (pixels[top + r + c] as number) * wx;
+        const lower = (pixels[bottom + l + c] as number) * (1 - wx) + (pixels[bottom + r + c] as number) * wx;
+        out[c * plane + at] = (upper * (1 - wy) + lower * wy) / 127.5 - 1;
+      }
+    }
+  }
+  return { input: out, scale: { x: fw / FACE_SIZE, y: fh / FACE_SIZE } };
+}
+
+async function detect(pixels: Uint8Array, aspect: number) {
+  if (flat(pixels)) return [];
   const m = await ready;
   const found: Found[] = [];
   // The SSD: box encodings (ty, tx, th, tw) over its anchors, scaled by 10, 10, 5, 5; class logits.
-  const o = await run(m.ssd, 'normalized_input_image_tensor', ssdInput, [1, 300, 300, 3]);
+  const o = await run(m.ssd, ssdInput(pixels), SSD_SIZE);
   const boxes = o['raw_outputs/box_encodings'] as Float32Array;
   const scores = o['raw_outputs/class_predictions'] as Float32Array;
   const classCount = scores.length / m.ssdAnchors.length;
@@ -244,7 +278,9 @@ async function detect(ssdInput: Float32Array, faceInput: Float32Array, faceScale
     }
   });
   // BlazeFace: the first four regressors are the box's centre offset and size in input pixels.
-  const f = await run(m.face, 'input', faceInput, [1, 128, 128, 3]);
+  const face = faceInput(pixels, aspect);
+  const faceScale = face.scale;
+  const f = await run(m.face, face.input, FACE_SIZE);
   const regressors = f.regressors as Float32Array;
   const classificators = f.classificators as Float32Array;
   m.faceAnchors.forEach(([ax, ay], i) => {
@@ -264,16 +300,11 @@ async function detect(ssdInput: Float32Array, faceInput: Float32Array, faceScale
   return suppress(found.filter((s) => s.box.width > 0 && s.box.height > 0));
 }
 
-parentPort?.on(
-  'message',
-  (msg: { id: number; ssd?: Float32Array; face?: Float32Array; faceScale?: { x: number; y: number } }) => {
-    // A message without a photo asks only that the models be loaded (a warm-up).
-    const work =
-      msg.ssd && msg.face && msg.faceScale ? detect(msg.ssd, msg.face, msg.faceScale) : ready.then(() => []);
-    work.then(
-      (subjects) => parentPort?.postMessage({ id: msg.id, subjects }),
-      (err: unknown) =>
-        parentPort?.postMessage({ id: msg.id, error: String((err as Error)?.message ?? err) }),
-    );
-  },
-);
+parentPort?.on('message', (msg: { id: number; pixels?: Uint8Array; aspect?: number }) => {
+  // A message without a photo asks only that the models be loaded (a warm-up).
+  const work = msg.pixels && msg.aspect ? detect(msg.pixels, msg.aspect) : ready.then(() => []);
+  work.then(
+    (subjects) => parentPort?.postMessage({ id: msg.id, subjects }),
+    (err: unknown) => parentPort?.postMessage({ id: msg.id, error: String((err as Error)?.message ?? err) }),
+  );
+});

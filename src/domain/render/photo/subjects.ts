@@ -1,7 +1,7 @@
 /**
  * Subjects of a photo: faces, people, cats and dogs, found by two small detection models on a
- * 320 px copy of it (subjects-worker.ts: MediaPipe's BlazeFace and an SSD-MobileNetV2, run by
- * LiteRT.js on a worker thread). Used only where the request needs them (docs/typography.md): the
+ * 300 px copy of it (subjects-worker.ts: MediaPipe's BlazeFace and an SSD-MobileNetV2, run by
+ * ONNX Runtime on a worker thread). Used only where the request needs them (docs/typography.md): the
  * default cover crop (`focus` `auto`) keeps them whole when it can ({@link subjectFocus}), and
  * `template=auto` keeps its text off them (template-choice.ts). The render report names them.
  *
@@ -10,9 +10,8 @@
  */
 import { webcrypto } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import sharp from 'sharp';
 import { focusCrop, type Rect } from '../geometry.js';
-import { lumaAt } from '../paint/tones.js';
+import { trimFreeMemory } from './malloc-trim.js';
 
 export type SubjectKind = 'face' | 'person' | 'cat' | 'dog';
 
@@ -24,54 +23,41 @@ export interface Subject {
   box: { x: number; y: number; width: number; height: number };
 }
 
-/** The long side of the copy the detectors look at, px. */
-export const DETECTION_SIZE = 320;
+/**
+ * The side of the copy the detectors look at, px: the photo stretched to a square, the SSD's input
+ * (BlazeFace's 128 px letterbox is drawn from it on the worker thread, subjects-worker.ts).
+ */
+export const DETECTION_SIZE = 300;
 /** Photos whose subjects are remembered. */
 const CACHE_SIZE = 256;
 /**
  * Photos being looked at past which a new one is not (it is cropped as `center`, its `subjects`
- * null): at about 0.1 s each on one worker thread, the last waits under two seconds.
+ * null): at about 10 ms each on one worker thread, the last waits well under a second.
  */
 const MAX_IN_FLIGHT = 16;
 /**
  * A detection that takes longer is given up (the photo is cropped without it), ms: the first one
- * of a worker includes loading it (about a second, three on a loaded machine).
+ * of a worker includes loading it (about 0.2 s, a second on a loaded machine).
  */
 const DETECTION_TIMEOUT_MS = 15_000;
 /** After the worker fails (cannot start, a model cannot load, it dies), no new one for this long, ms. */
 const RETRY_AFTER_MS = 60_000;
 /**
- * A worker with nothing to do for this long ends, ms: it holds about 180 MiB (LiteRT's WebAssembly
- * heap, the two models, a V8 isolate: `npm run bench -- --http`, the idle server), which an idle
- * server gives back. The next photo then waits about a second for a new one to load.
+ * A worker with nothing to do for this long ends, ms: it holds about 80 MiB (ONNX Runtime and the
+ * two models' weights, a V8 isolate: the growth of a process's resident memory when it starts
+ * one), which an idle server gives back. The next photo then waits about 0.2 s for a new one.
  */
 const IDLE_MS = 5 * 60_000;
 
-/** Whether the RGB `pixels` are all but one colour: the standard deviation of their luma under 2 levels. */
-function flat(pixels: Buffer): boolean {
-  let sum = 0;
-  let squares = 0;
-  const n = pixels.length / 3;
-  for (let i = 0; i < pixels.length; i += 3) {
-    const y = lumaAt(pixels, i);
-    sum += y;
-    squares += y * y;
-  }
-  const mean = sum / n;
-  return squares / n - mean * mean < 4;
-}
-
-/** `pixels` (8-bit RGB) as the models' float input: each value mapped to -1..1. */
-function toInput(pixels: Buffer): Float32Array<ArrayBuffer> {
-  const out = new Float32Array(new ArrayBuffer(pixels.length * 4)) as Float32Array<ArrayBuffer>;
-  for (let i = 0; i < pixels.length; i++) out[i] = (pixels[i] as number) / 127.5 - 1;
-  return out;
-}
-
-/** A copy of the upright photo whose long side is {@link DETECTION_SIZE}, 8-bit sRGB (decode.ts makes it, within its memory budget). */
+/**
+ * What the detector looks at (decode.ts makes it, within its memory budget): the upright photo
+ * stretched to {@link DETECTION_SIZE} × {@link DETECTION_SIZE}, 8-bit sRGB, and its own size.
+ */
 export interface SmallCopy {
+  /** RGB, row-major, {@link DETECTION_SIZE} squared pixels. */
   data: Buffer;
-  info: { width: number; height: number };
+  /** The upright photo's size, px (its aspect gives BlazeFace's letterbox). */
+  photo: { width: number; height: number };
 }
 
 /** The subject detector: one worker thread, started on first use, and its cache of photos. */
@@ -84,7 +70,13 @@ export interface SubjectDetector {
    */
   detect(bytes: Buffer, small: () => Promise<SmallCopy>): Promise<Subject[] | undefined>;
   /**
-   * Starts the worker and loads its models (about a second), so that the first photo that needs
+   * The subjects of the photo `bytes` when it has been seen (or is being looked at): what
+   * {@link detect} would answer without calling `small`; undefined for a photo not seen. The hash
+   * is remembered for the next `detect` of the same buffer.
+   */
+  recall(bytes: Buffer): Promise<{ subjects: Promise<Subject[] | undefined> } | undefined>;
+  /**
+   * Starts the worker and loads its models (about 0.2 s), so that the first photo that needs
    * them does not wait for that (`npm run bench` calls it before measuring). Resolves false when
    * they cannot load ({@link lastError} says why).
    */
@@ -95,7 +87,7 @@ export interface SubjectDetector {
    */
   lastError(): string | undefined;
   /**
-   * Ends the worker (its models' memory, about 145 MiB, given back) and forgets the photos seen;
+   * Ends the worker (its models' memory, about 80 MiB, given back) and forgets the photos seen;
    * detections under way answer undefined. A later photo starts a new worker.
    */
   close(): Promise<void>;
@@ -141,7 +133,11 @@ export function createSubjectDetector(): SubjectDetector {
       if (d.waiting.size === 0) rest(d);
       pending.resolve(subjects);
     };
+    let loaded = false;
     d.worker.on('message', (msg: { id: number; subjects?: Subject[]; error?: string }) => {
+      // Loading the models leaves about 9 MiB of parsing buffers free in glibc's arenas: given back.
+      if (!loaded) trimFreeMemory();
+      loaded = true;
       // The last answer says whether it works: a worker that loads after one that failed clears it.
       detectorError = msg.error;
       settle(msg.id, msg.error === undefined ? (msg.subjects ?? []) : undefined);
@@ -214,7 +210,7 @@ export function createSubjectDetector(): SubjectDetector {
     // WebCrypto's digest runs on libuv's thread pool: a 10 MB photo's hash (about 20 ms) no longer
     // holds the event loop (issue 55, item 7). The cache check and set below run in one turn, so
     // two requests for the same photo still share one detection.
-    const key = Buffer.from(await webcrypto.subtle.digest('SHA-1', bytes)).toString('hex');
+    const key = await keyOf(bytes);
     const known = cache.get(key);
     if (known) {
       // Least recently used goes first.
@@ -235,27 +231,27 @@ export function createSubjectDetector(): SubjectDetector {
     return found;
   }
 
+  /** Photos' hashes by their buffer, for a `detect` after a `recall` of the same buffer. */
+  const keys = new WeakMap<Buffer, string>();
+  async function keyOf(bytes: Buffer): Promise<string> {
+    const known = keys.get(bytes);
+    if (known) return known;
+    const key = Buffer.from(await webcrypto.subtle.digest('SHA-1', bytes)).toString('hex');
+    keys.set(bytes, key);
+    return key;
+  }
+
+  async function recall(bytes: Buffer) {
+    if (!cache.has(await keyOf(bytes))) return undefined;
+    // Through detect, which keeps the entry the most recently used.
+    return { subjects: detect(bytes, () => Promise.reject(new Error('a recalled photo is not looked at'))) };
+  }
+
   async function lookAt(small: () => Promise<SmallCopy>): Promise<Subject[] | undefined> {
-    const { data, info } = await small();
-    // A flat photo (a solid colour, a plain gradient) has no subject: its luma varies by less than
-    // 2 levels (standard deviation). Most tests' backgrounds are such, and so are some cards' photos.
-    if (flat(data)) return [];
-    const raw = { raw: { width: info.width, height: info.height, channels: 3 as const } };
-    // The SSD takes the photo stretched to 300 × 300; BlazeFace takes it scaled to fit 128 × 128,
-    // padded on the right and bottom (the shape MediaPipe gives it).
-    const long = Math.max(info.width, info.height);
-    const fw = Math.max(1, Math.round((128 * info.width) / long));
-    const fh = Math.max(1, Math.round((128 * info.height) / long));
-    const [ssd, face] = await Promise.all([
-      sharp(data, raw).resize(300, 300, { fit: 'fill' }).raw().toBuffer(),
-      sharp(data, raw)
-        .resize(fw, fh, { fit: 'fill' })
-        .extend({ right: 128 - fw, bottom: 128 - fh, background: { r: 0, g: 0, b: 0 } })
-        .raw()
-        .toBuffer(),
-    ]);
-    const inputs = { ssd: toInput(ssd), face: toInput(face), faceScale: { x: fw / 128, y: fh / 128 } };
-    return ask(inputs, [inputs.ssd.buffer, inputs.face.buffer]);
+    const { data, photo } = await small();
+    // The worker takes the pixels as they are (transferred, not copied) and does the rest there.
+    const pixels = new Uint8Array(data.buffer, data.byteOffset, data.length).slice();
+    return ask({ pixels, aspect: photo.width / photo.height }, [pixels.buffer]);
   }
 
   async function close() {
@@ -275,6 +271,7 @@ export function createSubjectDetector(): SubjectDetector {
 
   return {
     detect,
+    recall,
     warmUp: async () => (await ask({})) !== undefined,
     lastError: () => detectorError,
     close,
