@@ -111,6 +111,20 @@ export const CONFIG_TABLE = {
     description:
       "Seconds before a site's page is fetched again for its card: a changed title then renders anew; in between, its card is served as is ([sites.md](sites.md)).",
   },
+  FACEBOOK_APP_TOKEN: {
+    schema: z
+      .string()
+      .regex(/^\d+\|[\w-]+$/, 'expected an app access token, APP_ID|APP_SECRET')
+      .optional(),
+    default: 'none',
+    description:
+      "A Facebook app access token (`APP_ID|APP_SECRET`): when a site page's card changes, the page is sent to Facebook's re-scrape endpoint so its preview shows the new card ([previews.md](previews.md)). Unset: Facebook refreshes on its own, every 30 days.",
+  },
+  FACEBOOK_GRAPH_URL: {
+    schema: z.string().url().default('https://graph.facebook.com'),
+    default: '`https://graph.facebook.com`',
+    description: "Facebook's Graph API, where re-scrapes are sent (tests name a local stand-in).",
+  },
   MAX_CONNECTIONS: {
     schema: z.coerce.number().int().min(1).max(1_000_000).default(1024),
     default: '`1024`',

@@ -11,6 +11,7 @@ import type { Clock, Mailer } from './domain/kernel/ports.js';
 import { loadFontLibrary, type FontLibrary } from './domain/render/index.js';
 import { createRenderer, createSubjectDetector } from './domain/render/index.js';
 import { warmUp } from './domain/render/index.js';
+import { facebookRescrape } from './adapters/facebook.js';
 import { createMetrics, measuredRenderer, type Metrics } from './adapters/metrics.js';
 import { createServices, type Services } from './domain/services.js';
 import { openItemQueue, redisOutage } from './adapters/queue.js';
@@ -21,6 +22,7 @@ import {
   createImageFetcher,
   createMetadataDocumentFetcher,
   createPageFetcher,
+  createProbeFetcher,
   createWebhookPoster,
   type ImageFetcher,
   type ImageFetcherOptions,
@@ -204,6 +206,10 @@ export async function createRuntime(
     secretsKey: await loadSecretsKey(config),
     fetchImage,
     fetchPage: createPageFetcher(fetcherOptions),
+    probe: createProbeFetcher(fetcherOptions),
+    ...(config.facebookAppToken
+      ? { rescrape: facebookRescrape(config.facebookAppToken, config.facebookGraphUrl) }
+      : {}),
     postWebhook: createWebhookPoster(fetcherOptions),
     ...(itemQueue ? { itemQueue } : {}),
     ...(itemQueue?.generations ? { generationQueue: itemQueue.generations } : {}),

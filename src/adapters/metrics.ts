@@ -75,6 +75,7 @@ export function measuredRenderer(renderer: Renderer, metrics: Metrics): Renderer
     health: () => renderer.health(),
     layout: (options) => renderer.layout(options),
     display: (image, how, call) => renderer.display(image, how, call),
+    inTurn: (account, work) => renderer.inTurn(account, work),
     async render(input, options, call) {
       const result = await renderer.render(input, options, call);
       for (const [stage, ms] of Object.entries(result.timings) as [keyof RenderTimings, number][])

@@ -38,7 +38,7 @@ import { BlockList, isIPv6, type LookupFunction } from 'node:net';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import { AddressRefusedError, FileTooLargeError, ValidationError } from '../domain/kernel/errors.js';
 import { LIMITS } from '../domain/design.js';
-import type { PageFetcher, WebhookPoster } from '../domain/kernel/ports.js';
+import type { PageFetcher, ProbeFetcher, WebhookPoster } from '../domain/kernel/ports.js';
 
 export interface ImageFetcherOptions {
   /** Addresses or CIDR ranges allowed although private (an intranet host; `FETCH_ALLOW_ADDRESSES`). Default none. */
@@ -79,6 +79,10 @@ interface FetchKind {
   timeoutMs: number;
   firstByteTimeoutMs: number;
   tooLarge: (maxBytes: number) => Error;
+  /** Any status is an answer (its body read as a 2xx's): the link-preview check reports it. */
+  anyStatus?: boolean;
+  /** The User-Agent sent; default `Titlecard fetcher`. */
+  userAgent?: string;
 }
 
 const refuser = (field: string) => (message: string) =>
@@ -139,7 +143,7 @@ function createSafeFetch(options: ImageFetcherOptions, kind: FetchKind) {
   const firstByteTimeoutMs = options.firstByteTimeoutMs ?? kind.firstByteTimeoutMs;
   type Answer =
     | { redirect: string }
-    | { body: Buffer; contentType: string; headers: http.IncomingHttpHeaders }
+    | { body: Buffer; contentType: string; headers: http.IncomingHttpHeaders; status: number }
     | { status: number };
 
   /** One request; with `post`, a POST whose answer is only its status (a webhook's). */
@@ -170,7 +174,11 @@ function createSafeFetch(options: ImageFetcherOptions, kind: FetchKind) {
           method: post ? 'POST' : 'GET',
           agent: agents[url.protocol as 'http:' | 'https:'],
           signal,
-          headers: { accept: kind.accept, 'user-agent': 'Titlecard fetcher', ...post?.headers },
+          headers: {
+            accept: kind.accept,
+            'user-agent': kind.userAgent ?? 'Titlecard fetcher',
+            ...post?.headers,
+          },
           lookup,
         },
         (res) => {
@@ -187,7 +195,7 @@ function createSafeFetch(options: ImageFetcherOptions, kind: FetchKind) {
             resolve({ redirect: res.headers.location });
             return;
           }
-          if (status < 200 || status >= 300) {
+          if ((status < 200 || status >= 300) && !kind.anyStatus) {
             res.resume();
             reject(refuse(`the server answered ${status}`));
             return;
@@ -213,6 +221,7 @@ function createSafeFetch(options: ImageFetcherOptions, kind: FetchKind) {
               body: Buffer.concat(chunks),
               contentType: res.headers['content-type'] ?? '',
               headers: res.headers,
+              status,
             }),
           );
           res.on('error', (err) => reject(refuse(err.message)));
@@ -243,7 +252,7 @@ function createSafeFetch(options: ImageFetcherOptions, kind: FetchKind) {
   /** GETs `raw` following redirects; or POSTs `post` to it, answering the status (no redirects followed). */
   async function safeFetch(
     raw: string,
-  ): Promise<Awaited<ReturnType<PageFetcher>> & { headers: http.IncomingHttpHeaders }>;
+  ): Promise<Awaited<ReturnType<PageFetcher>> & { headers: http.IncomingHttpHeaders; status: number }>;
   async function safeFetch(raw: string, post: Post): Promise<{ status: number }>;
   async function safeFetch(raw: string, post?: Post) {
     const signal = AbortSignal.timeout(timeoutMs);
@@ -259,7 +268,7 @@ function createSafeFetch(options: ImageFetcherOptions, kind: FetchKind) {
       if (url.username || url.password) throw refuseForGood('credentials in the URL are not allowed');
       if (embedsIpv4(url.hostname)) throw refuseForGood(new EmbeddedIpv4Error(url.hostname).message);
       const result = await once(url, signal, post);
-      if ('status' in result) return result;
+      if (!('body' in result) && 'status' in result) return result;
       if ('body' in result) return { ...result, url: url.href };
       if (hop >= maxRedirects) throw refuse(`more than ${maxRedirects} redirects`);
       url = new URL(result.redirect, url);
@@ -294,6 +303,51 @@ export function createPageFetcher(options: ImageFetcherOptions = {}): PageFetche
     tooLarge: (max) => refuse(`the page is larger than ${max} bytes`),
   });
 }
+
+/**
+ * The link-preview check's fetches (src/domain/link-previews): a page, its robots.txt or an image,
+ * through the same checks and limits (a page or robots.txt 1 MiB in 5 s, an image 10 MB in 10 s),
+ * answering whatever status comes (the check reports it) and the time the fetch took. Refusals
+ * (a private address, no answer in time) throw ValidationError on `url`; an image past 10 MB throws
+ * ValidationError too, on `url`, saying so.
+ */
+export function createProbeFetcher(options: ImageFetcherOptions = {}): ProbeFetcher {
+  const refuse = refuser('url');
+  const kinds = {
+    page: createSafeFetch(options, {
+      field: 'url',
+      accept: 'text/html, application/xhtml+xml, text/plain;q=0.9',
+      ...PAGE_LIMITS,
+      anyStatus: true,
+      userAgent: PROBE_USER_AGENT,
+      tooLarge: (max) => refuse(`the page is larger than ${max} bytes`),
+    }),
+    image: createSafeFetch(options, {
+      field: 'url',
+      accept: 'image/*',
+      maxBytes: LIMITS.imageBytes,
+      timeoutMs: 10_000,
+      firstByteTimeoutMs: 5000,
+      anyStatus: true,
+      userAgent: PROBE_USER_AGENT,
+      tooLarge: (max) => refuse(`the image is larger than ${max} bytes`),
+    }),
+  };
+  return async (url, kind) => {
+    const started = performance.now();
+    const answer = await kinds[kind === 'image' ? 'image' : 'page'](url);
+    return {
+      status: answer.status,
+      body: answer.body,
+      contentType: answer.contentType,
+      url: answer.url,
+      ms: performance.now() - started,
+    };
+  };
+}
+
+/** The link-preview check's User-Agent: a crawler of link previews, as the platforms' are. */
+export const PROBE_USER_AGENT = 'Mozilla/5.0 (compatible; TitlecardPreviewCheck/1.0)';
 
 /** POSTs a webhook delivery (see {@link WebhookPoster}); refusals name the field `url`. */
 export function createWebhookPoster(options: ImageFetcherOptions = {}): WebhookPoster {

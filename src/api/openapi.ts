@@ -30,7 +30,13 @@ import {
   renderUrlSchema,
   signingKeySchema,
 } from '../domain/render-links/schemas.js';
-import { siteBodySchema, siteBudgetBodySchema, sitePageSchema, siteSchema } from '../domain/sites/schemas.js';
+import {
+  siteBodySchema,
+  siteBudgetBodySchema,
+  sitePageSchema,
+  siteSchema,
+  pageFetchesSchema,
+} from '../domain/sites/schemas.js';
 import { LIMITS } from '../domain/design.js';
 import { MAX_ASPECT_RATIO, MAX_INPUT_PIXELS } from '../domain/render/index.js';
 import { THUMBNAIL_WIDTH } from '../domain/render/index.js';
@@ -61,6 +67,8 @@ import { imagesResource } from './routes/images.js';
 import { layoutResource } from './routes/layout.js';
 import { tokensResource } from './routes/tokens.js';
 import { usageResource } from './routes/usage.js';
+import { previewBodySchema, previewReportSchema } from '../domain/link-previews/schemas.js';
+import { previewsResource } from './routes/previews.js';
 import { workspacesResource } from './routes/workspaces.js';
 import { billingResource } from './routes/billing.js';
 import { billingViewSchema, checkoutBodySchema } from '../domain/billing/billing.js';
@@ -87,6 +95,7 @@ export const API_RESOURCES: Resource[] = [
   presetsResource,
   templatesResource,
   sitesResource,
+  previewsResource,
   batchesResource,
   webhooksResource,
 ];
@@ -201,6 +210,9 @@ export function buildOpenApiDocument(): Json {
         SiteRequest: schemaOf(siteBodySchema, 'input'),
         SiteBudgetRequest: schemaOf(siteBudgetBodySchema, 'input'),
         SitePage: schemaOf(sitePageSchema),
+        PageFetches: schemaOf(pageFetchesSchema),
+        PreviewRequest: schemaOf(previewBodySchema, 'input'),
+        PreviewReport: schemaOf(previewReportSchema),
         Batch: schemaOf(batchSchema),
         BatchDetail: schemaOf(batchDetailSchema),
         BatchRequest: schemaOf(batchBodySchema, 'input'),

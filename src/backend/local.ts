@@ -48,6 +48,12 @@ export function localBackend(services: Services, principal: () => Promise<Princi
     async checkLayout(options) {
       return services.previews.checkLayout(await principal(), options);
     },
+    async checkLinkPreview(url) {
+      return services.linkPreviews.check(await principal(), { url });
+    },
+    async linkPreviewMockup(id, platform) {
+      return services.linkPreviews.mockup(await principal(), id, platform);
+    },
     async listPresets() {
       return services.presets.list(await principal());
     },

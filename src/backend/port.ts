@@ -4,6 +4,7 @@
  * Titlecard's REST API (remote.ts). Neither adapter opens stores: whoever composes the process (the
  * HTTP app, the command line) hands them the services or the URL and token.
  */
+import type { PreviewReport } from '../domain/link-previews/schemas.js';
 import type { ImagePage, ImageView } from '../domain/images/images.js';
 import type { ImageSort, SortOrder } from '../domain/kernel/records.js';
 import type { TokenValidation, UsageView } from '../domain/accounts/quota.js';
@@ -51,6 +52,10 @@ export interface TitlecardBackend {
   deleteImage(id: string): Promise<void>;
   /** The fit check of `POST /layout`. */
   checkLayout(options: GenerateOptions): Promise<LayoutReport>;
+  /** The link-preview check of `POST /previews` (docs/previews.md). */
+  checkLinkPreview(url: string): Promise<PreviewReport>;
+  /** A check's mock-up PNG on `platform` (`GET /previews/{id}/{platform}.png`). */
+  linkPreviewMockup(id: string, platform: string): Promise<Buffer>;
   /** The caller's presets, newest first. */
   listPresets(): Promise<PresetView[]>;
   /** The built-in templates, then the caller's, newest first. */

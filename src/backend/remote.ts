@@ -60,6 +60,16 @@ export function remoteBackend(apiUrl: string, token: string): TitlecardBackend {
         throw new RemoteApiError(answer.response.status, errorMessage(answer.response.status, answer.error));
     },
     checkLayout: async (options) => dataOf(await api.POST('/layout', { body: options })),
+    checkLinkPreview: async (url) => dataOf(await api.POST('/previews', { body: { url } })),
+    async linkPreviewMockup(id, platform) {
+      const answer = await api.GET('/previews/{id}/{platform}.png', {
+        params: { path: { id, platform: platform as never } },
+        parseAs: 'arrayBuffer',
+      });
+      if (!answer.response.ok)
+        throw new RemoteApiError(answer.response.status, errorMessage(answer.response.status, answer.error));
+      return Buffer.from(answer.data as ArrayBuffer);
+    },
     listPresets: async () => dataOf(await api.GET('/presets')).presets,
     listTemplates: async () => dataOf(await api.GET('/templates')).templates,
     getTemplate: async (id) => dataOf(await api.GET('/templates/{id}', { params: { path: { id } } })),

@@ -601,6 +601,57 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/previews': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Check how a link will preview on X, Facebook, LinkedIn, Slack, Discord, iMessage, WhatsApp, Telegram, Mastodon and Bluesky: the tags, the image, each platform's card, and the problems with how to fix them. No quota; 60 a minute per workspace with the previews (docs/previews.md). */
+    post: operations['checkLinkPreview'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/previews/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A link-preview check made in the last day. */
+    get: operations['getLinkPreview'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/previews/{id}/{platform}.png': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A check's preview as the platform will show it: a PNG mock-up, 560 px wide. */
+    get: operations['getLinkPreviewMockup'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/batches': {
     parameters: {
       query?: never;
@@ -1751,6 +1802,151 @@ export interface components {
        * @description ISO 8601 UTC timestamp
        */
       checkedAt: string;
+    };
+    PreviewRequest: {
+      /**
+       * Format: uri
+       * @description The page to check: an http or https URL, as people share it.
+       */
+      url: string;
+    };
+    PreviewReport: {
+      /** @description lpv_… */
+      id: string;
+      url: string;
+      /** @description The page after redirects. */
+      finalUrl: string;
+      checkedAt: string;
+      /** @description A day after the check: the report and its mock-ups are gone then. */
+      expiresAt: string;
+      page: {
+        /** @description The HTTP status; 0 when there was no answer. */
+        status: number;
+        contentType: string | null;
+        bytes: number;
+        ms: number;
+        error: string | null;
+      };
+      tags: {
+        /** @description The <title> element. */
+        title: string | null;
+        /** @description <meta name="description">. */
+        description: string | null;
+        /** @description <link rel="canonical">. */
+        canonical: string | null;
+        /** @description Every og:* and twitter:* tag, by name, the first of each. */
+        meta: {
+          [key: string]: string;
+        };
+      } | null;
+      images: {
+        url: string;
+        status: number | null;
+        contentType: string | null;
+        /** @description What its bytes are (jpeg, png, webp, gif…); null when not an image. */
+        format: string | null;
+        width: number | null;
+        height: number | null;
+        bytes: number | null;
+        ms: number;
+        error: string | null;
+      }[];
+      platforms: {
+        /** @enum {string} */
+        platform:
+          | 'x'
+          | 'facebook'
+          | 'linkedin'
+          | 'slack'
+          | 'discord'
+          | 'imessage'
+          | 'whatsapp'
+          | 'telegram'
+          | 'mastodon'
+          | 'bluesky';
+        name: string;
+        /**
+         * @description large: the image wide above the text; small: a thumbnail beside it; text: no image; none: no preview.
+         * @enum {string}
+         */
+        card: 'large' | 'small' | 'text' | 'none';
+        /** @description The title as the platform cuts it (an ellipsis past its length). */
+        title: string | null;
+        description: string | null;
+        domain: string;
+        image: {
+          url: string;
+          width: number;
+          height: number;
+          /** @description The part of the image the platform shows at its aspect, px of the image. */
+          crop: {
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+          };
+        } | null;
+        problems: (
+          | 'PAGE_UNREACHABLE'
+          | 'NO_TITLE'
+          | 'NO_IMAGE'
+          | 'IMAGE_RELATIVE_URL'
+          | 'IMAGE_NOT_HTTPS'
+          | 'IMAGE_UNREACHABLE'
+          | 'IMAGE_NOT_AN_IMAGE'
+          | 'IMAGE_TOO_SMALL'
+          | 'IMAGE_TOO_LARGE'
+          | 'IMAGE_ASPECT'
+          | 'IMAGE_SIZE_UNDECLARED'
+          | 'NO_ALT'
+          | 'NO_TWITTER_CARD'
+          | 'TITLE_TOO_LONG'
+          | 'CRAWLER_BLOCKED'
+          | 'SLOW_IMAGE'
+        )[];
+        /** @description GET it (same token) for a PNG of the preview as the platform will show it; kept a day. */
+        mockupUrl: string;
+      }[];
+      problems: {
+        /**
+         * @description Stable code (docs/previews.md#problems).
+         * @enum {string}
+         */
+        code:
+          | 'PAGE_UNREACHABLE'
+          | 'NO_TITLE'
+          | 'NO_IMAGE'
+          | 'IMAGE_RELATIVE_URL'
+          | 'IMAGE_NOT_HTTPS'
+          | 'IMAGE_UNREACHABLE'
+          | 'IMAGE_NOT_AN_IMAGE'
+          | 'IMAGE_TOO_SMALL'
+          | 'IMAGE_TOO_LARGE'
+          | 'IMAGE_ASPECT'
+          | 'IMAGE_SIZE_UNDECLARED'
+          | 'NO_ALT'
+          | 'NO_TWITTER_CARD'
+          | 'TITLE_TOO_LONG'
+          | 'CRAWLER_BLOCKED'
+          | 'SLOW_IMAGE';
+        /** @enum {string} */
+        severity: 'error' | 'warning' | 'info';
+        /** @description What is wrong and how to fix it. */
+        message: string;
+        /** @description The platforms it concerns. */
+        platforms: (
+          | 'x'
+          | 'facebook'
+          | 'linkedin'
+          | 'slack'
+          | 'discord'
+          | 'imessage'
+          | 'whatsapp'
+          | 'telegram'
+          | 'mastodon'
+          | 'bluesky'
+        )[];
+      }[];
     };
     Batch: {
       id: string;
@@ -6236,6 +6432,248 @@ export interface operations {
               pages: components['schemas']['SitePage'][];
             };
           };
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description No such resource. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  checkLinkPreview: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PreviewRequest'];
+      };
+    };
+    responses: {
+      /** @description The report, kept a day. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['PreviewReport'];
+          };
+        };
+      };
+      /** @description Invalid or missing parameter. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description More than 60 checks and previews in a minute. */
+      429: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['QuotaErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  getLinkPreview: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The report. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['PreviewReport'];
+          };
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description No such resource. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
+  getLinkPreviewMockup: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        platform:
+          | 'x'
+          | 'facebook'
+          | 'linkedin'
+          | 'slack'
+          | 'discord'
+          | 'imessage'
+          | 'whatsapp'
+          | 'telegram'
+          | 'mastodon'
+          | 'bluesky';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The mock-up. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'image/png': string;
         };
       };
       /** @description Missing header, or an invalid, expired or revoked token. */

@@ -20,6 +20,8 @@ import { createTemplates, type Templates } from './templates/templates.js';
 import { createRenderUrls, type RenderUrls } from './render-links/render-links.js';
 import { createRenderCache } from './render-links/render-cache.js';
 import { createSites, type Sites } from './sites/sites.js';
+import type { Rescrape } from './sites/crawls.js';
+import { createLinkPreviews, type LinkPreviews } from './link-previews/link-previews.js';
 import { createBatches, type Batches } from './batches/batches.js';
 import { createBatchRunner, createItemProcessor } from './batches/runner.js';
 import { createWebhooks, type Webhooks } from './webhooks/webhooks.js';
@@ -33,6 +35,7 @@ import {
   type Clock,
   type ImageFetcher,
   type PageFetcher,
+  type ProbeFetcher,
   type WebhookPoster,
   type ItemQueue,
   type GenerationQueue,
@@ -88,6 +91,8 @@ export interface ServiceDeps {
   fetchThrottle: Throttle;
   /** Fetches a site's pages SSRF-safely; without it, site links answer the fallback card. */
   fetchPage?: PageFetcher;
+  /** Fetches pages, robots.txt and images for the link-preview check; without it, every check is refused. */
+  probe?: ProbeFetcher;
   /** Counts page fetches per site (`PAGE_FETCHES` in sites.ts). */
   pageThrottle: Throttle;
   /** Counts page fetches per site and client address (`PAGE_FETCHES_PER_ADDRESS` in sites.ts). */
@@ -105,10 +110,14 @@ export interface ServiceDeps {
   generationQueue?: GenerationQueue;
   /** `SITE_RECHECK`, seconds. */
   siteRecheckSeconds: number;
+  /** Facebook's re-scrape of a site page whose card changed (`FACEBOOK_APP_TOKEN`); none: not sent. */
+  rescrape?: Rescrape;
 }
 
 /** Every use case of Titlecard, by area. */
 export interface Services {
+  /** The clock the use cases read (the system's; a test's own): pages that say "3 days ago" read it too. */
+  clock: Clock;
   /** Users, API tokens and bearer-token authentication (docs/api.md#endpoints). */
   accounts: Accounts;
   /** The monthly quota per tier as people see it (docs/api.md#limits). */
@@ -156,6 +165,8 @@ export interface Services {
   renderUrls: RenderUrls;
   /** Sites whose every page gets its card from one link (`/sites`, `/s/…`). */
   sites: Sites;
+  /** The link-preview check: what each platform will show of a page (`/previews`, docs/previews.md). */
+  linkPreviews: LinkPreviews;
   /** Many generations from one request, rendered in the background (`/batches`). */
   batches: Batches;
   /** Webhook endpoints, their signed deliveries and retries (`/webhooks`). */
@@ -295,6 +306,19 @@ export function createServices(deps: ServiceDeps): Services {
     addressThrottle: deps.siteAddressThrottle,
     ledger,
     options: { recheckSeconds: deps.siteRecheckSeconds },
+    rescrape: deps.rescrape,
+  });
+  const linkPreviews = createLinkPreviews({
+    blobs: deps.blobs,
+    clock,
+    fetch:
+      deps.probe ??
+      (async () => {
+        throw new ValidationError('url', 'format', 'Could not fetch url: this server fetches no pages');
+      }),
+    throttle: deps.previewThrottle,
+    inTurn: (account, work) => deps.renderer.inTurn(account, work),
+    publicUrl: deps.publicUrl,
   });
   // One processor of batch items, for this process's runner and for a queue's workers.
   const processItem = createItemProcessor({
@@ -472,6 +496,8 @@ export function createServices(deps: ServiceDeps): Services {
     templates: guarded(templates, SCOPE_TABLES.templates),
     renderUrls: guarded(renderUrls, SCOPE_TABLES.renderUrls),
     sites: guarded(sitesAudited, SCOPE_TABLES.sites),
+    linkPreviews: guarded(linkPreviews, SCOPE_TABLES.linkPreviews),
+    clock,
     batches: guarded(batches, SCOPE_TABLES.batches),
     webhooks: guarded(webhooksAudited, SCOPE_TABLES.webhooks),
     background: {

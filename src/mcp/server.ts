@@ -2,6 +2,7 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import { VERSION } from '../version.js';
 import { registerStudio } from './studio.js';
+import { registerLinkPreviewApp } from './link-preview-app.js';
 import { registerTools, type ToolContext } from './tools/index.js';
 
 /** `serverInfo` of the MCP handshake: the package's name and version (src/version.ts). */
@@ -11,9 +12,10 @@ export const SERVER_INFO = { name: 'titlecard', version: VERSION };
 export function buildMcpServer(context: ToolContext): McpServer {
   const server = new McpServer(SERVER_INFO, {
     instructions:
-      'Titlecard lays a title over a photo to make link-preview (Open Graph) and share images. generate_image uses one unit of the monthly quota; get_usage shows what is left.',
+      'Titlecard lays a title over a photo to make link-preview (Open Graph) and share images. generate_image uses one unit of the monthly quota; get_usage shows what is left. check_link_preview shows how a link will preview on ten platforms, free.',
   });
   registerTools(server, context);
   registerStudio(server, context);
+  registerLinkPreviewApp(server, context);
   return server;
 }

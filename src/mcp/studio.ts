@@ -53,18 +53,28 @@ function extAppsScript(): string {
 /** The page's sources (browser files, shipped as they are): src/mcp/app, from src/mcp or dist/mcp alike. */
 const APP_DIR = fileURLToPath(new URL('../../src/mcp/app/', import.meta.url));
 
-let page: string | undefined;
-/** The studio's HTML, built once: src/mcp/app/studio.html with its style, its script and ext-apps inline. */
-export function studioHtml(): string {
-  if (page) return page;
-  const read = (name: string) => readFileSync(`${APP_DIR}${name}`, 'utf8');
-  // A replacement function, not a string: `$` in the scripts must stay as it is.
-  page = read('studio.html')
+const pages = new Map<string, string>();
+/**
+ * An MCP App page of src/mcp/app, built once: `<name>.html` with the studio's style, ext-apps and
+ * `<name>.js` inline (and `<name>.css` where the page has one).
+ */
+export function appHtml(name: 'studio' | 'previews'): string {
+  const known = pages.get(name);
+  if (known) return known;
+  const read = (file: string) => readFileSync(`${APP_DIR}${file}`, 'utf8');
+  // Replacement functions, not strings: `$` in the scripts must stay as it is.
+  const page = read(`${name}.html`)
     .replace('/*STUDIO_CSS*/', () => read('studio.css'))
+    .replace('/*PREVIEWS_CSS*/', () => read('previews.css'))
     .replace('/*EXT_APPS*/', () => extAppsScript().replaceAll('</script', '<\\/script'))
-    .replace('/*STUDIO_JS*/', () => read('studio.js'));
+    .replace('/*STUDIO_JS*/', () => read('studio.js'))
+    .replace('/*PREVIEWS_JS*/', () => read('previews.js'));
+  pages.set(name, page);
   return page;
 }
+
+/** The studio's HTML: src/mcp/app/studio.html with its style, its script and ext-apps inline. */
+export const studioHtml = (): string => appHtml('studio');
 
 /** Registers the studio's page and its tools (the preview, the card at its size) on `server`. */
 export function registerStudio(server: McpServer, { backend, imageSources, logger }: ToolContext): void {

@@ -21,6 +21,7 @@ import { authRoutes } from './routes/auth.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { linksRoutes } from './routes/render-links.js';
 import { sitesRoutes } from './routes/sites.js';
+import { previewsRoutes } from './routes/previews.js';
 import { bulkRoutes } from './routes/bulk.js';
 import { templatesRoutes } from './routes/templates.js';
 import { settingsRoutes } from './routes/settings.js';
@@ -38,6 +39,7 @@ const SIGNED_IN_PATHS = [
   '/bulk',
   '/settings',
   '/connect',
+  '/previews',
 ];
 
 export function createWebRouter(runtime: Runtime): express.Router {
@@ -65,6 +67,7 @@ export function createWebRouter(runtime: Runtime): express.Router {
   router.use(templatesRoutes(services));
   router.use(linksRoutes(services, publicUrl));
   router.use(sitesRoutes(services));
+  router.use(previewsRoutes(services));
   router.use(bulkRoutes(services));
   router.use(settingsRoutes(services, cookie));
   router.use(workspacesRoutes(services, cookie));

@@ -16,7 +16,16 @@ const eta = new Eta({ views: VIEWS_DIR, cache: true, autoEscape: true });
 
 /** The navigation's sections; `current` marks the page's own with aria-current. */
 export type Section =
-  'overview' | 'images' | 'playground' | 'templates' | 'links' | 'bulk' | 'settings' | 'connect' | 'none';
+  | 'overview'
+  | 'images'
+  | 'playground'
+  | 'templates'
+  | 'links'
+  | 'previews'
+  | 'bulk'
+  | 'settings'
+  | 'connect'
+  | 'none';
 
 export interface PageData {
   /** The document title's first part. */

@@ -297,7 +297,12 @@ describe('render links, presets and uploads', () => {
     expect(await used(srv, token)).toBe(usedBefore + 1);
     const etag = first.headers.get('etag');
     expect(etag).toMatch(/^"[0-9a-f]{64}"$/);
-    expect(first.headers.get('cache-control')).toBe('public, max-age=3600');
+    // The link redirects, for an hour, to the card's content-hashed URL, kept a year.
+    expect(first.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const link = await fetch(url, { redirect: 'manual' });
+    expect(link.status).toBe(302);
+    expect(link.headers.get('cache-control')).toBe('public, max-age=3600');
+    expect(link.headers.get('location')).toBe(`/c/${(etag ?? '').replaceAll('"', '')}.png`);
 
     const again = await fetchLink(url);
     expect(again.status).toBe(200);

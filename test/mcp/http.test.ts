@@ -66,7 +66,7 @@ const errorText = (r: CallToolResult) => {
 };
 
 describe('tools/list', () => {
-  it('lists the twelve tools with titles, input and output schemas, and every annotation set', async () => {
+  it('lists every tool with titles, input and output schemas, and every annotation set', async () => {
     const { token } = await srv.createUser('pro');
     const client = await connect(token);
     const { tools } = await client.listTools();

@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageRecordSchema } from '../../src/domain/images/schemas.js';
 import { STUDIO_URI } from '../../src/mcp/studio.js';
+import { PREVIEWS_URI } from '../../src/mcp/link-preview-app.js';
 import { VERSION } from '../../src/version.js';
 import { solid } from '../support/images.js';
 import {
@@ -44,7 +45,7 @@ async function listAndGenerate(client: McpTestClient) {
   // The studio (an MCP App): named by generate_image, listed and read as a resource at every revision.
   const generate = tools.find((t) => t.name === 'generate_image');
   expect((generate?._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri).toBe(STUDIO_URI);
-  expect((await client.listResources()).map((r) => r.uri)).toEqual([STUDIO_URI]);
+  expect((await client.listResources()).map((r) => r.uri)).toEqual([STUDIO_URI, PREVIEWS_URI]);
   const [page] = await client.readResource(STUDIO_URI);
   expect(page?.mimeType).toBe('text/html;profile=mcp-app');
   expect(page?.text).toMatch(/^<!doctype html>/i);

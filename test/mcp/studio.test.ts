@@ -5,13 +5,10 @@
  * preview that uses no quota, Generate through tools/call (one unit), the og:image tag copied, the
  * model told, the host's theme followed at 360 and 900 px, and axe on every state.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
-import { build } from 'esbuild';
 import type { Browser, Frame, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,17 +16,17 @@ import { STUDIO_URI } from '../../src/mcp/studio.js';
 import { hasChromium, launchChromium, seriousViolations } from '../support/browser.js';
 import { photo } from '../support/images.js';
 import { download, startTestServer, type TestServer } from '../support/server.js';
+import { openApp, serveAppHost, type ToolList } from '../support/app-host/serve.js';
 
-const HOST_ENTRY = path.join(import.meta.dirname, '../support/app-host/host.js');
 /** Set to a folder to keep the screenshots (docs/mcp.md shows one). */
 const SHOTS = process.env.TITLECARD_SCREENSHOTS;
 
 let srv: TestServer;
 let client: Client;
-let host: Server;
+let closeHost: (() => Promise<void>) | undefined;
 let hostUrl: string;
 let browser: Browser;
-let tools: { name: string; _meta?: { ui?: { resourceUri?: string; visibility?: string[] } } }[];
+let tools: ToolList;
 let html: string;
 let toolInput: Record<string, unknown>;
 let toolResult: CallToolResult;
@@ -74,30 +71,14 @@ beforeAll(async () => {
   };
   toolResult = await client.callTool({ name: 'generate_image', arguments: toolInput });
 
-  const bundle = await build({
-    entryPoints: [HOST_ENTRY],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    write: false,
-  });
-  const script = bundle.outputFiles[0]?.text ?? '';
-  host = createServer((req, res) => {
-    if (req.url === '/host.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
-    else
-      res
-        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-        .end(
-          '<!doctype html><html lang="en"><head><title>Test host</title></head><body><main id="app"></main><script type="module" src="/host.js"></script></body></html>',
-        );
-  });
-  await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
-  hostUrl = `http://127.0.0.1:${(host.address() as AddressInfo).port}/`;
+  const served = await serveAppHost();
+  hostUrl = served.url;
+  closeHost = served.close;
   if (hasChromium) browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
-  await new Promise((r) => host?.close(r));
+  await closeHost?.();
   await client?.close();
   await srv?.close();
 });
@@ -112,39 +93,19 @@ const usageNow = async () =>
 
 /** The host page at `width`, the studio started in it with generate_image's input and result. */
 async function openStudio(width: number, context = LIGHT): Promise<{ page: Page; app: Frame }> {
-  const browserContext = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
-  await browserContext.grantPermissions(['clipboard-read', 'clipboard-write'], {
-    origin: hostUrl.slice(0, -1),
+  const { page, app } = await openApp({
+    browser,
+    hostUrl,
+    width,
+    html,
+    toolInput,
+    toolResult,
+    hostContext: context,
+    client,
+    tools,
+    calls,
+    label: 'studio',
   });
-  const page = await browserContext.newPage();
-  // A host forwards the app's tools/call to the server, and refuses a tool the app may not call.
-  await page.exposeFunction(
-    'hostCallTool',
-    async (params: { name: string; arguments?: Record<string, unknown> }) => {
-      calls.push(params.name);
-      const tool = tools.find((t) => t.name === params.name);
-      const visibility = tool?._meta?.ui?.visibility ?? ['model', 'app'];
-      if (!tool || !visibility.includes('app')) throw new Error(`The app may not call ${params.name}`);
-      return client.callTool(params);
-    },
-  );
-  await page.goto(hostUrl);
-  await page.waitForFunction(() => 'startApp' in globalThis);
-  await page.evaluate(
-    (args) => (globalThis as unknown as { startApp(a: unknown): Promise<void> }).startApp(args),
-    {
-      html,
-      toolInput,
-      toolResult,
-      hostContext: { ...context, containerDimensions: { width, maxHeight: 2000 } },
-    },
-  );
-  page.on('console', (m) => {
-    if (m.type() === 'error') console.error(`[studio] ${m.text()}`);
-  });
-  page.on('pageerror', (e) => console.error(`[studio] ${e.message}`));
-  const app = page.frames().find((f) => f !== page.mainFrame());
-  if (!app) throw new Error('no app frame');
   await app.waitForSelector('#card-image:not([hidden])');
   return { page, app };
 }

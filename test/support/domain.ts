@@ -24,6 +24,7 @@ export function domainServices(clock: Clock, blobs: BlobStore = createMemoryBlob
     health: () => real.health(),
     layout: (options) => real.layout(options),
     display: (...args) => real.display(...args),
+    inTurn: (account, work) => real.inTurn(account, work),
     render: (...args) => {
       renders.count++;
       return real.render(...args);

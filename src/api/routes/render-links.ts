@@ -16,9 +16,23 @@ import express from 'express';
 import { idPattern } from '../../domain/kernel/ids.js';
 import { errorResponses, json, ref, type Json, type Resource } from '../describe.js';
 import { STAND_IN_CACHE_CONTROL, type ServedRender } from '../../domain/render-links/render-cache.js';
+import { FILE_CACHE_CONTROL } from '../../domain/images/files.js';
+import { FILE_TYPES } from '../../domain/design.js';
 
 /** One hour: long enough for a CDN to absorb a crawler storm, short enough for a preset edit to show. */
 export const RENDER_LINK_CACHE_CONTROL = 'public, max-age=3600';
+
+/**
+ * A card by its content hash, `/c/{hash}.{ext}`, never changes: any cache may keep it a year
+ * (RFC 9111 `max-age`, RFC 8246 `immutable`), as the published files.
+ */
+export const CARD_CACHE_CONTROL = FILE_CACHE_CONTROL;
+
+/** `/c/{hash}.{ext}` of a served card (its ETag is the quoted hash; the extension its type's). */
+export function cardPath(served: ServedRender): string {
+  const ext = Object.values(FILE_TYPES).find((t) => t.contentType === served.contentType)?.extension ?? 'png';
+  return `/c/${served.etag.replaceAll('"', '')}.${ext}`;
+}
 
 /**
  * Answers a public link's card (a render link's or a site link's): its ETag, a Cache-Control of
@@ -30,7 +44,15 @@ export function sendCard(
   res: express.Response,
   served: ServedRender,
   cacheControl = RENDER_LINK_CACHE_CONTROL,
+  { redirect = false }: { redirect?: boolean } = {},
 ): void {
+  // A link's own card (not a stand-in) is a redirect to its content-hashed URL: a card of new
+  // content gets a new URL, which crawlers and CDNs fetch anew (docs/previews.md).
+  if (redirect && !served.standIn && served.body) {
+    res.set({ 'Cache-Control': cacheControl, ETag: served.etag, 'Access-Control-Allow-Origin': '*' });
+    res.redirect(302, cardPath(served));
+    return;
+  }
   res.set({
     'Content-Type': served.contentType,
     'Cache-Control': served.standIn ? STAND_IN_CACHE_CONTROL : cacheControl,
@@ -69,17 +91,75 @@ export const cardResponse = (description: string): Json => ({
   },
 });
 
+/** The 302 of a link whose card is its own: to the card's content-hashed URL. */
+export const redirectResponse: Json = {
+  description:
+    "The link's card: a redirect to its content-hashed URL, /c/{hash}.{ext} (a card of new content gets a new URL); Cache-Control as the link's, an hour.",
+  headers: {
+    Location: { schema: { type: 'string' }, description: '/c/{hash}.{ext}' },
+    ETag: { schema: { type: 'string' } },
+  },
+};
+
 export const renderLinksResource: Resource = {
   router(services) {
     const router = express.Router();
     router.get(/^\/r\/[^/]+$/, async (req, res) => {
       const search = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
-      sendCard(req, res, await services.renderUrls.fetch(req.path, search, req.headers['if-none-match']));
+      sendCard(
+        req,
+        res,
+        await services.renderUrls.fetch(req.path, search, req.headers['if-none-match']),
+        undefined,
+        {
+          redirect: true,
+        },
+      );
+    });
+    router.get(/^\/c\/[^/]+$/, async (req, res) => {
+      const [, hash = '', ext = ''] = /^\/c\/([^/.]+)\.([a-z]+)$/.exec(req.path) ?? [];
+      sendCard(
+        req,
+        res,
+        await services.renderUrls.card(hash, ext, req.headers['if-none-match']),
+        CARD_CACHE_CONTROL,
+      );
     });
     return router;
   },
 
   paths: {
+    '/c/{card}': {
+      servers: [{ url: '/' }],
+      get: {
+        operationId: 'fetchCard',
+        summary:
+          'A card a render or site link made, by its content hash: it never changes, so it may be kept a year (Cache-Control immutable). Links redirect here.',
+        security: [],
+        parameters: [
+          {
+            name: 'card',
+            in: 'path',
+            required: true,
+            description: 'The hash and the format: 64 hex digits and .png, .jpg or .webp.',
+            schema: { type: 'string', pattern: '^[0-9a-f]{64}\\.(png|jpg|webp)$' },
+          },
+          { name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } },
+        ],
+        responses: {
+          200: {
+            description: 'The card.',
+            headers: {
+              ETag: { schema: { type: 'string' } },
+              'Cache-Control': { schema: { type: 'string', enum: [CARD_CACHE_CONTROL] } },
+            },
+            content: cardResponse('').content as Json,
+          },
+          304: { description: 'Not modified (If-None-Match matched the ETag).' },
+          404: errorResponses[404],
+        },
+      },
+    },
     '/r/{link}': {
       servers: [{ url: '/' }],
       get: {
@@ -131,9 +211,8 @@ export const renderLinksResource: Resource = {
           { name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } },
         ],
         responses: {
-          200: cardResponse(
-            'The image, or a stand-in while the owner quota is used up (Titlecard-Fallback).',
-          ),
+          200: cardResponse('A stand-in while the owner quota is used up (Titlecard-Fallback).'),
+          302: redirectResponse,
           304: { description: 'Not modified (If-None-Match matched the ETag).' },
           400: errorResponses[400],
           403: {

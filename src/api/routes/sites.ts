@@ -20,7 +20,7 @@ import {
 } from '../describe.js';
 import { ok } from '../../http/respond.js';
 import { collectionRoutes } from '../collection.js';
-import { cardResponse, RENDER_LINK_CACHE_CONTROL, sendCard } from './render-links.js';
+import { cardResponse, redirectResponse, RENDER_LINK_CACHE_CONTROL, sendCard } from './render-links.js';
 import { jsonBody } from '../../http/json-body.js';
 
 export const sitesResource: Resource = {
@@ -38,6 +38,9 @@ export const sitesResource: Resource = {
     });
     router.get('/sites/:id/pages', auth, async (req, res) => {
       ok(res, { pages: await sites.pages(principalOf(res), req.params.id as string) });
+    });
+    router.get('/sites/:id/fetches', auth, async (req, res) => {
+      ok(res, { pages: await sites.fetches(principalOf(res), req.params.id as string) });
     });
     return router;
   },
@@ -106,6 +109,18 @@ export const sitesResource: Resource = {
         },
       }),
     },
+    '/sites/{id}/fetches': {
+      get: secured({
+        operationId: 'listSiteFetches',
+        summary:
+          "Which crawler has which card: per recent page, each platform's last fetch of its card, the version it got and whether it is the current one (docs/previews.md).",
+        parameters: [idParameter],
+        responses: {
+          200: { description: 'Pages, newest check first.', content: listEnvelope('pages', 'PageFetches') },
+          404: errorResponses[404],
+        },
+      }),
+    },
     '/sites/{id}/pages': {
       get: secured({
         operationId: 'listSitePages',
@@ -128,8 +143,15 @@ export const siteLinksResource: Resource = {
       sendCard(
         req,
         res,
-        await services.sites.fetch(req.path, req.query.url, req.headers['if-none-match'], req.ip),
+        await services.sites.fetch(
+          req.path,
+          req.query.url,
+          req.headers['if-none-match'],
+          req.ip,
+          req.headers['user-agent'],
+        ),
         RENDER_LINK_CACHE_CONTROL,
+        { redirect: true },
       );
     });
     return router;
@@ -165,8 +187,9 @@ export const siteLinksResource: Resource = {
           { name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } },
         ],
         responses: {
+          302: redirectResponse,
           200: cardResponse(
-            "The page's card; or a stand-in (Titlecard-Fallback): the fallback card when the page cannot be read; an earlier card or the fallback card while the owner quota is used up, past the site's budget of new cards, or past this address's share of them (docs/sites.md).",
+            "A stand-in (Titlecard-Fallback): the fallback card when the page cannot be read; an earlier card or the fallback card while the owner quota is used up, past the site's budget of new cards, or past this address's share of them (docs/sites.md).",
           ),
           304: { description: 'Not modified (If-None-Match matched the ETag).' },
           400: errorResponses[400],

@@ -22,14 +22,16 @@ export const BLOB_KEY_PATTERN = new RegExp(`^${ID_BODY}(?:_thumb)?\\.(?:png|jpg|
  * Every key a store accepts: the published files above; uploads kept for reuse,
  * `<stem>_asset.<png|jpg|webp>` and `<stem>_font.<ttf|otf>` (never served by `/files`); and rendered
  * render links, `r<64 hex of the content hash>.<ext>` (served by `/r/` only); and an upload on its
- * way to a worker, `<stem>_upload.bin` (GENERATE_ON_WORKERS; never served).
+ * way to a worker, `<stem>_upload.bin` (GENERATE_ON_WORKERS; never served); and a link-preview
+ * check's files, kept a day (src/domain/link-previews): `lpv_<id>_report.json`,
+ * `lpv_<id>_image<n>.jpg` and `lpv_<id>_<platform>.png` (served to its workspace by `/previews`).
  */
 export const STORED_KEY_PATTERN = new RegExp(
-  `^(?:${ID_BODY}(?:_thumb)?\\.(?:png|jpg|webp)|${ID_BODY}_asset\\.(?:png|jpg|webp)|${ID_BODY}_font\\.(?:ttf|otf)|r[0-9a-f]{64}\\.(?:png|jpg|webp)|${ID_BODY}_upload\\.bin)$`,
+  `^(?:${ID_BODY}(?:_thumb)?\\.(?:png|jpg|webp)|${ID_BODY}_asset\\.(?:png|jpg|webp)|${ID_BODY}_font\\.(?:ttf|otf)|r[0-9a-f]{64}\\.(?:png|jpg|webp)|${ID_BODY}_upload\\.bin|lpv_${ID_BODY}_(?:report\\.json|image[0-9]\\.jpg|[a-z]{1,12}\\.png))$`,
 );
 
-/** Media types of stored fonts (RFC 8081). */
-const FONT_TYPES: Record<string, string> = { ttf: 'font/ttf', otf: 'font/otf' };
+/** Media types of stored fonts (RFC 8081), and of a link-preview check's report. */
+const FONT_TYPES: Record<string, string> = { ttf: 'font/ttf', otf: 'font/otf', json: 'application/json' };
 
 /** The two keys of one generated image, from its random stem (see {@link BLOB_KEY_PATTERN}). */
 export function blobKeysOf(stem: string, format: FileFormat): { imageKey: string; thumbnailKey: string } {

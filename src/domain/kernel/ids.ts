@@ -18,7 +18,7 @@ export function randomBase62(length: number): string {
 
 /**
  * The prefixes of record ids: users, tokens, images, grants, assets, fonts, presets, keys, sites,
- * batches, webhooks, messages, templates, workspaces, invitations, audit entries.
+ * batches, webhooks, messages, templates, workspaces, invitations, audit entries, link-preview checks.
  */
 export type IdPrefix =
   | 'usr'
@@ -36,7 +36,8 @@ export type IdPrefix =
   | 'tpl'
   | 'wsp'
   | 'inv'
-  | 'aud';
+  | 'aud'
+  | 'lpv';
 
 /** Characters of randomness in a record id and a blob stem: 22 base62 (131 bits). */
 export const ID_CHARACTERS = 22;

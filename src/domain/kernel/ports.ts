@@ -22,6 +22,7 @@ import type {
   OAuthEntry,
   Session,
   Site,
+  CrawlerFetch,
   SiteBudget,
   SitePage,
   WebhookDelivery,
@@ -319,6 +320,16 @@ export interface SiteRepository {
   findPage(siteId: string, url: string): Promise<SitePage | undefined>;
   /** The site's most recently checked pages, newest first, at most `limit`. */
   listPages(siteId: string, limit: number): Promise<SitePage[]>;
+  /**
+   * The version of page `url`'s card `hash`: its number when seen before, else the next one (1 for
+   * the page's first card), recorded at `at`. Atomic across processes: two new cards never share a
+   * number.
+   */
+  cardVersion(siteId: string, url: string, hash: string, at: Date): Promise<number>;
+  /** Records a crawler's fetch of a page's card, replacing that platform's last fetch of the page. */
+  recordFetch(fetch: CrawlerFetch): Promise<void>;
+  /** The site's crawler fetches (the last per page and platform), newest first, at most `limit`. */
+  listFetches(siteId: string, limit: number): Promise<CrawlerFetch[]>;
 }
 
 /** Batches and their items (src/domain/batches), with the claim by which a runner takes an item. */
@@ -479,6 +490,16 @@ export type ImageFetcher = (url: string) => Promise<Buffer>;
  * other than 2xx, no answer in time, larger than 1 MiB).
  */
 export type PageFetcher = (url: string) => Promise<{ body: Buffer; contentType: string; url: string }>;
+
+/**
+ * Fetches a page, its robots.txt or an image for the link-preview check (safe-fetch.ts): any HTTP
+ * status is an answer, with the fetch's time, ms. Throws ValidationError on `url` when there is
+ * none (a refused address, no answer in time, too many bytes).
+ */
+export type ProbeFetcher = (
+  url: string,
+  kind: 'page' | 'robots' | 'image',
+) => Promise<{ status: number; body: Buffer; contentType: string; url: string; ms: number }>;
 
 /**
  * POSTs a webhook delivery with the same address refusals as the fetchers (src/adapters/safe-fetch.ts),

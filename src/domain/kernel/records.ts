@@ -364,6 +364,22 @@ export interface SitePage {
   checkedAt: Date;
 }
 
+/**
+ * A platform's crawler fetched a site page's card (src/domain/link-previews/platforms.ts names the
+ * crawlers): the last fetch of each page by each platform, with the card's version (1 for the
+ * page's first card, then one more for each card of new content).
+ */
+export interface CrawlerFetch {
+  siteId: string;
+  url: string;
+  /** A platform id of the link-previews table (`x`, `facebook`…). */
+  platform: string;
+  /** Content hash of the card it got. */
+  hash: string;
+  version: number;
+  fetchedAt: Date;
+}
+
 /** A batch of generations (`POST /batches`, src/domain/batches): its items are rendered in the background. */
 export interface Batch {
   id: string;

@@ -27,6 +27,7 @@ import {
   ValidationError,
 } from '../kernel/errors.js';
 import { newId, randomBase62 } from '../kernel/ids.js';
+import { FILE_FORMATS, FILE_TYPES } from '../design.js';
 import type { Clock, RecordStore } from '../kernel/ports.js';
 import type { Presets } from '../presets/presets.js';
 import type { Principal } from '../accounts/accounts.js';
@@ -71,6 +72,12 @@ export interface RenderUrls {
    * used up, answers a stand-in (see the module comment).
    */
   fetch(path: string, search: string, ifNoneMatch?: string): Promise<ServedRender>;
+  /**
+   * `GET /c/{hash}.{ext}`: a card served by a render or site link, by its content hash (what those
+   * links redirect to, so that a card of new content has a new URL). NotFoundError for a hash not
+   * stored, or an extension that is not the card's format.
+   */
+  card(hash: string, extension: string, ifNoneMatch?: string): Promise<ServedRender>;
   /** Deletes a user's keys and rendered links (account deletion). */
   deleteAllOf(userId: string): Promise<void>;
 }
@@ -180,6 +187,14 @@ export function createRenderUrls(deps: RenderUrlsDeps): RenderUrls {
         secret,
       });
       return { url };
+    },
+
+    async card(hash, extension, ifNoneMatch) {
+      const format = FILE_FORMATS.find((f) => FILE_TYPES[f].extension === extension);
+      const card = /^[0-9a-f]{64}$/.test(hash) && format ? await cache.stored(hash) : undefined;
+      if (!card || !format || FILE_TYPES[format].contentType !== card.contentType)
+        throw new NotFoundError(`No card ${hash.slice(0, 64)}.${extension.slice(0, 8)}`);
+      return cache.matches(ifNoneMatch, hash) ? { ...card, body: undefined } : card;
     },
 
     async fetch(path, search, ifNoneMatch) {

@@ -71,9 +71,9 @@ export {
 export { checkImage, decodeCover, findSubjects, type ImageInput } from './photo/decode.js';
 export { createSubjectDetector, processSubjectDetector, type SubjectDetector } from './photo/subjects.js';
 export { chooseTemplate } from './photo/template-choice.js';
-export { imageSize, storedUpload } from './photo/upload.js';
+export { imageSize, inspectImage, storedUpload } from './photo/upload.js';
 export { checkFontBounds } from './text/font-bounds.js';
-export { type FontLibrary, LoadedFont, loadFontLibrary } from './text/fonts.js';
+export { DEFAULT_FONTS_DIR, type FontLibrary, LoadedFont, loadFontLibrary } from './text/fonts.js';
 export { warmUp } from './warm-up.js';
 export type {
   LayerReport,
@@ -202,6 +202,7 @@ export function createRenderer(fonts: FontLibrary, rendererOptions: RendererOpti
         return result;
       }),
     display: (image, how, call = {}) => turns.run(call.account ?? '', () => encodeForDisplay(image, how)),
+    inTurn: (account, work) => turns.run(account, work),
     async layout(options) {
       const document = documentOf(options);
       await prepareFonts(options, document);

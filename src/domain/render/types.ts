@@ -210,6 +210,11 @@ export interface Renderer {
     how: DisplayEncoding,
     call?: Pick<RenderCall, 'account'>,
   ): Promise<{ body: Buffer; width: number; height: number }>;
+  /**
+   * Runs `work` (other image work of a request: a link-preview check's decode, its mock-ups) in
+   * `account`'s render turn, shared fairly with every account's renders (turns.ts).
+   */
+  inTurn<T>(account: string, work: () => Promise<T>): Promise<T>;
   /** Renders under way and waiting for a turn, and what an admission needs to expect a wait. */
   load(): RendererLoad;
   /**

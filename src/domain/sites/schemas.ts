@@ -117,3 +117,27 @@ export const sitePageSchema = z.object({
     .describe('Why the last check gave the fallback card; null when it went well.'),
   checkedAt: isoTimestamp,
 });
+
+/** `GET /sites/{id}/fetches`: which crawler has which card, per page (crawls.ts). */
+export const pageFetchesSchema = z.object({
+  url: z.string(),
+  title: z.string().nullable(),
+  currentVersion: z
+    .number()
+    .int()
+    .nullable()
+    .describe("The version of the page's current card (1 for its first); null while it has none."),
+  platforms: z.array(
+    z.object({
+      platform: z
+        .string()
+        .describe(
+          'x, facebook, linkedin, slack, discord, imessage, whatsapp, telegram, mastodon or bluesky.',
+        ),
+      name: z.string(),
+      version: z.number().int().describe('The version of the card it fetched last.'),
+      fetchedAt: isoTimestamp,
+      current: z.boolean().describe("Whether it has the page's current card."),
+    }),
+  ),
+});

@@ -49,6 +49,7 @@ import { siteBodySchema, siteBudgetBodySchema, type sitePageSchema, type siteSch
 import { SITE_BUDGET_DEFAULT, SITE_RENDERS_PER_ADDRESS } from './budget.js';
 import type { Ledger } from '../accounts/ledger.js';
 import { decodePage, readPage, VERIFICATION_NAME } from './page.js';
+import { createCrawlLog, type PageFetchesView, type Rescrape } from './crawls.js';
 
 /** Sites per account (ours). */
 export const SITES_MAX = 20;
@@ -118,11 +119,23 @@ export interface Sites {
   pages(principal: Principal, id: string): Promise<SitePageView[]>;
   /**
    * `GET /s/…`: `path` from `/s/`, `url` the page, `client` the caller's address (for
-   * {@link SITE_RENDERS_PER_ADDRESS}; none: not counted). NotFoundError (no such site, or its
+   * {@link SITE_RENDERS_PER_ADDRESS}; none: not counted), `userAgent` its User-Agent (a known
+   * crawler's fetch is recorded, crawls.ts). NotFoundError (no such site, or its
    * preset deleted), ForbiddenError (not verified yet), ValidationError (no `url`). Anything wrong
    * with the page itself answers the fallback card.
    */
-  fetch(path: string, url: unknown, ifNoneMatch?: string, client?: string): Promise<ServedRender>;
+  fetch(
+    path: string,
+    url: unknown,
+    ifNoneMatch?: string,
+    client?: string,
+    userAgent?: string,
+  ): Promise<ServedRender>;
+  /**
+   * `GET /sites/{id}/fetches`: which crawler has which card (crawls.ts), per recent page and
+   * platform. NotFoundError.
+   */
+  fetches(principal: Principal, id: string): Promise<PageFetchesView[]>;
   /** Deletes a user's sites (account deletion; their cards go with the render store's). */
   deleteAllOf(userId: string): Promise<void>;
 }
@@ -149,6 +162,8 @@ export interface SitesDeps {
   /** Where the sites' budgets of new cards are counted (budget.ts). */
   ledger: Pick<Ledger, 'spendSite' | 'siteUsed'>;
   options: SiteOptions;
+  /** Facebook's re-scrape of a changed page (`FACEBOOK_APP_TOKEN`); none: not sent. */
+  rescrape?: Rescrape | undefined;
 }
 
 const LINK = new RegExp(`^/s/(${idPattern('sit', { anchored: false }).source})\\.(png|jpg|webp)$`);
@@ -165,6 +180,7 @@ class PageProblem extends Error {}
 
 export function createSites(deps: SitesDeps): Sites {
   const { store, clock, cache, presets, fetchPage, ledger, logger } = deps;
+  const crawls = createCrawlLog({ store, clock, logger, rescrape: deps.rescrape });
   const { pageThrottle, pageAddressThrottle, addressThrottle } = deps;
 
   /**
@@ -386,120 +402,148 @@ export function createSites(deps: SitesDeps): Sites {
       }));
     },
 
-    async fetch(path, rawUrl, ifNoneMatch, client) {
-      const match = LINK.exec(path);
-      const site = match ? await store.sites.find(match[1] as string) : undefined;
-      if (!match || !site)
-        throw new NotFoundError('No such site: its link may be mistyped, or the site deleted');
-      if (!site.verifiedAt)
-        throw new ForbiddenError(
-          `Site ${site.id} is not verified yet: its owner must verify ${site.origin} first`,
-        );
-      if (typeof rawUrl !== 'string' || rawUrl === '')
-        throw new ValidationError('url', 'required', 'Expected the page URL in the query parameter url');
-      const format = FILE_FORMATS.find((f) => FILE_TYPES[f].extension === match[2]) as FileFormat;
-      const now = clock.now();
+    async fetches(principal, id) {
+      const site = await owned(principal, id);
+      return crawls.view(site, await store.sites.listPages(site.id, RECENT_PAGES));
+    },
 
-      let url: string;
-      try {
-        url = pageKey(site, rawUrl);
-      } catch (err) {
-        if (!(err instanceof PageProblem)) throw err;
-        // Counted against the fetch limits, so a flood of foreign URLs writes little.
-        if ((await spendPageFetch(site, client)) === true)
-          await recordProblem(site, rawUrl.slice(0, 2048), err.message);
-        return fallback(site, site.userId, format, 'page');
-      }
-      const known = await store.sites.findPage(site.id, url);
-      // A page with a problem is looked at again sooner: it may have been published since.
-      const recheckSeconds = known?.problem
-        ? Math.min(PROBLEM_RECHECK_SECONDS, deps.options.recheckSeconds)
-        : deps.options.recheckSeconds;
-      const fresh = known && now.getTime() - known.checkedAt.getTime() < recheckSeconds * 1000;
-      const earlier = async () => (known?.renderHash ? cache.stored(known.renderHash) : undefined);
-      if (fresh) {
-        if (known.problem) return fallback(site, site.userId, format, 'page');
-        if (known.renderHash && cache.matches(ifNoneMatch, known.renderHash))
-          return cache.notModified(known.renderHash, format);
-        const stored = await earlier();
-        if (stored) return stored;
-      }
-      const spent = await spendPageFetch(site, client);
-      if (spent !== true) {
-        logger.info(
-          { siteId: site.id, url, limit: spent },
-          'site page fetches over their limit: the earlier card or the fallback',
+    async fetch(path, rawUrl, ifNoneMatch, client, userAgent) {
+      const served = await serveLink(path, rawUrl, ifNoneMatch, client);
+      if (served.standIn || !userAgent) return served;
+      // A crawler's fetch of the page's own card: recorded (crawls.ts).
+      const site = await store.sites.find(LINK.exec(path)?.[1] as string);
+      if (site)
+        await crawls.record(
+          site,
+          pageKey(site, rawUrl as string),
+          served.etag.replaceAll('"', ''),
+          userAgent,
         );
-        return (await earlier()) ?? fallback(site, site.userId, format, spent);
-      }
-
-      const user = await store.workspaces.find(site.userId);
-      const preset = await store.presets.find(site.userId, site.presetId);
-      if (!user || !preset) throw new NotFoundError(`The preset of site ${site.id} has been deleted`);
-      let texts;
-      let card;
-      try {
-        texts = await readSitePage(site, url);
-        // A page's fields fill the preset's template when it is one of the user's; else they are unused.
-        const fields = isTemplateId(preset.options.template) ? texts.fields : undefined;
-        card = await cache.plan(user, { preset, ...texts, fields, format });
-      } catch (err) {
-        if (!(err instanceof PageProblem) && !(err instanceof ValidationError)) throw err;
-        await recordProblem(site, url, err.message);
-        return fallback(site, site.userId, format, 'page');
-      }
-      const page: SitePage = {
-        siteId: site.id,
-        url,
-        title: texts.title,
-        subtitle: texts.subtitle ?? null,
-        renderHash: card.hash,
-        problem: null,
-        checkedAt: now,
-      };
-      if (cache.matches(ifNoneMatch, card.hash)) {
-        await store.sites.savePage(page);
-        return cache.notModified(card.hash, format);
-      }
-      // A new card spends the site's budget and the client address's share (budget.ts); a card
-      // already made spends neither.
-      let giveBack: (() => Promise<void>) | undefined;
-      if (!(await cache.stored(card.hash))) {
-        const standIn = async (why: StandIn, reason: string) => {
-          logger.info({ siteId: site.id, url, reason }, 'site page needs a new card past a limit');
-          const stand = (await earlier()) ?? (await fallback(site, site.userId, format, why));
-          return { ...stand, standIn: why };
-        };
-        const addressKey = client === undefined ? undefined : `${site.id}:${addressKeyOf(client)}`;
-        // Counted in one step, as the page fetches are (spendPageFetch).
-        if (addressKey !== undefined && !(await addressThrottle.take(addressKey)))
-          return standIn('address', `this address caused ${SITE_RENDERS_PER_ADDRESS.points} new cards`);
-        const spent = await ledger.spendSite(site.id, site.budget);
-        if (spent === 'hour' || spent === 'month')
-          return standIn('budget', `the site's new cards for this ${spent} are spent`);
-        giveBack = spent;
-      }
-      try {
-        const served = await cache.serve(user, card, true);
-        await store.sites.savePage(page);
-        return served;
-      } catch (err) {
-        await giveBack?.().catch((e: unknown) =>
-          logger.error({ err: e, siteId: site.id }, 'site budget not given back'),
-        );
-        if (err instanceof QuotaExceededError) {
-          const stand = (await earlier()) ?? (await fallback(site, site.userId, format, 'quota'));
-          return { ...stand, standIn: 'quota' };
-        }
-        if (!(err instanceof ValidationError)) throw err;
-        // The page named a background that cannot be read (titlecard:image).
-        await recordProblem(site, url, err.message);
-        return fallback(site, site.userId, format, 'page');
-      }
+      return served;
     },
 
     async deleteAllOf(userId) {
       await store.sites.deleteAllForUser(userId);
     },
   };
+
+  /** `fetch` without the crawler log. */
+  async function serveLink(
+    path: string,
+    rawUrl: unknown,
+    ifNoneMatch?: string,
+    client?: string,
+  ): Promise<ServedRender> {
+    const match = LINK.exec(path);
+    const site = match ? await store.sites.find(match[1] as string) : undefined;
+    if (!match || !site)
+      throw new NotFoundError('No such site: its link may be mistyped, or the site deleted');
+    if (!site.verifiedAt)
+      throw new ForbiddenError(
+        `Site ${site.id} is not verified yet: its owner must verify ${site.origin} first`,
+      );
+    if (typeof rawUrl !== 'string' || rawUrl === '')
+      throw new ValidationError('url', 'required', 'Expected the page URL in the query parameter url');
+    const format = FILE_FORMATS.find((f) => FILE_TYPES[f].extension === match[2]) as FileFormat;
+    const now = clock.now();
+
+    let url: string;
+    try {
+      url = pageKey(site, rawUrl);
+    } catch (err) {
+      if (!(err instanceof PageProblem)) throw err;
+      // Counted against the fetch limits, so a flood of foreign URLs writes little.
+      if ((await spendPageFetch(site, client)) === true)
+        await recordProblem(site, rawUrl.slice(0, 2048), err.message);
+      return fallback(site, site.userId, format, 'page');
+    }
+    const known = await store.sites.findPage(site.id, url);
+    // A page with a problem is looked at again sooner: it may have been published since.
+    const recheckSeconds = known?.problem
+      ? Math.min(PROBLEM_RECHECK_SECONDS, deps.options.recheckSeconds)
+      : deps.options.recheckSeconds;
+    const fresh = known && now.getTime() - known.checkedAt.getTime() < recheckSeconds * 1000;
+    const earlier = async () => (known?.renderHash ? cache.stored(known.renderHash) : undefined);
+    if (fresh) {
+      if (known.problem) return fallback(site, site.userId, format, 'page');
+      if (known.renderHash && cache.matches(ifNoneMatch, known.renderHash))
+        return cache.notModified(known.renderHash, format);
+      const stored = await earlier();
+      if (stored) return stored;
+    }
+    const spent = await spendPageFetch(site, client);
+    if (spent !== true) {
+      logger.info(
+        { siteId: site.id, url, limit: spent },
+        'site page fetches over their limit: the earlier card or the fallback',
+      );
+      return (await earlier()) ?? fallback(site, site.userId, format, spent);
+    }
+
+    const user = await store.workspaces.find(site.userId);
+    const preset = await store.presets.find(site.userId, site.presetId);
+    if (!user || !preset) throw new NotFoundError(`The preset of site ${site.id} has been deleted`);
+    let texts;
+    let card;
+    try {
+      texts = await readSitePage(site, url);
+      // A page's fields fill the preset's template when it is one of the user's; else they are unused.
+      const fields = isTemplateId(preset.options.template) ? texts.fields : undefined;
+      card = await cache.plan(user, { preset, ...texts, fields, format });
+    } catch (err) {
+      if (!(err instanceof PageProblem) && !(err instanceof ValidationError)) throw err;
+      await recordProblem(site, url, err.message);
+      return fallback(site, site.userId, format, 'page');
+    }
+    const page: SitePage = {
+      siteId: site.id,
+      url,
+      title: texts.title,
+      subtitle: texts.subtitle ?? null,
+      renderHash: card.hash,
+      problem: null,
+      checkedAt: now,
+    };
+    if (cache.matches(ifNoneMatch, card.hash)) {
+      await store.sites.savePage(page);
+      await crawls.changed(site, url, card.hash, known?.renderHash);
+      return cache.notModified(card.hash, format);
+    }
+    // A new card spends the site's budget and the client address's share (budget.ts); a card
+    // already made spends neither.
+    let giveBack: (() => Promise<void>) | undefined;
+    if (!(await cache.stored(card.hash))) {
+      const standIn = async (why: StandIn, reason: string) => {
+        logger.info({ siteId: site.id, url, reason }, 'site page needs a new card past a limit');
+        const stand = (await earlier()) ?? (await fallback(site, site.userId, format, why));
+        return { ...stand, standIn: why };
+      };
+      const addressKey = client === undefined ? undefined : `${site.id}:${addressKeyOf(client)}`;
+      // Counted in one step, as the page fetches are (spendPageFetch).
+      if (addressKey !== undefined && !(await addressThrottle.take(addressKey)))
+        return standIn('address', `this address caused ${SITE_RENDERS_PER_ADDRESS.points} new cards`);
+      const spent = await ledger.spendSite(site.id, site.budget);
+      if (spent === 'hour' || spent === 'month')
+        return standIn('budget', `the site's new cards for this ${spent} are spent`);
+      giveBack = spent;
+    }
+    try {
+      const served = await cache.serve(user, card, true);
+      await store.sites.savePage(page);
+      await crawls.changed(site, url, card.hash, known?.renderHash);
+      return served;
+    } catch (err) {
+      await giveBack?.().catch((e: unknown) =>
+        logger.error({ err: e, siteId: site.id }, 'site budget not given back'),
+      );
+      if (err instanceof QuotaExceededError) {
+        const stand = (await earlier()) ?? (await fallback(site, site.userId, format, 'quota'));
+        return { ...stand, standIn: 'quota' };
+      }
+      if (!(err instanceof ValidationError)) throw err;
+      // The page named a background that cannot be read (titlecard:image).
+      await recordProblem(site, url, err.message);
+      return fallback(site, site.userId, format, 'page');
+    }
+  }
 }

@@ -11,6 +11,7 @@ import type { ImageRecords } from '../images/records.js';
 import type { Presets } from '../presets/presets.js';
 import type { RenderUrls } from '../render-links/render-links.js';
 import type { Sites } from '../sites/sites.js';
+import type { LinkPreviews } from '../link-previews/link-previews.js';
 import type { Templates } from '../templates/templates.js';
 import type { Webhooks } from '../webhooks/webhooks.js';
 import type { ScopeTable } from './guard.js';
@@ -24,6 +25,7 @@ export const SCOPE_TABLES: {
   templates: ScopeTable<Templates>;
   renderUrls: ScopeTable<RenderUrls>;
   sites: ScopeTable<Sites>;
+  linkPreviews: ScopeTable<LinkPreviews>;
   batches: ScopeTable<Batches>;
   webhooks: ScopeTable<Webhooks>;
 } = {
@@ -32,6 +34,11 @@ export const SCOPE_TABLES: {
     generateItem: 'internal',
     renderQueued: 'internal',
     sweepCharges: 'internal',
+  },
+  linkPreviews: {
+    check: 'images:read',
+    get: 'images:read',
+    mockup: 'images:read',
   },
   previews: {
     preview: 'images:write',
@@ -81,6 +88,7 @@ export const SCOPE_TABLES: {
     createUrl: 'images:write',
     listKeys: 'images:read',
     fetch: 'internal',
+    card: 'internal',
     deleteAllOf: 'internal',
   },
   sites: {
@@ -91,6 +99,7 @@ export const SCOPE_TABLES: {
     list: 'images:read',
     get: 'images:read',
     pages: 'images:read',
+    fetches: 'images:read',
     fetch: 'internal',
     deleteAllOf: 'internal',
   },

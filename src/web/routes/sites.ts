@@ -19,6 +19,18 @@ const NOTICES: Record<string, string> = {
   budget: 'The budget is saved.',
 };
 
+/** How long before `now` `then` was, in the largest whole unit: "9 days ago", "3 hours ago", "just now". */
+function ago(then: Date, now: Date): string {
+  const minutes = Math.floor((now.getTime() - then.getTime()) / 60_000);
+  const [n, unit] =
+    minutes >= 2880
+      ? [Math.floor(minutes / 1440), 'days']
+      : minutes >= 120
+        ? [Math.floor(minutes / 60), 'hours']
+        : [minutes, 'minutes'];
+  return n < 1 ? 'just now' : `${n} ${n === 1 ? unit.slice(0, -1) : unit} ago`;
+}
+
 /**
  * While the quota is used up, site and render links answer stand-ins (render-cache.ts): the pages
  * of both say so (views/quota-stand-ins.eta). Undefined while some quota is left.
@@ -67,6 +79,8 @@ export function sitesRoutes(services: Services): express.Router {
         tab: 'sites',
         site,
         pages: await sites.pages(sessionPrincipal(res), id),
+        fetches: await sites.fetches(sessionPrincipal(res), id),
+        ago: (iso: string) => ago(new Date(iso), services.clock.now()),
         quotaUsedUp: await quotaState(res),
         day,
         ...extra,

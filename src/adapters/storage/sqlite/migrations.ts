@@ -420,6 +420,27 @@ export const MIGRATIONS = [
      claimed_at TEXT NOT NULL,
      done INTEGER NOT NULL DEFAULT 0
    ) WITHOUT ROWID;`,
+  // 19: which crawler has which card (issue 54): each site page's card versions (a number per
+  // content hash, in the order they were first served), and each platform's last fetch of a page.
+  `CREATE TABLE site_card_versions (
+     site_id TEXT NOT NULL,
+     url TEXT NOT NULL,
+     hash TEXT NOT NULL,
+     version INTEGER NOT NULL,
+     first_seen_at TEXT NOT NULL,
+     PRIMARY KEY (site_id, url, hash),
+     UNIQUE (site_id, url, version)
+   ) WITHOUT ROWID;
+   CREATE TABLE site_fetches (
+     site_id TEXT NOT NULL,
+     url TEXT NOT NULL,
+     platform TEXT NOT NULL,
+     hash TEXT NOT NULL,
+     version INTEGER NOT NULL,
+     fetched_at TEXT NOT NULL,
+     PRIMARY KEY (site_id, url, platform)
+   ) WITHOUT ROWID;
+   CREATE INDEX site_fetches_by_time ON site_fetches(site_id, fetched_at);`,
 ];
 
 /**

@@ -28,6 +28,15 @@ interface SitePageRow {
   checked_at: string;
 }
 
+interface CrawlerFetchRow {
+  site_id: string;
+  url: string;
+  platform: string;
+  hash: string;
+  version: number;
+  fetched_at: string;
+}
+
 const toSite = (r: SiteRow): Site => ({
   id: r.id,
   userId: r.user_id,
@@ -79,9 +88,37 @@ export function sqliteSites(db: Database.Database): RecordStore['sites'] {
       'SELECT * FROM site_pages WHERE site_id = ? ORDER BY checked_at DESC, url LIMIT ?',
     ),
   };
+  const crawl = {
+    version: db.prepare<[string, string, string], { version: number }>(
+      'SELECT version FROM site_card_versions WHERE site_id = ? AND url = ? AND hash = ?',
+    ),
+    addVersion: db.prepare(
+      `INSERT INTO site_card_versions (site_id, url, hash, version, first_seen_at)
+       SELECT @siteId, @url, @hash, COALESCE(MAX(version), 0) + 1, @at FROM site_card_versions
+       WHERE site_id = @siteId AND url = @url`,
+    ),
+    saveFetch: db.prepare(
+      `INSERT OR REPLACE INTO site_fetches (site_id, url, platform, hash, version, fetched_at)
+       VALUES (@siteId, @url, @platform, @hash, @version, @fetchedAt)`,
+    ),
+    fetches: db.prepare<[string, number], CrawlerFetchRow>(
+      'SELECT * FROM site_fetches WHERE site_id = ? ORDER BY fetched_at DESC, url, platform LIMIT ?',
+    ),
+    deleteVersions: db.prepare('DELETE FROM site_card_versions WHERE site_id = ?'),
+    deleteFetches: db.prepare('DELETE FROM site_fetches WHERE site_id = ?'),
+  };
+  /** A card's version, numbered in one immediate transaction (no two processes number at once). */
+  const cardVersion = db.transaction((siteId: string, url: string, hash: string, at: string) => {
+    const known = crawl.version.get(siteId, url, hash);
+    if (known) return known.version;
+    crawl.addVersion.run({ siteId, url, hash, at });
+    return (crawl.version.get(siteId, url, hash) as { version: number }).version;
+  });
   const deleteSite = db.transaction((userId: string, id: string) => {
     if (q.delete.run(id, userId).changes !== 1) return false;
     q.deletePages.run(id);
+    crawl.deleteVersions.run(id);
+    crawl.deleteFetches.run(id);
     return true;
   });
   return {
@@ -123,6 +160,22 @@ export function sqliteSites(db: Database.Database): RecordStore['sites'] {
     },
     async listPages(siteId, limit) {
       return q.pages.all(siteId, limit).map(toPage);
+    },
+    async cardVersion(siteId, url, hash, at) {
+      return cardVersion.immediate(siteId, url, hash, at.toISOString());
+    },
+    async recordFetch(f) {
+      crawl.saveFetch.run({ ...f, fetchedAt: f.fetchedAt.toISOString() });
+    },
+    async listFetches(siteId, limit) {
+      return crawl.fetches.all(siteId, limit).map((r) => ({
+        siteId: r.site_id,
+        url: r.url,
+        platform: r.platform,
+        hash: r.hash,
+        version: r.version,
+        fetchedAt: new Date(r.fetched_at),
+      }));
     },
   };
 }
