@@ -19,6 +19,8 @@
  *                                 gradient off in turn: where a card's CPU goes (parts.ts).
  *   npm run bench -- --attack     another account's card while one account sends free previews of
  *                                 64-megapixel photos or loops card_image (attack.ts, issue 55).
+ *   npm run bench -- --crawlers   a card that exists, fetched by the platforms' crawlers through a
+ *                                 site link and its content-hashed URL: p50, p95 (crawlers.ts).
  *
  * Options: --photos a,b (file names, default all), --formats png,jpeg,webp; --throughput a,b: the
  * photos of the server's throughput (default mate_RainDrops.jpg,Dragonfly_by_Bolly.jpg).
@@ -44,6 +46,7 @@ import { subjectFigures } from './subjects.js';
 import { templateFigures } from './templates.js';
 import { partFigures } from './parts.js';
 import { attackFigures } from './attack.js';
+import { crawlerFigures } from './crawlers.js';
 import { FORMATS, SUBTITLE, TITLE, type Format } from './engines.js';
 import { serverSession, tenMegabytePhoto } from './http.js';
 import { delayLine, eventLoopDelay, median } from './stats.js';
@@ -60,6 +63,7 @@ const { values } = parseArgs({
     templates: { type: 'boolean', default: false },
     parts: { type: 'boolean', default: false },
     attack: { type: 'boolean', default: false },
+    crawlers: { type: 'boolean', default: false },
     photos: { type: 'string' },
     formats: { type: 'string' },
     throughput: { type: 'string', default: 'mate_RainDrops.jpg,Dragonfly_by_Bolly.jpg' },
@@ -100,6 +104,8 @@ if (values.encoders) {
   await partFigures(fonts, name, photos.get(name) ?? readFileSync(photoPath(name, PHOTOS)), RUNS, print);
 } else if (values.attack) {
   await attackFigures(readFileSync(photoPath('Kleiber_by_Lukas_Baubkus.jpg', PHOTOS)), print);
+} else if (values.crawlers) {
+  await crawlerFigures(readFileSync(photoPath('mate_RainDrops.jpg', PHOTOS)), print);
 } else if (values.http) {
   await addMadePhotos();
   await serverFigures();

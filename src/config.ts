@@ -118,7 +118,7 @@ export const CONFIG_TABLE = {
       .optional(),
     default: 'none',
     description:
-      "A Facebook app access token (`APP_ID|APP_SECRET`): when a site page's card changes, the page is sent to Facebook's re-scrape endpoint so its preview shows the new card ([previews.md](previews.md)). Unset: Facebook refreshes on its own, every 30 days.",
+      "A Facebook app access token (the app's id, a vertical bar, its secret): when a site page's card changes, the page is sent to Facebook's re-scrape endpoint so its preview shows the new card ([previews.md](previews.md)). Unset: Facebook refreshes on its own, every 30 days.",
   },
   FACEBOOK_GRAPH_URL: {
     schema: z.string().url().default('https://graph.facebook.com'),

@@ -584,6 +584,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/sites/{id}/fetches': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Which crawler has which card: per recent page, each platform's last fetch of its card, the version it got and whether it is the current one (docs/previews.md). */
+    get: operations['listSiteFetches'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/sites/{id}/pages': {
     parameters: {
       query?: never;
@@ -800,6 +817,23 @@ export interface paths {
     };
     /** A generated image or thumbnail (the url and thumbnailUrl of a record). Public: no token needed. Supports HEAD, If-None-Match (the ETag is the key) and a single byte Range. */
     get: operations['getFile'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/c/{card}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A card a render or site link made, by its content hash: it never changes, so it may be kept a year (Cache-Control immutable). Links redirect here. */
+    get: operations['fetchCard'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1802,6 +1836,26 @@ export interface components {
        * @description ISO 8601 UTC timestamp
        */
       checkedAt: string;
+    };
+    PageFetches: {
+      url: string;
+      title: string | null;
+      /** @description The version of the page's current card (1 for its first); null while it has none. */
+      currentVersion: number | null;
+      platforms: {
+        /** @description x, facebook, linkedin, slack, discord, imessage, whatsapp, telegram, mastodon or bluesky. */
+        platform: string;
+        name: string;
+        /** @description The version of the card it fetched last. */
+        version: number;
+        /**
+         * Format: date-time
+         * @description ISO 8601 UTC timestamp
+         */
+        fetchedAt: string;
+        /** @description Whether it has the page's current card. */
+        current: boolean;
+      }[];
     };
     PreviewRequest: {
       /**
@@ -6408,6 +6462,82 @@ export interface operations {
       };
     };
   };
+  listSiteFetches: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Pages, newest check first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: {
+              pages: components['schemas']['PageFetches'][];
+            };
+          };
+        };
+      };
+      /** @description Missing header, or an invalid, expired or revoked token. */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthErrorBody'];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks the scope this needs, or the member's role in the workspace does not allow it; the message names the scope (docs/workspaces.md#scopes). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description No such resource. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description Internal server error, with a request id in the message. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+      /** @description (Ours.) BUSY: renders queued past RENDER_MAX_WAIT, or no render worker took the job in time; UNAVAILABLE: the record store, the file store or the queue does not answer. Nothing was charged or kept; try again after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
   listSitePages: {
     parameters: {
       query?: never;
@@ -7594,6 +7724,51 @@ export interface operations {
       };
     };
   };
+  fetchCard: {
+    parameters: {
+      query?: never;
+      header?: {
+        'If-None-Match'?: string;
+      };
+      path: {
+        /** @description The hash and the format: 64 hex digits and .png, .jpg or .webp. */
+        card: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The card. */
+      200: {
+        headers: {
+          ETag?: string;
+          'Cache-Control'?: 'public, max-age=31536000, immutable';
+          [name: string]: unknown;
+        };
+        content: {
+          'image/png': string;
+          'image/jpeg': string;
+          'image/webp': string;
+        };
+      };
+      /** @description Not modified (If-None-Match matched the ETag). */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such resource. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointErrorBody'];
+        };
+      };
+    };
+  };
   fetchRenderLink: {
     parameters: {
       query: {
@@ -7619,7 +7794,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The image, or a stand-in while the owner quota is used up (Titlecard-Fallback). */
+      /** @description A stand-in while the owner quota is used up (Titlecard-Fallback). */
       200: {
         headers: {
           ETag?: string;
@@ -7633,6 +7808,16 @@ export interface operations {
           'image/jpeg': string;
           'image/webp': string;
         };
+      };
+      /** @description The link's card: a redirect to its content-hashed URL, /c/{hash}.{ext} (a card of new content gets a new URL); Cache-Control as the link's, an hour. */
+      302: {
+        headers: {
+          /** @description /c/{hash}.{ext} */
+          Location?: string;
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Not modified (If-None-Match matched the ETag). */
       304: {
@@ -7698,7 +7883,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The page's card; or a stand-in (Titlecard-Fallback): the fallback card when the page cannot be read; an earlier card or the fallback card while the owner quota is used up, past the site's budget of new cards, or past this address's share of them (docs/sites.md). */
+      /** @description A stand-in (Titlecard-Fallback): the fallback card when the page cannot be read; an earlier card or the fallback card while the owner quota is used up, past the site's budget of new cards, or past this address's share of them (docs/sites.md). */
       200: {
         headers: {
           ETag?: string;
@@ -7712,6 +7897,16 @@ export interface operations {
           'image/jpeg': string;
           'image/webp': string;
         };
+      };
+      /** @description The link's card: a redirect to its content-hashed URL, /c/{hash}.{ext} (a card of new content gets a new URL); Cache-Control as the link's, an hour. */
+      302: {
+        headers: {
+          /** @description /c/{hash}.{ext} */
+          Location?: string;
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Not modified (If-None-Match matched the ETag). */
       304: {

@@ -6,7 +6,6 @@
  * whose og:image is a site link.
  */
 import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import ogs from 'open-graph-scraper';
@@ -15,47 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchLink } from '../support/docs-examples.js';
 import { ROOT } from '../support/process.js';
 import { call, startTestServer, upload, type TestServer } from '../support/server.js';
+import { html, siteAccount, testSite, verifiedSite as verifiedSiteOf } from '../support/site.js';
 
 const PHOTO = path.join(ROOT, 'src/web/static/samples/dragonfly.jpg');
 
-/** The test site: pages whose HTML a test may change, the verification file, and failing pages. */
-function testSite() {
-  const pages = new Map<string, { type: string; body: string; status?: number; location?: string }>();
-  const fetched: string[] = [];
-  const server: Server = createServer((req, res) => {
-    fetched.push(req.url ?? '');
-    const page = pages.get((req.url ?? '/').split('?')[0] as string);
-    res.writeHead(page?.status ?? (page ? 200 : 404), {
-      'content-type': page?.type ?? 'text/html',
-      ...(page?.location ? { location: page.location } : {}),
-    });
-    res.end(page?.body ?? '<!doctype html><title>Not found</title>');
-  });
-  return { pages, fetched, server };
-}
-
-const html = (head: string) =>
-  `<!doctype html><html><head><meta charset="utf-8">${head}</head><body><p>Text</p></body></html>`;
-
-/** A stand-in of Facebook's Graph API: records each re-scrape POST's form, answers as Facebook does. */
-function graphStandIn() {
-  const posts: URLSearchParams[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      const form = new URLSearchParams(body);
-      posts.push(form);
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ url: form.get('id'), type: 'website', title: 'Scraped' }));
-    });
-  });
-  return { posts, server };
-}
-const FACEBOOK_TOKEN = '1234567890|test-app-secret';
-
 describe('sites', () => {
-  const graph = graphStandIn();
   let srv: TestServer;
   const site = testSite();
   let origin = '';
@@ -65,50 +28,20 @@ describe('sites', () => {
     await new Promise<void>((resolve) => site.server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(site.server.address() as AddressInfo).port}`;
     // TRUST_PROXY: a test names the client address a request comes from (X-Forwarded-For).
-    await new Promise<void>((resolve) => graph.server.listen(0, '127.0.0.1', resolve));
     srv = await startTestServer({
       clock: { now: () => now },
       fetcher: { allowAddresses: ['127.0.0.1'] },
-      env: {
-        TRUST_PROXY: 'loopback',
-        FACEBOOK_APP_TOKEN: FACEBOOK_TOKEN,
-        FACEBOOK_GRAPH_URL: `http://127.0.0.1:${(graph.server.address() as AddressInfo).port}`,
-      },
+      env: { TRUST_PROXY: 'loopback' },
     });
   });
   afterAll(async () => {
     await srv?.close();
     await new Promise((resolve) => site.server.close(resolve));
-    await new Promise((resolve) => graph.server.close(resolve));
   });
 
-  /** An account with a preset whose background is a photo. */
-  async function account(tier: 'free' | 'pro' = 'pro') {
-    const { user, token } = await srv.createUser(tier);
-    const asset = await upload(srv, token, '/assets', 'image', await readFile(PHOTO), 'dragonfly.jpg');
-    const preset = await call(srv.base, 'POST', '/presets', {
-      token,
-      json: { name: 'Blog', background: asset.body.data.id },
-    });
-    const used = async () =>
-      (await call(srv.base, 'GET', '/usage', { token })).body.data.usage.generated as number;
-    return { user, token, presetId: preset.body.data.id as string, used };
-  }
-
-  /** A verified site of `origin` for the account (verified by meta tag). */
-  async function verifiedSite(token: string, presetId: string, extra: Record<string, unknown> = {}) {
-    const created = await call(srv.base, 'POST', '/sites', {
-      token,
-      json: { origin, preset: presetId, ...extra },
-    });
-    expect(created.status).toBe(201);
-    site.pages.set('/', { type: 'text/html', body: html(created.body.data.verification.meta as string) });
-    const verified = await call(srv.base, 'POST', `/sites/${created.body.data.id as string}/verify`, {
-      token,
-    });
-    expect(verified.status).toBe(200);
-    return verified.body.data as { id: string; link: string; snippet: string; name: string };
-  }
+  const account = (tier: 'free' | 'pro' = 'pro') => siteAccount(srv, tier);
+  const verifiedSite = (token: string, presetId: string, extra: Record<string, unknown> = {}) =>
+    verifiedSiteOf(srv, site, origin, token, presetId, extra);
 
   it('refuses proof from another origin: a home page or verification file that redirects to a host carrying the token (issue 41)', async () => {
     const { token, presetId } = await account();
@@ -293,60 +226,6 @@ describe('sites', () => {
     now = new Date(now.getTime() + 3601_000);
     expect((await fetchLink(link)).headers.get('etag')).toBe(changed.headers.get('etag'));
     expect(await used()).toBe(2);
-  });
-
-  it('records which crawler has which card: per page and platform, the version it fetched; a changed card has a new URL and is sent to Facebook for a re-scrape', async () => {
-    const { token, presetId } = await account();
-    const s = await verifiedSite(token, presetId);
-    site.pages.set('/posts/crawled', {
-      type: 'text/html',
-      body: html('<meta property="og:title" content="First title">'),
-    });
-    const link = linkOf(s, '/posts/crawled');
-    const as = (userAgent: string) =>
-      fetch(link, { redirect: 'manual', headers: { 'user-agent': userAgent } });
-    const first = await as('Twitterbot/1.0');
-    expect(first.status).toBe(302);
-    const firstUrl = first.headers.get('location');
-    expect(firstUrl).toMatch(/^\/c\/[0-9a-f]{64}\.png$/);
-    const card = await fetch(new URL(firstUrl as string, link));
-    expect(card.status).toBe(200);
-    expect(card.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    expect((await sharp(Buffer.from(await card.arrayBuffer())).metadata()).width).toBe(1200);
-    await as('LinkedInBot/1.0 (compatible; Mozilla/5.0; Apache-HttpClient +http://www.linkedin.com)');
-    await as('Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0'); // a person: not recorded
-
-    // The title changes: a new card, at a new URL, after the re-check interval.
-    site.pages.set('/posts/crawled', {
-      type: 'text/html',
-      body: html('<meta property="og:title" content="Second title">'),
-    });
-    now = new Date(now.getTime() + 3601_000);
-    const second = await as('Twitterbot/1.0');
-    expect(second.headers.get('location')).not.toBe(firstUrl);
-    await as('facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)');
-
-    const pages = (await call(srv.base, 'GET', `/sites/${s.id}/fetches`, { token })).body.data.pages as {
-      url: string;
-      currentVersion: number;
-      platforms: { platform: string; version: number; current: boolean }[];
-    }[];
-    const crawled = pages.find((p) => p.url === `${origin}/posts/crawled`);
-    expect(crawled?.currentVersion).toBe(2);
-    const byPlatform = Object.fromEntries((crawled?.platforms ?? []).map((p) => [p.platform, p]));
-    expect(Object.keys(byPlatform).sort()).toEqual(['facebook', 'linkedin', 'x']);
-    expect(byPlatform.x).toMatchObject({ version: 2, current: true });
-    expect(byPlatform.facebook).toMatchObject({ version: 2, current: true });
-    expect(byPlatform.linkedin).toMatchObject({ version: 1, current: false });
-
-    const other = await srv.createUser('free');
-    expect((await call(srv.base, 'GET', `/sites/${s.id}/fetches`, { token: other.token })).status).toBe(404);
-
-    // FACEBOOK_APP_TOKEN is set: the changed page was sent to the Graph API's re-scrape.
-    await expect.poll(() => graph.posts.map((p) => p.get('id'))).toContain(`${origin}/posts/crawled`);
-    const post = graph.posts.find((p) => p.get('id') === `${origin}/posts/crawled`);
-    expect(post?.get('scrape')).toBe('true');
-    expect(post?.get('access_token')).toBe(FACEBOOK_TOKEN);
   });
 
   it("fills the preset's template from a page's titlecard:field: tags; a page without a required one gets the fallback card, drawn with the template", async () => {

@@ -88,7 +88,7 @@ export const PLATFORMS: readonly PlatformRules[] = [
     titleMax: 70,
     descriptionMax: 200,
     imageWaitMs: 5000,
-    crawler: { userAgent: /Twitterbot/i, robotsToken: 'Twitterbot', sample: 'Twitterbot/1.0' },
+    crawler: { userAgent: /Twitterbot\/\d/i, robotsToken: 'Twitterbot', sample: 'Twitterbot/1.0' },
     source:
       'X developer docs, Cards markup and Summary card with large image (300×157 to 4096×4096, under 5 MB, 2:1; summary 144×144, 1:1; title 70, description 200); the wait is not published (ours: 5 s).',
   },

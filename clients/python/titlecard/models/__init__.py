@@ -46,6 +46,7 @@ from .check_layout_body_position_type_0 import CheckLayoutBodyPositionType0
 from .check_layout_body_position_type_1 import CheckLayoutBodyPositionType1
 from .check_layout_body_template_name import CheckLayoutBodyTemplateName
 from .check_layout_response_200 import CheckLayoutResponse200
+from .check_link_preview_response_201 import CheckLinkPreviewResponse201
 from .checkout_request import CheckoutRequest
 from .checkout_request_interval import CheckoutRequestInterval
 from .checkout_request_tier import CheckoutRequestTier
@@ -106,6 +107,8 @@ from .generate_image_response_201 import GenerateImageResponse201
 from .get_batch_response_200 import GetBatchResponse200
 from .get_billing_response_200 import GetBillingResponse200
 from .get_image_response_200 import GetImageResponse200
+from .get_link_preview_mockup_platform import GetLinkPreviewMockupPlatform
+from .get_link_preview_response_200 import GetLinkPreviewResponse200
 from .get_open_api_response_200 import GetOpenApiResponse200
 from .get_preset_response_200 import GetPresetResponse200
 from .get_site_response_200 import GetSiteResponse200
@@ -144,6 +147,8 @@ from .list_presets_response_200 import ListPresetsResponse200
 from .list_presets_response_200_data import ListPresetsResponse200Data
 from .list_signing_keys_response_200 import ListSigningKeysResponse200
 from .list_signing_keys_response_200_data import ListSigningKeysResponse200Data
+from .list_site_fetches_response_200 import ListSiteFetchesResponse200
+from .list_site_fetches_response_200_data import ListSiteFetchesResponse200Data
 from .list_site_pages_response_200 import ListSitePagesResponse200
 from .list_site_pages_response_200_data import ListSitePagesResponse200Data
 from .list_sites_response_200 import ListSitesResponse200
@@ -164,6 +169,8 @@ from .member import Member
 from .member_role import MemberRole
 from .member_update_request import MemberUpdateRequest
 from .member_update_request_role import MemberUpdateRequestRole
+from .page_fetches import PageFetches
+from .page_fetches_platforms_item import PageFetchesPlatformsItem
 from .preset import Preset
 from .preset_logo_type_0 import PresetLogoType0
 from .preset_options import PresetOptions
@@ -183,6 +190,30 @@ from .preset_request_logo_type_0_corner import PresetRequestLogoType0Corner
 from .preset_request_position_type_0 import PresetRequestPositionType0
 from .preset_request_position_type_1 import PresetRequestPositionType1
 from .preset_request_template_name import PresetRequestTemplateName
+from .preview_report import PreviewReport
+from .preview_report_images_item import PreviewReportImagesItem
+from .preview_report_page import PreviewReportPage
+from .preview_report_platforms_item import PreviewReportPlatformsItem
+from .preview_report_platforms_item_card import PreviewReportPlatformsItemCard
+from .preview_report_platforms_item_image_type_0 import (
+    PreviewReportPlatformsItemImageType0,
+)
+from .preview_report_platforms_item_image_type_0_crop import (
+    PreviewReportPlatformsItemImageType0Crop,
+)
+from .preview_report_platforms_item_platform import PreviewReportPlatformsItemPlatform
+from .preview_report_platforms_item_problems_item import (
+    PreviewReportPlatformsItemProblemsItem,
+)
+from .preview_report_problems_item import PreviewReportProblemsItem
+from .preview_report_problems_item_code import PreviewReportProblemsItemCode
+from .preview_report_problems_item_platforms_item import (
+    PreviewReportProblemsItemPlatformsItem,
+)
+from .preview_report_problems_item_severity import PreviewReportProblemsItemSeverity
+from .preview_report_tags_type_0 import PreviewReportTagsType0
+from .preview_report_tags_type_0_meta import PreviewReportTagsType0Meta
+from .preview_request import PreviewRequest
 from .quota_error_body import QuotaErrorBody
 from .receive_billing_event_body import ReceiveBillingEventBody
 from .receive_billing_event_response_200 import ReceiveBillingEventResponse200
@@ -334,6 +365,7 @@ __all__ = (
     "CheckLayoutBodyPositionType1",
     "CheckLayoutBodyTemplateName",
     "CheckLayoutResponse200",
+    "CheckLinkPreviewResponse201",
     "CheckoutRequest",
     "CheckoutRequestInterval",
     "CheckoutRequestTier",
@@ -394,6 +426,8 @@ __all__ = (
     "GetBatchResponse200",
     "GetBillingResponse200",
     "GetImageResponse200",
+    "GetLinkPreviewMockupPlatform",
+    "GetLinkPreviewResponse200",
     "GetOpenApiResponse200",
     "GetPresetResponse200",
     "GetSiteResponse200",
@@ -432,6 +466,8 @@ __all__ = (
     "ListPresetsResponse200Data",
     "ListSigningKeysResponse200",
     "ListSigningKeysResponse200Data",
+    "ListSiteFetchesResponse200",
+    "ListSiteFetchesResponse200Data",
     "ListSitePagesResponse200",
     "ListSitePagesResponse200Data",
     "ListSitesResponse200",
@@ -450,6 +486,8 @@ __all__ = (
     "MemberRole",
     "MemberUpdateRequest",
     "MemberUpdateRequestRole",
+    "PageFetches",
+    "PageFetchesPlatformsItem",
     "Preset",
     "PresetLogoType0",
     "PresetOptions",
@@ -469,6 +507,22 @@ __all__ = (
     "PresetRequestPositionType0",
     "PresetRequestPositionType1",
     "PresetRequestTemplateName",
+    "PreviewReport",
+    "PreviewReportImagesItem",
+    "PreviewReportPage",
+    "PreviewReportPlatformsItem",
+    "PreviewReportPlatformsItemCard",
+    "PreviewReportPlatformsItemImageType0",
+    "PreviewReportPlatformsItemImageType0Crop",
+    "PreviewReportPlatformsItemPlatform",
+    "PreviewReportPlatformsItemProblemsItem",
+    "PreviewReportProblemsItem",
+    "PreviewReportProblemsItemCode",
+    "PreviewReportProblemsItemPlatformsItem",
+    "PreviewReportProblemsItemSeverity",
+    "PreviewReportTagsType0",
+    "PreviewReportTagsType0Meta",
+    "PreviewRequest",
     "QuotaErrorBody",
     "ReceiveBillingEventBody",
     "ReceiveBillingEventResponse200",

@@ -61,6 +61,10 @@ def _parse_response(
         response_200 = cast(str, response.content)
         return response_200
 
+    if response.status_code == 302:
+        response_302 = cast(Any, None)
+        return response_302
+
     if response.status_code == 304:
         response_304 = cast(Any, None)
         return response_304
