@@ -6,11 +6,7 @@
  * `generate_image`, then the tags to paste. `link_preview_mockup` gives the page the mock-ups (for
  * the page only). Like the studio, the page has no network: images arrive as base64 in tool results.
  */
-import {
-  registerAppResource,
-  registerAppTool,
-  RESOURCE_MIME_TYPE,
-} from '@modelcontextprotocol/ext-apps/server';
+import { registerAppTool } from '@modelcontextprotocol/ext-apps/server';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { PLATFORM_IDS } from '../domain/link-previews/platforms.js';
@@ -19,7 +15,7 @@ import {
   previewReportSchema,
   type PreviewReport,
 } from '../domain/link-previews/schemas.js';
-import { appHtml } from './studio.js';
+import { appHtml, registerAppPage } from './studio.js';
 import type { ToolContext } from './tools/context.js';
 import { safely } from './tools/results.js';
 
@@ -38,27 +34,12 @@ export function reportSummary(report: PreviewReport): string {
 }
 
 export function registerLinkPreviewApp(server: McpServer, { backend, logger }: ToolContext): void {
-  registerAppResource(
+  registerAppPage(
     server,
     'Titlecard link preview',
     PREVIEWS_URI,
-    { description: 'How a link will preview on ten platforms, its problems, and a card to fix it.' },
-    async () => ({
-      contents: [
-        {
-          uri: PREVIEWS_URI,
-          mimeType: RESOURCE_MIME_TYPE,
-          text: appHtml('previews'),
-          _meta: {
-            ui: {
-              csp: { connectDomains: [], resourceDomains: [] },
-              permissions: { clipboardWrite: {} },
-              prefersBorder: true,
-            },
-          },
-        },
-      ],
-    }),
+    'How a link will preview on ten platforms, its problems, and a card to fix it.',
+    () => appHtml('previews'),
   );
 
   registerAppTool(

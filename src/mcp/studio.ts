@@ -76,30 +76,43 @@ export function appHtml(name: 'studio' | 'previews'): string {
 /** The studio's HTML: src/mcp/app/studio.html with its style, its script and ext-apps inline. */
 export const studioHtml = (): string => appHtml('studio');
 
+/**
+ * Registers an MCP App page at `uri`: `html()` as `text/html;profile=mcp-app`, with no network
+ * (images come as base64 in tool results) and clipboard-write for its Copy buttons.
+ */
+export function registerAppPage(
+  server: McpServer,
+  name: string,
+  uri: string,
+  description: string,
+  html: () => string,
+): void {
+  registerAppResource(server, name, uri, { description }, async () => ({
+    contents: [
+      {
+        uri,
+        mimeType: RESOURCE_MIME_TYPE,
+        text: html(),
+        _meta: {
+          ui: {
+            csp: { connectDomains: [], resourceDomains: [] },
+            permissions: { clipboardWrite: {} },
+            prefersBorder: true,
+          },
+        },
+      },
+    ],
+  }));
+}
+
 /** Registers the studio's page and its tools (the preview, the card at its size) on `server`. */
 export function registerStudio(server: McpServer, { backend, imageSources, logger }: ToolContext): void {
-  registerAppResource(
+  registerAppPage(
     server,
     'Titlecard studio',
     STUDIO_URI,
-    { description: "Edit a card's title, template, aspect, colours and format, with a free live preview." },
-    async () => ({
-      contents: [
-        {
-          uri: STUDIO_URI,
-          mimeType: RESOURCE_MIME_TYPE,
-          text: studioHtml(),
-          // No network: images come as base64 in tool results. Copying needs clipboard-write.
-          _meta: {
-            ui: {
-              csp: { connectDomains: [], resourceDomains: [] },
-              permissions: { clipboardWrite: {} },
-              prefersBorder: true,
-            },
-          },
-        },
-      ],
-    }),
+    "Edit a card's title, template, aspect, colours and format, with a free live preview.",
+    studioHtml,
   );
 
   registerAppTool(

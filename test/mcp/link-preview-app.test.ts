@@ -8,8 +8,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
+import type { Client } from '@modelcontextprotocol/client';
 import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +16,7 @@ import { PREVIEWS_URI } from '../../src/mcp/link-preview-app.js';
 import { hasChromium, launchChromium, seriousViolations } from '../support/browser.js';
 import { photo } from '../support/images.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { openApp, serveAppHost, type ToolList } from '../support/app-host/serve.js';
+import { connectAppClient, openApp, serveAppHost, type ToolList } from '../support/app-host/serve.js';
 
 const SHOTS = process.env.TITLECARD_SCREENSHOTS;
 let srv: TestServer;
@@ -51,18 +50,7 @@ beforeAll(async () => {
   origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
   srv = await startTestServer({ fetcher: { allowAddresses: ['127.0.0.1'] } });
   const { token } = await srv.createUser('pro');
-  client = new Client(
-    { name: 'link-preview-test-host', version: '1.0.0' },
-    {
-      versionNegotiation: { mode: { pin: '2026-07-28' } },
-      capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [RESOURCE_MIME_TYPE] } } },
-    },
-  );
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${srv.url}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-    }),
-  );
+  client = await connectAppClient('link-preview-test-host', srv.url, token);
   tools = (await client.listTools()).tools;
   host = await serveAppHost();
   if (hasChromium) browser = await launchChromium();

@@ -7,7 +7,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
+import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import type { Browser, Frame, Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -16,7 +16,7 @@ import { STUDIO_URI } from '../../src/mcp/studio.js';
 import { hasChromium, launchChromium, seriousViolations } from '../support/browser.js';
 import { photo } from '../support/images.js';
 import { download, startTestServer, type TestServer } from '../support/server.js';
-import { openApp, serveAppHost, type ToolList } from '../support/app-host/serve.js';
+import { connectAppClient, openApp, serveAppHost, type ToolList } from '../support/app-host/serve.js';
 
 /** Set to a folder to keep the screenshots (docs/mcp.md shows one). */
 const SHOTS = process.env.TITLECARD_SCREENSHOTS;
@@ -48,18 +48,7 @@ const DARK = {
 beforeAll(async () => {
   srv = await startTestServer();
   const { token } = await srv.createUser('pro');
-  client = new Client(
-    { name: 'studio-test-host', version: '1.0.0' },
-    {
-      versionNegotiation: { mode: { pin: '2026-07-28' } },
-      capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [RESOURCE_MIME_TYPE] } } },
-    },
-  );
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${srv.url}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-    }),
-  );
+  client = await connectAppClient('studio-test-host', srv.url, token);
   tools = (await client.listTools()).tools;
   const read = await client.readResource({ uri: STUDIO_URI });
   html = (read.contents[0] as { text: string }).text;

@@ -6,7 +6,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { Client, CallToolResult } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
+import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { build } from 'esbuild';
 import type { Browser, Frame, Page } from 'playwright-core';
 
@@ -89,4 +90,24 @@ export async function openApp(options: {
   const app = page.frames().find((f) => f !== page.mainFrame());
   if (!app) throw new Error('no app frame');
   return { page, app };
+}
+
+/**
+ * A real MCP client (v2, 2026-07-28) of the server at `url`/mcp with the bearer `token`, declaring
+ * the MCP Apps extension as a host does.
+ */
+export async function connectAppClient(name: string, url: string, token: string): Promise<Client> {
+  const client = new Client(
+    { name, version: '1.0.0' },
+    {
+      versionNegotiation: { mode: { pin: '2026-07-28' } },
+      capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [RESOURCE_MIME_TYPE] } } },
+    },
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  );
+  return client;
 }
