@@ -1,7 +1,8 @@
 /**
  * The Sites page of the dashboard, in Chromium, against a site served on 127.0.0.1 by the test:
  * add a site, verify it by its meta tag, copy the snippet, see the recent pages and their
- * problems, set the budget of new cards, and the notice while the quota is used up. axe checks both pages.
+ * problems and which crawler has which card, set the budget of new cards, the notice while the quota is
+ * used up; then the Previews page checks one of its pages. axe checks every page.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -65,8 +66,12 @@ describe.skipIf(!hasChromium)('sites in the dashboard, in Chromium', () => {
 
       const card = await fetchLink(link.replace('PAGE_URL', encodeURIComponent(`${origin}/posts/first`)));
       expect(await sharp(card.body).metadata()).toMatchObject({ width: 1200, height: 630 });
+      await fetchLink(link.replace('PAGE_URL', encodeURIComponent(`${origin}/posts/first`)), {
+        'user-agent': 'Twitterbot/1.0',
+      });
       await fetchLink(link.replace('PAGE_URL', encodeURIComponent(`${origin}/posts/missing`)));
       await page.reload();
+      await expect(page.getByRole('cell', { name: 'X has v1', exact: true }).count()).resolves.toBe(1);
       await expect(page.getByRole('cell', { name: 'A first post', exact: true }).count()).resolves.toBe(1);
       await expect(
         page.getByRole('cell', { name: 'Fallback card: the server answered 404', exact: true }).count(),
@@ -104,6 +109,29 @@ describe.skipIf(!hasChromium)('sites in the dashboard, in Chromium', () => {
       await expect(page.getByRole('link', { name: origin, exact: true }).count()).resolves.toBe(1);
       await expect(page.getByRole('cell', { name: 'Verified', exact: true }).count()).resolves.toBe(1);
       await accessible();
+
+      // Previews: the site's recent page offered for a check; its report with the ten mock-ups.
+      await page.getByRole('link', { name: 'Previews', exact: true }).click();
+      await page.waitForURL('**/previews');
+      await accessible();
+      await page.getByRole('button', { name: `Check ${origin}/posts/first`, exact: true }).click();
+      await page.waitForURL('**/previews/lpv_*');
+      await expect(page.getByRole('cell', { name: 'NO_IMAGE', exact: true }).count()).resolves.toBe(1);
+      await page.mouse.wheel(0, 20_000);
+      await expect
+        .poll(() =>
+          page.$$eval(
+            '.mockups img',
+            (imgs) =>
+              imgs.filter((i) => (i as unknown as { naturalWidth: number }).naturalWidth === 560).length,
+          ),
+        )
+        .toBe(10);
+      await accessible();
+      await page.screenshot({
+        path: path.join(process.env.TITLECARD_SCREENSHOTS ?? '/tmp', 'previews-page.png'),
+        fullPage: true,
+      });
       await page.context().close();
     } finally {
       await browser.close();
