@@ -2,7 +2,7 @@
  * The link-preview check (docs/previews.md) against pages served on 127.0.0.1 by this test (the
  * fetcher allows that address, as FETCH_ALLOW_ADDRESSES does): a good page with no problem, and one
  * page per problem, each found with its code on the platforms it concerns; the mock-ups, looked at
- * as pixels; the report kept a day; refusals and limits.
+ * as pixels; the report kept a day, then swept; refusals and limits.
  */
 import { readFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -288,5 +288,14 @@ describe('link-preview check', () => {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(unknownPlatform.status).toBe(404);
+
+    // `titlecard sweep` leaves a check younger than a day, and deletes one older (and its mock-ups).
+    const { files } = srv.services;
+    expect(
+      (await files.sweepOrphans({ olderThan: new Date() })).filter((k) => k.includes(report.id)),
+    ).toEqual([]);
+    const swept = await files.sweepOrphans({ olderThan: new Date(Date.now() + 24 * 3600_000 + 1000) });
+    expect(swept).toEqual(expect.arrayContaining([`${report.id}_report.json`]));
+    expect((await call(srv.base, 'GET', `/previews/${report.id}`, { token })).status).toBe(404);
   });
 });

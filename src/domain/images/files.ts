@@ -30,6 +30,9 @@ export const STORED_KEY_PATTERN = new RegExp(
   `^(?:${ID_BODY}(?:_thumb)?\\.(?:png|jpg|webp)|${ID_BODY}_asset\\.(?:png|jpg|webp)|${ID_BODY}_font\\.(?:ttf|otf)|r[0-9a-f]{64}\\.(?:png|jpg|webp)|${ID_BODY}_upload\\.bin|lpv_${ID_BODY}_(?:report\\.json|image[0-9]\\.jpg|[a-z]{1,12}\\.png))$`,
 );
 
+/** How long a link-preview check's files are kept, ms: a day (docs/previews.md); `titlecard sweep` deletes them after. */
+export const LINK_PREVIEW_TTL_MS = 24 * 60 * 60 * 1000;
+
 /** Media types of stored fonts (RFC 8081), and of a link-preview check's report. */
 const FONT_TYPES: Record<string, string> = { ttf: 'font/ttf', otf: 'font/otf', json: 'application/json' };
 

@@ -4,7 +4,7 @@
  */
 import { NotFoundError } from '../kernel/errors.js';
 import type { BlobStore, ByteRange, RecordStore } from '../kernel/ports.js';
-import { BLOB_KEY_PATTERN } from './files.js';
+import { BLOB_KEY_PATTERN, LINK_PREVIEW_TTL_MS } from './files.js';
 import { HANDOFF_KEY_PATTERN } from './handoff.js';
 import type { Readable } from 'node:stream';
 
@@ -60,7 +60,15 @@ export function createPublishedFiles({
       const referenced = new Set<string>();
       for await (const key of store.images.allBlobKeys()) referenced.add(key);
       const orphans: string[] = [];
+      // A link-preview check's files are kept a day (link-previews/): past it and the grace, they go.
+      const checksBefore = new Date(olderThan.getTime() - LINK_PREVIEW_TTL_MS);
       for await (const { key, modifiedAt } of blobs.list()) {
+        if (key.startsWith('lpv_')) {
+          if (modifiedAt >= checksBefore) continue;
+          if (!dryRun) await blobs.delete(key);
+          orphans.push(key);
+          continue;
+        }
         // Published image files no record points to, and uploads left on their way to a worker
         // (handoff.ts; a crash of both ends): other uploads and rendered links have records of their own.
         const orphan = BLOB_KEY_PATTERN.test(key) ? !referenced.has(key) : HANDOFF_KEY_PATTERN.test(key);

@@ -20,9 +20,10 @@ import { PLATFORM_IDS, type PlatformId } from './platforms.js';
 import { readTags, type PageTags } from './tags.js';
 import { drawMockup } from './mockups.js';
 import { inspectImage } from '../render/index.js';
+import { LINK_PREVIEW_TTL_MS } from '../images/files.js';
 
-/** How long a report and its mock-ups are kept, ms: a day (docs/previews.md). */
-export const REPORT_TTL_MS = 24 * 60 * 60 * 1000;
+/** How long a report and its mock-ups are kept, ms: a day (images/files.ts). */
+const REPORT_TTL_MS = LINK_PREVIEW_TTL_MS;
 /** Most distinct images a check fetches (the platforms read og:image or twitter:image: two at most in practice). */
 const MAX_IMAGES = 3;
 /** Width the fetched images are kept at for the mock-ups, px (a mock-up draws them 500 px wide at most). */
