@@ -206,7 +206,9 @@ export async function createRuntime(
     secretsKey: await loadSecretsKey(config),
     fetchImage,
     fetchPage: createPageFetcher(fetcherOptions),
-    probe: createProbeFetcher(fetcherOptions),
+    // FETCH_ALLOW_ADDRESSES admits an intranet's images and sites: not its pages to anyone who asks
+    // for a link preview (a test's own fetcher options stay as given).
+    probe: createProbeFetcher(options.fetcher ?? { ...fetcherOptions, allowAddresses: [] }),
     ...(config.facebookAppToken
       ? { rescrape: facebookRescrape(config.facebookAppToken, config.facebookGraphUrl) }
       : {}),

@@ -51,7 +51,13 @@ export function registerLinkPreviewApp(server: McpServer, { backend, logger }: T
         'Checks how a page will preview when its link is shared on X, Facebook, LinkedIn, Slack, Discord, iMessage, WhatsApp, Telegram, Mastodon and Bluesky: its tags and image, the card each platform shows, and the problems (code, severity, how to fix). Free: uses no quota. Hosts with MCP Apps show the previews side by side, with a button to make a card for the page.',
       inputSchema: previewBodySchema,
       outputSchema: previewReportSchema,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      // It fetches the open web and keeps a report a day: neither read-only nor idempotent.
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
       _meta: { ui: { resourceUri: PREVIEWS_URI } },
     },
     safely(logger, async ({ url }: { url: string }) => {

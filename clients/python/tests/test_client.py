@@ -183,8 +183,11 @@ def test_a_signed_render_link_is_fetched_as_a_site_would():
         key.data.secret,
         fmt="jpeg",
     )
-    card = httpx.get(link)
+    # The link redirects to the card's content-hashed URL, as crawlers follow it.
+    card = httpx.get(link, follow_redirects=True)
     assert card.status_code == 200, card.text
+    assert [r.status_code for r in card.history] == [302]
+    assert card.url.path.startswith("/c/")
     assert card.headers["content-type"] == "image/jpeg"
     tampered = httpx.get(link.replace("title=Signed", "title=Forged"))
     assert tampered.status_code == 403

@@ -321,12 +321,11 @@ export interface SiteRepository {
   /** The site's most recently checked pages, newest first, at most `limit`. */
   listPages(siteId: string, limit: number): Promise<SitePage[]>;
   /**
-   * The version of page `url`'s card `hash`: its number when seen before, else the next one (1 for
-   * the page's first card), recorded at `at`. Atomic across processes: two new cards never share a
-   * number.
+   * The version of page `url`'s card `hash`: its number when seen before, else with `at` the next
+   * one (1 for the first; atomic across processes), recorded at `at`; without `at`, undefined.
    */
-  cardVersion(siteId: string, url: string, hash: string, at: Date): Promise<number>;
-  /** Records a crawler's fetch of a page's card, replacing that platform's last fetch of the page. */
+  cardVersion(siteId: string, url: string, hash: string, at?: Date): Promise<number | undefined>;
+  /** Records a crawler's fetch, replacing the platform's last of the page unless it is the same card within 10 min. */
   recordFetch(fetch: CrawlerFetch): Promise<void>;
   /** The site's crawler fetches (the last per page and platform), newest first, at most `limit`. */
   listFetches(siteId: string, limit: number): Promise<CrawlerFetch[]>;

@@ -92,10 +92,14 @@ export interface PlatformPreview {
   problems: ProblemCode[];
 }
 
-/** Grapheme-aware cut to `max` characters with an ellipsis. */
+/** Grapheme-aware cut to `max` characters with an ellipsis (segmenting no further than it needs). */
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 export function cutText(text: string, max: number): string {
-  const clusters = [...segmenter.segment(text)].map((s) => s.segment);
+  const clusters: string[] = [];
+  for (const { segment } of segmenter.segment(text)) {
+    clusters.push(segment);
+    if (clusters.length > max) break;
+  }
   if (clusters.length <= max) return text;
   return `${clusters
     .slice(0, Math.max(1, max - 1))
@@ -120,10 +124,11 @@ export const ASPECT_LOSS = 0.2;
 const kb = (bytes: number) =>
   bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.round(bytes / 1024)} KB`;
 
-/** The absolute URL of an image tag's value, or why there is none. */
-function absoluteImage(value: string, page: URL): { url: string } | { relative: string } {
-  if (/^https?:\/\//i.test(value)) return { url: new URL(value).href };
-  return { relative: new URL(value, page).href };
+/** The absolute URL of an image tag's value, or that it is relative, or that it is no URL at all. */
+function absoluteImage(value: string, page: URL): { url: string } | { relative: string } | { invalid: true } {
+  if (/^https?:\/\//i.test(value))
+    return URL.canParse(value) ? { url: new URL(value).href } : { invalid: true };
+  return URL.canParse(value, page.href) ? { relative: new URL(value, page).href } : { invalid: true };
 }
 
 /** Judges the page for every platform: what each will show, and the problems. */
@@ -211,7 +216,7 @@ function judgeTexts(
     );
   } else {
     preview.title = cutText(title.value, rules.titleMax);
-    if ([...segmenter.segment(title.value)].length > rules.titleMax) {
+    if (preview.title !== title.value) {
       report(
         'TITLE_TOO_LONG',
         rules.id,
@@ -253,6 +258,15 @@ function judgeImage(
     return;
   }
   const where = absoluteImage(tag.value, page);
+  if ('invalid' in where) {
+    report(
+      'IMAGE_UNREACHABLE',
+      rules.id,
+      'error',
+      `The image's URL (${tag.value.slice(0, 200)}) is not a URL: give the whole https URL of the image.`,
+    );
+    return;
+  }
   if ('relative' in where) {
     report(
       'IMAGE_RELATIVE_URL',

@@ -16,18 +16,21 @@ import { parseOrThrow } from '../kernel/validate.js';
 import { decodePage } from '../sites/page.js';
 import { judge, type ImageFacts } from './check.js';
 import { previewBodySchema, type PreviewReport } from './schemas.js';
-import { PLATFORM_IDS, type PlatformId } from './platforms.js';
-import { readTags, type PageTags } from './tags.js';
+import { PLATFORM_IDS, PLATFORMS, type PlatformId } from './platforms.js';
+import { firstTag, readTags, type PageTags } from './tags.js';
+import { Semaphore } from 'async-mutex';
 import { drawMockup } from './mockups.js';
 import { inspectImage } from '../render/index.js';
 import { LINK_PREVIEW_TTL_MS } from '../images/files.js';
 
 /** How long a report and its mock-ups are kept, ms: a day (images/files.ts). */
 const REPORT_TTL_MS = LINK_PREVIEW_TTL_MS;
-/** Most distinct images a check fetches (the platforms read og:image or twitter:image: two at most in practice). */
-const MAX_IMAGES = 3;
-/** Width the fetched images are kept at for the mock-ups, px (a mock-up draws them 500 px wide at most). */
-const KEPT_WIDTH = 1000;
+/** Most distinct images a check fetches: the one each platform reads (og:image or twitter:image, in practice). */
+const MAX_IMAGES = 4;
+/** Checks under way at once in a process (ours): each holds up to 40 MB of a page and images for up to 20 s. */
+const CHECKS_AT_ONCE = 4;
+/** Side the fetched images are kept within for the mock-ups, px (a mock-up draws them 520 px wide at most). */
+const KEPT_SIDE = 1000;
 
 /** A stored report: the API's, with the blob keys of its images. */
 interface Stored {
@@ -73,6 +76,7 @@ const reportKey = (id: string) => `${id}_report.json`;
 
 export function createLinkPreviews(deps: LinkPreviewDeps): LinkPreviews {
   const { blobs, clock, fetch } = deps;
+  const checks = new Semaphore(CHECKS_AT_ONCE);
 
   async function load(principal: Principal, id: string): Promise<Stored> {
     const blob = ID.test(id) ? await blobs.get(reportKey(id)) : undefined;
@@ -102,7 +106,7 @@ export function createLinkPreviews(deps: LinkPreviewDeps): LinkPreviews {
         bytes: answer.body.length,
       };
       if (answer.status < 200 || answer.status >= 300) return { facts };
-      const seen = await deps.inTurn(account, () => inspectImage(answer.body, KEPT_WIDTH));
+      const seen = await deps.inTurn(account, () => inspectImage(answer.body, KEPT_SIDE));
       if (!seen) return { facts };
       return {
         facts: { ...facts, format: seen.format, width: seen.width, height: seen.height },
@@ -124,123 +128,10 @@ export function createLinkPreviews(deps: LinkPreviewDeps): LinkPreviews {
           'format',
           `Expected an http or https URL for url but received ${url.slice(0, 200)}`,
         );
-      const wait = await deps.throttle.hit(`link-preview:${principal.workspace.id}`);
-      if (wait > 0) throw new TooManyAttemptsError(wait, 'checks and previews');
-      const account = principal.workspace.id;
-      const now = clock.now();
-      const id = newId('lpv');
-
-      // The page: a refused address or a URL that is not one is the caller's error (400); a page
-      // that answers badly is the report's first problem.
-      const started = performance.now();
-      let page: Awaited<ReturnType<ProbeFetcher>> | undefined;
-      let pageError: string | undefined;
-      try {
-        page = await fetch(url, 'page');
-      } catch (err) {
-        if (err instanceof ValidationError && /not allowed|not a valid URL/.test(err.message)) throw err;
-        pageError =
-          err instanceof TitlecardError ? err.message.replace(/^Could not fetch url: /, '') : String(err);
-      }
-      let tags: PageTags | undefined;
-      if (page && page.status >= 200 && page.status < 300) {
-        if (/html|xml|text\/plain/i.test(page.contentType))
-          tags = readTags(decodePage(page.body, page.contentType));
-        else pageError = `it is ${page.contentType || 'of no Content-Type'}, not HTML`;
-      } else if (page) pageError = `it answered ${page.status}`;
-      const finalUrl = page?.url ?? url;
-
-      // robots.txt of the page's origin: missing or unreadable means everything is allowed
-      // (RFC 9309 section 2.3.1.3: a 4xx; unreachable is treated as allowed here, as most crawlers do).
-      let robots: Robots | undefined;
-      if (tags) {
-        const robotsUrl = `${new URL(finalUrl).origin}/robots.txt`;
-        try {
-          const answer = await fetch(robotsUrl, 'robots');
-          if (answer.status >= 200 && answer.status < 300)
-            robots = robotsParser(robotsUrl, answer.body.toString('utf8'));
-        } catch {
-          robots = undefined;
-        }
-      }
-
-      // The images the platforms read, each fetched once.
-      const images = new Map<string, ImageFacts>();
-      const keptImages = new Map<string, Buffer>();
-      if (tags) {
-        const urls = new Set<string>();
-        for (const name of [
-          'og:image',
-          'og:image:url',
-          'og:image:secure_url',
-          'twitter:image',
-          'twitter:image:src',
-        ]) {
-          const value = tags.meta[name];
-          if (value && /^https?:\/\//i.test(value)) urls.add(new URL(value).href);
-        }
-        const probed = await Promise.all([...urls].slice(0, MAX_IMAGES).map((u) => probeImage(u, account)));
-        for (const { facts, kept } of probed) {
-          images.set(facts.url, facts);
-          if (kept) keptImages.set(facts.url, kept);
-        }
-      }
-
-      const judged = judge({
-        url: finalUrl,
-        ...(tags ? { tags } : {}),
-        ...(pageError ? { pageError } : {}),
-        images,
-        allowed: (token) => robots?.isAllowed(finalUrl, token) ?? true,
-      });
-      const kept: Record<string, string> = {};
-      let n = 0;
-      for (const [imageUrl, bytes] of keptImages) {
-        const key = `${id}_image${n++}.jpg`;
-        await blobs.put(key, bytes, 'image/jpeg');
-        kept[imageUrl] = key;
-      }
-      const report: PreviewReport = {
-        id,
-        url,
-        finalUrl,
-        checkedAt: now.toISOString(),
-        expiresAt: new Date(now.getTime() + REPORT_TTL_MS).toISOString(),
-        page: {
-          status: page?.status ?? 0,
-          contentType: page?.contentType || null,
-          bytes: page?.body.length ?? 0,
-          ms: Math.round(page?.ms ?? performance.now() - started),
-          error: pageError ?? null,
-        },
-        tags: tags
-          ? {
-              title: tags.title ?? null,
-              description: tags.meta.description ?? null,
-              canonical: tags.canonical ?? null,
-              meta: Object.fromEntries(Object.entries(tags.meta).filter(([k]) => /^(og|twitter):/.test(k))),
-            }
-          : null,
-        images: [...images.values()].map((f) => ({
-          url: f.url,
-          status: f.status ?? null,
-          contentType: f.contentType || null,
-          format: f.format ?? null,
-          width: f.width ?? null,
-          height: f.height ?? null,
-          bytes: f.bytes ?? null,
-          ms: Math.round(f.ms),
-          error: f.error ?? null,
-        })),
-        platforms: judged.platforms.map((p) => ({
-          ...p,
-          mockupUrl: `${deps.publicUrl}/api/previews/${id}/${p.platform}.png`,
-        })),
-        problems: judged.problems,
-      };
-      const stored: Stored = { report, workspaceId: account, kept };
-      await blobs.put(reportKey(id), Buffer.from(JSON.stringify(stored)), 'application/json');
-      return report;
+      // The playground's budget (images/previews.ts), shared: 60 previews and checks a minute.
+      const wait = await deps.throttle.hit(`preview:${principal.workspace.id}`);
+      if (wait > 0) throw new TooManyAttemptsError(wait, 'previews and link-preview checks');
+      return checks.runExclusive(() => checkPage(principal, url));
     },
 
     async get(principal, id) {
@@ -248,21 +139,138 @@ export function createLinkPreviews(deps: LinkPreviewDeps): LinkPreviews {
     },
 
     async mockup(principal, id, platform) {
-      const stored = await load(principal, id);
-      if (!(PLATFORM_IDS as readonly string[]).includes(platform))
-        throw new NotFoundError(`No platform ${platform}: expected one of ${PLATFORM_IDS.join(', ')}`);
-      const preview = stored.report.platforms.find((p) => p.platform === (platform as PlatformId));
-      if (!preview) throw new NotFoundError(`No platform ${platform} in check ${id}`);
-      const key = `${id}_${platform}.png`;
-      const cached = await blobs.get(key);
-      if (cached) return cached.body;
-      const imageKey = preview.image ? stored.kept[preview.image.url] : undefined;
-      const image = imageKey ? (await blobs.get(imageKey))?.body : undefined;
-      const png = await deps.inTurn(principal.workspace.id, () =>
-        drawMockup(preview, image, stored.report.problems),
-      );
-      await blobs.put(key, png, 'image/png');
-      return png;
+      return mockupOf(principal, id, platform);
     },
   };
+
+  async function checkPage(principal: Principal, url: string): Promise<PreviewReport> {
+    const account = principal.workspace.id;
+    const now = clock.now();
+    const id = newId('lpv');
+
+    // The page: a refused address or a URL that is not one is the caller's error (400); a page
+    // that answers badly is the report's first problem.
+    const started = performance.now();
+    let page: Awaited<ReturnType<ProbeFetcher>> | undefined;
+    let pageError: string | undefined;
+    try {
+      page = await fetch(url, 'page');
+    } catch (err) {
+      if (err instanceof ValidationError && /not allowed|not a valid URL/.test(err.message)) throw err;
+      pageError =
+        err instanceof TitlecardError ? err.message.replace(/^Could not fetch url: /, '') : String(err);
+    }
+    let tags: PageTags | undefined;
+    if (page && page.status >= 200 && page.status < 300) {
+      if (/html|xml|text\/plain/i.test(page.contentType))
+        tags = readTags(decodePage(page.body, page.contentType));
+      else pageError = `it is ${page.contentType || 'of no Content-Type'}, not HTML`;
+    } else if (page) pageError = `it answered ${page.status}`;
+    const finalUrl = page?.url ?? url;
+
+    // robots.txt of the page's origin: missing or unreadable means everything is allowed
+    // (RFC 9309 section 2.3.1.3: a 4xx; unreachable is treated as allowed here, as most crawlers do).
+    let robots: Robots | undefined;
+    if (tags) {
+      const robotsUrl = `${new URL(finalUrl).origin}/robots.txt`;
+      try {
+        const answer = await fetch(robotsUrl, 'robots');
+        if (answer.status >= 200 && answer.status < 300)
+          robots = robotsParser(robotsUrl, answer.body.toString('utf8'));
+      } catch {
+        robots = undefined;
+      }
+    }
+
+    // The images the platforms read, each fetched once.
+    const images = new Map<string, ImageFacts>();
+    const keptImages = new Map<string, Buffer>();
+    if (tags) {
+      // The image each platform reads (the first of its tags the page has): two or three at most.
+      const urls = new Set<string>();
+      for (const rules of PLATFORMS) {
+        const value = firstTag(tags, rules.image)?.value;
+        if (value && /^https?:\/\//i.test(value) && URL.canParse(value)) urls.add(new URL(value).href);
+      }
+      const probed = await Promise.all([...urls].slice(0, MAX_IMAGES).map((u) => probeImage(u, account)));
+      for (const { facts, kept } of probed) {
+        images.set(facts.url, facts);
+        if (kept) keptImages.set(facts.url, kept);
+      }
+    }
+
+    const judged = judge({
+      url: finalUrl,
+      ...(tags ? { tags } : {}),
+      ...(pageError ? { pageError } : {}),
+      images,
+      allowed: (token) => robots?.isAllowed(finalUrl, token) ?? true,
+    });
+    const kept: Record<string, string> = {};
+    let n = 0;
+    for (const [imageUrl, bytes] of keptImages) {
+      const key = `${id}_image${n++}.jpg`;
+      await blobs.put(key, bytes, 'image/jpeg');
+      kept[imageUrl] = key;
+    }
+    const report: PreviewReport = {
+      id,
+      url,
+      finalUrl,
+      checkedAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + REPORT_TTL_MS).toISOString(),
+      page: {
+        status: page?.status ?? 0,
+        contentType: page?.contentType || null,
+        bytes: page?.body.length ?? 0,
+        ms: Math.round(page?.ms ?? performance.now() - started),
+        error: pageError ?? null,
+      },
+      tags: tags
+        ? {
+            title: tags.title ?? null,
+            description: tags.meta.description ?? null,
+            canonical: tags.canonical ?? null,
+            meta: Object.fromEntries(Object.entries(tags.meta).filter(([k]) => /^(og|twitter):/.test(k))),
+          }
+        : null,
+      images: [...images.values()].map((f) => ({
+        url: f.url,
+        status: f.status ?? null,
+        contentType: f.contentType || null,
+        format: f.format ?? null,
+        width: f.width ?? null,
+        height: f.height ?? null,
+        bytes: f.bytes ?? null,
+        ms: Math.round(f.ms),
+        error: f.error ?? null,
+      })),
+      platforms: judged.platforms.map((p) => ({
+        ...p,
+        mockupUrl: `${deps.publicUrl}/api/previews/${id}/${p.platform}.png`,
+      })),
+      problems: judged.problems,
+    };
+    const stored: Stored = { report, workspaceId: account, kept };
+    await blobs.put(reportKey(id), Buffer.from(JSON.stringify(stored)), 'application/json');
+    return report;
+  }
+
+  async function mockupOf(principal: Principal, id: string, platform: string): Promise<Buffer> {
+    const stored = await load(principal, id);
+    if (!(PLATFORM_IDS as readonly string[]).includes(platform))
+      throw new NotFoundError(`No platform ${platform}: expected one of ${PLATFORM_IDS.join(', ')}`);
+    const preview = stored.report.platforms.find((p) => p.platform === (platform as PlatformId));
+    if (!preview) throw new NotFoundError(`No platform ${platform} in check ${id}`);
+    const key = `${id}_${platform}.png`;
+    const cached = await blobs.get(key);
+    if (cached) return cached.body;
+    const imageKey = preview.image ? stored.kept[preview.image.url] : undefined;
+    const image = imageKey ? (await blobs.get(imageKey))?.body : undefined;
+    const png = await deps.inTurn(principal.workspace.id, () =>
+      drawMockup(preview, image, stored.report.problems),
+    );
+    await blobs.put(key, png, 'image/png');
+    return png;
+  }
 }

@@ -16,6 +16,12 @@ export interface PageTags {
   canonical?: string;
 }
 
+/**
+ * Most characters kept of a tag's value or the title (ours): far past what any platform shows (350
+ * at most), and a bound on the work of cutting texts (grapheme segmentation grows with the text).
+ */
+export const MAX_VALUE = 2000;
+
 /** Meta names kept (others, such as `viewport`, say nothing of a preview). */
 const KEPT = /^(og:|twitter:|description$|theme-color$)/;
 
@@ -34,10 +40,10 @@ export function readTags(html: string): PageTags {
           if (KEPT.test(key) && attrs.content !== undefined && !(key in meta))
             meta[key] = attrs.content.trim();
         } else if (name === 'link' && /(^|\s)canonical(\s|$)/i.test(attrs.rel ?? '') && attrs.href)
-          canonical ??= attrs.href.trim();
+          canonical ??= attrs.href.trim().slice(0, MAX_VALUE);
       },
       ontext(text) {
-        if (inTitle) title += text;
+        if (inTitle && title.length < MAX_VALUE) title += text.slice(0, MAX_VALUE);
       },
       onclosetag(name) {
         if (name === 'title') inTitle = false;
@@ -47,7 +53,7 @@ export function readTags(html: string): PageTags {
   );
   parser.end(html);
   const tags: PageTags = { meta };
-  const text = title.replace(/\s+/g, ' ').trim();
+  const text = title.replace(/\s+/g, ' ').trim().slice(0, MAX_VALUE);
   if (text) tags.title = text;
   if (canonical) tags.canonical = canonical;
   return tags;

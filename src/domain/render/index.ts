@@ -68,10 +68,10 @@ export {
   type TemplateDocument,
   variableNameSchema,
 } from './document/document.js';
-export { checkImage, decodeCover, findSubjects, type ImageInput } from './photo/decode.js';
+export { checkImage, decodeCover, findSubjects, inspectImage, type ImageInput } from './photo/decode.js';
 export { createSubjectDetector, processSubjectDetector, type SubjectDetector } from './photo/subjects.js';
 export { chooseTemplate } from './photo/template-choice.js';
-export { imageSize, inspectImage, storedUpload } from './photo/upload.js';
+export { imageSize, storedUpload } from './photo/upload.js';
 export { checkFontBounds } from './text/font-bounds.js';
 export { DEFAULT_FONTS_DIR, type FontLibrary, LoadedFont, loadFontLibrary } from './text/fonts.js';
 export { warmUp } from './warm-up.js';

@@ -51,7 +51,8 @@ export function createCrawlLog(deps: {
       if (!platform) return;
       try {
         const now = clock.now();
-        const version = await store.sites.cardVersion(site.id, url, hash, now);
+        // With `at`, a version is always answered.
+        const version = (await store.sites.cardVersion(site.id, url, hash, now)) ?? 0;
         await store.sites.recordFetch({
           siteId: site.id,
           url,
@@ -88,9 +89,9 @@ export function createCrawlLog(deps: {
       const urls = [...new Set([...pages.map((p) => p.url), ...fetches.map((f) => f.url)])];
       return Promise.all(
         urls.map(async (url) => {
-          const page = pages.find((p) => p.url === url);
+          const page = pages.find((p) => p.url === url) ?? (await store.sites.findPage(site.id, url));
           const current = page?.renderHash
-            ? await store.sites.cardVersion(site.id, url, page.renderHash, page.checkedAt)
+            ? ((await store.sites.cardVersion(site.id, url, page.renderHash)) ?? null)
             : null;
           return {
             url,

@@ -36,7 +36,7 @@ export const SCOPE_TABLES: {
     sweepCharges: 'internal',
   },
   linkPreviews: {
-    check: 'images:read',
+    check: 'images:write',
     get: 'images:read',
     mockup: 'images:read',
   },

@@ -116,12 +116,14 @@ async function fix() {
     if (block) madeImage.src = `data:${block.mimeType};base64,${block.data}`;
     madeImage.alt = `The card made for the page: ${title}`;
     made.hidden = false;
+    const attribute = (text) =>
+      text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
     tags.value = [
-      `<meta property="og:title" content="${title.replaceAll('"', '&quot;')}">`,
+      `<meta property="og:title" content="${attribute(title)}">`,
       `<meta property="og:image" content="${record.url}">`,
       `<meta property="og:image:width" content="${record.width}">`,
       `<meta property="og:image:height" content="${record.height}">`,
-      `<meta property="og:image:alt" content="${title.replaceAll('"', '&quot;')}">`,
+      `<meta property="og:image:alt" content="${attribute(title)}">`,
       '<meta name="twitter:card" content="summary_large_image">',
     ].join('\n');
     tagsLabel.hidden = false;

@@ -84,6 +84,7 @@ export async function mongoSites(db: Db): Promise<RecordStore['sites']> {
     },
     async cardVersion(siteId, url, hash, at) {
       const _id = `${pageId(siteId, url)} ${hash}`;
+      if (!at) return (await versions.findOne({ _id }))?.version;
       // The next number, taken by an insert that the unique (site, url, version) index refuses
       // when another process took it first: then read again and try the next.
       for (;;) {
@@ -105,7 +106,21 @@ export async function mongoSites(db: Db): Promise<RecordStore['sites']> {
       }
     },
     async recordFetch(f) {
-      await fetches.replaceOne({ _id: `${pageId(f.siteId, f.url)} ${f.platform}` }, f, { upsert: true });
+      // The same card fetched again within 10 minutes is not written again: the filter misses, the
+      // upsert's insert finds the _id taken (11000), and that is the answer.
+      const _id = `${pageId(f.siteId, f.url)} ${f.platform}`;
+      const staleBefore = new Date(f.fetchedAt.getTime() - 10 * 60_000);
+      try {
+        await fetches.replaceOne(
+          { _id, $or: [{ hash: { $ne: f.hash } }, { fetchedAt: { $lt: staleBefore } }] },
+          f,
+          {
+            upsert: true,
+          },
+        );
+      } catch (err) {
+        if ((err as { code?: number }).code !== 11000) throw err;
+      }
     },
     async listFetches(siteId, limit) {
       return (

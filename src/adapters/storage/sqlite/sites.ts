@@ -28,6 +28,9 @@ interface SitePageRow {
   checked_at: string;
 }
 
+/** A crawler's fetch of the card it fetched last is written again after this long, ms. */
+const FETCH_REWRITE_MS = 10 * 60_000;
+
 interface CrawlerFetchRow {
   site_id: string;
   url: string;
@@ -97,9 +100,14 @@ export function sqliteSites(db: Database.Database): RecordStore['sites'] {
        SELECT @siteId, @url, @hash, COALESCE(MAX(version), 0) + 1, @at FROM site_card_versions
        WHERE site_id = @siteId AND url = @url`,
     ),
+    // The same card fetched again within 10 minutes is not written again (a client that calls
+    // itself a crawler on every fetch writes at most once per page, platform and 10 minutes).
     saveFetch: db.prepare(
-      `INSERT OR REPLACE INTO site_fetches (site_id, url, platform, hash, version, fetched_at)
-       VALUES (@siteId, @url, @platform, @hash, @version, @fetchedAt)`,
+      `INSERT INTO site_fetches (site_id, url, platform, hash, version, fetched_at)
+       VALUES (@siteId, @url, @platform, @hash, @version, @fetchedAt)
+       ON CONFLICT (site_id, url, platform) DO UPDATE SET
+         hash = excluded.hash, version = excluded.version, fetched_at = excluded.fetched_at
+       WHERE site_fetches.hash != excluded.hash OR site_fetches.fetched_at < @staleBefore`,
     ),
     fetches: db.prepare<[string, number], CrawlerFetchRow>(
       'SELECT * FROM site_fetches WHERE site_id = ? ORDER BY fetched_at DESC, url, platform LIMIT ?',
@@ -162,10 +170,14 @@ export function sqliteSites(db: Database.Database): RecordStore['sites'] {
       return q.pages.all(siteId, limit).map(toPage);
     },
     async cardVersion(siteId, url, hash, at) {
+      // A plain read first: the write lock only for a card not numbered yet.
+      const known = crawl.version.get(siteId, url, hash);
+      if (known || !at) return known?.version;
       return cardVersion.immediate(siteId, url, hash, at.toISOString());
     },
     async recordFetch(f) {
-      crawl.saveFetch.run({ ...f, fetchedAt: f.fetchedAt.toISOString() });
+      const staleBefore = new Date(f.fetchedAt.getTime() - FETCH_REWRITE_MS).toISOString();
+      crawl.saveFetch.run({ ...f, fetchedAt: f.fetchedAt.toISOString(), staleBefore });
     },
     async listFetches(siteId, limit) {
       return crawl.fetches.all(siteId, limit).map((r) => ({

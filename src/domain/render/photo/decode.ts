@@ -249,7 +249,9 @@ export async function startDecodeCover(
   // to look at, is decoded small and then cropped instead, as a bound on memory and on what the
   // detector sees.
   const scaled = focusCrop(upright.width, upright.height, width, height, CENTRE).resize;
+  // Only focus auto's crop waits for the subjects: any other decodes its crop as before, at once.
   const oneDecode =
+    focus === 'auto' &&
     scaled.width * scaled.height <= MAX_WHOLE_SHARE * width * height &&
     Math.max(scaled.width, scaled.height) >= DETECTION_SIZE;
   const whole = oneDecode ? decodeWhole(bytes, format, meta, scaled.width, scaled.height) : undefined;
@@ -315,9 +317,16 @@ async function smallCopyOf(whole: DecodedCanvas): Promise<SmallCopy> {
   return { data, photo: { width: whole.width, height: whole.height } };
 }
 
-/** The `rect` of `canvas`, its rows copied out. */
+/** The `rect` of `canvas`, its rows copied out; throws (a fault of ours) when `rect` is not inside it. */
 function cropOf(canvas: DecodedCanvas, rect: { left: number; top: number; width: number; height: number }) {
   const { channels } = canvas;
+  if (
+    rect.left < 0 ||
+    rect.top < 0 ||
+    rect.left + rect.width > canvas.width ||
+    rect.top + rect.height > canvas.height
+  )
+    throw new Error(`crop ${JSON.stringify(rect)} outside the ${canvas.width}×${canvas.height} photo`);
   const row = rect.width * channels;
   const pixels = Buffer.allocUnsafe(row * rect.height);
   for (let y = 0; y < rect.height; y++) {
@@ -365,6 +374,52 @@ export async function findSubjects(
 ): Promise<Subject[] | undefined> {
   const { format, meta } = await checkImage(bytes);
   return detector.detect(cacheKey, () => smallCopy(bytes, format, meta));
+}
+
+/** Formats a link-preview image may be (the platforms show GIF too, its first frame). */
+const PREVIEW_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif']);
+
+/**
+ * What an image fetched from elsewhere is (the link-preview check's, src/domain/link-previews): its
+ * format and its size in px upright (EXIF orientations 5 to 8 swap the sides), from its header;
+ * and, when it may be decoded (at most {@link MAX_INPUT_PIXELS} and {@link MAX_ASPECT_RATIO}:1), a
+ * copy for people to look at, within `keepSide` px on each side, upright, flattened on white, JPEG
+ * quality 85, decoded within the decode budget as cards are. Undefined for bytes that are not a
+ * JPEG, PNG, WebP or GIF image libvips reads (HTML, SVG, TIFF, a truncated file).
+ */
+export async function inspectImage(
+  bytes: Buffer,
+  keepSide: number,
+): Promise<{ format: string; width: number; height: number; kept?: Buffer } | undefined> {
+  let meta: Metadata;
+  try {
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+  } catch {
+    return undefined;
+  }
+  if (!PREVIEW_FORMATS.has(meta.format)) return undefined;
+  const quarter = (meta.orientation ?? 1) >= 5;
+  const [w, h] = [meta.width ?? 1, meta.height ?? 1];
+  const facts = { format: meta.format, width: quarter ? h : w, height: quarter ? w : h };
+  if (w * h > MAX_INPUT_PIXELS || Math.max(w, h) > MAX_ASPECT_RATIO * Math.min(w, h)) return facts;
+  const mib = Math.ceil(
+    Math.min(DECODE_MEMORY_BUDGET, decodeMemory(meta.format === 'jpeg' ? 'jpeg' : 'png', meta)) / MIB,
+  );
+  try {
+    const kept = await decodeBudget.runExclusive(
+      () =>
+        sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, pages: 1, failOn: 'error' })
+          .rotate()
+          .resize(keepSide, keepSide, { fit: 'inside', withoutEnlargement: true })
+          .flatten({ background: '#ffffff' })
+          .jpeg({ quality: 85 })
+          .toBuffer(),
+      Math.max(1, mib),
+    );
+    return { ...facts, kept };
+  } catch {
+    return undefined;
+  }
 }
 
 /** The photo a cover crop starts from: its upright size, px, and how much the crop enlarges it. */

@@ -258,8 +258,9 @@ function faceInput(
 }
 
 async function detect(pixels: Uint8Array, aspect: number) {
-  if (flat(pixels)) return [];
+  // The models first: a worker whose models cannot load answers its error, whatever the photo.
   const m = await ready;
+  if (flat(pixels)) return [];
   const found: Found[] = [];
   // The SSD: box encodings (ty, tx, th, tw) over its anchors, scaled by 10, 10, 5, 5; class logits.
   const o = await run(m.ssd, ssdInput(pixels), SSD_SIZE);

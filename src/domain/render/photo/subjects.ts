@@ -242,9 +242,13 @@ export function createSubjectDetector(): SubjectDetector {
   }
 
   async function recall(bytes: Buffer) {
-    if (!cache.has(await keyOf(bytes))) return undefined;
-    // Through detect, which keeps the entry the most recently used.
-    return { subjects: detect(bytes, () => Promise.reject(new Error('a recalled photo is not looked at'))) };
+    const key = await keyOf(bytes);
+    const known = cache.get(key);
+    if (!known) return undefined;
+    // The most recently used now, as detect does.
+    cache.delete(key);
+    cache.set(key, known);
+    return { subjects: known };
   }
 
   async function lookAt(small: () => Promise<SmallCopy>): Promise<Subject[] | undefined> {

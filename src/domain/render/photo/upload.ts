@@ -51,34 +51,3 @@ export async function imageSize(bytes: Buffer): Promise<{ width: number; height:
   const meta = await sharp(bytes).metadata();
   return { width: meta.width ?? 1, height: meta.height ?? 1 };
 }
-
-/**
- * What an image fetched from elsewhere is (the link-preview check's, src/domain/link-previews): its
- * format, and its size in px upright (EXIF orientations 5 to 8 swap the sides), as its header says;
- * and a copy for people to look at, at most `keepWidth` px wide, upright, flattened on white, JPEG
- * quality 85. Undefined when libvips cannot read it as an image (HTML, a truncated file) or it has
- * more than {@link MAX_INPUT_PIXELS} pixels.
- */
-export async function inspectImage(
-  bytes: Buffer,
-  keepWidth: number,
-): Promise<{ format: string; width: number; height: number; kept: Buffer } | undefined> {
-  try {
-    const meta = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
-    const quarter = (meta.orientation ?? 1) >= 5;
-    const kept = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, pages: 1 })
-      .rotate()
-      .resize({ width: keepWidth, withoutEnlargement: true })
-      .flatten({ background: '#ffffff' })
-      .jpeg({ quality: 85 })
-      .toBuffer();
-    return {
-      format: meta.format,
-      width: (quarter ? meta.height : meta.width) ?? 1,
-      height: (quarter ? meta.width : meta.height) ?? 1,
-      kept,
-    };
-  } catch {
-    return undefined;
-  }
-}
