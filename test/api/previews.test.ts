@@ -137,6 +137,11 @@ describe('link-preview check', () => {
     });
     site.answers.set('/slow', { type: 'text/html', body: page(head(`${o}/slow.jpg`)) });
     site.answers.set('/gone', { status: 404, type: 'text/html', body: 'Not here' });
+    site.answers.set('/huge-title', {
+      type: 'text/html',
+      body: page(head(`${o}/card.jpg`, { 'og:title': 'a'.repeat(300_000) })),
+    });
+    site.answers.set('/not-a-url', { type: 'text/html', body: page(head('http://')) });
     secure.answers.set('/mixed', { type: 'text/html', body: page(head(`${o}/card.jpg`)) });
     blocked.answers.set('/robots.txt', {
       type: 'text/plain',
@@ -224,6 +229,14 @@ describe('link-preview check', () => {
       expect(p.problems.includes(code), `${p.platform} lists ${code}`).toBe(
         found?.platforms.includes(p.platform),
       );
+  });
+
+  it('a page with a 300,000-character title, or an image URL that is no URL, gets its report, not an error', async () => {
+    const huge = await check(`${site.origin}/huge-title`);
+    expect(problem(huge, 'TITLE_TOO_LONG')?.platforms).toContain('x');
+    expect(huge.platforms.find((p) => p.platform === 'x')?.title).toHaveLength(70);
+    const bad = await check(`${site.origin}/not-a-url`);
+    expect(problem(bad, 'IMAGE_UNREACHABLE')?.message).toContain('is not a URL');
   });
 
   it('IMAGE_NOT_HTTPS: an http image on an https page', async () => {
