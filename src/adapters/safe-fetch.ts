@@ -1,6 +1,7 @@
 /**
  * SSRF-safe fetching: the one fetcher for every URL a caller names that the server then fetches, an
- * `imageUrl` (`POST /generate`, the MCP `generate_image` tool) and a site's pages (src/domain/sites).
+ * `imageUrl` (`POST /generate`, the MCP `generate_image` tool), a site's pages (src/domain/sites),
+ * and the link-preview check's pages, robots.txt and images (src/domain/link-previews).
  *
  * Threat model: a caller (or a prompt-injected assistant) names a URL so that the server fetches
  * something only it can reach: a loopback service, the private network, a cloud metadata endpoint

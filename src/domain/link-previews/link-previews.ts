@@ -43,7 +43,8 @@ interface Stored {
 export interface LinkPreviews {
   /**
    * Checks the page `body.url` for every platform. Throws ValidationError on `url` (not an http or
-   * https URL, a refused address), TooManyAttemptsError past 60 checks a minute per workspace.
+   * https URL, a refused address), TooManyAttemptsError past 60 previews and checks a minute per
+   * workspace (shared with the playground).
    */
   check(principal: Principal, body: unknown): Promise<PreviewReport>;
   /** The report `id` of the principal's workspace; NotFoundError when unknown, another's or a day old. */
