@@ -230,13 +230,26 @@ export async function startDecodeCover(
   const recalled = await detector.recall(bytes);
   if (recalled) {
     const known = recalled.subjects.catch(() => undefined);
-    const at = known.then((s) => subjectFocus(s ?? [], upright.width, upright.height, width, height));
-    const focusOf = focus === 'auto' ? at : Promise.resolve(typeof focus === 'object' ? focus : CENTRE);
+    // A focus given (template auto's `center` or a point) is decoded as given: `center` by
+    // libvips' own cover crop, as before.
+    const focusOf: Promise<Exclude<Focus, 'auto'>> =
+      focus === 'auto'
+        ? known.then((s) => subjectFocus(s ?? [], upright.width, upright.height, width, height))
+        : Promise.resolve(focus);
     return {
-      decoded: focusOf.then((p) => decodeChecked(bytes, format, meta, width, height, p)),
+      decoded: focusOf.then((f) => decodeChecked(bytes, format, meta, width, height, f)),
       source,
-      subjects: Promise.all([known, focusOf]).then(([s, p]) =>
-        s ? subjectsOnCard(s, upright.width, upright.height, width, height, p) : undefined,
+      subjects: Promise.all([known, focusOf]).then(([s, f]) =>
+        s
+          ? subjectsOnCard(
+              s,
+              upright.width,
+              upright.height,
+              width,
+              height,
+              typeof f === 'object' ? f : CENTRE,
+            )
+          : undefined,
       ),
     };
   }
