@@ -7,23 +7,15 @@
  * crawler follows them, one at a time and 8 in flight. Latency from the request to the last byte,
  * over keep-alive connections.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { runCli, spawnServer } from '../test/support/process.js';
 import { PLATFORMS } from '../src/domain/link-previews/platforms.js';
-import { runInFlight } from './stats.js';
+import { percentile, runInFlight } from './stats.js';
+import { startServer } from './http.js';
 
 /** Requests per measurement. */
 const FETCHES = 400;
-
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] as number;
-};
 
 export async function crawlerFigures(photo: Buffer, print: (line: string) => void): Promise<void> {
   let verification = '';
@@ -35,14 +27,7 @@ export async function crawlerFigures(photo: Buffer, print: (line: string) => voi
   });
   await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'titlecard-bench-'));
-  const env = { DATA_DIR: dataDir, LOG_LEVEL: 'info', FETCH_ALLOW_ADDRESSES: '127.0.0.1' };
-  const made = await runCli(
-    ['users', 'create', '--email', 'crawl@example.com', '--name', 'Crawl', '--tier', 'agency', '--json'],
-    env,
-  );
-  const { token } = JSON.parse(made.stdout) as { token: string };
-  const server = await spawnServer(env);
+  const { server, token, cleanup } = await startServer({ FETCH_ALLOW_ADDRESSES: '127.0.0.1' });
   const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
   const api = async (method: string, route: string, body?: unknown) => {
     const res = await fetch(`${server.base}${route}`, {
@@ -137,8 +122,7 @@ export async function crawlerFigures(photo: Buffer, print: (line: string) => voi
     );
   } finally {
     agent.destroy();
-    await server.stop();
+    await cleanup();
     page.close();
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }

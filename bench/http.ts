@@ -33,13 +33,17 @@ import { median, procCpuMs, procMemoryMiB, runInFlight } from './stats.js';
 /** Most bytes a photo may have (docs/api.md#generate-options: 10 MB). */
 const UPLOAD_LIMIT = 10 * 1024 * 1024;
 
-async function startServer(): Promise<{
+/**
+ * `titlecard serve` in a temporary DATA_DIR with `extraEnv`, and an agency account's token;
+ * `cleanup` stops it and removes the folder.
+ */
+export async function startServer(extraEnv: Record<string, string> = {}): Promise<{
   server: ServerProcess;
   token: string;
   cleanup: () => Promise<void>;
 }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'titlecard-bench-'));
-  const env = { DATA_DIR: dataDir, LOG_LEVEL: 'info' };
+  const env = { DATA_DIR: dataDir, LOG_LEVEL: 'info', ...extraEnv };
   const made = await runCli(
     ['users', 'create', '--email', 'bench@example.com', '--name', 'Bench', '--tier', 'agency', '--json'],
     env,

@@ -9,6 +9,12 @@ export function median(xs: number[]): number {
     : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
 }
 
+/** The `p`th percentile (0 to 100) of a non-empty list: the value at that rank, no interpolation. */
+export function percentile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] as number;
+}
+
 /**
  * Runs `task` `total` times, `inFlight` at a time (each lane starts its next run when its last
  * ends); the elapsed seconds.

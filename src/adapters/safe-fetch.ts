@@ -296,14 +296,16 @@ export const PAGE_LIMITS = { maxBytes: 1024 * 1024, timeoutMs: 5000, firstByteTi
 
 /** Fetches a page (see {@link PageFetcher}); refusals name the field `url`. Its Content-Type is the caller's to judge. */
 export function createPageFetcher(options: ImageFetcherOptions = {}): PageFetcher {
-  const refuse = refuser('url');
-  return createSafeFetch(options, {
-    field: 'url',
-    accept: 'text/html, application/xhtml+xml, text/plain;q=0.9',
-    ...PAGE_LIMITS,
-    tooLarge: (max) => refuse(`the page is larger than ${max} bytes`),
-  });
+  return createSafeFetch(options, PAGE_KIND);
 }
+
+/** A page's fetch: HTML (or text), {@link PAGE_LIMITS}, refusals on `url`. */
+const PAGE_KIND: FetchKind = {
+  field: 'url',
+  accept: 'text/html, application/xhtml+xml, text/plain;q=0.9',
+  ...PAGE_LIMITS,
+  tooLarge: (max) => refuser('url')(`the page is larger than ${max} bytes`),
+};
 
 /**
  * The link-preview check's fetches (src/domain/link-previews): a page, its robots.txt or an image,
@@ -315,14 +317,7 @@ export function createPageFetcher(options: ImageFetcherOptions = {}): PageFetche
 export function createProbeFetcher(options: ImageFetcherOptions = {}): ProbeFetcher {
   const refuse = refuser('url');
   const kinds = {
-    page: createSafeFetch(options, {
-      field: 'url',
-      accept: 'text/html, application/xhtml+xml, text/plain;q=0.9',
-      ...PAGE_LIMITS,
-      anyStatus: true,
-      userAgent: PROBE_USER_AGENT,
-      tooLarge: (max) => refuse(`the page is larger than ${max} bytes`),
-    }),
+    page: createSafeFetch(options, { ...PAGE_KIND, anyStatus: true, userAgent: PROBE_USER_AGENT }),
     image: createSafeFetch(options, {
       field: 'url',
       accept: 'image/*',

@@ -14,6 +14,32 @@ export function graphemeLength(text: string): number {
   return n;
 }
 
+/**
+ * `text` cut to at most `max` user-perceived characters, the last of them an ellipsis (white space
+ * before it trimmed); `text` itself when it fits. Segments no further than it needs, so a text of
+ * any length costs what its first `max` characters do.
+ */
+export function cutGraphemes(text: string, max: number): string {
+  const clusters: string[] = [];
+  for (const { segment } of graphemes.segment(text)) {
+    clusters.push(segment);
+    if (clusters.length > max) break;
+  }
+  if (clusters.length <= max) return text;
+  return `${clusters
+    .slice(0, Math.max(1, max - 1))
+    .join('')
+    .trimEnd()}…`;
+}
+
+/** `text` safe inside HTML, XML or SVG, as an element's text or a quoted attribute: `& < > " '` escaped. */
+export function escapeMarkup(text: string): string {
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+}
+
 // C0/C1 control characters other than line feed (a line feed is a forced line break).
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;

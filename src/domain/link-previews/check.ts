@@ -4,6 +4,7 @@
  * description as it cuts them, the crop of the image at its aspect) and what is wrong, each
  * problem with a stable code, a severity and how to fix it. Pure: link-previews.ts fetches.
  */
+import { cutGraphemes } from '../text.js';
 import { firstTag, type PageTags } from './tags.js';
 import { PLATFORMS, type CardKind, type PlatformId, type PlatformRules } from './platforms.js';
 
@@ -90,21 +91,6 @@ export interface PlatformPreview {
   image: { url: string; width: number; height: number; crop: Crop } | null;
   /** Codes of the problems that concern it. */
   problems: ProblemCode[];
-}
-
-/** Grapheme-aware cut to `max` characters with an ellipsis (segmenting no further than it needs). */
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-export function cutText(text: string, max: number): string {
-  const clusters: string[] = [];
-  for (const { segment } of segmenter.segment(text)) {
-    clusters.push(segment);
-    if (clusters.length > max) break;
-  }
-  if (clusters.length <= max) return text;
-  return `${clusters
-    .slice(0, Math.max(1, max - 1))
-    .join('')
-    .trimEnd()}…`;
 }
 
 /** The centred crop of a `width × height` image at `aspect`; the whole image when `aspect` is undefined. */
@@ -215,7 +201,7 @@ function judgeTexts(
       'The page has no og:title and no <title>: add <meta property="og:title" content="…">.',
     );
   } else {
-    preview.title = cutText(title.value, rules.titleMax);
+    preview.title = cutGraphemes(title.value, rules.titleMax);
     if (preview.title !== title.value) {
       report(
         'TITLE_TOO_LONG',
@@ -227,7 +213,7 @@ function judgeTexts(
     }
   }
   const description = rules.descriptionMax > 0 ? firstTag(tags, rules.description) : undefined;
-  if (description) preview.description = cutText(description.value, rules.descriptionMax);
+  if (description) preview.description = cutGraphemes(description.value, rules.descriptionMax);
   if ((rules.id === 'x' || rules.id === 'discord') && !tags.meta['twitter:card'])
     report(
       'NO_TWITTER_CARD',

@@ -11,6 +11,7 @@ import { renderAsync } from '@resvg/resvg-js';
 import { DEFAULT_FONTS_DIR } from '../render/index.js';
 import type { PlatformPreview, Problem } from './check.js';
 import { platformOf, type PlatformId } from './platforms.js';
+import { escapeMarkup } from '../text.js';
 
 /** Width of a mock-up, px. */
 export const MOCKUP_WIDTH = 560;
@@ -179,9 +180,6 @@ const FALLBACKS: [RegExp, string][] = [
   [/[\u0e00-\u0e7f]/, '@expo-google-fonts/noto-sans-thai/400Regular/NotoSansThai_400Regular.ttf'],
 ];
 
-const escape = (text: string) =>
-  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] as string);
-
 /**
  * `text` in lines of at most `width` px at `size` px (Inter's mean advance, about 0.5 em; a wide
  * character 1 em), at most `lines` of them, the last cut with an ellipsis.
@@ -230,7 +228,7 @@ function textBlock(
   const line = (text: string, size: number, colour: string, weight: number) => {
     at += size * 1.3;
     parts.push(
-      `<text x="${x}" y="${at - size * 0.3}" font-size="${size}" font-weight="${weight}" fill="${colour}">${escape(text)}</text>`,
+      `<text x="${x}" y="${at - size * 0.3}" font-size="${size}" font-weight="${weight}" fill="${colour}">${escapeMarkup(text)}</text>`,
     );
   };
   const domain = () =>
@@ -274,7 +272,7 @@ export async function drawMockup(
     body.push(
       ...lines.map(
         (l, i) =>
-          `<text x="${x0 + 12}" y="${28 + i * 18}" font-size="13" fill="${look.muted}">${escape(l)}</text>`,
+          `<text x="${x0 + 12}" y="${28 + i * 18}" font-size="13" fill="${look.muted}">${escapeMarkup(l)}</text>`,
       ),
     );
     height = 24 + lines.length * 18;
@@ -296,7 +294,7 @@ export async function drawMockup(
           `<rect x="${x0 + 12}" y="${imageHeight - 30}" width="${w}" height="20" rx="4" fill="#000000" fill-opacity="0.77"/>`,
         );
         body.push(
-          `<text x="${x0 + 18}" y="${imageHeight - 16}" font-size="12" fill="#ffffff">${escape(label)}</text>`,
+          `<text x="${x0 + 18}" y="${imageHeight - 16}" font-size="12" fill="#ffffff">${escapeMarkup(label)}</text>`,
         );
       }
     }
@@ -331,7 +329,7 @@ export async function drawMockup(
   const kind = { large: 'large image', small: 'small thumbnail', text: 'text only', none: 'no preview' }[
     preview.card
   ];
-  const header = `<text x="${PAD}" y="28" font-size="14" font-weight="700" fill="${look.muted}">${escape(rules.name)} · ${kind}</text>`;
+  const header = `<text x="${PAD}" y="28" font-size="14" font-weight="700" fill="${look.muted}">${escapeMarkup(rules.name)} · ${kind}</text>`;
   const card = `<rect x="${PAD}" y="0" width="${CARD_WIDTH}" height="${height}" rx="${look.radius}" fill="${look.card}" stroke="${look.border}"/>${
     look.bar ? `<rect x="${PAD}" y="0" width="4" height="${height}" rx="2" fill="${look.bar}"/>` : ''
   }`;

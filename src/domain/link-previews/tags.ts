@@ -1,10 +1,10 @@
 /**
- * The tags a link preview is drawn from, read from a page's HTML with htmlparser2 (as sites read
- * theirs, sites/page.ts): every `<meta property|name content>` of the `og:`, `twitter:` and
- * `description` kinds, the `<title>` and `<link rel=canonical>`. The first of each name wins, as
- * Open Graph parsers do; names are lower-cased.
+ * The tags a link preview is drawn from, read by the parser sites read theirs with (sites/page.ts
+ * `readHead`): every `<meta property|name content>` of the `og:`, `twitter:` and `description`
+ * kinds, the `<title>` and `<link rel=canonical>`, each cut to {@link MAX_VALUE}. The first of each
+ * name wins, as Open Graph parsers do; names are lower-cased.
  */
-import { Parser } from 'htmlparser2';
+import { readHead } from '../sites/page.js';
 
 /** What {@link readTags} found. */
 export interface PageTags {
@@ -18,7 +18,7 @@ export interface PageTags {
 
 /**
  * Most characters kept of a tag's value or the title (ours): far past what any platform shows (350
- * at most), and a bound on the work of cutting texts (grapheme segmentation grows with the text).
+ * at most), and a bound on what a report carries.
  */
 export const MAX_VALUE = 2000;
 
@@ -27,35 +27,14 @@ const KEPT = /^(og:|twitter:|description$|theme-color$)/;
 
 /** Reads {@link PageTags} from a page's HTML (at most the 1 MiB the page fetcher reads). */
 export function readTags(html: string): PageTags {
+  const head = readHead(html);
   const meta: Record<string, string> = {};
-  let title = '';
-  let inTitle = false;
-  let canonical: string | undefined;
-  const parser = new Parser(
-    {
-      onopentag(name, attrs) {
-        if (name === 'title') inTitle = true;
-        else if (name === 'meta') {
-          const key = (attrs.property ?? attrs.name ?? '').trim().toLowerCase();
-          if (KEPT.test(key) && attrs.content !== undefined && !(key in meta))
-            meta[key] = attrs.content.trim();
-        } else if (name === 'link' && /(^|\s)canonical(\s|$)/i.test(attrs.rel ?? '') && attrs.href)
-          canonical ??= attrs.href.trim().slice(0, MAX_VALUE);
-      },
-      ontext(text) {
-        if (inTitle && title.length < MAX_VALUE) title += text.slice(0, MAX_VALUE);
-      },
-      onclosetag(name) {
-        if (name === 'title') inTitle = false;
-      },
-    },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  parser.end(html);
+  for (const [key, value] of Object.entries(head.meta))
+    if (KEPT.test(key)) meta[key] = value.trim().slice(0, MAX_VALUE);
   const tags: PageTags = { meta };
-  const text = title.replace(/\s+/g, ' ').trim().slice(0, MAX_VALUE);
-  if (text) tags.title = text;
-  if (canonical) tags.canonical = canonical;
+  const title = head.title.slice(0, MAX_VALUE).replace(/\s+/g, ' ').trim();
+  if (title) tags.title = title;
+  if (head.canonical) tags.canonical = head.canonical.slice(0, MAX_VALUE);
   return tags;
 }
 

@@ -10,7 +10,7 @@
 import type { Logger } from 'pino';
 import type { Clock, RecordStore } from '../kernel/ports.js';
 import type { Site, SitePage } from '../kernel/records.js';
-import { crawlerOf, PLATFORMS } from '../link-previews/platforms.js';
+import { PLATFORMS, type PlatformRules } from '../link-previews/platforms.js';
 
 /** Tells a platform that a page changed (Facebook's re-scrape); rejects when it refuses. */
 export type Rescrape = (pageUrl: string) => Promise<void>;
@@ -43,12 +43,10 @@ export function createCrawlLog(deps: {
   const { store, clock, logger } = deps;
   return {
     /**
-     * Records the fetch of page `url`'s card `hash` when `userAgent` is a known crawler's. Never
-     * throws: a failure is logged (the card is served all the same).
+     * Records `platform`'s crawler fetching page `url`'s card `hash` (platforms.ts `crawlerOf` tells
+     * it from its user agent). Never throws: a failure is logged (the card is served all the same).
      */
-    async record(site: Site, url: string, hash: string, userAgent: string | undefined): Promise<void> {
-      const platform = crawlerOf(userAgent);
-      if (!platform) return;
+    async record(site: Site, url: string, hash: string, platform: PlatformRules): Promise<void> {
       try {
         const now = clock.now();
         // With `at`, a version is always answered.

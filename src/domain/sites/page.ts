@@ -11,6 +11,7 @@
  */
 import { Parser } from 'htmlparser2';
 import { LIMITS } from '../design.js';
+import { cutGraphemes } from '../text.js';
 
 /** The name of the verification meta tag and of the file under `/.well-known/`. */
 export const VERIFICATION_NAME = 'titlecard-site-verification';
@@ -34,19 +35,12 @@ export interface PageFacts {
 /** A template variable's meta tag: `titlecard:field:` and the variable's name, in its own case. */
 const FIELD_META = /^titlecard:field:([A-Za-z][A-Za-z0-9_]{0,31})$/i;
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-
 /** White space collapsed, cut to the API's text limit with an ellipsis; undefined when empty. */
 export function cleanText(raw: string | undefined): string | undefined {
   // \p{Cc}: the control characters, which a title may not hold (docs/api.md#generate-options text rule).
   const text = raw?.replace(/[\p{Cc}\s]+/gu, ' ').trim();
   if (!text) return undefined;
-  const clusters = [...segmenter.segment(text)].map((s) => s.segment);
-  if (clusters.length <= LIMITS.textMaxLength) return text;
-  return `${clusters
-    .slice(0, LIMITS.textMaxLength - 1)
-    .join('')
-    .trimEnd()}…`;
+  return cutGraphemes(text, LIMITS.textMaxLength);
 }
 
 /**
@@ -62,12 +56,25 @@ export function decodePage(body: Buffer, contentType: string): string {
   }
 }
 
-/** Reads {@link PageFacts} from a page's HTML. */
-export function readPage(html: string): PageFacts {
-  const meta: Record<string, string> = {};
+/** What {@link readHead} found in a page's `<head>`, as written (values not cleaned). */
+export interface PageHead {
+  /** Every `<meta property|name content>`, by name in lower case, the first of each. */
+  meta: Record<string, string>;
   /** `titlecard:field:<name>` tags by the name as written (a variable's name has its case). */
-  const fieldTags: Record<string, string> = {};
-  let titleText = '';
+  fields: Record<string, string>;
+  /** The `<title>` element's text. */
+  title: string;
+  /** `<link rel="canonical" href>`. */
+  canonical?: string;
+}
+
+/**
+ * The tags of a page's HTML, read with htmlparser2: the `<meta>` tags, the `<title>` and the
+ * canonical link. The first of each name wins, as Open Graph parsers do. Sites read their cards'
+ * texts from it ({@link readPage}), the link-preview check what platforms read (link-previews/tags.ts).
+ */
+export function readHead(html: string): PageHead {
+  const head: PageHead = { meta: {}, fields: {}, title: '' };
   let inTitle = false;
   const parser = new Parser(
     {
@@ -75,14 +82,15 @@ export function readPage(html: string): PageFacts {
         if (name === 'title') inTitle = true;
         else if (name === 'meta') {
           const key = (attrs.property ?? attrs.name ?? '').toLowerCase();
-          // The first of each wins, as Open Graph parsers do.
-          if (key && attrs.content !== undefined && !(key in meta)) meta[key] = attrs.content;
-          const name = FIELD_META.exec(attrs.property ?? attrs.name ?? '')?.[1];
-          if (name && attrs.content !== undefined && !(name in fieldTags)) fieldTags[name] = attrs.content;
-        }
+          if (key && attrs.content !== undefined && !(key in head.meta)) head.meta[key] = attrs.content;
+          const field = FIELD_META.exec(attrs.property ?? attrs.name ?? '')?.[1];
+          if (field && attrs.content !== undefined && !(field in head.fields))
+            head.fields[field] = attrs.content;
+        } else if (name === 'link' && /(^|\s)canonical(\s|$)/i.test(attrs.rel ?? '') && attrs.href)
+          head.canonical ??= attrs.href.trim();
       },
       ontext(text) {
-        if (inTitle) titleText += text;
+        if (inTitle) head.title += text;
       },
       onclosetag(name) {
         if (name === 'title') inTitle = false;
@@ -91,6 +99,12 @@ export function readPage(html: string): PageFacts {
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
   parser.end(html);
+  return head;
+}
+
+/** Reads {@link PageFacts} from a page's HTML. */
+export function readPage(html: string): PageFacts {
+  const { meta, fields: fieldTags, title: titleText } = readHead(html);
   const facts: PageFacts = {};
   const title = cleanText(meta['titlecard:title']) ?? cleanText(meta['og:title']) ?? cleanText(titleText);
   const entries: [Exclude<keyof PageFacts, 'fields'>, string | undefined][] = [

@@ -50,6 +50,7 @@ import { SITE_BUDGET_DEFAULT, SITE_RENDERS_PER_ADDRESS } from './budget.js';
 import type { Ledger } from '../accounts/ledger.js';
 import { decodePage, readPage, VERIFICATION_NAME } from './page.js';
 import { createCrawlLog, type PageFetchesView, type Rescrape } from './crawls.js';
+import { crawlerOf } from '../link-previews/platforms.js';
 
 /** Sites per account (ours). */
 export const SITES_MAX = 20;
@@ -409,16 +410,13 @@ export function createSites(deps: SitesDeps): Sites {
 
     async fetch(path, rawUrl, ifNoneMatch, client, userAgent) {
       const served = await serveLink(path, rawUrl, ifNoneMatch, client);
-      if (served.standIn || !userAgent) return served;
-      // A crawler's fetch of the page's own card: recorded (crawls.ts).
+      // A known crawler's fetch of the page's own card is recorded (crawls.ts); nothing more is
+      // read for anyone else's.
+      const platform = crawlerOf(userAgent);
+      if (served.standIn || !platform) return served;
       const site = await store.sites.find(LINK.exec(path)?.[1] as string);
       if (site)
-        await crawls.record(
-          site,
-          pageKey(site, rawUrl as string),
-          served.etag.replaceAll('"', ''),
-          userAgent,
-        );
+        await crawls.record(site, pageKey(site, rawUrl as string), served.etag.replaceAll('"', ''), platform);
       return served;
     },
 

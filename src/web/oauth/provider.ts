@@ -42,16 +42,11 @@ import {
   OAUTH_SCOPE,
   REFRESH_TOKEN_TTL_S,
 } from '../../domain/oauth/oauth.js';
+import { escapeMarkup } from '../../domain/text.js';
 import type { Runtime } from '../../runtime.js';
 
 /** Where the person signs in and answers the consent page, per interaction (consent.ts). */
 export const INTERACTION_PATH = '/oauth/interaction';
-
-const escapeHtml = (s: string) =>
-  s.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
 
 /** PKCS #8 DER of an Ed25519 private key, before its 32-byte seed (RFC 8410 section 7). */
 const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
@@ -177,7 +172,7 @@ export function createOAuthProvider(runtime: Runtime, options: OAuthProviderOpti
     ...(options.fetch ? { fetch: options.fetch } : {}),
     renderError: async (ctx, out) => {
       ctx.type = 'html';
-      ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Titlecard: ${escapeHtml(out.error)}</title></head><body><main><h1>This connection could not go on</h1><p>${escapeHtml(out.error_description ?? out.error)}</p><p><a href="/overview">Back to Titlecard</a></p></main></body></html>`;
+      ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Titlecard: ${escapeMarkup(out.error)}</title></head><body><main><h1>This connection could not go on</h1><p>${escapeMarkup(out.error_description ?? out.error)}</p><p><a href="/overview">Back to Titlecard</a></p></main></body></html>`;
     },
   };
   const provider = new Provider(issuer, configuration);
