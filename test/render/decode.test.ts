@@ -1,10 +1,17 @@
 /**
- * The decode's memory budget (src/domain/render/photo/decode.ts): what it estimates for the fixture
- * photos, and that a decode larger than the whole budget still runs (alone) beside others.
+ * The decode (src/domain/render/photo/decode.ts): what its memory budget estimates for the fixture
+ * photos, that a decode larger than the whole budget still runs (alone) beside others, and that a
+ * photo the subject detector has not seen is cropped to the very pixels of one it has.
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { checkImage, decodeCover, decodeMemory } from '../../src/domain/render/photo/decode.js';
+import {
+  checkImage,
+  decodeCover,
+  decodeMemory,
+  startDecodeCover,
+} from '../../src/domain/render/photo/decode.js';
+import { createSubjectDetector } from '../../src/domain/render/photo/subjects.js';
 import { DECODE_MEMORY_BUDGET } from '../../src/domain/render/limits.js';
 import { enlarged, photo } from '../support/images.js';
 
@@ -58,5 +65,56 @@ describe('decode memory budget', () => {
     expect([...decoded[1].pixels.subarray(0, 3)].map((v) => Math.round(v / 8))).toEqual(
       [0x33, 0x55, 0x77].map((v) => Math.round(v / 8)),
     );
+  });
+});
+
+describe('a new photo and the same photo seen', () => {
+  // A photo not seen is decoded whole and cut once its subjects are known (at the crop's scale, or
+  // at its own size when the crop enlarges it; past four times the card, looked at small and then
+  // decoded again); a photo seen decodes its crop at once. Each way must give the same card.
+  it('crop to the same pixels, whichever way the new one is decoded', async () => {
+    const mate = photo('mate_RainDrops.jpg');
+    const cases: [string, Promise<Buffer>, number, number][] = [
+      ['a landscape JPEG the crop shrinks', Promise.resolve(mate), 1200, 630],
+      [
+        'a portrait JPEG the crop enlarges',
+        Promise.resolve(photo('friends_by_Aitzol_Berasategi.jpg')),
+        1200,
+        630,
+      ],
+      [
+        'a portrait JPEG the crop shrinks, 2.9 times the card',
+        enlarged('friends_by_Aitzol_Berasategi.jpg', 2056, 3088, 'jpeg', { progressive: true }),
+        1200,
+        630,
+      ],
+      ['a PNG with alpha', sharp(mate).ensureAlpha(0.6).png().toBuffer(), 1200, 630],
+      [
+        'a JPEG turned upright by its EXIF orientation',
+        sharp(mate).withMetadata({ orientation: 6 }).jpeg().toBuffer(),
+        1200,
+        630,
+      ],
+      [
+        'a panorama on a portrait card, past four times the card',
+        sharp(mate).resize(6000, 1000, { fit: 'fill' }).jpeg().toBuffer(),
+        1080,
+        1350,
+      ],
+    ];
+    const detector = createSubjectDetector();
+    try {
+      for (const [what, made, width, height] of cases) {
+        const bytes = await made;
+        expect(await detector.recall(bytes), `${what}: not seen before`).toBeUndefined();
+        const fresh = await (await startDecodeCover(bytes, width, height, 'auto', { detector })).decoded;
+        expect(await detector.recall(bytes), `${what}: seen now`).toBeDefined();
+        const seen = await (await startDecodeCover(bytes, width, height, 'auto', { detector })).decoded;
+        expect([fresh.width, fresh.height, fresh.channels], what).toEqual([width, height, seen.channels]);
+        expect(fresh.pixels.equals(seen.pixels), `${what}: the same pixels`).toBe(true);
+      }
+    } finally {
+      await detector.close();
+    }
   });
 });

@@ -184,8 +184,8 @@ export async function decodeCover(
  * The renderer lays its text out only then: each step of the decode's start (reading the file, the
  * header's metadata, starting the pipeline) waits for the main thread, so laying out first would
  * delay the decode's start by about three times (1.2 ms at the median, measured beside each other).
- * With `focus` `auto` on a photo the crop cuts, the decode starts only once the subject detector
- * has looked (subjects.ts: 0.1 to 0.2 s for a photo not seen before, a hash for one seen).
+ * With `focus` `auto` on a photo the crop cuts and the detector has not seen, the whole photo is
+ * decoded and the crop cut once the detector has looked at it (about 8 ms, subjects.ts).
  * Throws {@link ValidationError} on field `image` as decodeCover does for what the checks find.
  */
 export async function startDecodeCover(
@@ -253,24 +253,25 @@ export async function startDecodeCover(
       ),
     };
   }
-  // One decode (issue 53): the whole photo at the cover crop's scale, from which the card's crop
-  // is cut once the subjects are known. The detector's small copy comes from that decode too, or,
-  // for a baseline JPEG, from libjpeg's DCT scaling at the same time (a quarter or an eighth of
-  // the work: 3 ms for 1.6 megapixels where the whole takes 8, so detection overlaps the decode; a
-  // progressive JPEG's scaled decode costs most of a whole one, `npm run bench`). A photo whose
-  // scaled whole would be much larger than the card (a panorama on a portrait card), or too small
-  // to look at, is decoded small and then cropped instead, as a bound on memory and on what the
-  // detector sees.
+  // One decode (issue 53): the whole photo, from which the detector's small copy is made and the
+  // card's crop cut once the subjects are known. The whole is decoded at the cover crop's scale
+  // when that shrinks the photo (libvips shrinks on load), at its own size when the crop enlarges
+  // it (the crop is then enlarged from those pixels, as libvips would from the file). A second
+  // decode for the small copy, even libjpeg's DCT-scaled one, costs its entropy decoding again: a
+  // new 20-megapixel JPEG's card took 57 to 59 ms of CPU more than when seen with it, 8 to 20 from
+  // the whole (`TITLECARD_PHOTOS=… npm run bench -- --http`). A photo whose whole would
+  // be much larger than the card (a panorama on a portrait card), or too small to look at, is
+  // looked at small first and then cropped, as a bound on memory.
   const scaled = focusCrop(upright.width, upright.height, width, height, CENTRE).resize;
-  // Only focus auto's crop waits for the subjects: any other decodes its crop as before, at once.
+  const enlarged = scaled.width > upright.width;
+  const wholeSize = enlarged ? upright : scaled;
   const oneDecode =
     focus === 'auto' &&
-    scaled.width * scaled.height <= MAX_WHOLE_SHARE * width * height &&
-    Math.max(scaled.width, scaled.height) >= DETECTION_SIZE;
-  const whole = oneDecode ? decodeWhole(bytes, format, meta, scaled.width, scaled.height) : undefined;
+    wholeSize.width * wholeSize.height <= MAX_WHOLE_SHARE * width * height &&
+    Math.max(wholeSize.width, wholeSize.height) >= DETECTION_SIZE;
+  const whole = oneDecode ? decodeWhole(bytes, format, meta, enlarged ? undefined : wholeSize) : undefined;
   whole?.catch(() => undefined);
-  const dctScaled = format === 'jpeg' && !meta.isProgressive;
-  const small = whole && !dctScaled ? () => whole.then(smallCopyOf) : () => smallCopy(bytes, format, meta);
+  const small = whole ? () => whole.then(smallCopyOf) : () => smallCopy(bytes, format, meta);
   const found = detector.detect(bytes, small).catch(() => undefined);
   // Only focus auto's crop waits for the subjects; the others start decoding now.
   const point =
@@ -279,9 +280,10 @@ export async function startDecodeCover(
       : Promise.resolve(typeof focus === 'object' ? focus : CENTRE);
   let decoded: Promise<DecodedCanvas>;
   if (whole)
-    decoded = Promise.all([whole, point]).then(([w, p]) =>
-      cropOf(w, focusCrop(upright.width, upright.height, width, height, p).extract),
-    );
+    decoded = Promise.all([whole, point]).then(([w, p]) => {
+      const window = focusCrop(upright.width, upright.height, width, height, p);
+      return enlarged ? enlargedCrop(w, window) : cropOf(w, window.extract);
+    });
   else
     decoded =
       focus === 'auto'
@@ -297,26 +299,27 @@ export async function startDecodeCover(
 }
 
 /**
- * Most times the card's area the whole photo may take at the cover crop's scale to be decoded once
- * ({@link startDecodeCover}): a 4:3 or 3:2 photo on a 1.91:1 card takes 1.3 to 1.4; a portrait one
- * 2.9 (on a 1.91:1 card the whole of a 1065 × 1600 photo is 1200 × 1803), whose whole decode cost
- * 57 ms of CPU where its crop's cost 19 (`npm run bench -- --compare`): it is looked at small and
- * then cropped.
+ * Most times the card's area the whole photo may take, as {@link startDecodeCover} decodes it, to be
+ * decoded once: a 4:3 or 3:2 photo on a 1.91:1 card takes 1.3 to 1.4, a 2:3 portrait 2.9 and a
+ * 9:16 one 3.4 (on a 1.91:1 card the whole of a 2056 × 3088 photo is 1200 × 1803). Its pixels then
+ * hold at most 12 MB for a 1200 × 630 card (4 bytes a pixel with alpha). Past it, a photo is looked
+ * at small and then cropped: two decodes (with 2, the 2:3 portrait's new card took 53 to 62 ms of
+ * CPU more than when seen; with 4, 24 to 28; `TITLECARD_PHOTOS=… npm run bench -- --http`).
  */
-const MAX_WHOLE_SHARE = 2;
+const MAX_WHOLE_SHARE = 4;
 
 /**
- * The whole upright photo scaled to `width × height` (the cover crop's scale, before the crop),
- * 8-bit sRGB, decoded within the decode budget as {@link decodeChecked} does, with its errors.
+ * The whole upright photo, 8-bit sRGB, scaled to `size` (the cover crop's scale, before the crop)
+ * or, without it, at its own size; decoded within the decode budget as {@link decodeChecked} does,
+ * with its errors.
  */
 function decodeWhole(
   bytes: Buffer,
   format: SniffedFormat,
   meta: Metadata,
-  width: number,
-  height: number,
+  size: { width: number; height: number } | undefined,
 ): Promise<DecodedCanvas> {
-  return decodeChecked(bytes, format, meta, width, height, CENTRE, false);
+  return decodeChecked(bytes, format, meta, size?.width ?? 0, size?.height ?? 0, CENTRE, false);
 }
 
 /** The detector's copy ({@link SmallCopy}) of a decoded photo. */
@@ -328,6 +331,23 @@ async function smallCopyOf(whole: DecodedCanvas): Promise<SmallCopy> {
     .raw()
     .toBuffer();
   return { data, photo: { width: whole.width, height: whole.height } };
+}
+
+/**
+ * The card's crop of a photo decoded at its own size that the crop enlarges: `window` (focusCrop's)
+ * scaled and cut as {@link decodeChecked} does from the file, by libvips on those pixels.
+ */
+async function enlargedCrop(
+  whole: DecodedCanvas,
+  window: ReturnType<typeof focusCrop>,
+): Promise<DecodedCanvas> {
+  const raw = { raw: { width: whole.width, height: whole.height, channels: whole.channels } };
+  const { data, info } = await sharp(whole.pixels, raw)
+    .resize(window.resize.width, window.resize.height, { fit: 'fill' })
+    .extract(window.extract)
+    .raw({ depth: 'uchar' })
+    .toBuffer({ resolveWithObject: true });
+  return { pixels: data, width: info.width, height: info.height, channels: whole.channels };
 }
 
 /** The `rect` of `canvas`, its rows copied out; throws (a fault of ours) when `rect` is not inside it. */
@@ -352,8 +372,7 @@ function cropOf(canvas: DecodedCanvas, rect: { left: number; top: number; width:
 /**
  * The detector's copy ({@link SmallCopy}) of the photo `bytes`, decoded within the decode budget as
  * the card's own decode is (a JPEG's with libjpeg's DCT scaling: sharp shrinks on load): for
- * baseline JPEGs, the photos {@link startDecodeCover} does not decode whole, and
- * {@link findSubjects}.
+ * the photos {@link startDecodeCover} does not decode whole, and {@link findSubjects}.
  */
 async function smallCopy(bytes: Buffer, format: SniffedFormat, meta: Metadata): Promise<SmallCopy> {
   const mib = Math.ceil(Math.min(DECODE_MEMORY_BUDGET, decodeMemory(format, meta)) / MIB);
@@ -486,7 +505,7 @@ export function decodeMemory(format: SniffedFormat, meta: Metadata): number {
 
 /**
  * The decode of {@link decodeCover}, on bytes that passed {@link checkImage}; with `crop` false
- * (and `focus` a point), the whole photo scaled as the crop would scale it to `width × height`.
+ * (and `focus` a point), the whole photo scaled to `width × height`, or at its own size for 0 × 0.
  */
 async function decodeChecked(
   bytes: Buffer,
@@ -507,10 +526,12 @@ async function decodeChecked(
       // EXIF orientations 5 to 8 turn the photo a quarter: its upright width is the stored height.
       const quarter = (meta.orientation ?? 1) >= 5;
       const window = focusCrop(quarter ? h : w, quarter ? w : h, width, height, focus);
-      pipeline = crop
-        ? // extract after resize crops the resized image (sharp's post-resize extraction).
-          pipeline.resize(window.resize.width, window.resize.height, { fit: 'fill' }).extract(window.extract)
-        : pipeline.resize(width, height, { fit: 'fill' });
+      if (crop)
+        // extract after resize crops the resized image (sharp's post-resize extraction).
+        pipeline = pipeline
+          .resize(window.resize.width, window.resize.height, { fit: 'fill' })
+          .extract(window.extract);
+      else if (width > 0) pipeline = pipeline.resize(width, height, { fit: 'fill' });
     } else
       pipeline = pipeline.resize(width, height, {
         fit: 'cover',

@@ -138,16 +138,19 @@ function clip(cx: number, cy: number, w: number, h: number): Box {
 /**
  * Two threads per model run (an SSD's run took 6 ms instead of 11.7, for 10.4 ms of CPU instead of
  * 11.7), which wait without spinning (spinning burnt 3 ms of CPU a run, taken from the renders on
- * the other core); the whole graph optimised; no memory arena or pattern planning: with them the
- * models held 12 MiB more for under 0.5 ms less a photo (docs/performance.md).
+ * the other core); the whole graph optimised; ONNX Runtime's memory arena and pattern planning
+ * keep the activations' buffers between runs. Without them each run allocated its buffers afresh,
+ * those of 1 MiB or more as new mappings (the server's `MALLOC_MMAP_THRESHOLD_`), and the SSD's run
+ * took 19 to 22 ms of CPU in the server instead of 8 to 9, 4 to 15 of it in the kernel zeroing new
+ * pages; they hold 13 to 27 MiB more while the worker lives (docs/performance.md).
  */
 const SESSION_OPTIONS: ort.InferenceSession.SessionOptions = {
   intraOpNumThreads: 2,
   interOpNumThreads: 1,
   executionMode: 'sequential',
   graphOptimizationLevel: 'all',
-  enableCpuMemArena: false,
-  enableMemPattern: false,
+  enableCpuMemArena: true,
+  enableMemPattern: true,
   // Errors only: its warnings (about nodes it leaves to the CPU) would go to stderr at every load.
   logSeverityLevel: 3,
   extra: { session: { intra_op: { allow_spinning: '0' } } },

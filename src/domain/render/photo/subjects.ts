@@ -43,9 +43,10 @@ const DETECTION_TIMEOUT_MS = 15_000;
 /** After the worker fails (cannot start, a model cannot load, it dies), no new one for this long, ms. */
 const RETRY_AFTER_MS = 60_000;
 /**
- * A worker with nothing to do for this long ends, ms: it holds about 80 MiB (ONNX Runtime and the
- * two models' weights, a V8 isolate: the growth of a process's resident memory when it starts
- * one), which an idle server gives back. The next photo then waits about 0.2 s for a new one.
+ * A worker with nothing to do for this long ends, ms: it holds 110 to 125 MiB after 30 photos (ONNX
+ * Runtime, the two models' weights and its memory arena, a V8 isolate: the growth of a process's
+ * resident memory; docs/performance.md), of which an idle server gives back all but about 33 once
+ * it ends and the allocator is trimmed. The next photo then waits about 0.2 s for a new one.
  */
 const IDLE_MS = 5 * 60_000;
 
@@ -87,7 +88,7 @@ export interface SubjectDetector {
    */
   lastError(): string | undefined;
   /**
-   * Ends the worker (its models' memory, about 80 MiB, given back) and forgets the photos seen;
+   * Ends the worker (its models' memory given back, {@link IDLE_MS}) and forgets the photos seen;
    * detections under way answer undefined. A later photo starts a new worker.
    */
   close(): Promise<void>;
@@ -170,7 +171,8 @@ export function createSubjectDetector(): SubjectDetector {
       if (d.waiting.size > 0) return;
       d.retired = true;
       if (current === d) current = undefined;
-      d.worker.terminate().catch(() => undefined);
+      // What the worker freed stays in glibc's arenas (about 20 of its 50 MiB) until trimmed.
+      d.worker.terminate().then(trimFreeMemory, () => undefined);
     }, IDLE_MS);
     d.idle.unref();
   }
@@ -271,6 +273,7 @@ export function createSubjectDetector(): SubjectDetector {
       pending.resolve(undefined);
     }
     await d.worker.terminate().catch(() => undefined);
+    trimFreeMemory();
   }
 
   return {
