@@ -9,8 +9,9 @@
  *   (`@mediapipe/objectron`, Apache-2.0): a 300 × 300 input, 1917 anchors, 24 classes.
  *
  * Both are converted once from MediaPipe's TensorFlow Lite files to ONNX by
- * scripts/detector-models.sh and kept in models/ with their licence and the SSD's label map:
- * nothing is downloaded at run time. This file imports no module of the project (Node runs it as
+ * scripts/detector-models.sh, the SSD then quantized to 8-bit integers (4 ms of CPU a run instead of
+ * 8.5, the same subjects found; models/README.md), and kept in models/ with their licence and the
+ * SSD's label map: nothing is downloaded at run time. This file imports no module of the project (Node runs it as
  * TypeScript with its type stripping under the tests), and its syntax is erasable TypeScript only.
  *
  * Messages in: `{ id, pixels: Uint8Array (300 × 300 RGB, the photo stretched to a square), aspect
@@ -136,13 +137,14 @@ function clip(cx: number, cy: number, w: number, h: number): Box {
 }
 
 /**
- * Two threads per model run (an SSD's run took 6 ms instead of 11.7, for 10.4 ms of CPU instead of
- * 11.7), which wait without spinning (spinning burnt 3 ms of CPU a run, taken from the renders on
- * the other core); the whole graph optimised; ONNX Runtime's memory arena and pattern planning
- * keep the activations' buffers between runs. Without them each run allocated its buffers afresh,
- * those of 1 MiB or more as new mappings (the server's `MALLOC_MMAP_THRESHOLD_`), and the SSD's run
- * took 19 to 22 ms of CPU in the server instead of 8 to 9, 4 to 15 of it in the kernel zeroing new
- * pages; they hold 13 to 27 MiB more while the worker lives (docs/performance.md).
+ * Two threads per model run (the SSD's run takes 2.8 ms instead of 4.0, for 4.5 ms of CPU instead
+ * of 4.0), which wait without spinning (spinning burnt 3 ms of CPU a run of the float model, taken
+ * from the renders on the other core); the whole graph optimised; ONNX Runtime's memory arena and
+ * pattern planning keep the activations' buffers between runs. Without them each run allocated its
+ * buffers afresh, those of 1 MiB or more as new mappings (the server's `MALLOC_MMAP_THRESHOLD_`),
+ * and the float SSD's run took 19 to 22 ms of CPU in the server instead of 8 to 9, 4 to 15 of it in
+ * the kernel zeroing new pages; they hold 13 to 27 MiB more while the worker lives
+ * (docs/performance.md).
  */
 const SESSION_OPTIONS: ort.InferenceSession.SessionOptions = {
   intraOpNumThreads: 2,
