@@ -66,7 +66,8 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
  * title and subtitle, `fileFormat`, default JPEG) again and again over keep-alive connections; resolves to each answer's
  * status once its body has been read. The body is encoded once, by the platform's FormData: the
  * client runs on the server's two cores, and fetch with a fresh FormData took 8 to 13 ms of CPU a
- * card there, this 1 to 4 (`npm run bench -- --http` prints it).
+ * card there, this 1 to 4 (`npm run bench -- --http` prints it). `shared`: the connections of
+ * another client, which `close` leaves open (default its own).
  */
 async function generateClient(
   server: ServerProcess,
@@ -74,7 +75,8 @@ async function generateClient(
   photo: Buffer,
   name: string,
   fileFormat: Format = 'jpeg',
-): Promise<{ send: () => Promise<number>; close: () => void }> {
+  shared?: http.Agent,
+): Promise<{ send: () => Promise<number>; close: () => void; agent: http.Agent }> {
   const form = new FormData();
   form.set('image', new Blob([photo]), name);
   form.set('title', TITLE);
@@ -87,7 +89,7 @@ async function generateClient(
     'content-type': encoded.headers.get('content-type') ?? '',
     'content-length': body.length,
   };
-  const agent = new http.Agent({ keepAlive: true });
+  const agent = shared ?? new http.Agent({ keepAlive: true });
   const send = () =>
     new Promise<number>((resolve, reject) => {
       const req = http.request(encoded.url, { method: 'POST', agent, headers }, (res) => {
@@ -98,7 +100,7 @@ async function generateClient(
       req.once('error', reject);
       req.end(body);
     });
-  return { send, close: () => agent.destroy() };
+  return { send, close: () => shared || agent.destroy(), agent };
 }
 
 /**
@@ -334,8 +336,11 @@ async function newAgainstSeen(
       const wall = { new: [] as number[], seen: [] as number[] };
       for (let i = 0; i < rounds; i++)
         for (const kind of ['new', 'seen'] as const) {
+          // The same connection for both, so that neither pays for a new one.
           const client =
-            kind === 'seen' ? seen : await generateClient(server, token, unseen(photo, n++), name);
+            kind === 'seen'
+              ? seen
+              : await generateClient(server, token, unseen(photo, n++), name, 'jpeg', seen.agent);
           const c0 = procCpuMs(pid);
           const t0 = performance.now();
           const status = await client.send();
