@@ -8,8 +8,13 @@
  */
 import { performance } from 'node:perf_hooks';
 import { findSubjects } from '../src/domain/render/index.js';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { processSubjectDetector, type SubjectDetector } from '../src/domain/render/index.js';
 import { median } from './stats.js';
+
+const run = promisify(execFile);
 
 export async function subjectFigures(
   photos: Map<string, Buffer>,
@@ -71,4 +76,17 @@ export async function subjectFigures(
   print(
     `${'median of photos (CPU)'.padEnd(44)}${median(cpus).toFixed(1).padStart(8)}${median(lookCpus).toFixed(1).padStart(16)}\n`,
   );
+  print(await detectorMemory());
+}
+
+/**
+ * What a detector adds to a process's resident memory, measured in a process of its own
+ * (detector-memory.ts, with the server's malloc settings): its report line.
+ */
+async function detectorMemory(): Promise<string> {
+  const script = fileURLToPath(new URL('./detector-memory.ts', import.meta.url));
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', script], {
+    env: { ...process.env, MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '1048576' },
+  });
+  return stdout.trim() + '\n';
 }
