@@ -2,7 +2,8 @@
 # Converts the subject detector's two models (src/domain/render/photo/subjects-worker.ts) from the
 # TensorFlow Lite files MediaPipe publishes in its npm packages to ONNX, for ONNX Runtime, into
 # models/. Run once when a model's version changes; the results are committed (docs/performance.md,
-# "The subject detector"). Needs npm and Python 3 with venv; the converter comes from PyPI.
+# "The subject detector"). Needs npm, the project's node_modules (`npm ci`: sharp copies the
+# calibration photos) and Python 3 with venv; the converter and the quantizer come from PyPI.
 #
 #   bash scripts/detector-models.sh
 #
@@ -10,9 +11,11 @@
 # - SSD-MobileNetV2 on Open Images v4: inside @mediapipe/objectron's packed assets, whose loader
 #   script lists each file's byte range; its label map comes out beside it.
 # - The SSD is then quantized to 8-bit integers (ONNX Runtime's static quantization: weights per
-#   channel on 7 bits, activations' ranges calibrated on the 7 photographs of test/fixtures/photos,
-#   copied as the service copies them, test/fixtures/subjects held out): its run takes 4 ms of CPU
-#   instead of 8.5. 7-bit weights (reduce_range) because ONNX Runtime's 8-bit kernels on CPUs
+#   channel on 7 bits, activations' ranges calibrated on the six photographs of test/fixtures/photos
+#   without people, cats or dogs, stretched to 300 × 300 as the detector sees them; the photographs
+#   test/render/subjects.test.ts labels are held out): its run takes 4 ms of CPU instead of 8.5.
+#   The quantizer's ONNX Runtime (1.32) is newer than the service's onnxruntime-node (1.30); the
+#   model uses only opset 13's QuantizeLinear and DequantizeLinear, which both read. 7-bit weights (reduce_range) because ONNX Runtime's 8-bit kernels on CPUs
 #   without VNNI saturate: with 8 bits the SSD lost the cameraman's person (0.45 → under 0.4).
 # Both are Apache-2.0 (their package.json); models/LICENSE holds that licence's text.
 set -euo pipefail
@@ -20,15 +23,14 @@ cd "$(dirname "$0")/.."
 FACE=@mediapipe/face_detection@0.4.1657300184
 OBJECTRON=@mediapipe/objectron@0.4.1675468480
 CONVERTER=tflite2onnx==0.4.1
-QUANTIZER="onnx==1.23.2 onnxruntime==1.32.0"
+QUANTIZER=(onnx==1.23.2 onnxruntime==1.32.0)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 python3 -m venv "$work/venv"
 "$work/venv/bin/pip" install --quiet "$CONVERTER"
 python3 -m venv "$work/quantizer"
-# shellcheck disable=SC2086
-"$work/quantizer/bin/pip" install --quiet $QUANTIZER
+"$work/quantizer/bin/pip" install --quiet "${QUANTIZER[@]}"
 
 (cd "$work" && npm pack --silent "$FACE" "$OBJECTRON" >/dev/null)
 for tgz in "$work"/*.tgz; do
@@ -64,8 +66,9 @@ const fs = require('node:fs');
 const sharp = require('sharp');
 const out = process.argv[2];
 const dir = 'test/fixtures/photos/';
+// friends_ has the two dogs test/render/subjects.test.ts labels: held out with the subject photos.
 (async () => {
-  for (const name of fs.readdirSync(dir).filter((f) => /\.(jpe?g|png|webp)$/i.test(f)))
+  for (const name of fs.readdirSync(dir).filter((f) => /\.(jpe?g|png|webp)$/i.test(f) && !f.startsWith('friends_')))
     fs.writeFileSync(
       `${out}/${name}.rgb`,
       await sharp(dir + name).rotate().resize(300, 300, { fit: 'fill' }).removeAlpha().toColourspace('srgb').raw().toBuffer(),

@@ -9,6 +9,7 @@ import {
   checkImage,
   decodeCover,
   decodeMemory,
+  decodeStarts,
   startDecodeCover,
 } from '../../src/domain/render/photo/decode.js';
 import { createSubjectDetector } from '../../src/domain/render/photo/subjects.js';
@@ -69,51 +70,85 @@ describe('decode memory budget', () => {
 });
 
 describe('a new photo and the same photo seen', () => {
-  // A photo not seen is decoded whole and cut once its subjects are known (at the crop's scale, or
-  // at its own size when the crop enlarges it; past four times the card, looked at small and then
-  // decoded again); a photo seen decodes its crop at once. Each way must give the same card.
-  it('crop to the same pixels, whichever way the new one is decoded', async () => {
+  // A photo not seen is decoded once, whole, and cut once its subjects are known (at the crop's
+  // scale, or at its own size when the crop enlarges an 8-bit photo); past four times the card, or
+  // too small to look at, it is looked at small and then decoded again. A photo seen decodes its
+  // crop at once. Each way runs the same libvips operations on the same decoded pixels, so the
+  // cards must match byte for byte: any difference is a changed card.
+  it('crop to the same pixels, with the decodes each way takes', async () => {
     const mate = photo('mate_RainDrops.jpg');
-    const cases: [string, Promise<Buffer>, number, number][] = [
-      ['a landscape JPEG the crop shrinks', Promise.resolve(mate), 1200, 630],
-      [
-        'a portrait JPEG the crop enlarges',
-        Promise.resolve(photo('friends_by_Aitzol_Berasategi.jpg')),
-        1200,
-        630,
-      ],
+    const friends = photo('friends_by_Aitzol_Berasategi.jpg');
+    /** The photo with its own luminance as alpha: an alpha that varies over the picture. */
+    const withAlpha = async (bytes: Buffer) => {
+      const { data, info } = await sharp(bytes).greyscale().raw().toBuffer({ resolveWithObject: true });
+      const alpha = { raw: { width: info.width, height: info.height, channels: 1 as const } };
+      return sharp(bytes).removeAlpha().joinChannel(data, alpha).png().toBuffer();
+    };
+    const whole = ['whole'];
+    const twice = ['small', 'crop'];
+    const cases: [string, Promise<Buffer>, number, number, string[]][] = [
+      ['a landscape JPEG the crop shrinks', Promise.resolve(mate), 1200, 630, whole],
+      ['a portrait JPEG the crop enlarges', Promise.resolve(friends), 1200, 630, whole],
       [
         'a portrait JPEG the crop shrinks, 2.9 times the card',
         enlarged('friends_by_Aitzol_Berasategi.jpg', 2056, 3088, 'jpeg', { progressive: true }),
         1200,
         630,
+        whole,
       ],
-      ['a PNG with alpha', sharp(mate).ensureAlpha(0.6).png().toBuffer(), 1200, 630],
+      ['a PNG with alpha the crop shrinks', withAlpha(mate), 1200, 630, whole],
+      ['a PNG with alpha the crop enlarges', withAlpha(friends), 1200, 630, whole],
       [
-        'a JPEG turned upright by its EXIF orientation',
+        'a 16-bit PNG the crop enlarges',
+        sharp(friends).toColourspace('rgb16').png().toBuffer(),
+        1200,
+        630,
+        whole,
+      ],
+      ['a greyscale JPEG the crop enlarges', sharp(friends).greyscale().jpeg().toBuffer(), 1200, 630, whole],
+      [
+        'a JPEG turned upright by its EXIF orientation, then enlarged',
         sharp(mate).withMetadata({ orientation: 6 }).jpeg().toBuffer(),
         1200,
         630,
+        whole,
       ],
       [
-        'a panorama on a portrait card, past four times the card',
-        sharp(mate).resize(6000, 1000, { fit: 'fill' }).jpeg().toBuffer(),
+        'a JPEG turned upright by its EXIF orientation, then shrunk',
+        sharp(mate).rotate(270).withMetadata({ orientation: 6 }).jpeg().toBuffer(),
+        1200,
+        630,
+        whole,
+      ],
+      [
+        'a panorama on a portrait card, 5.5 times the card',
+        sharp(mate).resize(8000, 1000, { fit: 'fill' }).jpeg().toBuffer(),
         1080,
         1350,
+        twice,
       ],
+      ['a photo too small to look at', sharp(mate).resize(280, 175).jpeg().toBuffer(), 1200, 630, twice],
     ];
     const detector = createSubjectDetector();
+    const kinds: string[] = [];
+    const counting = decodeStarts.run;
+    decodeStarts.run = (kind) => void kinds.push(kind);
     try {
-      for (const [what, made, width, height] of cases) {
+      for (const [what, made, width, height, decodes] of cases) {
         const bytes = await made;
         expect(await detector.recall(bytes), `${what}: not seen before`).toBeUndefined();
+        kinds.length = 0;
         const fresh = await (await startDecodeCover(bytes, width, height, 'auto', { detector })).decoded;
+        expect(kinds, `${what}: its decodes when new`).toEqual(decodes);
         expect(await detector.recall(bytes), `${what}: seen now`).toBeDefined();
+        kinds.length = 0;
         const seen = await (await startDecodeCover(bytes, width, height, 'auto', { detector })).decoded;
+        expect(kinds, `${what}: its decode when seen`).toEqual(['crop']);
         expect([fresh.width, fresh.height, fresh.channels], what).toEqual([width, height, seen.channels]);
         expect(fresh.pixels.equals(seen.pixels), `${what}: the same pixels`).toBe(true);
       }
     } finally {
+      decodeStarts.run = counting;
       await detector.close();
     }
   });

@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { Semaphore } from 'async-mutex';
-import sharp, { type Metadata } from 'sharp';
+import sharp, { type Metadata, type OutputInfo } from 'sharp';
 import { ValidationError } from '../../kernel/errors.js';
 import { focusCrop } from '../geometry.js';
 import { trimFreeMemory } from './malloc-trim.js';
@@ -185,7 +185,7 @@ export async function decodeCover(
  * header's metadata, starting the pipeline) waits for the main thread, so laying out first would
  * delay the decode's start by about three times (1.2 ms at the median, measured beside each other).
  * With `focus` `auto` on a photo the crop cuts and the detector has not seen, the whole photo is
- * decoded and the crop cut once the detector has looked at it (about 8 ms, subjects.ts).
+ * decoded and the crop cut once the detector has looked at it (6 to 10 ms, subjects.ts).
  * Throws {@link ValidationError} on field `image` as decodeCover does for what the checks find.
  */
 export async function startDecodeCover(
@@ -263,13 +263,23 @@ export async function startDecodeCover(
   // be much larger than the card (a panorama on a portrait card), or too small to look at, is
   // looked at small first and then cropped, as a bound on memory.
   const scaled = focusCrop(upright.width, upright.height, width, height, CENTRE).resize;
-  const enlarged = scaled.width > upright.width;
+  // 8-bit photos only: libvips enlarges a 16-bit one before its conversion to 8 bits, which
+  // enlarging 8-bit pixels would not match.
+  const enlarged = scaled.width > upright.width && meta.depth === 'uchar';
   const wholeSize = enlarged ? upright : scaled;
   const oneDecode =
     focus === 'auto' &&
     wholeSize.width * wholeSize.height <= MAX_WHOLE_SHARE * width * height &&
     Math.max(wholeSize.width, wholeSize.height) >= DETECTION_SIZE;
-  const whole = oneDecode ? decodeWhole(bytes, format, meta, enlarged ? undefined : wholeSize) : undefined;
+  // The whole's pixels count against the decode budget until the crop is cut from them.
+  let cut = () => {};
+  const held = new Promise<void>((resolve) => (cut = resolve));
+  const whole = oneDecode
+    ? decodeWhole(bytes, format, meta, enlarged ? undefined : wholeSize, {
+        bytes: wholeSize.width * wholeSize.height * 4,
+        until: held,
+      })
+    : undefined;
   whole?.catch(() => undefined);
   const small = whole ? () => whole.then(smallCopyOf) : () => smallCopy(bytes, format, meta);
   const found = detector.detect(bytes, small).catch(() => undefined);
@@ -280,10 +290,12 @@ export async function startDecodeCover(
       : Promise.resolve(typeof focus === 'object' ? focus : CENTRE);
   let decoded: Promise<DecodedCanvas>;
   if (whole)
-    decoded = Promise.all([whole, point]).then(([w, p]) => {
-      const window = focusCrop(upright.width, upright.height, width, height, p);
-      return enlarged ? enlargedCrop(w, window) : cropOf(w, window.extract);
-    });
+    decoded = Promise.all([whole, point])
+      .then(([w, p]) => {
+        const window = focusCrop(upright.width, upright.height, width, height, p);
+        return enlarged ? enlargedCrop(w, window) : cropOf(w, window.extract);
+      })
+      .finally(cut);
   else
     decoded =
       focus === 'auto'
@@ -300,8 +312,8 @@ export async function startDecodeCover(
 
 /**
  * Most times the card's area the whole photo may take, as {@link startDecodeCover} decodes it, to be
- * decoded once: a 4:3 or 3:2 photo on a 1.91:1 card takes 1.3 to 1.4, a 2:3 portrait 2.9 and a
- * 9:16 one 3.4 (on a 1.91:1 card the whole of a 2056 × 3088 photo is 1200 × 1803). Its pixels then
+ * decoded once: a 4:3 or 3:2 photo on a 1.91:1 card takes 1.3 to 1.4, a 2:3 portrait 2.9 (the
+ * whole of a 2056 × 3088 photo is 1200 × 1802) and a 9:16 one 3.4. Its pixels then
  * hold at most 12 MB for a 1200 × 630 card (4 bytes a pixel with alpha). Past it, a photo is looked
  * at small and then cropped: two decodes (with 2, the 2:3 portrait's new card took 53 to 62 ms of
  * CPU more than when seen; with 4, 24 to 28; `TITLECARD_PHOTOS=… npm run bench -- --http`).
@@ -309,17 +321,18 @@ export async function startDecodeCover(
 const MAX_WHOLE_SHARE = 4;
 
 /**
- * The whole upright photo, 8-bit sRGB, scaled to `size` (the cover crop's scale, before the crop)
- * or, without it, at its own size; decoded within the decode budget as {@link decodeChecked} does,
- * with its errors.
+ * The whole upright photo, 8-bit sRGB, scaled to `size` (px: the cover crop's scale, before the
+ * crop) or, when undefined, at its own size; decoded within the decode budget as
+ * {@link decodeChecked} does, with its errors, its pixels held in the budget as `hold` says.
  */
 function decodeWhole(
   bytes: Buffer,
   format: SniffedFormat,
   meta: Metadata,
   size: { width: number; height: number } | undefined,
+  hold: Hold,
 ): Promise<DecodedCanvas> {
-  return decodeChecked(bytes, format, meta, size?.width ?? 0, size?.height ?? 0, CENTRE, false);
+  return decodeChecked(bytes, format, meta, size?.width ?? 0, size?.height ?? 0, CENTRE, false, hold);
 }
 
 /** The detector's copy ({@link SmallCopy}) of a decoded photo. */
@@ -334,8 +347,9 @@ async function smallCopyOf(whole: DecodedCanvas): Promise<SmallCopy> {
 }
 
 /**
- * The card's crop of a photo decoded at its own size that the crop enlarges: `window` (focusCrop's)
- * scaled and cut as {@link decodeChecked} does from the file, by libvips on those pixels.
+ * The card's crop of an 8-bit photo decoded at its own size that the crop enlarges: `window`
+ * (focusCrop's) scaled and cut as {@link decodeChecked} does from the file, by libvips on those
+ * pixels, to the same pixels. Throws Error (a fault of ours) when libvips fails on them.
  */
 async function enlargedCrop(
   whole: DecodedCanvas,
@@ -376,6 +390,7 @@ function cropOf(canvas: DecodedCanvas, rect: { left: number; top: number; width:
  */
 async function smallCopy(bytes: Buffer, format: SniffedFormat, meta: Metadata): Promise<SmallCopy> {
   const mib = Math.ceil(Math.min(DECODE_MEMORY_BUDGET, decodeMemory(format, meta)) / MIB);
+  decodeStarts.run('small');
   const data = await decodeBudget.runExclusive(
     () =>
       sharp(bytes, { failOn: 'warning', limitInputPixels: MAX_INPUT_PIXELS })
@@ -491,6 +506,19 @@ const decodeBudget = new Semaphore(DECODE_MEMORY_BUDGET / MIB);
 export const beforeLargeDecode = { run: trimFreeMemory };
 
 /**
+ * What runs as a file's decode starts: `crop` the card's crop, `whole` the whole photo (the one
+ * decode of a photo the detector has not seen), `small` the detector's copy decoded on its own.
+ * Nothing in the service; a seam for the test that counts a card's decodes (decode.test.ts).
+ */
+export const decodeStarts = { run: (_kind: 'crop' | 'whole' | 'small'): void => undefined };
+
+/** A decode's output kept past it: its `bytes` count against the budget until `until` settles. */
+interface Hold {
+  bytes: number;
+  until: Promise<void>;
+}
+
+/**
  * Bytes a cover-crop decode holds at its peak, from the header, as measured with libvips (growth of
  * the high-water resident memory, one decode in a fresh process): a progressive JPEG or interlaced
  * PNG is decoded whole before it can be shrunk (about 4 bytes a pixel: 59 MB for 13.4 megapixels);
@@ -506,6 +534,8 @@ export function decodeMemory(format: SniffedFormat, meta: Metadata): number {
 /**
  * The decode of {@link decodeCover}, on bytes that passed {@link checkImage}; with `crop` false
  * (and `focus` a point), the whole photo scaled to `width × height`, or at its own size for 0 × 0.
+ * Its share of the decode budget is {@link decodeMemory}'s estimate, plus `hold.bytes` kept until
+ * `hold.until` settles.
  */
 async function decodeChecked(
   bytes: Buffer,
@@ -515,6 +545,7 @@ async function decodeChecked(
   height: number,
   focus: Exclude<Focus, 'auto'>,
   crop = true,
+  hold?: Hold,
 ): Promise<DecodedCanvas> {
   const w = meta.width ?? 0;
   const h = meta.height ?? 0;
@@ -531,21 +562,35 @@ async function decodeChecked(
         pipeline = pipeline
           .resize(window.resize.width, window.resize.height, { fit: 'fill' })
           .extract(window.extract);
-      else if (width > 0) pipeline = pipeline.resize(width, height, { fit: 'fill' });
+      else if (width > 0)
+        // The whole as the crop's window: with an extract, sharp turns a quarter-turned photo
+        // before scaling it, as for the crop; without one, after (2 levels apart on some pixels).
+        pipeline = pipeline
+          .resize(width, height, { fit: 'fill' })
+          .extract({ left: 0, top: 0, width, height });
     } else
       pipeline = pipeline.resize(width, height, {
         fit: 'cover',
         position: focus === 'attention' ? sharp.strategy.attention : 'centre',
       });
-    const mib = Math.ceil(Math.min(DECODE_MEMORY_BUDGET, decodeMemory(format, meta)) / MIB);
-    const { data, info } = await decodeBudget.runExclusive(
-      () => {
-        // A large decode's memory comes on top of the pages the allocator holds free: give those back.
-        if (mib >= LARGE_DECODE_MIB) beforeLargeDecode.run();
-        return pipeline.toColourspace('srgb').raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
-      },
-      Math.max(1, mib),
-    );
+    const estimate = decodeMemory(format, meta);
+    const mib = Math.ceil(Math.min(DECODE_MEMORY_BUDGET, estimate + (hold?.bytes ?? 0)) / MIB);
+    const [, release] = await decodeBudget.acquire(Math.max(1, mib));
+    let out: { data: Buffer; info: OutputInfo } | undefined;
+    try {
+      // A large decode's memory comes on top of the pages the allocator holds free: give those back.
+      if (Math.ceil(Math.min(DECODE_MEMORY_BUDGET, estimate) / MIB) >= LARGE_DECODE_MIB)
+        beforeLargeDecode.run();
+      decodeStarts.run(crop ? 'crop' : 'whole');
+      out = await pipeline
+        .toColourspace('srgb')
+        .raw({ depth: 'uchar' })
+        .toBuffer({ resolveWithObject: true });
+    } finally {
+      if (out && hold) hold.until.then(release, release);
+      else release();
+    }
+    const { data, info } = out;
     if (info.channels !== 3 && info.channels !== 4) throw new Error(`unexpected ${info.channels} channels`);
     return { pixels: data, width: info.width, height: info.height, channels: info.channels };
   } catch (err) {

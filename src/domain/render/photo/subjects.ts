@@ -32,7 +32,7 @@ export const DETECTION_SIZE = 300;
 const CACHE_SIZE = 256;
 /**
  * Photos being looked at past which a new one is not (it is cropped as `center`, its `subjects`
- * null): at about 10 ms each on one worker thread, the last waits well under a second.
+ * null): at 6 to 10 ms each on one worker thread, the last waits well under a second.
  */
 const MAX_IN_FLIGHT = 16;
 /**
@@ -43,10 +43,10 @@ const DETECTION_TIMEOUT_MS = 15_000;
 /** After the worker fails (cannot start, a model cannot load, it dies), no new one for this long, ms. */
 const RETRY_AFTER_MS = 60_000;
 /**
- * A worker with nothing to do for this long ends, ms: it holds 110 to 125 MiB after 30 photos (ONNX
+ * A worker with nothing to do for this long ends, ms: it holds 91 to 98 MiB after 30 photos (ONNX
  * Runtime, the two models' weights and its memory arena, a V8 isolate: the growth of a process's
- * resident memory; docs/performance.md), of which an idle server gives back all but about 33 once
- * it ends and the allocator is trimmed. The next photo then waits about 0.2 s for a new one.
+ * resident memory, `npm run bench`), of which an idle server gives back all but 38 to 43 once it
+ * ends and the allocator is trimmed. The next photo then waits about 0.2 s for a new one.
  */
 const IDLE_MS = 5 * 60_000;
 
@@ -57,7 +57,10 @@ const IDLE_MS = 5 * 60_000;
 export interface SmallCopy {
   /** RGB, row-major, {@link DETECTION_SIZE} squared pixels. */
   data: Buffer;
-  /** The upright photo's size, px (its aspect gives BlazeFace's letterbox). */
+  /**
+   * The upright photo's size as decoded, px (its own, or scaled for the card): only its aspect is
+   * used, for BlazeFace's letterbox.
+   */
   photo: { width: number; height: number };
 }
 
@@ -171,7 +174,7 @@ export function createSubjectDetector(): SubjectDetector {
       if (d.waiting.size > 0) return;
       d.retired = true;
       if (current === d) current = undefined;
-      // What the worker freed stays in glibc's arenas (about 20 of its 50 MiB) until trimmed.
+      // What the worker freed stays in glibc's arenas (about 15 MiB) until trimmed.
       d.worker.terminate().then(trimFreeMemory, () => undefined);
     }, IDLE_MS);
     d.idle.unref();
