@@ -7,8 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { findSubjects } from '../src/domain/render/photo/decode.js';
-import { createSubjectDetector } from '../src/domain/render/photo/subjects.js';
+import { createSubjectDetector, findSubjects } from '../src/domain/render/index.js';
 
 const LOOKS = 30;
 const photo = readFileSync(

@@ -5,8 +5,8 @@
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { checkImage } from '../../src/domain/render/photo/checks.js';
 import {
-  checkImage,
   decodeCover,
   decodeMemory,
   decodeStarts,

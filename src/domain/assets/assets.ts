@@ -1,7 +1,7 @@
 /**
  * Uploads kept for reuse: background photos and logos (`POST /assets`) and fonts (`POST /fonts`).
  *
- * - Images pass the checks of `POST /generate`'s `image` (src/domain/render/photo/decode.ts: sniffed
+ * - Images pass the checks of `POST /generate`'s `image` (src/domain/render/photo/checks.ts: sniffed
  *   format, 10 MB, 64 megapixels, whole file), are turned upright and stored re-encoded by libvips,
  *   which writes no metadata (no EXIF, no GPS). A logo keeps its alpha channel.
  * - Fonts are TrueType or OpenType (CFF) files of at most {@link FONT_MAX_BYTES}, checked by their

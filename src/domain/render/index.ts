@@ -68,7 +68,8 @@ export {
   type TemplateDocument,
   variableNameSchema,
 } from './document/document.js';
-export { checkImage, decodeCover, findSubjects, inspectImage, type ImageInput } from './photo/decode.js';
+export { checkImage } from './photo/checks.js';
+export { decodeCover, findSubjects, inspectImage, type ImageInput } from './photo/decode.js';
 export { createSubjectDetector, processSubjectDetector, type SubjectDetector } from './photo/subjects.js';
 export { chooseTemplate } from './photo/template-choice.js';
 export { imageSize, storedUpload } from './photo/upload.js';

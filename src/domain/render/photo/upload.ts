@@ -6,7 +6,7 @@
 import sharp, { type OutputInfo } from 'sharp';
 import { ValidationError } from '../../kernel/errors.js';
 import { MAX_INPUT_PIXELS } from '../limits.js';
-import type { SniffedFormat } from './decode.js';
+import type { SniffedFormat } from './checks.js';
 
 /**
  * `bytes`, of format `format` (already sniffed by `checkImage`), re-encoded for storage: PNG at
