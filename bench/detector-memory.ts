@@ -1,8 +1,8 @@
 /**
  * What the subject detector adds to a process's resident memory (ONNX Runtime, its models and
  * arena, the worker's V8 isolate), run by subjects.ts in a process of its own: RSS before it
- * starts, once loaded, after 30 photos it has not seen (the copies made as decode.ts makes them, for
- * the cat of test/fixtures/subjects), and once ended (its worker terminated, the allocator trimmed).
+ * starts, once loaded, after 30 photos it has not seen (the cat of test/fixtures/subjects, its copy
+ * made by decode.ts `findSubjects`), and once ended (its worker terminated, the allocator trimmed).
  * Prints one line.
  */
 import { readFileSync } from 'node:fs';

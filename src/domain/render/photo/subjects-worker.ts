@@ -11,8 +11,9 @@
  * Both are converted once from MediaPipe's TensorFlow Lite files to ONNX by
  * scripts/detector-models.sh, the SSD then quantized to 8-bit integers (4 ms of CPU a run instead of
  * 8.5, the same subjects found; models/README.md), and kept in models/ with their licence and the
- * SSD's label map: nothing is downloaded at run time. This file imports no module of the project (Node runs it as
- * TypeScript with its type stripping under the tests), and its syntax is erasable TypeScript only.
+ * SSD's label map: nothing is downloaded at run time. This file imports no module of the project
+ * (Node runs it as TypeScript with its type stripping under the tests), and its syntax is erasable
+ * TypeScript only.
  *
  * Messages in: `{ id, pixels: Uint8Array (300 × 300 RGB, the photo stretched to a square), aspect
  * (the photo's width over its height) }`. Out: `{ id, subjects }` with boxes as fractions of the
