@@ -45,7 +45,7 @@ const RETRY_AFTER_MS = 60_000;
 /**
  * A worker with nothing to do for this long ends, ms: it holds 91 to 98 MiB after 30 photos (ONNX
  * Runtime, the two models' weights and its memory arena, a V8 isolate: the growth of a process's
- * resident memory, `npm run bench`), of which an idle server gives back all but 38 to 43 once it
+ * resident memory, `npm run bench`), of which an idle server gives back all but 38 to 44 once it
  * ends and the allocator is trimmed. The next photo then waits about 0.2 s for a new one.
  */
 const IDLE_MS = 5 * 60_000;
