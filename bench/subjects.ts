@@ -6,12 +6,11 @@
  * decode). Wall time, and CPU time of the whole process (every thread: libvips's, the worker's),
  * medians. Each run gives the detector's cache (by the bytes' hash) a key it has not seen.
  */
-import { performance } from 'node:perf_hooks';
-import { findSubjects } from '../src/domain/render/index.js';
 import { execFile } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { processSubjectDetector, type SubjectDetector } from '../src/domain/render/index.js';
+import { findSubjects, processSubjectDetector, type SubjectDetector } from '../src/domain/render/index.js';
 import { median } from './stats.js';
 
 const run = promisify(execFile);

@@ -17,8 +17,9 @@
 #   them, the SSD found the upper dog lower and the default crop cut its head): its run takes 4 ms
 #   of CPU instead of 8.5.
 #   The quantizer's ONNX Runtime (1.32) is newer than the service's onnxruntime-node (1.30); the
-#   model uses only opset 13's QuantizeLinear and DequantizeLinear, which both read. 7-bit weights (reduce_range) because ONNX Runtime's 8-bit kernels on CPUs
-#   without VNNI saturate: with 8 bits the SSD lost the cameraman's person (0.45 → under 0.4).
+#   model uses only opset 13's QuantizeLinear and DequantizeLinear, which both read. 7-bit weights
+#   (reduce_range) because ONNX Runtime's 8-bit kernels on CPUs without VNNI saturate: with 8 bits
+#   the SSD lost the cameraman's person (0.45 → under 0.4).
 # Both are Apache-2.0 (their package.json); models/LICENSE holds that licence's text.
 set -euo pipefail
 cd "$(dirname "$0")/.."
