@@ -143,7 +143,7 @@ function clip(cx: number, cy: number, w: number, h: number): Box {
  * from the renders on the other core); the whole graph optimised; ONNX Runtime's memory arena and
  * pattern planning keep the activations' buffers between runs. Without them each run allocated its
  * buffers afresh, those of 1 MiB or more as new mappings (the server's `MALLOC_MMAP_THRESHOLD_`),
- * and the float SSD's run took 19 to 22 ms of CPU in the server instead of 8 to 9, 4 to 15 of it in
+ * and the float SSD's run took 15 to 22 ms of CPU in the server instead of 8 to 9, 4 to 16 of it in
  * the kernel zeroing new pages; with the float model they held 13 to 27 MiB more while the worker
  * lived (docs/performance.md).
  */
