@@ -100,7 +100,10 @@ async function generateClient(
       req.once('error', reject);
       req.end(body);
     });
-  return { send, close: () => shared || agent.destroy(), agent };
+  const close = () => {
+    if (!shared) agent.destroy();
+  };
+  return { send, close, agent };
 }
 
 /**

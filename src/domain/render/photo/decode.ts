@@ -275,7 +275,6 @@ function cropOf(canvas: DecodedCanvas, rect: { left: number; top: number; width:
  * the photos {@link startDecodeCover} does not decode whole, and {@link findSubjects}.
  */
 async function smallCopy(bytes: Buffer, format: SniffedFormat, meta: Metadata): Promise<SmallCopy> {
-  const mib = Math.ceil(Math.min(DECODE_MEMORY_BUDGET, decodeMemory(format, meta)) / MIB);
   decodeStarts.run('small');
   const data = await decodeBudget.runExclusive(
     () =>
@@ -286,7 +285,7 @@ async function smallCopy(bytes: Buffer, format: SniffedFormat, meta: Metadata): 
         .toColourspace('srgb')
         .raw()
         .toBuffer(),
-    Math.max(1, mib),
+    budgetShare(decodeMemory(format, meta)),
   );
   const quarter = (meta.orientation ?? 1) >= 5;
   const [width, height] = [meta.width ?? 1, meta.height ?? 1];
@@ -335,9 +334,6 @@ export async function inspectImage(
   const [w, h] = [meta.width ?? 1, meta.height ?? 1];
   const facts = { format: meta.format, width: quarter ? h : w, height: quarter ? w : h };
   if (w * h > MAX_INPUT_PIXELS || Math.max(w, h) > MAX_ASPECT_RATIO * Math.min(w, h)) return facts;
-  const mib = Math.ceil(
-    Math.min(DECODE_MEMORY_BUDGET, decodeMemory(meta.format === 'jpeg' ? 'jpeg' : 'png', meta)) / MIB,
-  );
   try {
     const kept = await decodeBudget.runExclusive(
       () =>
@@ -347,7 +343,7 @@ export async function inspectImage(
           .flatten({ background: '#ffffff' })
           .jpeg({ quality: 85 })
           .toBuffer(),
-      Math.max(1, mib),
+      budgetShare(decodeMemory(meta.format === 'jpeg' ? 'jpeg' : 'png', meta)),
     );
     return { ...facts, kept };
   } catch {
@@ -384,6 +380,9 @@ export function upscaleNotice(source: CoverSource, width: number, height: number
 // bytes made each decode take ten times as long.
 const MIB = 2 ** 20;
 const decodeBudget = new Semaphore(DECODE_MEMORY_BUDGET / MIB);
+
+/** A decode's share of the budget for `bytes`: whole MiB, at least 1, at most the whole budget. */
+const budgetShare = (bytes: number) => Math.max(1, Math.ceil(Math.min(DECODE_MEMORY_BUDGET, bytes) / MIB));
 
 /**
  * What runs before a large decode ({@link LARGE_DECODE_MIB}): the allocator trim. A seam for the
@@ -460,13 +459,11 @@ async function decodeChecked(
         position: focus === 'attention' ? sharp.strategy.attention : 'centre',
       });
     const estimate = decodeMemory(format, meta);
-    const mib = Math.ceil(Math.min(DECODE_MEMORY_BUDGET, estimate + (hold?.bytes ?? 0)) / MIB);
-    const [, release] = await decodeBudget.acquire(Math.max(1, mib));
+    const [, release] = await decodeBudget.acquire(budgetShare(estimate + (hold?.bytes ?? 0)));
     let out: { data: Buffer; info: OutputInfo } | undefined;
     try {
       // A large decode's memory comes on top of the pages the allocator holds free: give those back.
-      if (Math.ceil(Math.min(DECODE_MEMORY_BUDGET, estimate) / MIB) >= LARGE_DECODE_MIB)
-        beforeLargeDecode.run();
+      if (budgetShare(estimate) >= LARGE_DECODE_MIB) beforeLargeDecode.run();
       decodeStarts.run(crop ? 'crop' : 'whole');
       out = await pipeline
         .toColourspace('srgb')
