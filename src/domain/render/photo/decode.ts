@@ -71,7 +71,7 @@ export async function decodeCover(
  * header's metadata, starting the pipeline) waits for the main thread, so laying out first would
  * delay the decode's start by about three times (1.2 ms at the median, measured beside each other).
  * With `focus` `auto` on a photo the crop cuts and the detector has not seen, the whole photo is
- * decoded and the crop cut once the detector has looked at it (6 to 10 ms, subjects.ts).
+ * decoded and the crop cut once the detector has looked at it (6 to 8 ms, subjects.ts).
  * Throws {@link ValidationError} on field `image` as decodeCover does for what the checks find.
  */
 export async function startDecodeCover(

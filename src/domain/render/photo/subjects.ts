@@ -32,7 +32,7 @@ export const DETECTION_SIZE = 300;
 const CACHE_SIZE = 256;
 /**
  * Photos being looked at past which a new one is not (it is cropped as `center`, its `subjects`
- * null): at 6 to 10 ms each on one worker thread, the last waits well under a second.
+ * null): at 6 to 8 ms each on one worker thread, the last waits well under a second.
  */
 const MAX_IN_FLIGHT = 16;
 /**
@@ -43,9 +43,9 @@ const DETECTION_TIMEOUT_MS = 15_000;
 /** After the worker fails (cannot start, a model cannot load, it dies), no new one for this long, ms. */
 const RETRY_AFTER_MS = 60_000;
 /**
- * A worker with nothing to do for this long ends, ms: it holds 91 to 98 MiB after 30 photos (ONNX
+ * A worker with nothing to do for this long ends, ms: it holds 93 to 100 MiB after 30 photos (ONNX
  * Runtime, the two models' weights and its memory arena, a V8 isolate: the growth of a process's
- * resident memory, `npm run bench`), of which an idle server gives back all but 38 to 44 once it
+ * resident memory, `npm run bench`), of which an idle server gives back all but 43 to 46 once it
  * ends and the allocator is trimmed. The next photo then waits about 0.2 s for a new one.
  */
 const IDLE_MS = 5 * 60_000;
