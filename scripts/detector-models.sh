@@ -12,10 +12,11 @@
 #   script lists each file's byte range; its label map comes out beside it.
 # - The SSD is then quantized to 8-bit integers (ONNX Runtime's static quantization: weights per
 #   channel on 7 bits, activations' ranges calibrated on the seven photographs of
-#   test/fixtures/photos, stretched to 300 × 300 as the detector sees them; the photographs of
-#   test/fixtures/subjects are held out, the two dogs of friends_…jpg are not: calibrated without
-#   them, the SSD found the upper dog lower and the default crop cut its head): its run takes 4 ms
-#   of CPU instead of 8.5.
+#   test/fixtures/photos, stretched to 300 × 300 as the detector sees them, but with libvips'
+#   default kernel where the service's copy now uses a linear one, for the same subjects
+#   (decode.ts); the photographs of test/fixtures/subjects are held out, the two dogs of
+#   friends_…jpg are not: calibrated without them, the SSD found the upper dog lower and the
+#   default crop cut its head): its run takes 4 ms of CPU instead of 8.5.
 #   The quantizer's ONNX Runtime (1.32) is newer than the service's onnxruntime-node (1.30); the
 #   model uses only opset 13's QuantizeLinear and DequantizeLinear, which both read. 7-bit weights
 #   (reduce_range) because ONNX Runtime's 8-bit kernels on CPUs without VNNI saturate: with 8 bits
@@ -62,7 +63,7 @@ JS
 cp "$work/labels.txt" models/oidv4_labelmap.txt
 
 # The calibration photos as the detector sees them (decode.ts: upright, stretched to 300 × 300,
-# 8-bit sRGB), one raw RGB file each.
+# 8-bit sRGB; libvips' default kernel, as when the model was made), one raw RGB file each.
 mkdir -p "$work/calibration"
 node - "$work/calibration" <<'JS'
 const fs = require('node:fs');
