@@ -71,7 +71,8 @@ export async function decodeCover(
  * header's metadata, starting the pipeline) waits for the main thread, so laying out first would
  * delay the decode's start by about three times (1.2 ms at the median, measured beside each other).
  * With `focus` `auto` on a photo the crop cuts and the detector has not seen, the whole photo is
- * decoded and the crop cut once the detector has looked at it (6 to 8 ms, subjects.ts).
+ * decoded and the crop cut once the detector has looked at it (6 to 8 ms: `npm run bench`, "the look
+ * alone").
  * Throws {@link ValidationError} on field `image` as decodeCover does for what the checks find.
  */
 export async function startDecodeCover(
@@ -222,11 +223,12 @@ function decodeWhole(
 }
 
 /**
- * How the detector's copy is scaled: stretched to the square, with a linear (triangle) kernel. From
- * a 1200 × 800 photo it takes 1.8 ms of CPU instead of libvips' default lanczos3's 3.0, with alpha
- * 4.5 instead of 6.1, and the detector finds the same subjects: on the 17 photos of
- * test/fixtures/photos, test/fixtures/subjects and the originals, the same kinds, boxes at an IoU of
- * 0.93 to 1 of lanczos3's, scores within 0.06 (28 November 2026).
+ * How the detector's copy is scaled: stretched to the square, with a linear (triangle) kernel.
+ * From a raw 1200 × 800 photo it takes 1.8 ms of CPU instead of libvips' default lanczos3's 3.0,
+ * with alpha 4.5 instead of 6.1 (sharp alone, medians of 40), and the detector finds the same
+ * subjects in both kernels' copies of the photos of test/fixtures/photos, test/fixtures/subjects
+ * and the full-size originals: the same kinds, boxes at an IoU of 0.93 to 1, scores within 0.06
+ * (28 November 2026; docs/performance.md, "Subject detection").
  */
 const COPY_RESIZE = { fit: 'fill', kernel: 'linear' } as const;
 

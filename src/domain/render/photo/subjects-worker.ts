@@ -139,17 +139,14 @@ function clip(cx: number, cy: number, w: number, h: number): Box {
 
 /**
  * Each model runs on the worker's own thread: one intra-op thread, so ONNX Runtime starts no pool.
- * Two threads ran the SSD faster back to back (2.5 to 2.8 ms instead of 3.4 to 3.6), but a
- * detector runs after a pause (the decode), when waking the second thread costs about what it
- * saves: in `npm run bench` ("the look alone", two alternated runs of each, 28 November 2026) the
- * look took 6.5 to 7.8 ms on one thread and 6.2 to 8.2 on two, for 6.9 and 7.3 ms of CPU at the
- * median of photos instead of 8.8 and 8.7. Given more threads, they would wait without spinning
- * (`allow_spinning` 0: on two threads spinning burnt 3 ms of CPU a run of the float model, taken
- * from the renders on the other core). The whole graph optimised; ONNX Runtime's memory arena and pattern planning keep the activations'
- * buffers between runs. Without them each run allocated its buffers afresh, those of 1 MiB or more
- * as new mappings (the server's `MALLOC_MMAP_THRESHOLD_`), and the float SSD's run took 15 to 22 ms
- * of CPU in the server instead of 8 to 9, 4 to 16 of it in the kernel zeroing new pages; with the
- * float model they held 13 to 27 MiB more while the worker lived (docs/performance.md).
+ * Two threads are faster only back to back; after the pause a decode leaves, the look took as long
+ * on two and 1.5 ms more CPU (6.9 and 7.3 ms at the median of photos on one, 8.8 and 8.7 on two:
+ * `npm run bench`, "the look alone"; docs/performance.md). Given more threads, they would wait
+ * without spinning (`allow_spinning` 0: spinning burnt 3 ms of CPU a run of the float model on
+ * two). The whole graph is optimised, and ONNX Runtime's memory arena and pattern planning keep
+ * the activations' buffers between runs: without them, each run mapped its buffers of 1 MiB or
+ * more afresh (the server's `MALLOC_MMAP_THRESHOLD_`), and the float SSD's run took 15 to 22 ms of
+ * CPU in the server instead of 8 to 9 (docs/performance.md).
  */
 const SESSION_OPTIONS: ort.InferenceSession.SessionOptions = {
   intraOpNumThreads: 1,

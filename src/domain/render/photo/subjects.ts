@@ -32,7 +32,8 @@ export const DETECTION_SIZE = 300;
 const CACHE_SIZE = 256;
 /**
  * Photos being looked at past which a new one is not (it is cropped as `center`, its `subjects`
- * null): at 6 to 8 ms each on one worker thread, the last waits well under a second.
+ * null): at 6 to 8 ms each on one worker thread (`npm run bench`, "the look alone"), the last
+ * waits well under a second.
  */
 const MAX_IN_FLIGHT = 16;
 /**
