@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { Semaphore } from 'async-mutex';
-import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
 import { ValidationError } from '../../kernel/errors.js';
 import { focusCrop } from '../geometry.js';
 import { trimFreeMemory } from './malloc-trim.js';
@@ -253,12 +253,20 @@ async function enlargedCrop(
   window: ReturnType<typeof focusCrop>,
 ): Promise<DecodedCanvas> {
   const raw = { raw: { width: whole.width, height: whole.height, channels: whole.channels } };
-  const { data, info } = await sharp(whole.pixels, raw)
-    .resize(window.resize.width, window.resize.height, { fit: 'fill' })
-    .extract(window.extract)
+  const { data, info } = await cutWindow(sharp(whole.pixels, raw), window)
     .raw({ depth: 'uchar' })
     .toBuffer({ resolveWithObject: true });
   return { pixels: data, width: info.width, height: info.height, channels: whole.channels };
+}
+
+/**
+ * `pipeline` scaled and cut to `window` (focusCrop's): the one way a card's crop is cut, from the
+ * file ({@link decodeChecked}) or from a whole decoded at its own size ({@link enlargedCrop}), so
+ * that both give the same pixels. extract after resize crops the resized image (sharp's
+ * post-resize extraction).
+ */
+function cutWindow(pipeline: Sharp, window: ReturnType<typeof focusCrop>): Sharp {
+  return pipeline.resize(window.resize.width, window.resize.height, { fit: 'fill' }).extract(window.extract);
 }
 
 /** The `rect` of `canvas`, its rows copied out; throws (a fault of ours) when `rect` is not inside it. */
@@ -453,11 +461,7 @@ async function decodeChecked(
       // EXIF orientations 5 to 8 turn the photo a quarter: its upright width is the stored height.
       const quarter = (meta.orientation ?? 1) >= 5;
       const window = focusCrop(quarter ? h : w, quarter ? w : h, width, height, focus);
-      if (crop)
-        // extract after resize crops the resized image (sharp's post-resize extraction).
-        pipeline = pipeline
-          .resize(window.resize.width, window.resize.height, { fit: 'fill' })
-          .extract(window.extract);
+      if (crop) pipeline = cutWindow(pipeline, window);
       else if (width > 0)
         // The whole as the crop's window: with an extract, sharp turns a quarter-turned photo
         // before scaling it, as for the crop; without one, after (2 levels apart on some pixels).
