@@ -228,7 +228,7 @@ function decodeWhole(
  * with alpha 4.5 instead of 6.1 (sharp alone, medians of 40), and the detector finds the same
  * subjects in both kernels' copies of the photos of test/fixtures/photos, test/fixtures/subjects
  * and the full-size originals: the same kinds, boxes at an IoU of 0.93 to 1, scores within 0.06
- * (28 November 2026; docs/performance.md, "Subject detection").
+ * (docs/performance.md, "Subject detection").
  */
 const COPY_RESIZE = { fit: 'fill', kernel: 'linear' } as const;
 
