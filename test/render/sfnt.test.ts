@@ -2,13 +2,14 @@
  * The font tables the renderer leaves out before a font goes into HarfBuzz (sfnt.ts): the emoji
  * font loses its SVG glyphs and nothing it paints.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import * as hb from 'harfbuzzjs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { colorGlyphSvg } from '../../src/domain/render/text/colr.js';
-import { UNUSED_TABLES, withoutTables } from '../../src/domain/render/text/sfnt.js';
+import { readWithoutTables, UNUSED_TABLES, withoutTables } from '../../src/domain/render/text/sfnt.js';
 
 const require = createRequire(import.meta.url);
 const EMOJI_FILE = path.join(
@@ -77,5 +78,40 @@ describe('font tables left out', () => {
     // A directory that points past the file's end is left for HarfBuzz to refuse.
     const cut = emoji.subarray(0, 4096);
     expect(withoutTables(cut, UNUSED_TABLES)).toBe(cut);
+  });
+});
+
+describe('a font file read without those tables', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'titlecard-sfnt-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('gives the bytes withoutTables gives from the whole file', async () => {
+    const slim = await readWithoutTables(EMOJI_FILE, UNUSED_TABLES);
+    expect(
+      Buffer.from(slim).equals(Buffer.from(withoutTables(readFileSync(EMOJI_FILE), UNUSED_TABLES))),
+    ).toBe(true);
+    expect(tables(slim).has('SVG ')).toBe(false);
+    expect(paint(slim, '✨').colour).toBe(true);
+  });
+
+  it('reads the whole file when there is nothing to leave out or it is not a single font', async () => {
+    const arimo = readFileSync(ARIMO_FILE);
+    expect(Buffer.from(await readWithoutTables(ARIMO_FILE.pathname, UNUSED_TABLES)).equals(arimo)).toBe(true);
+    const notAFont = path.join(dir, 'not-a-font.ttf');
+    writeFileSync(notAFont, 'wOFF and more bytes than a header');
+    expect(Buffer.from(await readWithoutTables(notAFont, UNUSED_TABLES)).toString()).toBe(
+      'wOFF and more bytes than a header',
+    );
+    const tiny = path.join(dir, 'tiny.ttf');
+    writeFileSync(tiny, 'OTTO');
+    expect(Buffer.from(await readWithoutTables(tiny, UNUSED_TABLES)).toString()).toBe('OTTO');
+    // A directory that points past the file's end: the file as it is, for HarfBuzz to refuse.
+    const cut = path.join(dir, 'cut.ttf');
+    writeFileSync(cut, readFileSync(EMOJI_FILE).subarray(0, 4096));
+    expect(Buffer.from(await readWithoutTables(cut, UNUSED_TABLES)).equals(readFileSync(cut))).toBe(true);
+  });
+
+  it('rejects a file that is not there', async () => {
+    await expect(readWithoutTables(path.join(dir, 'missing.ttf'), UNUSED_TABLES)).rejects.toThrow(/ENOENT/);
   });
 });

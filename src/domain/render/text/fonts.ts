@@ -8,7 +8,6 @@
  * each with its license (SIL OFL 1.1).
  */
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -17,7 +16,7 @@ import * as hb from 'harfbuzzjs';
 import { LRUCache } from 'lru-cache';
 import type { FontName } from '../../design.js';
 import { colorGlyphSvg } from './colr.js';
-import { UNUSED_TABLES, withoutTables } from './sfnt.js';
+import { readWithoutTables, UNUSED_TABLES, withoutTables } from './sfnt.js';
 import { GLYPH_CACHE_CHARS } from '../limits.js';
 
 /** Where the bundled fonts are: `<package root>/fonts`. */
@@ -217,7 +216,7 @@ export class FontLibrary {
         if (!loading) {
           const started = performance.now();
           const file = fallbackFile(which, weight);
-          loading = readFile(file)
+          loading = readWithoutTables(file, UNUSED_TABLES)
             .then(async (data) => {
               if (this.fallbacks.has(key)) return;
               // Two turns of the event loop, each under 20 ms: the copy into HarfBuzz, then the tables.

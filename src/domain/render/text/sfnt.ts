@@ -3,6 +3,7 @@
  * leaves out the tables it never reads before a font is copied into HarfBuzz, so that they take no
  * memory for the life of the process.
  */
+import { open, type FileHandle } from 'node:fs/promises';
 
 /** The sfnt versions of a single font: TrueType outlines (1.0 and Apple's 'true') and CFF ('OTTO'). */
 const SFNT_VERSIONS = new Set([0x00010000, 0x74727565, 0x4f54544f]);
@@ -19,6 +20,71 @@ const RECORD = 16;
  */
 export const UNUSED_TABLES: readonly string[] = ['SVG '];
 
+/** Where the tables kept go in the file without the dropped ones. */
+interface Layout {
+  /** Bytes of the new file. */
+  size: number;
+  /** Each kept table: its record in the old directory, its bytes in the old file, its new offset. */
+  kept: { record: number; offset: number; length: number; at: number }[];
+}
+
+/** `n` rounded up to a multiple of 4: every table starts on a 4-byte boundary. */
+const pad = (n: number) => (n + 3) & ~3;
+
+/**
+ * The layout of a file of `fileSize` bytes without the tables named in `drop`, from `head`: its
+ * first bytes, at least its directory. Undefined when there is nothing to drop, or when it is not a
+ * single sfnt font (a collection, WOFF, anything unknown), or its directory reaches past `head` or
+ * a table past the file's end.
+ */
+function layoutOf(head: Uint8Array, fileSize: number, drop: readonly string[]): Layout | undefined {
+  if (head.length < HEADER) return undefined;
+  const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
+  if (!SFNT_VERSIONS.has(view.getUint32(0))) return undefined;
+  const count = view.getUint16(4);
+  if (HEADER + count * RECORD > head.length) return undefined;
+  const kept: Layout['kept'] = [];
+  for (let i = 0; i < count; i++) {
+    const record = HEADER + i * RECORD;
+    const tag = String.fromCharCode(...head.subarray(record, record + 4));
+    const offset = view.getUint32(record + 8);
+    const length = view.getUint32(record + 12);
+    if (offset + length > fileSize) return undefined;
+    if (!drop.includes(tag)) kept.push({ record, offset, length, at: 0 });
+  }
+  if (kept.length === count) return undefined;
+  let size = pad(HEADER + kept.length * RECORD);
+  for (const table of kept) {
+    table.at = size;
+    size += pad(table.length);
+  }
+  return { size, kept };
+}
+
+/**
+ * The new file of `layout`, its directory written from the old one in `head` (tags, checksums and
+ * lengths as they were, the new offsets, the search fields recomputed), its tables' bytes left for
+ * the caller to copy in.
+ */
+function directoryOf(layout: Layout, head: Uint8Array): Uint8Array {
+  const out = new Uint8Array(layout.size);
+  const write = new DataView(out.buffer);
+  const count = layout.kept.length;
+  const log2 = Math.floor(Math.log2(Math.max(1, count)));
+  out.set(head.subarray(0, 4));
+  write.setUint16(4, count);
+  write.setUint16(6, 2 ** log2 * RECORD);
+  write.setUint16(8, log2);
+  write.setUint16(10, count * RECORD - 2 ** log2 * RECORD);
+  for (const [i, table] of layout.kept.entries()) {
+    const record = HEADER + i * RECORD;
+    out.set(head.subarray(table.record, table.record + 8), record);
+    write.setUint32(record + 8, table.at);
+    write.setUint32(record + 12, table.length);
+  }
+  return out;
+}
+
 /**
  * `data` without the tables named in `drop` (four-character tags): a new file with the other
  * tables' bytes as they were (each still 4-byte aligned, their checksums unchanged) and the
@@ -27,41 +93,46 @@ export const UNUSED_TABLES: readonly string[] = ['SVG '];
  * sfnt font (a collection, WOFF, anything unknown) or its directory points past its end.
  */
 export function withoutTables(data: Uint8Array, drop: readonly string[]): Uint8Array {
-  if (data.length < HEADER) return data;
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  if (!SFNT_VERSIONS.has(view.getUint32(0))) return data;
-  const count = view.getUint16(4);
-  if (HEADER + count * RECORD > data.length) return data;
-  const kept: { record: number; offset: number; length: number }[] = [];
-  for (let i = 0; i < count; i++) {
-    const record = HEADER + i * RECORD;
-    const tag = String.fromCharCode(...data.subarray(record, record + 4));
-    const offset = view.getUint32(record + 8);
-    const length = view.getUint32(record + 12);
-    if (offset + length > data.length) return data;
-    if (!drop.includes(tag)) kept.push({ record, offset, length });
-  }
-  if (kept.length === count) return data;
-  const pad = (n: number) => (n + 3) & ~3;
-  let size = pad(HEADER + kept.length * RECORD);
-  for (const table of kept) size += pad(table.length);
-  const out = new Uint8Array(size);
-  const write = new DataView(out.buffer);
-  const log2 = Math.floor(Math.log2(Math.max(1, kept.length)));
-  write.setUint32(0, view.getUint32(0));
-  write.setUint16(4, kept.length);
-  write.setUint16(6, 2 ** log2 * RECORD);
-  write.setUint16(8, log2);
-  write.setUint16(10, kept.length * RECORD - 2 ** log2 * RECORD);
-  let at = pad(HEADER + kept.length * RECORD);
-  for (const [i, table] of kept.entries()) {
-    const record = HEADER + i * RECORD;
-    // Tag and checksum as they were; the new offset; the length as it was.
-    out.set(data.subarray(table.record, table.record + 8), record);
-    write.setUint32(record + 8, at);
-    write.setUint32(record + 12, table.length);
-    out.set(data.subarray(table.offset, table.offset + table.length), at);
-    at += pad(table.length);
-  }
+  const layout = layoutOf(data, data.length, drop);
+  if (!layout) return data;
+  const out = directoryOf(layout, data);
+  for (const table of layout.kept)
+    out.set(data.subarray(table.offset, table.offset + table.length), table.at);
   return out;
+}
+
+/**
+ * The font file at `file` without the tables named in `drop`, as {@link withoutTables} would give
+ * it, read table by table so that the dropped bytes are never read into memory: the emoji font is
+ * 25 MB on disk, and a buffer of the whole file stayed resident until V8's next full collection,
+ * which a server may not run for minutes (about 24 MiB of an idle server's memory, docs/performance.md).
+ * Reads the whole file when there is nothing to drop or it is not a single sfnt font. Rejects as
+ * `fs.promises.open` and `read` do (ENOENT, EACCES, ...), or when the file ends before its size.
+ */
+export async function readWithoutTables(file: string, drop: readonly string[]): Promise<Uint8Array> {
+  const handle = await open(file);
+  try {
+    const { size } = await handle.stat();
+    const first = await readAt(handle, new Uint8Array(Math.min(size, HEADER)), 0);
+    const count = first.length === HEADER ? new DataView(first.buffer).getUint16(4) : 0;
+    const head = await readAt(handle, new Uint8Array(Math.min(size, HEADER + count * RECORD)), 0);
+    const layout = layoutOf(head, size, drop);
+    if (!layout) return await readAt(handle, new Uint8Array(size), 0);
+    const out = directoryOf(layout, head);
+    for (const table of layout.kept)
+      await readAt(handle, out.subarray(table.at, table.at + table.length), table.offset);
+    return out;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Fills `into` with the file's bytes from `position` on; rejects when the file ends first. */
+async function readAt(handle: FileHandle, into: Uint8Array, position: number): Promise<Uint8Array> {
+  for (let done = 0; done < into.length;) {
+    const { bytesRead } = await handle.read(into, done, into.length - done, position + done);
+    if (bytesRead === 0) throw new Error(`unexpected end of the font file at byte ${position + done}`);
+    done += bytesRead;
+  }
+  return into;
 }
