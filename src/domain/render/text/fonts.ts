@@ -62,13 +62,16 @@ export class LoadedFont {
    * Copies the font file into HarfBuzz (10 to 17 ms for a 10 to 25 MB CJK or emoji font), without
    * the tables the renderer never reads ({@link UNUSED_TABLES}: the emoji font's 20 MB of SVG
    * glyphs), and, unless `index` is false, reads its coverage and colour tables ({@link index}).
+   * `data` stays the caller's; {@link fontOfFile} gives a file's bytes back once copied.
    */
   constructor(
     readonly name: string,
     data: Uint8Array,
     options: { index?: boolean } = {},
   ) {
-    this.face = new hb.Face(new hb.Blob(withoutTables(data, UNUSED_TABLES)));
+    const file = withoutTables(data, UNUSED_TABLES);
+    this.face = new hb.Face(new hb.Blob(file));
+    if (file !== data) release(file);
     this.font = new hb.Font(this.face);
     this.upem = this.face.upem;
     const extents = this.font.hExtents();
@@ -194,7 +197,7 @@ export class FontLibrary {
     if (!font) {
       const started = performance.now();
       const file = fallbackFile(which, weight);
-      font = new LoadedFont(path.basename(file, '.ttf'), readFileSync(file));
+      font = fontOfFile(file, readFileSync(file));
       this.fallbacks.set(key, font);
       this.loadTimes.set(key, performance.now() - started);
     }
@@ -220,7 +223,7 @@ export class FontLibrary {
             .then(async (data) => {
               if (this.fallbacks.has(key)) return;
               // Two turns of the event loop, each under 20 ms: the copy into HarfBuzz, then the tables.
-              const font = new LoadedFont(path.basename(file, '.ttf'), data, { index: false });
+              const font = fontOfFile(file, data, { index: false });
               await yieldToEventLoop();
               font.index();
               if (!this.fallbacks.has(key)) this.fallbacks.set(key, font);
@@ -253,7 +256,29 @@ export class FontLibrary {
 }
 
 function loadFile(file: string): LoadedFont {
-  return new LoadedFont(path.basename(file, '.ttf'), readFileSync(file));
+  return fontOfFile(file, readFileSync(file));
+}
+
+/**
+ * The font of `file` from its bytes `data`, read for it alone: once HarfBuzz holds its copy, `data`
+ * is given back ({@link release}).
+ */
+function fontOfFile(file: string, data: Uint8Array, options?: { index?: boolean }): LoadedFont {
+  const font = new LoadedFont(path.basename(file, '.ttf'), data, options);
+  release(data);
+  return font;
+}
+
+/**
+ * Gives the memory of `bytes` back now rather than at V8's next full collection, which a server may
+ * not run for minutes: `ArrayBuffer.prototype.transfer` detaches its buffer, whose memory is then
+ * freed (a CJK font's file is 5 to 11 MB). Only bytes that are the whole of their own buffer
+ * (not a slice of Node's pool or of a larger buffer); `bytes` is empty afterwards.
+ */
+function release(bytes: Uint8Array): void {
+  const { buffer } = bytes;
+  if (buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength)
+    buffer.transfer(0);
 }
 
 /**
