@@ -44,15 +44,15 @@ const DETECTION_TIMEOUT_MS = 15_000;
 /** After the worker fails (cannot start, a model cannot load, it dies), no new one for this long, ms. */
 const RETRY_AFTER_MS = 60_000;
 /**
- * A worker with nothing to do for this long ends, ms: it holds 86 to 88 MiB after 30 photos (ONNX
+ * A worker with nothing to do for this long ends, ms: it holds 83 to 88 MiB after 30 photos (ONNX
  * Runtime, the two models' weights and its memory arena, a V8 isolate: the growth of a process's
- * resident memory, `npm run bench`), of which an idle server gives back all but 43 to 46 once it
+ * resident memory, `npm run bench`), of which an idle server gives back all but 43 to 45 once it
  * ends and the allocator is trimmed. The next photo then waits about 0.2 s for a new one.
  */
 const IDLE_MS = 5 * 60_000;
 /**
- * The worker's V8 young generation, MiB (Node's `resourceLimits.maxYoungGenerationSizeMb`; V8's
- * default grows it to 48). The worker's JavaScript keeps little: each look's input tensors and
+ * The worker's V8 young generation, MiB (Node's `resourceLimits.maxYoungGenerationSizeMb`; the
+ * default limit is 48). The worker's JavaScript keeps little: each look's input tensors and
  * outputs are garbage by the next. Capped, the worker held 86 to 88 MiB after 30 photos instead of
  * 93 to 100, and a look cost no more CPU (18.2 to 18.6 ms with its decode against 18.5 to 18.8;
  * `npm run bench`'s detector memory, and a scratch loop of 80 photos, 28 November 2026).
