@@ -8,7 +8,9 @@
  * words, with a visible hyphen at the break), and split between graphemes only where that is not
  * enough, never before a closing mark or small kana.
  */
-import { loadDefaultJapaneseParser, loadDefaultSimplifiedChineseParser } from 'budoux';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Parser, jaModel } from 'budoux';
 import LineBreaker from 'linebreak';
 import type { LoadedFont } from './fonts.js';
 import { hyphenationPoints, patternsFor } from './hyphenation.js';
@@ -56,7 +58,21 @@ const HANGUL = /\p{Script=Hangul}/u;
 /** Japanese and Chinese letters: lines break between BudouX phrases, not inside them. */
 const CJK_LETTER = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々〆〤]/u;
 const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
-const phraseParsers = { ja: loadDefaultJapaneseParser(), zh: loadDefaultSimplifiedChineseParser() };
+
+/**
+ * BudouX's parser and its Japanese and Simplified Chinese models, from the package's own files:
+ * its entry point also loads its HTML processor, and with it `linkedom`, which held about 20 MiB
+ * of a server's resident memory though only the parser is used (`process.memoryUsage().rss` of a
+ * fresh Node: 29 MiB more after importing `budoux`, 8 after these files). The package's `exports`
+ * names only its entry point, so they are required by path; test/render/international.test.ts
+ * breaks Japanese and Chinese titles with them.
+ */
+const budoux = path.dirname(createRequire(import.meta.url).resolve('budoux'));
+const budouxRequire = createRequire(path.join(budoux, 'index.js'));
+const { Parser: PhraseParser } = budouxRequire('./parser.js') as { Parser: typeof Parser };
+const modelOf = (name: string) =>
+  (budouxRequire(`./data/models/${name}.js`) as { model: typeof jaModel }).model;
+const phraseParsers = { ja: new PhraseParser(modelOf('ja')), zh: new PhraseParser(modelOf('zh-hans')) };
 
 /** The character that ends just before UTF-16 index `i`, and the one that starts there. */
 function around(text: string, i: number): [string, string] {
