@@ -3,7 +3,6 @@
  * batch's images streamed as a zip.
  */
 import { createReadStream } from 'node:fs';
-import { ZipArchive } from 'archiver';
 import { parse } from 'csv-parse';
 import type { Request, Response } from 'express';
 import type { ArchiveEntry } from '../domain/batches/batches.js';
@@ -127,8 +126,13 @@ export async function batchBodyOfCsvForm(req: Request): Promise<Record<string, u
   }
 }
 
-/** Streams `entries` as `<name>.zip`, stored (images are compressed already), with archiver. */
+/**
+ * Streams `entries` as `<name>.zip`, stored (images are compressed already), with archiver, which is
+ * imported on the first download: loaded at start-up it held about 6.6 MiB of every server's
+ * memory (docs/performance.md).
+ */
 export async function sendZip(res: Response, name: string, entries: ArchiveEntry[]): Promise<void> {
+  const { ZipArchive } = await import('archiver');
   res.set({ 'Content-Type': 'application/zip', 'Content-Disposition': `attachment; filename="${name}.zip"` });
   const zip = new ZipArchive({ store: true });
   zip.on('error', (err: Error) => res.destroy(err));
