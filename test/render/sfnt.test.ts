@@ -6,9 +6,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as hb from 'harfbuzzjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { colorGlyphSvg } from '../../src/domain/render/text/colr.js';
+import { release } from '../../src/domain/render/text/fonts.js';
 import { readWithoutTables, UNUSED_TABLES, withoutTables } from '../../src/domain/render/text/sfnt.js';
 
 const require = createRequire(import.meta.url);
@@ -96,7 +98,9 @@ describe('a font file read without those tables', () => {
 
   it('reads the whole file when there is nothing to leave out or it is not a single font', async () => {
     const arimo = readFileSync(ARIMO_FILE);
-    expect(Buffer.from(await readWithoutTables(ARIMO_FILE.pathname, UNUSED_TABLES)).equals(arimo)).toBe(true);
+    expect(Buffer.from(await readWithoutTables(fileURLToPath(ARIMO_FILE), UNUSED_TABLES)).equals(arimo)).toBe(
+      true,
+    );
     const notAFont = path.join(dir, 'not-a-font.ttf');
     writeFileSync(notAFont, 'wOFF and more bytes than a header');
     expect(Buffer.from(await readWithoutTables(notAFont, UNUSED_TABLES)).toString()).toBe(
@@ -113,5 +117,23 @@ describe('a font file read without those tables', () => {
 
   it('rejects a file that is not there', async () => {
     await expect(readWithoutTables(path.join(dir, 'missing.ttf'), UNUSED_TABLES)).rejects.toThrow(/ENOENT/);
+  });
+});
+
+describe("a font file's bytes given back", () => {
+  it('empties bytes that are the whole of their buffer, and leaves a slice of a larger one', () => {
+    const whole = readFileSync(EMOJI_FILE);
+    expect(whole.byteOffset).toBe(0);
+    release(whole);
+    expect(whole.buffer.byteLength).toBe(0);
+    const larger = new Uint8Array(64);
+    const slice = larger.subarray(8, 16);
+    release(slice);
+    expect(slice.length).toBe(8);
+    expect(larger.buffer.byteLength).toBe(64);
+    // A small Buffer is a slice of Node's shared pool, which other Buffers use.
+    const pooled = Buffer.from('small');
+    release(pooled);
+    expect(pooled.toString()).toBe('small');
   });
 });

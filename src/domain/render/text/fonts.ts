@@ -191,6 +191,11 @@ export class FontLibrary {
     return FALLBACKS[which].boldless ? which : `${which}-${weight}`;
   }
 
+  /**
+   * The fallback font, loaded now unless it is: the eager ones at start-up, a lazy one when
+   * {@link chain} is asked for text that {@link prepare} did not load first (the render report
+   * does). Read whole and at once, on the main thread; its bytes are given back once copied.
+   */
   private fallback(which: Fallback, weight: Weight): LoadedFont {
     const key = this.keyOf(which, weight);
     let font = this.fallbacks.get(key);
@@ -221,7 +226,7 @@ export class FontLibrary {
           const file = fallbackFile(which, weight);
           loading = readWithoutTables(file, UNUSED_TABLES)
             .then(async (data) => {
-              if (this.fallbacks.has(key)) return;
+              if (this.fallbacks.has(key)) return release(data);
               // Two turns of the event loop, each under 20 ms: the copy into HarfBuzz, then the tables.
               const font = fontOfFile(file, data, { index: false });
               await yieldToEventLoop();
@@ -272,10 +277,11 @@ function fontOfFile(file: string, data: Uint8Array, options?: { index?: boolean 
 /**
  * Gives the memory of `bytes` back now rather than at V8's next full collection, which a server may
  * not run for minutes: `ArrayBuffer.prototype.transfer` detaches its buffer, whose memory is then
- * freed (a CJK font's file is 5 to 11 MB). Only bytes that are the whole of their own buffer
- * (not a slice of Node's pool or of a larger buffer); `bytes` is empty afterwards.
+ * freed (a CJK font's file is 5 to 11 MB; loading the six left 49 to 51 MiB more resident instead of
+ * 55, docs/performance.md). Only bytes that are the whole of their own buffer (not a slice of
+ * Node's pool or of a larger buffer), which are then empty; others are left to the collector.
  */
-function release(bytes: Uint8Array): void {
+export function release(bytes: Uint8Array): void {
   const { buffer } = bytes;
   if (buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength)
     buffer.transfer(0);

@@ -3,7 +3,7 @@
  * leaves out the tables it never reads before a font is copied into HarfBuzz, so that they take no
  * memory for the life of the process.
  */
-import { open, type FileHandle } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 
 /** The sfnt versions of a single font: TrueType outlines (1.0 and Apple's 'true') and CFF ('OTTO'). */
 const SFNT_VERSIONS = new Set([0x00010000, 0x74727565, 0x4f54544f]);
@@ -24,7 +24,7 @@ export const UNUSED_TABLES: readonly string[] = ['SVG '];
 interface Layout {
   /** Bytes of the new file. */
   size: number;
-  /** Each kept table: its record in the old directory, its bytes in the old file, its new offset. */
+  /** Each kept table: its old record and bytes, its new offset. */
   kept: { record: number; offset: number; length: number; at: number }[];
 }
 
@@ -105,34 +105,37 @@ export function withoutTables(data: Uint8Array, drop: readonly string[]): Uint8A
  * The font file at `file` without the tables named in `drop`, as {@link withoutTables} would give
  * it, read table by table so that the dropped bytes are never read into memory: the emoji font is
  * 25 MB on disk, and a buffer of the whole file stayed resident until V8's next full collection,
- * which a server may not run for minutes (about 24 MiB of an idle server's memory, docs/performance.md).
- * Reads the whole file when there is nothing to drop or it is not a single sfnt font. Rejects as
- * `fs.promises.open` and `read` do (ENOENT, EACCES, ...), or when the file ends before its size.
+ * which an idle server had not run (24 MiB of its memory: docs/performance.md, "Memory, short of
+ * 256 MiB"). Reads the whole file when there is nothing to drop or it is not a single sfnt font.
+ * Rejects as `fs.promises.open` and `read` do (ENOENT, EACCES, ...), or when the file ends before
+ * its size.
  */
 export async function readWithoutTables(file: string, drop: readonly string[]): Promise<Uint8Array> {
   const handle = await open(file);
   try {
     const { size } = await handle.stat();
-    const first = await readAt(handle, new Uint8Array(Math.min(size, HEADER)), 0);
-    const count = first.length === HEADER ? new DataView(first.buffer).getUint16(4) : 0;
-    const head = await readAt(handle, new Uint8Array(Math.min(size, HEADER + count * RECORD)), 0);
+    const readAt = async (into: Uint8Array, position: number): Promise<Uint8Array> => {
+      for (let done = 0; done < into.length;) {
+        const { bytesRead } = await handle.read(into, done, into.length - done, position + done);
+        if (bytesRead === 0) throw new Error(`${file} ends at byte ${position + done}, before its size`);
+        done += bytesRead;
+      }
+      return into;
+    };
+    const first = await readAt(new Uint8Array(Math.min(size, HEADER)), 0);
+    const view = new DataView(first.buffer);
+    // The directory's size only for a single sfnt font; anything else is read whole.
+    const sfnt = first.length === HEADER && SFNT_VERSIONS.has(view.getUint32(0));
+    const head = sfnt
+      ? await readAt(new Uint8Array(Math.min(size, HEADER + view.getUint16(4) * RECORD)), 0)
+      : first;
     const layout = layoutOf(head, size, drop);
-    if (!layout) return await readAt(handle, new Uint8Array(size), 0);
+    if (!layout) return await readAt(new Uint8Array(size), 0);
     const out = directoryOf(layout, head);
     for (const table of layout.kept)
-      await readAt(handle, out.subarray(table.at, table.at + table.length), table.offset);
+      await readAt(out.subarray(table.at, table.at + table.length), table.offset);
     return out;
   } finally {
     await handle.close();
   }
-}
-
-/** Fills `into` with the file's bytes from `position` on; rejects when the file ends first. */
-async function readAt(handle: FileHandle, into: Uint8Array, position: number): Promise<Uint8Array> {
-  for (let done = 0; done < into.length;) {
-    const { bytesRead } = await handle.read(into, done, into.length - done, position + done);
-    if (bytesRead === 0) throw new Error(`unexpected end of the font file at byte ${position + done}`);
-    done += bytesRead;
-  }
-  return into;
 }
