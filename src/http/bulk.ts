@@ -127,9 +127,10 @@ export async function batchBodyOfCsvForm(req: Request): Promise<Record<string, u
 }
 
 /**
- * Streams `entries` as `<name>.zip`, stored (images are compressed already), with archiver, which is
- * imported on the first download: loaded at start-up it held about 6.6 MiB of every server's
- * memory (docs/performance.md).
+ * Streams `entries` as `<name>.zip`, stored (images are compressed already), with archiver. It is
+ * imported on the first download, not at start-up, where it held about 7 MiB of every server's
+ * memory though only bulk downloads use it (docs/performance.md, "Memory, short of 256 MiB"); the
+ * first download waits for it (75 ms here), and a broken install shows there, not at start-up.
  */
 export async function sendZip(res: Response, name: string, entries: ArchiveEntry[]): Promise<void> {
   const { ZipArchive } = await import('archiver');
