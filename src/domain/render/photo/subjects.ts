@@ -53,9 +53,9 @@ const IDLE_MS = 5 * 60_000;
 /**
  * The worker's V8 young generation, MiB (Node's `resourceLimits.maxYoungGenerationSizeMb`; the
  * default limit is 48). The worker's JavaScript keeps little: each look's input tensors and
- * outputs are garbage by the next. Capped, the worker held 86 to 88 MiB after 30 photos instead of
- * 93 to 100, and a look cost no more CPU (18.2 to 18.6 ms with its decode against 18.5 to 18.8;
- * `npm run bench`'s detector memory, and a scratch loop of 80 photos, 28 November 2026).
+ * outputs are garbage by the next. Capped, the worker held 83 to 88 MiB after 30 photos instead of
+ * 93 to 100, and a look cost no more CPU: 6.9 and 7.1 ms at the median of the photos against 6.8
+ * to 7.3 uncapped (`npm run bench`: "a detector's resident memory", "the look alone").
  */
 const WORKER_YOUNG_GENERATION_MB = 2;
 
