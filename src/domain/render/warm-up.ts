@@ -6,9 +6,9 @@ import type { Renderer, RenderOptions } from './types.js';
  * The warm-up card's options: the defaults of docs/api.md#generate-options as `generateOptionsSchema` fills them in
  * (test/render/warm-up.test.ts holds them equal), with an emoji so that the colour font (25 MB)
  * loads at start-up rather than in a request, where its first use held the event loop for about
- * 45 ms. It adds about 20 MiB to an idle server's resident memory (VmRSS 2 s after start, with and
- * without the emoji in this title: 227 to 231 MiB against 205 to 212); its 20 MB of SVG glyphs are
- * never read from the file (sfnt.ts).
+ * 45 ms. It adds about 20 MiB to an idle server's resident memory (VmRSS 2 s after start with and
+ * without the emoji in this title, two runs each: 227 and 231 MiB against 205 and 212); its 20 MB
+ * of SVG glyphs are never read from the file (sfnt.ts).
  */
 export const WARM_UP_OPTIONS: RenderOptions = {
   title: 'Warm-up card ✨',
