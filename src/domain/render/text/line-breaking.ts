@@ -9,7 +9,6 @@
  * enough, never before a closing mark or small kana.
  */
 import { createRequire } from 'node:module';
-import path from 'node:path';
 import type { Parser, jaModel } from 'budoux';
 import LineBreaker from 'linebreak';
 import type { LoadedFont } from './fonts.js';
@@ -67,9 +66,7 @@ const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
  * entry point, so the files are required by path from its `dist` folder, and package.json pins
  * its version; test/render/international.test.ts breaks Japanese and Chinese titles with them.
  */
-const budouxDist = createRequire(
-  path.join(path.dirname(createRequire(import.meta.url).resolve('budoux')), 'index.js'),
-);
+const budouxDist = createRequire(createRequire(import.meta.url).resolve('budoux'));
 const { Parser: PhraseParser } = budouxDist('./parser.js') as { Parser: typeof Parser };
 const modelOf = (language: 'ja' | 'zh-hans') =>
   (budouxDist(`./data/models/${language}.js`) as { model: typeof jaModel }).model;
