@@ -7,7 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, Socket } from 'node:net';
 import os from 'node:os';
@@ -44,12 +44,44 @@ export function findBinary(name: string): string | undefined {
   return dirs.map((d) => path.join(d, name)).find((p) => existsSync(p));
 }
 
+/**
+ * The lowest port the kernel hands out for `listen(0)` and outgoing connections
+ * (`net.ipv4.ip_local_port_range`; Linux's default 32768 where it cannot be read).
+ */
+function ephemeralPortsStart(): number {
+  try {
+    const start = Number(
+      readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0],
+    );
+    return Number.isInteger(start) && start > 20_000 ? start : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+/**
+ * A free port below the kernel's ephemeral range, kept for the server's restarts: while a test has
+ * the server killed (a 45 s S3 outage in test/storage/faults.test.ts), a port from `listen(0)` can
+ * be handed to a server another test file starts meanwhile, and the restart then finds that server
+ * listening in its place. That is the likely cause of one CI run's failed "frozen S3" readiness
+ * check (`files` answered `ok` within 95 ms, where a paused S3 answers nothing). Below the range
+ * only this function hands ports out. Throws after 200 ports in use.
+ */
 async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as { port: number };
-  await new Promise((r) => srv.close(r));
-  return port;
+  const [low, high] = [20_000, ephemeralPortsStart()];
+  for (let tries = 0; tries < 200; tries++) {
+    const port = low + Math.floor(Math.random() * (high - low));
+    const srv = createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      srv.once('error', () => resolve(false));
+      srv.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (bound) {
+      await new Promise((r) => srv.close(r));
+      return port;
+    }
+  }
+  throw new Error(`no free port between ${low} and ${high} in 200 tries`);
 }
 
 async function waitForPort(port: number, proc: ChildProcess, name: string, log: () => string): Promise<void> {
